@@ -1,0 +1,149 @@
+/*
+ * hipvis/api.h — the table of traced runtime entry points.
+ *
+ * One row per entry point: a stable numeric id (part of the trace format:
+ * never renumber, only append), the exported symbol name, and the operation
+ * class that decides which payload of `union hv_call_args` the record uses.
+ * The analyzer reasons in operation classes, so a HIP call and its CUDA twin
+ * (hipMemcpyAsync / cudaMemcpyAsync) are the same operation with different
+ * names.
+ *
+ * Rows are X-macros so that the id enum, the name table and the op table are
+ * generated from one list and cannot drift apart.
+ */
+#ifndef HIPVIS_API_H
+#define HIPVIS_API_H
+
+#include <stdint.h>
+
+/* Operation classes: which payload a call record carries. */
+enum hv_op {
+    HV_OP_OTHER = 0,     /* args.raw */
+    HV_OP_COPY,          /* args.copy: a copy into dst (a write) */
+    HV_OP_MEMSET,        /* args.memset */
+    HV_OP_LAUNCH,        /* args.launch: eager (or captured) kernel launch */
+    HV_OP_GRAPH,         /* args.graph: instantiate, launch, upload, destroy, update */
+    HV_OP_CAPTURE,       /* args.capture: begin/end capture */
+    HV_OP_EVENT,         /* args.event: record, wait, create, destroy */
+    HV_OP_SYNC,          /* args.sync: host observes completion */
+    HV_OP_STREAM,        /* args.stream: create/destroy */
+    HV_OP_ALLOC,         /* args.alloc: device/host allocation */
+    HV_OP_FREE,          /* args.alloc: release */
+    HV_OP_DEVICE,        /* args.raw[0] = device */
+    HV_OP_MODULE,        /* args.module: code-object load/unload, function lookup */
+    HV_OP__COUNT
+};
+
+/*
+ * X(id, name, op). Ids 1..999 HIP runtime, 1000..1999 CUDA runtime,
+ * 2000..2999 CUDA driver. Only append.
+ */
+#define HV_HIP_APIS(X)                                                        \
+    X(1, hipMemcpy, HV_OP_COPY)                                               \
+    X(2, hipMemcpyAsync, HV_OP_COPY)                                          \
+    X(3, hipMemcpyWithStream, HV_OP_COPY)                                     \
+    X(4, hipMemcpyHtoD, HV_OP_COPY)                                           \
+    X(5, hipMemcpyDtoH, HV_OP_COPY)                                           \
+    X(6, hipMemcpyDtoD, HV_OP_COPY)                                           \
+    X(7, hipMemcpyHtoDAsync, HV_OP_COPY)                                      \
+    X(8, hipMemcpyDtoHAsync, HV_OP_COPY)                                      \
+    X(9, hipMemcpyDtoDAsync, HV_OP_COPY)                                      \
+    X(10, hipMemcpy2D, HV_OP_COPY)                                            \
+    X(11, hipMemcpy2DAsync, HV_OP_COPY)                                       \
+    X(12, hipMemcpyPeer, HV_OP_COPY)                                          \
+    X(13, hipMemcpyPeerAsync, HV_OP_COPY)                                     \
+    X(14, hipMemset, HV_OP_MEMSET)                                            \
+    X(15, hipMemsetAsync, HV_OP_MEMSET)                                       \
+    X(16, hipMemsetD8, HV_OP_MEMSET)                                          \
+    X(17, hipMemsetD8Async, HV_OP_MEMSET)                                     \
+    X(18, hipMemsetD16, HV_OP_MEMSET)                                         \
+    X(19, hipMemsetD16Async, HV_OP_MEMSET)                                    \
+    X(20, hipMemsetD32, HV_OP_MEMSET)                                         \
+    X(21, hipMemsetD32Async, HV_OP_MEMSET)                                    \
+    X(22, hipMemset2D, HV_OP_MEMSET)                                          \
+    X(23, hipMemset2DAsync, HV_OP_MEMSET)                                     \
+    X(30, hipLaunchKernel, HV_OP_LAUNCH)                                      \
+    X(31, hipModuleLaunchKernel, HV_OP_LAUNCH)                                \
+    X(32, hipExtModuleLaunchKernel, HV_OP_LAUNCH)                             \
+    X(33, hipExtLaunchKernel, HV_OP_LAUNCH)                                   \
+    X(40, hipStreamBeginCapture, HV_OP_CAPTURE)                               \
+    X(41, hipStreamEndCapture, HV_OP_CAPTURE)                                 \
+    X(42, hipGraphInstantiate, HV_OP_GRAPH)                                   \
+    X(43, hipGraphInstantiateWithFlags, HV_OP_GRAPH)                          \
+    X(44, hipGraphInstantiateWithParams, HV_OP_GRAPH)                         \
+    X(45, hipGraphLaunch, HV_OP_GRAPH)                                        \
+    X(46, hipGraphUpload, HV_OP_GRAPH)                                        \
+    X(47, hipGraphExecDestroy, HV_OP_GRAPH)                                   \
+    X(48, hipGraphDestroy, HV_OP_GRAPH)                                       \
+    X(49, hipGraphExecKernelNodeSetParams, HV_OP_GRAPH)                       \
+    X(50, hipGraphExecUpdate, HV_OP_GRAPH)                                    \
+    X(60, hipStreamSynchronize, HV_OP_SYNC)                                   \
+    X(61, hipDeviceSynchronize, HV_OP_SYNC)                                   \
+    X(62, hipEventSynchronize, HV_OP_SYNC)                                    \
+    X(63, hipStreamQuery, HV_OP_SYNC)                                         \
+    X(64, hipEventQuery, HV_OP_SYNC)                                          \
+    X(70, hipEventRecord, HV_OP_EVENT)                                        \
+    X(71, hipEventRecordWithFlags, HV_OP_EVENT)                               \
+    X(72, hipStreamWaitEvent, HV_OP_EVENT)                                    \
+    X(73, hipEventCreate, HV_OP_EVENT)                                        \
+    X(74, hipEventCreateWithFlags, HV_OP_EVENT)                               \
+    X(75, hipEventDestroy, HV_OP_EVENT)                                       \
+    X(80, hipStreamCreate, HV_OP_STREAM)                                      \
+    X(81, hipStreamCreateWithFlags, HV_OP_STREAM)                             \
+    X(82, hipStreamCreateWithPriority, HV_OP_STREAM)                          \
+    X(83, hipStreamDestroy, HV_OP_STREAM)                                     \
+    X(90, hipMalloc, HV_OP_ALLOC)                                             \
+    X(91, hipMallocAsync, HV_OP_ALLOC)                                        \
+    X(92, hipExtMallocWithFlags, HV_OP_ALLOC)                                 \
+    X(93, hipHostMalloc, HV_OP_ALLOC)                                         \
+    X(94, hipHostRegister, HV_OP_ALLOC)                                       \
+    X(95, hipFree, HV_OP_FREE)                                                \
+    X(96, hipFreeAsync, HV_OP_FREE)                                           \
+    X(97, hipHostFree, HV_OP_FREE)                                            \
+    X(98, hipHostUnregister, HV_OP_FREE)                                      \
+    X(99, hipSetDevice, HV_OP_DEVICE)                                         \
+    X(110, hipMemcpy_spt, HV_OP_COPY)                                         \
+    X(111, hipMemcpyAsync_spt, HV_OP_COPY)                                    \
+    X(112, hipMemcpy2D_spt, HV_OP_COPY)                                       \
+    X(113, hipMemcpy2DAsync_spt, HV_OP_COPY)                                  \
+    X(114, hipMemset_spt, HV_OP_MEMSET)                                       \
+    X(115, hipMemsetAsync_spt, HV_OP_MEMSET)                                  \
+    X(116, hipMemset2D_spt, HV_OP_MEMSET)                                     \
+    X(117, hipMemset2DAsync_spt, HV_OP_MEMSET)                                \
+    X(118, hipLaunchKernel_spt, HV_OP_LAUNCH)                                 \
+    X(119, hipStreamSynchronize_spt, HV_OP_SYNC)                              \
+    X(120, hipStreamQuery_spt, HV_OP_SYNC)                                    \
+    X(121, hipStreamWaitEvent_spt, HV_OP_EVENT)                               \
+    X(122, hipEventRecord_spt, HV_OP_EVENT)                                   \
+    X(123, hipGraphLaunch_spt, HV_OP_GRAPH)                                   \
+    X(124, hipStreamBeginCapture_spt, HV_OP_CAPTURE)                          \
+    X(125, hipStreamEndCapture_spt, HV_OP_CAPTURE)                            \
+    X(126, hipExtLaunchKernel_spt, HV_OP_LAUNCH)                              \
+    X(140, __hipRegisterFatBinary, HV_OP_MODULE)                              \
+    X(141, __hipRegisterFunction, HV_OP_MODULE)                               \
+    X(142, __hipUnregisterFatBinary, HV_OP_MODULE)                            \
+    X(143, hipModuleLoad, HV_OP_MODULE)                                       \
+    X(144, hipModuleLoadData, HV_OP_MODULE)                                   \
+    X(145, hipModuleLoadDataEx, HV_OP_MODULE)                                 \
+    X(146, hipModuleUnload, HV_OP_MODULE)                                     \
+    X(147, hipModuleGetFunction, HV_OP_MODULE)                                \
+    X(148, hipGetProcAddress, HV_OP_OTHER)                                    \
+    X(149, hipLaunchHostFunc, HV_OP_LAUNCH)
+
+/* Generated enum. Ids 1000+ are reserved for the CUDA front end. */
+enum hv_api {
+    HV_API_NONE = 0,
+#define HV_API_ENUM(id, name, op) HV_API_##name = id,
+    HV_HIP_APIS(HV_API_ENUM)
+#undef HV_API_ENUM
+    HV_API__MAX = 4096
+};
+
+/* Name and op class of an api id; "?" / HV_OP_OTHER for unknown ids so that
+ * readers of newer traces degrade instead of failing. */
+const char *hv_api_name(uint16_t api);
+enum hv_op hv_api_op(uint16_t api);
+/* Reverse lookup for configuration (`HIPVIS_APIS=`); 0 when unknown. */
+uint16_t hv_api_by_name(const char *name);
+
+#endif

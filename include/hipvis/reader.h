@@ -1,0 +1,79 @@
+/*
+ * hipvis/reader.h — the one reader of the trace format. hipvis-dump, the
+ * analyzer and the sidecar's streaming rules all read through this, so a
+ * format change is made (and tested) in one place.
+ *
+ * The reader streams: memory is one decompressed chunk plus the reorder
+ * window, independent of trace length.
+ */
+#ifndef HIPVIS_READER_H
+#define HIPVIS_READER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hipvis/trace.h"
+
+enum hv_read_status {
+    HV_READ_OK = 0,
+    HV_READ_TRUNCATED,     /* file ends inside a frame (process killed, copy cut short) */
+    HV_READ_CORRUPT,       /* a frame or record is malformed */
+    HV_READ_FOREIGN,       /* not a hipvis trace */
+    HV_READ_VERSION,       /* a hipvis trace of an unsupported format version */
+    HV_READ_IO,            /* read(2) failed */
+    HV_READ_NOMEM,
+};
+
+struct hv_read_error {
+    enum hv_read_status status;
+    uint64_t offset;           /* byte offset in the file where the problem starts */
+    uint64_t records_salvaged; /* valid records delivered before the problem */
+    char what[256];            /* what was expected / found, for humans */
+};
+
+struct hv_reader;
+
+/* Opens a trace. On failure returns -1 with *err filled and *out NULL. */
+int hv_reader_open(const char *path, struct hv_reader **out, struct hv_read_error *err);
+/* Same over an already-open stream (the sidecar, stdin); the reader does not close it. */
+int hv_reader_open_file(FILE *f, const char *name, struct hv_reader **out, struct hv_read_error *err);
+
+const struct hv_file_header *hv_reader_header(const struct hv_reader *r);
+
+/*
+ * Next record, in seq order (records of equal seq keep their file order, so
+ * a call's auxiliary records follow it). Returns 1 with *rec set (valid until
+ * the next call), 0 at a clean end, -1 on a problem: hv_reader_error() says
+ * what and where; every record before it has been delivered.
+ *
+ * Writer threads drain per-thread rings, so the file is only nearly sorted;
+ * the reader restores seq order within a window of `HV_READER_WINDOW`
+ * records and counts anything that arrives later than that.
+ */
+#define HV_READER_WINDOW 65536u
+int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec);
+
+/* Records in exact file order, no reordering (hipvis-dump --raw). */
+int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec);
+
+const struct hv_read_error *hv_reader_error(const struct hv_reader *r);
+/* The footer, once the reader has reached it; NULL for a trace without one
+ * (the process died or is still running). */
+const struct hv_file_footer *hv_reader_footer(const struct hv_reader *r);
+/* String table lookup over strings seen so far; NULL when unknown. */
+const char *hv_reader_string(const struct hv_reader *r, uint32_t id);
+
+struct hv_reader_stats {
+    uint64_t records, chunks, bytes_read;
+    uint64_t late_records;     /* arrived after the reorder window had passed them */
+    uint64_t chunk_gaps;       /* chunk_index jumps (lost frames) */
+    uint64_t corrupt_frames;   /* frames rejected as HV_READ_CORRUPT (reading resumed after each) */
+    uint64_t skipped_bytes;    /* bytes passed over while resynchronising to the next frame magic */
+};
+void hv_reader_stats(const struct hv_reader *r, struct hv_reader_stats *out);
+
+void hv_reader_close(struct hv_reader *r);
+
+const char *hv_read_status_name(enum hv_read_status s);
+
+#endif

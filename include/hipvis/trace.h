@@ -1,0 +1,441 @@
+/*
+ * hipvis/trace.h — the trace format: the one contract between the traced
+ * process (preload library, sidecar transport) and every offline reader
+ * (hipvis-dump, hipvis-analyze, the sidecar's streaming rules).
+ *
+ * Records are fixed-layout, little-endian, 8-byte aligned C structs. The
+ * in-memory ring and the file hold the same bytes, so the hot path never
+ * serializes: it fills a struct and publishes it. docs/trace-format.md has
+ * the narrative description of the file; this header is normative.
+ *
+ * Compatibility rule: fields are only ever appended to a record (its `size`
+ * grows); readers use `size` to skip what they do not know and zero-fill
+ * what an older writer did not write. New record types get new numbers.
+ */
+#ifndef HIPVIS_TRACE_H
+#define HIPVIS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipvis/api.h"
+
+#define HV_FORMAT_VERSION 1u
+
+/* --------------------------------------------------------------------------
+ * File layout
+ *
+ *   [skippable zstd frame  HV_FRAME_MAGIC_HEADER]  struct hv_file_header + strings
+ *   [zstd frame] [zstd frame] ...                  each decompresses to a chunk:
+ *                                                  struct hv_chunk_header + records
+ *   [skippable zstd frame  HV_FRAME_MAGIC_FOOTER]  struct hv_file_footer (clean exit only)
+ *
+ * Every data frame is an independent zstd frame with a content checksum, so
+ * `zstd -dc trace.zst` yields the raw chunks, a reader can resynchronise
+ * after a damaged frame, and a process killed mid-write leaves a file whose
+ * complete frames are all readable. Skippable frames are ignored by zstd(1).
+ * ------------------------------------------------------------------------ */
+
+/* zstd skippable frame magics (0x184D2A50..0x184D2A5F are skippable). */
+#define HV_FRAME_MAGIC_HEADER 0x184D2A5Eu
+#define HV_FRAME_MAGIC_FOOTER 0x184D2A5Fu
+
+#define HV_FILE_MAGIC "HIPVIS\x01\x00"   /* 8 bytes, first bytes of the header payload */
+#define HV_CHUNK_MAGIC 0x4B435648u        /* "HVCK" */
+#define HV_FOOTER_MAGIC "HVEND\x01\x00\x00"
+
+/* Which clock ts_ns counts. */
+enum hv_clock {
+    HV_CLOCK_MONOTONIC = 1,      /* CLOCK_MONOTONIC, ns */
+    HV_CLOCK_TSC_MONOTONIC = 2,  /* TSC ticks converted to CLOCK_MONOTONIC ns by the
+                                    writer from a calibration pair; same time base */
+};
+
+struct hv_file_header {
+    char     magic[8];           /* HV_FILE_MAGIC */
+    uint32_t format_version;     /* HV_FORMAT_VERSION */
+    uint32_t header_size;        /* sizeof(struct hv_file_header) as written */
+    uint64_t pid;
+    uint64_t ppid;
+    uint64_t start_ns;           /* CLOCK_MONOTONIC at trace start */
+    uint64_t start_realtime_ns;  /* CLOCK_REALTIME at the same instant, for humans */
+    uint32_t clock;              /* enum hv_clock */
+    uint32_t transport;          /* enum hv_transport */
+    uint32_t ring_kb;            /* per-thread ring size in effect */
+    uint32_t flags;              /* HV_HDR_* */
+    char     hipvis_version[32];
+    char     host[64];
+    char     runtime_path[256];  /* path of the real runtime resolved (dladdr), "" if none yet */
+    char     runtime_version[64];
+    char     exe[256];           /* /proc/self/exe at start */
+    /* Environment knobs that change runtime scheduling/caching, "NAME=value;..."
+     * (DEBUG_HIP_*, AMD_*, HSA_ENABLE_SDMA, GPU_FORCE_BLIT_COPY_SIZE, ...). */
+    char     knobs[512];
+};
+
+enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
+#define HV_HDR_PAYLOADS 0x1u     /* copy payload records may be present */
+#define HV_HDR_STACKS   0x2u     /* stack records may be present */
+
+struct hv_chunk_header {
+    uint32_t magic;              /* HV_CHUNK_MAGIC */
+    uint32_t chunk_index;        /* 0,1,2... in file order; a gap means a lost chunk */
+    uint64_t nrecords;
+    uint64_t first_seq;          /* smallest call seq in the chunk (0 if none) */
+    uint64_t payload_bytes;      /* bytes of records after this header */
+};
+
+/* Drop causes. Every record that could not be delivered is counted under
+ * exactly one cause, so written + sum(dropped) == made. */
+enum hv_drop_cause {
+    HV_DROP_RING_FULL = 0,       /* producer found its ring full */
+    HV_DROP_TOO_LARGE,           /* record larger than the ring can ever hold */
+    HV_DROP_NO_RING,             /* ring could not be allocated (out of memory) */
+    HV_DROP_WRITE_ERROR,         /* the writer could not write the file */
+    HV_DROP_FORK_DISCARD,        /* parent's pending records discarded in a fork child */
+    HV_DROP_IN_FLIGHT_AT_EXIT,   /* still being emitted by another thread at the final drain */
+    HV_DROP__COUNT
+};
+
+struct hv_file_footer {
+    char     magic[8];           /* HV_FOOTER_MAGIC */
+    uint64_t calls;              /* intercepted calls */
+    uint64_t records_made;       /* records produced (calls + aux) */
+    uint64_t records_written;
+    uint64_t dropped[HV_DROP__COUNT];
+    uint64_t chunks;
+    uint64_t end_ns;
+};
+
+/* --------------------------------------------------------------------------
+ * Records
+ * ------------------------------------------------------------------------ */
+
+enum hv_rec_type {
+    HV_REC_CALL = 1,          /* struct hv_call: one intercepted runtime call */
+    HV_REC_STRING = 2,        /* struct hv_string: string table entry */
+    HV_REC_GRAPH_NODE = 3,    /* struct hv_graph_node */
+    HV_REC_GRAPH_EDGES = 4,   /* struct hv_graph_edges + pairs */
+    HV_REC_KARGS = 5,         /* struct hv_kargs + hv_karg[]: decoded pointer args */
+    HV_REC_KERNEL = 6,        /* struct hv_kernel_sym: function handle -> name */
+    HV_REC_CODEOBJ = 7,       /* struct hv_codeobj_chunk: code-object bytes (once per hash) */
+    HV_REC_DROPS = 8,         /* struct hv_drops: cumulative drop counters */
+    HV_REC_THREAD = 9,        /* struct hv_thread: thread start/exit/name */
+    HV_REC_PAYLOAD = 10,      /* struct hv_payload: copy source bytes / hashes */
+    HV_REC_STACK = 11,        /* reserved: stack table entry */
+    HV_REC_MAPS = 12,         /* reserved: memory map snapshot */
+    HV_REC_PROBE = 13,        /* reserved: three-point probe result */
+    HV_REC_EPOCH = 14,        /* struct hv_epoch: a stream's epoch advanced */
+    HV_REC__MAX
+};
+
+/* Common to every record. `seq` is the process-wide order of calls (one
+ * atomic counter across threads); auxiliary records carry the seq of the call
+ * that produced them and follow it in the same thread's stream. */
+struct hv_rec_header {
+    uint16_t type;            /* enum hv_rec_type */
+    uint16_t size;            /* bytes of the whole record, multiple of 8 */
+    uint32_t tid;             /* kernel thread id (gettid) */
+    uint64_t seq;
+    uint64_t ts_ns;           /* see hv_file_header.clock; taken after the call returned */
+};
+
+/* How the caller named the stream; canonical ids below tell them apart. */
+enum hv_stream_form {
+    HV_STREAM_FORM_NONE = 0,      /* the API takes no stream */
+    HV_STREAM_FORM_EXPLICIT,      /* a created stream handle */
+    HV_STREAM_FORM_LEGACY_NULL,   /* 0 passed to a non-_spt API: legacy default stream */
+    HV_STREAM_FORM_SPT_NULL,      /* 0 passed to an _spt API: this thread's default stream */
+    HV_STREAM_FORM_PER_THREAD,    /* the hipStreamPerThread / cudaStreamPerThread handle */
+};
+
+/* Canonical stream ids. Explicit streams use their handle value; the legacy
+ * null stream of a device is HV_STREAM_LEGACY|device; a thread's per-thread
+ * default stream is HV_STREAM_PER_THREAD|tid. */
+#define HV_STREAM_LEGACY      0x8000000000000000ull
+#define HV_STREAM_PER_THREAD  0x4000000000000000ull
+#define HV_EPOCH_UNKNOWN      UINT64_MAX
+
+/* Memory kinds, from the tracer's allocation map. */
+enum hv_mem {
+    HV_MEM_UNKNOWN = 0,       /* not allocated through a traced call */
+    HV_MEM_DEVICE,            /* hipMalloc & co */
+    HV_MEM_HOST_PINNED,       /* hipHostMalloc */
+    HV_MEM_HOST_REGISTERED,   /* hipHostRegister'ed pageable memory */
+    HV_MEM_HOST_PAGEABLE,     /* host pointer not known to the runtime */
+    HV_MEM_MANAGED,
+};
+
+/* Resolved copy direction (hipMemcpyDefault is resolved by address). */
+enum hv_dir { HV_DIR_UNKNOWN = 0, HV_DIR_H2H, HV_DIR_H2D, HV_DIR_D2H, HV_DIR_D2D };
+
+#define HV_COPY_ASYNC      0x1u   /* returns before completion */
+#define HV_COPY_PEER       0x2u
+#define HV_COPY_2D         0x4u
+
+struct hv_copy_args {
+    uint64_t dst, src;
+    uint64_t bytes;           /* total bytes moved (width*height for 2D) */
+    uint64_t dpitch, spitch;  /* 2D only */
+    uint64_t height;          /* rows, 1 for 1D */
+    uint32_t kind;            /* the runtime's memcpy kind as passed */
+    uint8_t  dir;             /* enum hv_dir */
+    uint8_t  dst_mem, src_mem;/* enum hv_mem */
+    uint8_t  flags;           /* HV_COPY_* */
+    int16_t  dst_device, src_device;  /* peer copies; -1 otherwise */
+    uint32_t payload_hash;    /* FNV-1a of source bytes at enqueue when hashed, else 0 */
+};
+
+struct hv_memset_args {
+    uint64_t dst;
+    uint64_t bytes;           /* total bytes written */
+    uint64_t pitch, width, height;
+    uint32_t value;
+    uint8_t  elem_size;       /* 1, 2 or 4 */
+    uint8_t  pad[3];
+};
+
+enum hv_launch_form {
+    HV_LAUNCH_PARAMS = 1,     /* void **kernelParams */
+    HV_LAUNCH_EXTRA = 2,      /* HIP_LAUNCH_PARAM_BUFFER_POINTER form */
+    HV_LAUNCH_HOST_FUNC = 3,  /* hipLaunchHostFunc: host callback in stream order */
+};
+
+struct hv_launch_args {
+    uint64_t func;            /* host stub (hipLaunchKernel) or hipFunction_t */
+    uint32_t grid[3], block[3];
+    uint32_t shmem;
+    uint32_t kernarg_bytes;   /* size of the argument block when known, else 0 */
+    uint32_t name_id;         /* string id of the kernel name, 0 unknown */
+    uint16_t nptr;            /* pointer args in the following HV_REC_KARGS, if any */
+    uint8_t  form;            /* enum hv_launch_form */
+    uint8_t  captured;        /* 1: the stream was capturing, so this became a graph node */
+    uint64_t event_start, event_stop; /* hipExtLaunchKernel / hipExtModuleLaunchKernel events */
+};
+
+#define HV_GRAPH_NODES_RECORDED 0x1u  /* HV_REC_GRAPH_NODE/EDGES follow */
+
+struct hv_graph_args {
+    uint64_t graph;           /* hipGraph_t (instantiate, destroy, update) */
+    uint64_t exec;            /* hipGraphExec_t (instantiate output, launch, upload, ...) */
+    uint64_t flags;           /* instantiate flags */
+    uint64_t node;            /* SetParams: node; instantiate: error node */
+    uint32_t nnodes, nedges;  /* at instantiate */
+    uint32_t rec_flags;       /* HV_GRAPH_* */
+    uint32_t launch_index;    /* per-exec replay counter (launch) */
+};
+
+struct hv_capture_args {
+    uint64_t graph;           /* EndCapture output */
+    uint32_t mode;
+    uint32_t pad;
+};
+
+struct hv_event_args {
+    uint64_t event;
+    uint64_t flags;
+    /* For waits: where the awaited event was last recorded, so the analyzer
+     * can add the happens-before edge record -> wait without a lookup. */
+    uint64_t record_stream;
+    uint64_t record_seq;
+    uint64_t record_epoch;
+};
+
+struct hv_sync_args {
+    uint64_t event;           /* event sync/query */
+    /* The stream whose epoch advanced (0 none: failed or not-ready query) and
+     * the seq up to which its work is now known complete. For device sync,
+     * every stream of the device advances; the record carries the device. */
+    uint64_t completed_stream;
+    uint64_t completed_seq;
+    uint64_t new_epoch;
+};
+
+struct hv_stream_args {
+    uint64_t handle;          /* created or destroyed stream */
+    uint32_t flags;
+    int32_t  priority;
+};
+
+struct hv_alloc_args {
+    uint64_t ptr;
+    uint64_t bytes;           /* for frees: size of the allocation freed, if known */
+    uint32_t flags;
+    uint8_t  mem;             /* enum hv_mem */
+    uint8_t  pad[3];
+};
+
+struct hv_module_args {
+    uint64_t module;          /* hipModule_t or fat-binary handle */
+    uint64_t function;        /* hipFunction_t or host stub */
+    uint64_t image_hash;      /* content hash of the code object(s) loaded */
+    uint32_t name_id;         /* function name / module path string id */
+    uint32_t nkernels;        /* kernels found in the image */
+    uint32_t parse_errors;    /* code-object problems counted (see HV_REC_CODEOBJ) */
+    uint32_t pad;
+};
+
+union hv_call_args {
+    struct hv_copy_args    copy;
+    struct hv_memset_args  memset;
+    struct hv_launch_args  launch;
+    struct hv_graph_args   graph;
+    struct hv_capture_args capture;
+    struct hv_event_args   event;
+    struct hv_sync_args    sync;
+    struct hv_stream_args  stream;
+    struct hv_alloc_args   alloc;
+    struct hv_module_args  module;
+    uint64_t               raw[8];
+};
+
+#define HV_CALL_NESTED   0x1u   /* made from inside another traced call (runtime-internal) */
+#define HV_CALL_CAPTURING 0x2u  /* the stream was capturing at the call */
+
+enum hv_capture_status { HV_CAPTURE_NONE = 0, HV_CAPTURE_ACTIVE = 1, HV_CAPTURE_INVALIDATED = 2 };
+
+struct hv_call {
+    struct hv_rec_header h;   /* type HV_REC_CALL */
+    uint16_t api;             /* enum hv_api */
+    uint8_t  stream_form;     /* enum hv_stream_form */
+    uint8_t  flags;           /* HV_CALL_* */
+    int32_t  result;          /* exactly what the runtime returned */
+    int32_t  device;          /* current device of the thread, -1 unknown */
+    uint32_t capture;         /* enum hv_capture_status of the stream */
+    uint64_t stream;          /* canonical stream id, 0 for APIs without a stream */
+    uint64_t epoch;           /* the stream's epoch when the call was made */
+    union hv_call_args a;
+};
+
+/* String table entry: ids are per-process, assigned on first use. */
+struct hv_string {
+    struct hv_rec_header h;   /* type HV_REC_STRING */
+    uint32_t id;
+    uint32_t len;             /* bytes of text, no NUL */
+    /* char text[len], then zero padding to 8 */
+};
+
+/* Graph node types, runtime-neutral (the HIP and CUDA enums differ). */
+enum hv_node_type {
+    HV_NODE_UNKNOWN = 0, HV_NODE_KERNEL, HV_NODE_MEMCPY, HV_NODE_MEMSET, HV_NODE_HOST,
+    HV_NODE_GRAPH, HV_NODE_EMPTY, HV_NODE_EVENT_WAIT, HV_NODE_EVENT_RECORD,
+    HV_NODE_MEM_ALLOC, HV_NODE_MEM_FREE, HV_NODE_CONDITIONAL, HV_NODE_OTHER
+};
+
+/* One node of a graph walked at instantiate (or after an exec update). The
+ * owning call's seq ties nodes to the instantiate record; `graph` is the
+ * graph walked (child graphs are walked too, with parent_node set). */
+struct hv_graph_node {
+    struct hv_rec_header h;   /* type HV_REC_GRAPH_NODE */
+    uint64_t exec;            /* the exec this inventory belongs to */
+    uint64_t graph;
+    uint64_t node;            /* node handle */
+    uint64_t parent_node;     /* child-graph node holding this graph, 0 top level */
+    uint32_t index;           /* position in hipGraphGetNodes order */
+    uint16_t type;            /* enum hv_node_type */
+    uint16_t nptr;            /* kernel: pointer args in the following HV_REC_KARGS */
+    union {
+        struct { uint64_t func; uint32_t grid[3], block[3]; uint32_t shmem, name_id, kernarg_bytes, pad; } kernel;
+        struct { uint64_t dst, src, bytes; uint32_t kind; uint8_t dir, dst_mem, src_mem, pad; } memcpy;
+        struct { uint64_t dst, bytes; uint32_t value, elem_size; } memset;
+        struct { uint64_t event; } event;
+        struct { uint64_t fn, user; } host;
+        struct { uint64_t graph; } child;
+        uint64_t raw[6];
+    } u;
+};
+
+/* Edges of one graph: pairs of node indexes (from, to) into the graph's
+ * HV_REC_GRAPH_NODE records; long edge lists are split over several records. */
+struct hv_graph_edges {
+    struct hv_rec_header h;   /* type HV_REC_GRAPH_EDGES */
+    uint64_t exec;
+    uint64_t graph;
+    uint32_t count;           /* pairs in this record */
+    uint32_t pad;
+    /* uint32_t pairs[count][2] follow, padded to 8 */
+};
+
+enum hv_access { HV_ACCESS_UNKNOWN = 0, HV_ACCESS_READ, HV_ACCESS_WRITE, HV_ACCESS_READ_WRITE };
+enum hv_arg_origin {
+    HV_ARG_METADATA = 1,      /* from the code object's kernel metadata: exact */
+    HV_ARG_INFERRED = 2,      /* an 8-byte word of the args equal to a tracked allocation */
+};
+
+struct hv_karg {
+    uint64_t value;           /* pointer value passed */
+    uint64_t alloc_base;      /* start of the tracked allocation it falls in, 0 unknown */
+    uint64_t alloc_bytes;
+    uint32_t offset;          /* byte offset in the argument block */
+    uint16_t index;           /* argument index (metadata), or word index (inferred) */
+    uint8_t  access;          /* enum hv_access */
+    uint8_t  origin;          /* enum hv_arg_origin */
+};
+
+/* Pointer arguments of one launch or graph kernel node. */
+struct hv_kargs {
+    struct hv_rec_header h;   /* type HV_REC_KARGS */
+    uint64_t owner_node;      /* graph node handle, 0 for an eager launch */
+    uint64_t func;
+    uint32_t count;
+    uint32_t name_id;
+    /* struct hv_karg args[count] follow */
+};
+
+/* A kernel function handle became known (registration, module lookup). */
+struct hv_kernel_sym {
+    struct hv_rec_header h;   /* type HV_REC_KERNEL */
+    uint64_t func;            /* host stub or hipFunction_t */
+    uint64_t module;
+    uint64_t code_object_hash;/* 0 if no code object describes it */
+    uint32_t name_id;
+    uint32_t kernarg_bytes;   /* 0 unknown */
+    uint32_t nargs;           /* from metadata, 0 unknown */
+    uint32_t pad;
+};
+
+/* Code-object bytes, stored once per distinct content hash, split in pieces. */
+struct hv_codeobj_chunk {
+    struct hv_rec_header h;   /* type HV_REC_CODEOBJ */
+    uint64_t hash;
+    uint64_t total_bytes;
+    uint64_t offset;          /* of this piece in the code object */
+    uint32_t len;             /* bytes in this piece */
+    uint32_t arch_id;         /* string id of the target, e.g. amdgcn-amd-amdhsa--gfx950 */
+    /* uint8_t bytes[len], padded to 8 */
+};
+
+struct hv_drops {
+    struct hv_rec_header h;   /* type HV_REC_DROPS; tid = thread the counts belong to */
+    uint64_t dropped[HV_DROP__COUNT];  /* cumulative for that thread */
+};
+
+enum hv_thread_event { HV_THREAD_FIRST_CALL = 1, HV_THREAD_EXIT = 2 };
+struct hv_thread {
+    struct hv_rec_header h;   /* type HV_REC_THREAD */
+    uint32_t event;           /* enum hv_thread_event */
+    uint32_t name_id;
+};
+
+struct hv_payload {
+    struct hv_rec_header h;   /* type HV_REC_PAYLOAD; seq = the copy's seq */
+    uint64_t src;
+    uint32_t len;             /* bytes captured (<= HIPVIS_PAYLOAD_BYTES) */
+    uint32_t when;            /* 0 at enqueue, 1 when first observed complete */
+    uint64_t hash;            /* FNV-1a 64 of the whole source range */
+    /* uint8_t bytes[len], padded to 8 */
+};
+
+struct hv_epoch {
+    struct hv_rec_header h;   /* type HV_REC_EPOCH; seq = the sync call's seq */
+    uint64_t stream;
+    uint64_t epoch;           /* new epoch */
+    uint64_t completed_seq;   /* all work enqueued on the stream before this seq is complete */
+};
+
+#define HV_REC_ALIGN 8u
+#define HV_REC_MAX_BYTES 65528u  /* size is a uint16_t multiple of 8 */
+
+static inline size_t hv_rec_padded(size_t n) { return (n + (HV_REC_ALIGN - 1)) & ~(size_t)(HV_REC_ALIGN - 1); }
+
+#endif

@@ -1,0 +1,110 @@
+#include "preload/allocmap.h"
+
+#include <string.h>
+
+void hv_alloc_map_init(struct hv_alloc_map *m)
+{
+    pthread_mutex_init(&m->update_lock, NULL);
+    atomic_store(&m->version, 0);
+    atomic_store(&m->count, 0);
+}
+
+/* First index whose base is > addr. */
+static uint32_t upper_bound(const struct hv_alloc_range *r, uint32_t n, uint64_t addr)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void begin_update(struct hv_alloc_map *m)
+{
+    pthread_mutex_lock(&m->update_lock);
+    atomic_fetch_add_explicit(&m->version, 1, memory_order_acq_rel);
+    /* Readers that see the odd version retry; the fence keeps the array
+     * writes after the version bump. */
+    atomic_thread_fence(memory_order_release);
+}
+
+static void end_update(struct hv_alloc_map *m)
+{
+    atomic_fetch_add_explicit(&m->version, 1, memory_order_release);
+    pthread_mutex_unlock(&m->update_lock);
+}
+
+void hv_alloc_add(struct hv_alloc_map *m, uint64_t base, uint64_t bytes, enum hv_mem mem, int device)
+{
+    if (base == 0)
+        return;
+    begin_update(m);
+    uint32_t n = atomic_load_explicit(&m->count, memory_order_relaxed);
+    uint32_t i = upper_bound(m->ranges, n, base);
+    if (i > 0 && m->ranges[i - 1].base == base) {
+        /* The runtime reused an address we never saw freed: replace. */
+        m->ranges[i - 1] = (struct hv_alloc_range){base, bytes, (uint8_t)mem, (int8_t)device};
+    } else if (n < HV_ALLOC_CAPACITY) {
+        memmove(&m->ranges[i + 1], &m->ranges[i], (n - i) * sizeof m->ranges[0]);
+        m->ranges[i] = (struct hv_alloc_range){base, bytes, (uint8_t)mem, (int8_t)device};
+        atomic_store_explicit(&m->count, n + 1, memory_order_relaxed);
+    } else {
+        atomic_fetch_add_explicit(&m->overflow, 1, memory_order_relaxed);
+    }
+    end_update(m);
+}
+
+uint64_t hv_alloc_remove(struct hv_alloc_map *m, uint64_t base)
+{
+    uint64_t bytes = 0;
+    if (base == 0)
+        return 0;
+    begin_update(m);
+    uint32_t n = atomic_load_explicit(&m->count, memory_order_relaxed);
+    uint32_t i = upper_bound(m->ranges, n, base);
+    if (i > 0 && m->ranges[i - 1].base == base) {
+        bytes = m->ranges[i - 1].bytes;
+        memmove(&m->ranges[i - 1], &m->ranges[i], (n - i) * sizeof m->ranges[0]);
+        atomic_store_explicit(&m->count, n - 1, memory_order_relaxed);
+    }
+    end_update(m);
+    return bytes;
+}
+
+int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *out)
+{
+    for (int attempt = 0; attempt < 4; attempt++) {
+        uint64_t v1 = atomic_load_explicit(&m->version, memory_order_acquire);
+        if (v1 & 1)
+            continue;
+        uint32_t n = atomic_load_explicit(&m->count, memory_order_relaxed);
+        if (n > HV_ALLOC_CAPACITY)
+            n = HV_ALLOC_CAPACITY;
+        /* Racy reads are fine: the result is discarded unless the version
+         * is unchanged afterwards. */
+        uint32_t i = upper_bound(m->ranges, n, addr);
+        struct hv_alloc_range r = {0, 0, 0, 0};
+        if (i > 0)
+            r = m->ranges[i - 1];
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&m->version, memory_order_relaxed) != v1)
+            continue;
+        if (i == 0 || addr - r.base >= r.bytes)
+            return 0;
+        *out = r;
+        return 1;
+    }
+    return 0;
+}
+
+enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr)
+{
+    struct hv_alloc_range r;
+    if (hv_alloc_find(m, addr, &r))
+        return (enum hv_mem)r.mem;
+    return HV_MEM_UNKNOWN;
+}

@@ -1,0 +1,80 @@
+#include "preload/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct int_knob {
+    const char *name;
+    long long min, max, dflt;
+    int pow2;
+};
+
+static void append(char *err, unsigned errlen, const char *msg)
+{
+    size_t used = strlen(err);
+    if (used + 1 < errlen)
+        snprintf(err + used, errlen - used, "%s", msg);
+}
+
+/* Parses one integer knob; on a bad value appends a message and returns -1. */
+static int parse_int(const struct int_knob *k, const char *v, long long *out, char *err, unsigned errlen)
+{
+    char msg[256];
+    char *end;
+    if (!v || !*v) {
+        *out = k->dflt;
+        return 0;
+    }
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    int bad = errno != 0 || *end != '\0' || x < k->min || x > k->max || (k->pow2 && (x & (x - 1)) != 0);
+    if (bad) {
+        snprintf(msg, sizeof msg, "hipvis: %s=\"%s\" is not accepted: expected an integer %lld..%lld%s; tracing disabled\n",
+                 k->name, v, k->min, k->max, k->pow2 ? " that is a power of two" : "");
+        append(err, errlen, msg);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
+{
+    static const struct int_knob enable = {"HIPVIS_ENABLE", 0, 1, 1, 0};
+    static const struct int_knob ring = {"HIPVIS_RING_KB", 16, 1048576, 1024, 1};
+    static const struct int_knob flush = {"HIPVIS_FLUSH_MS", 1, 100, 50, 0};
+    static const struct int_knob level = {"HIPVIS_ZSTD_LEVEL", 1, 19, 3, 0};
+    static const struct int_knob quiet = {"HIPVIS_QUIET", 0, 1, 0, 0};
+    long long v;
+    int rc = 0;
+
+    memset(cfg, 0, sizeof *cfg);
+    if (errlen)
+        err[0] = '\0';
+    rc |= parse_int(&enable, getenv_fn(enable.name), &v, err, errlen);
+    cfg->enabled = (int)v;
+    rc |= parse_int(&ring, getenv_fn(ring.name), &v, err, errlen);
+    cfg->ring_bytes = (uint64_t)v * 1024u;
+    rc |= parse_int(&flush, getenv_fn(flush.name), &v, err, errlen);
+    cfg->flush_ms = (uint32_t)v;
+    rc |= parse_int(&level, getenv_fn(level.name), &v, err, errlen);
+    cfg->zstd_level = (int)v;
+    rc |= parse_int(&quiet, getenv_fn(quiet.name), &v, err, errlen);
+    cfg->quiet = (int)v;
+
+    const char *out = getenv_fn("HIPVIS_OUTPUT");
+    if (out && *out == '\0') {
+        append(err, errlen, "hipvis: HIPVIS_OUTPUT is empty: expected a file path template (%p pid, %h host); tracing disabled\n");
+        rc = -1;
+    } else if (out && strlen(out) >= sizeof cfg->output) {
+        append(err, errlen, "hipvis: HIPVIS_OUTPUT is longer than 511 bytes; tracing disabled\n");
+        rc = -1;
+    }
+    const char *path = out && *out && strlen(out) < sizeof cfg->output ? out : "hipvis.%p.zst";
+    memcpy(cfg->output, path, strlen(path) + 1);
+    if (rc != 0)
+        cfg->enabled = 0;
+    return rc ? -1 : 0;
+}

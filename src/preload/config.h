@@ -1,0 +1,25 @@
+/*
+ * HIPVIS_* environment configuration, read once at start. A bad value never
+ * aborts the traced program: it is reported on stderr naming the variable and
+ * the accepted values, and tracing is switched off.
+ */
+#ifndef HIPVIS_CONFIG_H
+#define HIPVIS_CONFIG_H
+
+#include <stdint.h>
+
+struct hv_config {
+    int enabled;                 /* HIPVIS_ENABLE: 0|1 (default 1) */
+    char output[512];            /* HIPVIS_OUTPUT: path template, %p pid, %h host */
+    uint64_t ring_bytes;         /* HIPVIS_RING_KB: per-thread ring, KiB, 16..1048576, power of two */
+    uint32_t flush_ms;           /* HIPVIS_FLUSH_MS: 1..100 (default 50) */
+    int zstd_level;              /* HIPVIS_ZSTD_LEVEL: 1..19 (default 3) */
+    int quiet;                   /* HIPVIS_QUIET: 0|1 — no start/end line on stderr */
+};
+
+/* Fills *cfg from `getenv_fn` (getenv in production, a table in tests).
+ * Returns 0, or -1 after writing one message per bad variable to `err`
+ * (NUL-terminated, truncated to errlen). */
+int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen);
+
+#endif

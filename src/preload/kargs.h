@@ -1,0 +1,29 @@
+/*
+ * Pointer arguments of a launch or graph kernel node. With code-object
+ * metadata they are exact (which argument, read or write); without it, every
+ * 8-byte word of the argument block that falls inside a tracked allocation is
+ * reported as "inferred" — including pointers packed inside by-value structs,
+ * which is how PyTorch passes them.
+ */
+#ifndef HIPVIS_KARGS_H
+#define HIPVIS_KARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+#include "preload/tracer.h"
+
+#define HV_MAX_KARGS 64
+
+/* Either `params` (array of pointers to each argument) or `block` (the packed
+ * argument buffer, `block_bytes` long) describes the arguments. Returns the
+ * number of entries written to out[]. */
+int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t block_bytes, struct hv_karg *out,
+                     int max);
+
+/* Emits one HV_REC_KARGS record (after the owning call was committed). */
+void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,
+                   const struct hv_karg *args, int n);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Kernel argument layouts by function handle (host stub or hipFunction_t),
+ * learnt from code-object metadata at registration / module load, read at
+ * every launch and graph walk. Insert-only open addressing: lookups are
+ * lock-free; inserts (cold, at load time) take a mutex.
+ */
+#ifndef HIPVIS_KERNELS_H
+#define HIPVIS_KERNELS_H
+
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+
+enum hv_arg_kind { HV_ARGK_BY_VALUE = 0, HV_ARGK_POINTER = 1, HV_ARGK_HIDDEN = 2 };
+
+#define HV_MAX_KERNEL_ARGS 256
+
+struct hv_kernel_arg {
+    uint32_t offset, size;
+    uint8_t kind;       /* enum hv_arg_kind */
+    uint8_t access;     /* enum hv_access */
+};
+
+struct hv_kernel_info {
+    uint64_t func;
+    uint32_t name_id;
+    uint32_t kernarg_bytes;
+    uint32_t nargs;     /* explicit (non-hidden) arguments, in order */
+    const struct hv_kernel_arg *args;
+};
+
+/* Stores a copy of `info` (args copied too). Returns 0 or -1 (table full / no memory). */
+int hv_kernels_add(const struct hv_kernel_info *info);
+const struct hv_kernel_info *hv_kernels_find(uint64_t func);
+
+#endif

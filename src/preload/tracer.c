@@ -1,0 +1,348 @@
+#include "preload/tracer.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "preload/realsym.h"
+
+struct hv_tracer hv_tracer;
+__thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
+
+static pthread_key_t thread_exit_key;
+static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *plain_getenv(const char *name) { return getenv(name); }
+
+static void *map_zeroed(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Runs in each exiting thread that traced something: hand its ring to the
+ * consumer. */
+static void on_thread_exit(void *ring)
+{
+    hv_collector_release(hv_tracer.col, ring);
+    hv_tls.ring = NULL;
+}
+
+static void atfork_prepare(void);
+static void atfork_parent(void);
+static void atfork_child(void);
+
+/* Tables and configuration; no thread, no file. Caller holds setup_lock. */
+static int setup_locked(void)
+{
+    char err[1024];
+    if (atomic_load(&hv_tracer.state) != HV_TRACER_UNINIT)
+        return atomic_load(&hv_tracer.state) != HV_TRACER_OFF;
+    if (hv_config_load(&hv_tracer.cfg, plain_getenv, err, sizeof err) != 0 && err[0]) {
+        if (write(2, err, strlen(err)) < 0) {
+        }
+    }
+    if (!hv_tracer.cfg.enabled) {
+        atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+        return 0;
+    }
+    hv_tracer.col = map_zeroed(sizeof *hv_tracer.col);
+    hv_tracer.streams = map_zeroed(sizeof *hv_tracer.streams);
+    hv_tracer.allocs = map_zeroed(sizeof *hv_tracer.allocs);
+    if (!hv_tracer.col || !hv_tracer.streams || !hv_tracer.allocs ||
+        pthread_key_create(&thread_exit_key, on_thread_exit) != 0) {
+        atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+        return 0;
+    }
+    hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
+    hv_alloc_map_init(hv_tracer.allocs);
+    hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
+                   hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+    atomic_store(&hv_tracer.state, HV_TRACER_READY);
+    return 1;
+}
+
+/* Scheduling and cache knobs of the runtimes that change the answer to
+ * "could this read be stale" (see docs/case-study-rocm-hip-3902.md). */
+static const char *const knob_names[] = {
+    "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", "DEBUG_HIP_FORCE_GRAPH_QUEUES", "DEBUG_CLR_GRAPH_PACKET_CAPTURE",
+    "AMD_OPT_FLUSH", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "HSA_ENABLE_SDMA",
+    "GPU_FORCE_BLIT_COPY_SIZE", "AMD_DIRECT_DISPATCH", "HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING",
+    "CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_NVLS_ENABLE",
+};
+
+static void fill_header(struct hv_file_header *h)
+{
+    struct timespec mono, real;
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, HV_FILE_MAGIC, sizeof h->magic);
+    h->format_version = HV_FORMAT_VERSION;
+    h->header_size = sizeof *h;
+    h->pid = (uint64_t)getpid();
+    h->ppid = (uint64_t)getppid();
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    clock_gettime(CLOCK_REALTIME, &real);
+    h->start_ns = (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec;
+    h->start_realtime_ns = (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec;
+    h->clock = hv_clock_use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
+    h->transport = HV_TRANSPORT_FILE;
+    h->ring_kb = (uint32_t)(hv_tracer.cfg.ring_bytes / 1024);
+    snprintf(h->hipvis_version, sizeof h->hipvis_version, "%s", HIPVIS_VERSION);
+    gethostname(h->host, sizeof h->host - 1);
+    snprintf(h->runtime_path, sizeof h->runtime_path, "%s", hv_runtime_path());
+    ssize_t n = readlink("/proc/self/exe", h->exe, sizeof h->exe - 1);
+    if (n > 0)
+        h->exe[n] = '\0';
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof knob_names / sizeof knob_names[0]; i++) {
+        const char *v = getenv(knob_names[i]);
+        if (!v)
+            continue;
+        int w = snprintf(h->knobs + used, sizeof h->knobs - used, "%s=%s;", knob_names[i], v);
+        if (w < 0 || (size_t)w >= sizeof h->knobs - used)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* This thread's ring, claimed on its first traced call. */
+static void attach_thread(void)
+{
+    if (hv_tls.ring || hv_tls.ring_failed)
+        return;
+    hv_tls.tid = (uint32_t)syscall(SYS_gettid);
+    hv_tls.ring = hv_collector_claim(hv_tracer.col, hv_tls.tid);
+    if (hv_tls.ring)
+        pthread_setspecific(thread_exit_key, hv_tls.ring);
+    else
+        hv_tls.ring_failed = 1; /* its calls are counted as HV_DROP_NO_RING */
+}
+
+int hv_tracer_activate(void)
+{
+    int st = atomic_load_explicit(&hv_tracer.state, memory_order_acquire);
+    if (st == HV_TRACER_OFF || st == HV_TRACER_STOPPED)
+        return 0;
+    if (st == HV_TRACER_ON) {
+        int saved = errno;
+        attach_thread();
+        errno = saved;
+        return 1;
+    }
+    /* Keep errno: setup may touch files, and the application's errno must
+     * be what the runtime left. */
+    int saved = errno;
+    pthread_mutex_lock(&setup_lock);
+    int ok = setup_locked();
+    if (ok && atomic_load(&hv_tracer.state) == HV_TRACER_READY) {
+        struct hv_file_header h;
+        fill_header(&h);
+        if (hv_writer_start(&hv_tracer.writer, &h) == 0)
+            atomic_store(&hv_tracer.state, HV_TRACER_ON);
+        else
+            atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+    }
+    ok = atomic_load(&hv_tracer.state) == HV_TRACER_ON;
+    pthread_mutex_unlock(&setup_lock);
+    if (ok)
+        attach_thread();
+    errno = saved;
+    return ok;
+}
+
+void hv_count_no_ring(void)
+{
+    atomic_fetch_add_explicit(&hv_tracer.col->no_ring_made, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&hv_tracer.col->no_ring_drops, 1, memory_order_relaxed);
+}
+
+struct epoch_ctx {
+    struct hv_thread_ctx *t;
+    uint64_t seq;
+};
+
+static void emit_epoch(uint64_t stream, uint64_t epoch, void *arg)
+{
+    struct epoch_ctx *x = arg;
+    struct hv_epoch *e = hv_aux_begin(x->t, HV_REC_EPOCH, sizeof *e, x->seq);
+    if (!e)
+        return;
+    e->stream = stream;
+    e->epoch = epoch;
+    e->completed_seq = x->seq;
+    hv_aux_commit(x->t, e);
+}
+
+void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq)
+{
+    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    c->a.sync.completed_stream = stream;
+    c->a.sync.completed_seq = completed_seq;
+    c->a.sync.new_epoch = s ? hv_stream_advance(s) : HV_EPOCH_UNKNOWN;
+}
+
+void hv_observe_device(struct hv_thread_ctx *t, uint64_t seq, int32_t device)
+{
+    struct epoch_ctx x = {t, seq};
+    hv_stream_advance_device(hv_tracer.streams, device, emit_epoch, &x);
+}
+
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream)
+{
+    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct epoch_ctx x = {t, seq};
+    if (s)
+        emit_epoch(stream, hv_stream_advance(s), &x);
+}
+
+/* ---- strings: cold path, so a mutex-protected table is fine ---- */
+
+#define HV_STRING_SLOTS 8192u
+struct string_slot {
+    uint64_t hash;
+    uint32_t id;
+    char *text;
+};
+static struct string_slot *string_slots;
+static uint32_t string_next_id = 1;
+static pthread_mutex_t string_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+uint32_t hv_string_id(struct hv_thread_ctx *t, const char *s, uint64_t seq)
+{
+    if (!s)
+        return 0;
+    uint64_t h = fnv1a(s);
+    uint32_t id = 0;
+    int fresh = 0;
+    pthread_mutex_lock(&string_lock);
+    if (!string_slots)
+        string_slots = map_zeroed(HV_STRING_SLOTS * sizeof *string_slots);
+    if (string_slots) {
+        for (uint32_t i = (uint32_t)h & (HV_STRING_SLOTS - 1), n = 0; n < HV_STRING_SLOTS;
+             n++, i = (i + 1) & (HV_STRING_SLOTS - 1)) {
+            struct string_slot *sl = &string_slots[i];
+            if (sl->text && sl->hash == h && strcmp(sl->text, s) == 0) {
+                id = sl->id;
+                break;
+            }
+            if (!sl->text) {
+                sl->text = strdup(s);
+                if (sl->text) {
+                    sl->hash = h;
+                    sl->id = id = string_next_id++;
+                    fresh = 1;
+                }
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&string_lock);
+    if (fresh) {
+        size_t len = strlen(s);
+        if (len > 4000)
+            len = 4000;
+        struct hv_string *rec = hv_aux_begin(t, HV_REC_STRING, (uint32_t)(sizeof *rec + len), seq);
+        if (rec) {
+            rec->id = id;
+            rec->len = (uint32_t)len;
+            memcpy(rec + 1, s, len);
+            hv_aux_commit(t, rec);
+        }
+    }
+    return id;
+}
+
+/* ---- fork, exec, exit ---- */
+
+static void atfork_prepare(void)
+{
+    pthread_mutex_lock(&setup_lock);
+    pthread_mutex_lock(&string_lock);
+    if (hv_tracer.allocs)
+        pthread_mutex_lock(&hv_tracer.allocs->update_lock);
+    pthread_mutex_lock(&hv_tracer.writer.lock);
+}
+
+static void atfork_parent(void)
+{
+    pthread_mutex_unlock(&hv_tracer.writer.lock);
+    if (hv_tracer.allocs)
+        pthread_mutex_unlock(&hv_tracer.allocs->update_lock);
+    pthread_mutex_unlock(&string_lock);
+    pthread_mutex_unlock(&setup_lock);
+}
+
+/* The child has only the forking thread. Its trace is a new file (new pid),
+ * started by its first traced call; the parent's pending records stay the
+ * parent's. */
+static void atfork_child(void)
+{
+    hv_writer_forget_after_fork(&hv_tracer.writer);
+    if (hv_tracer.allocs)
+        pthread_mutex_init(&hv_tracer.allocs->update_lock, NULL);
+    pthread_mutex_init(&string_lock, NULL);
+    pthread_mutex_init(&setup_lock, NULL);
+    if (hv_tracer.col)
+        hv_collector_after_fork_child(hv_tracer.col, hv_tls.ring);
+    hv_tls.tid = (uint32_t)syscall(SYS_gettid);
+    if (hv_tls.ring)
+        hv_tls.ring->tid = hv_tls.tid;
+    if (hv_tracer.col)
+        atomic_store(&hv_tracer.col->seq, 0);
+    int st = atomic_load(&hv_tracer.state);
+    if (st == HV_TRACER_ON)
+        atomic_store(&hv_tracer.state, HV_TRACER_READY);
+}
+
+static void stop_writer(int next_state)
+{
+    int st = atomic_load(&hv_tracer.state);
+    if (st != HV_TRACER_ON)
+        return;
+    atomic_store(&hv_tracer.state, next_state);
+    /* Every traced call takes exactly one seq, so the counter is the call count. */
+    hv_writer_stop(&hv_tracer.writer, atomic_load(&hv_tracer.col->seq));
+}
+
+void hv_tracer_before_exec(void)
+{
+    int saved = errno;
+    stop_writer(HV_TRACER_STOPPED);
+    errno = saved;
+}
+
+void hv_tracer_exec_failed(void)
+{
+    int expect = HV_TRACER_STOPPED;
+    atomic_compare_exchange_strong(&hv_tracer.state, &expect, HV_TRACER_READY);
+}
+
+__attribute__((constructor)) static void hv_tracer_ctor(void)
+{
+    int saved = errno;
+    pthread_mutex_lock(&setup_lock);
+    setup_locked();
+    pthread_mutex_unlock(&setup_lock);
+    errno = saved;
+}
+
+__attribute__((destructor)) static void hv_tracer_dtor(void)
+{
+    int saved = errno;
+    stop_writer(HV_TRACER_STOPPED);
+    errno = saved;
+}

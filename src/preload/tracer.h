@@ -1,0 +1,142 @@
+/*
+ * The tracer: the one process-wide instance that owns configuration, the
+ * collector, the stream/event/allocation tables and the writer, plus the
+ * hot-path helpers every intercept family uses.
+ *
+ * Lifecycle: the constructor only reads configuration. The first traced call
+ * (which may come before the constructor ran, from another library's
+ * constructor) initialises what is missing and starts the writer, so a
+ * process that never calls the GPU runtime gets no thread and no file.
+ */
+#ifndef HIPVIS_TRACER_H
+#define HIPVIS_TRACER_H
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hipvis/trace.h"
+#include "preload/allocmap.h"
+#include "preload/config.h"
+#include "preload/streams.h"
+#include "record/collector.h"
+#include "record/writer_thread.h"
+
+enum hv_tracer_state {
+    HV_TRACER_UNINIT = 0,    /* nothing set up yet */
+    HV_TRACER_READY,         /* tables ready, writer not started (also: fork child, after exec failure) */
+    HV_TRACER_ON,            /* recording */
+    HV_TRACER_OFF,           /* disabled by configuration or a fatal setup error */
+    HV_TRACER_STOPPED,       /* process exiting / exec'ing */
+};
+
+struct hv_tracer {
+    _Atomic int state;
+    struct hv_config cfg;
+    struct hv_collector *col;
+    struct hv_stream_table *streams;
+    struct hv_alloc_map *allocs;
+    struct hv_writer_thread writer;
+};
+
+/* The single instance. Everything process-wide hangs off it, by name. */
+extern struct hv_tracer hv_tracer;
+extern __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec")));
+
+int hv_tracer_activate(void);   /* slow path of hv_enter */
+
+/* Starts a traced call: NULL when this call must not be recorded (tracing
+ * off, or a call the runtime makes into itself while serving one). */
+static inline struct hv_thread_ctx *hv_enter(void)
+{
+    struct hv_thread_ctx *t = &hv_tls;
+    if (t->depth)
+        return NULL;
+    if (__builtin_expect(atomic_load_explicit(&hv_tracer.state, memory_order_acquire) != HV_TRACER_ON || !t->ring, 0) &&
+        !hv_tracer_activate())
+        return NULL;
+    t->depth = 1;
+    return t;
+}
+
+static inline void hv_leave(struct hv_thread_ctx *t) { t->depth = 0; }
+
+/* Count a record that could not even be reserved because the thread has no ring. */
+void hv_count_no_ring(void);
+
+/* Begins the call record in place (or in scratch when it is being dropped),
+ * zeroed except for the header and the common fields. */
+static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+{
+    uint64_t seq = hv_next_seq(hv_tracer.col);
+    struct hv_call *c = (struct hv_call *)hv_emit_begin(t, HV_REC_CALL, sizeof(struct hv_call), seq);
+    if (!c) {
+        if (!t->ring)
+            hv_count_no_ring();
+        c = (struct hv_call *)(void *)t->scratch;
+        c->h.seq = seq;
+    }
+    memset((char *)c + sizeof c->h, 0, sizeof *c - sizeof c->h);
+    c->api = api;
+    c->result = result;
+    c->device = t->device;
+    return c;
+}
+
+static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
+{
+    if ((void *)c != (void *)t->scratch)
+        hv_emit_commit(t, &c->h);
+}
+
+/* Fills stream, form, epoch and capture state from the canonical id. */
+static inline struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
+                                                     uint8_t form)
+{
+    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    c->stream = stream;
+    c->stream_form = form;
+    c->epoch = s ? atomic_load_explicit(&s->epoch, memory_order_acquire) : HV_EPOCH_UNKNOWN;
+    if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
+        c->flags |= HV_CALL_CAPTURING;
+        c->capture = HV_CAPTURE_ACTIVE;
+    }
+    return s;
+}
+
+/* An auxiliary record of `size` bytes following call `seq`; NULL if dropped. */
+static inline void *hv_aux_begin(struct hv_thread_ctx *t, uint16_t type, uint32_t size, uint64_t seq)
+{
+    struct hv_rec_header *h = hv_emit_begin(t, type, (uint32_t)hv_rec_padded(size), seq);
+    if (!h && !t->ring)
+        hv_count_no_ring();
+    if (h)
+        memset((char *)h + sizeof *h, 0, hv_rec_padded(size) - sizeof *h);
+    return h;
+}
+
+static inline void hv_aux_commit(struct hv_thread_ctx *t, void *rec) { hv_emit_commit(t, rec); }
+
+/*
+ * Host observations of completion. A ring holds one reservation at a time,
+ * so auxiliary records are only emitted after the call record is committed:
+ *  - hv_observe_complete fills an uncommitted sync call's fields (the call
+ *    itself says which stream advanced);
+ *  - hv_observe_device and hv_observe_stream run after the commit and emit
+ *    one HV_REC_EPOCH per advanced stream.
+ * "Complete up to seq X" means all work enqueued before call X is done.
+ */
+void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
+void hv_observe_device(struct hv_thread_ctx *t, uint64_t seq, int32_t device);
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream);
+
+/* Interns a string (cold paths only: names, paths), emitting its
+ * HV_REC_STRING record the first time. Returns its id, 0 on failure. */
+uint32_t hv_string_id(struct hv_thread_ctx *t, const char *s, uint64_t seq);
+
+/* Before exec: flush and close the trace, so the new image starts its own. */
+void hv_tracer_before_exec(void);
+void hv_tracer_exec_failed(void);
+
+#endif

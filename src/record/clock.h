@@ -1,0 +1,64 @@
+/*
+ * Timestamps for the hot path. Reading the TSC costs a few ns where
+ * clock_gettime costs ~20 (measured on this project's machines, see
+ * shared/research/tracer-anchors.md), so records carry raw ticks and the
+ * consumer converts them to CLOCK_MONOTONIC ns with a calibration it refines
+ * at every drain. Without an invariant TSC the raw value *is* CLOCK_MONOTONIC
+ * ns and the conversion is the identity.
+ */
+#ifndef HIPVIS_CLOCK_H
+#define HIPVIS_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t hv_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#if defined(__x86_64__)
+static inline uint64_t hv_rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+/* Conversion state, owned by the consumer. */
+struct hv_clock_cal {
+    int use_tsc;          /* 0: ticks are already monotonic ns */
+    uint64_t tsc0, ns0;   /* first calibration pair */
+    double ns_per_tick;   /* refined from (tsc0,ns0) .. latest pair */
+    int refined;          /* ns_per_tick measured over >= 1 ms */
+};
+
+/* The producer's clock, chosen once at start by hv_clock_init. */
+extern int hv_clock_use_tsc;
+
+static inline uint64_t hv_ticks(void)
+{
+#if defined(__x86_64__)
+    if (hv_clock_use_tsc)
+        return hv_rdtsc();
+#endif
+    return hv_mono_ns();
+}
+
+/* Decides whether the TSC is usable (constant + nonstop) and takes the
+ * first calibration pair. */
+void hv_clock_init(struct hv_clock_cal *cal);
+/* Takes a new pair; later pairs make the rate more precise. */
+void hv_clock_refine(struct hv_clock_cal *cal);
+static inline uint64_t hv_clock_to_ns(const struct hv_clock_cal *cal, uint64_t ticks)
+{
+    if (!cal->use_tsc)
+        return ticks;
+    double d = (double)(int64_t)(ticks - cal->tsc0) * cal->ns_per_tick;
+    return cal->ns0 + (uint64_t)(int64_t)d;
+}
+
+#endif

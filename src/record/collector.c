@@ -1,0 +1,119 @@
+#include "record/collector.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
+{
+    memset(c, 0, sizeof *c);
+    c->ring_bytes = ring_bytes;
+}
+
+/* Rings come from mmap, not malloc: the traced program's allocator may be
+ * instrumented, locked in a fork child, or the very thing being debugged.
+ * MAP_POPULATE takes the page faults now, not on the traced calls. */
+static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid)
+{
+    size_t len = hv_ring_footprint(bytes);
+    void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mem == MAP_FAILED)
+        return NULL;
+    return hv_ring_init(mem, bytes, tid);
+}
+
+struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid)
+{
+    uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit(&c->rings[i], memory_order_acquire);
+        uint32_t expect = HV_RING_FREE;
+        if (r && atomic_compare_exchange_strong_explicit(&r->state, &expect, HV_RING_LIVE,
+                                                         memory_order_acq_rel, memory_order_relaxed)) {
+            r->tid = tid;
+            return r;
+        }
+    }
+    uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
+    struct hv_ring *r = slot < HV_MAX_RINGS ? ring_new(c->ring_bytes, tid) : NULL;
+    if (slot >= HV_MAX_RINGS) {
+        atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
+        return NULL;
+    }
+    /* A slot whose mmap failed stays NULL; the consumer skips it. */
+    atomic_store_explicit(&c->rings[slot], r, memory_order_release);
+    return r;
+}
+
+void hv_collector_release(struct hv_collector *c, struct hv_ring *r)
+{
+    (void)c;
+    if (r)
+        atomic_store_explicit(&r->state, HV_RING_EXITED, memory_order_release);
+}
+
+long hv_collector_drain(struct hv_collector *c, hv_ring_visit_fn fn, hv_ring_free_fn on_free, void *ctx)
+{
+    uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
+    long total = 0;
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit(&c->rings[i], memory_order_acquire);
+        if (!r)
+            continue;
+        /* Read the state before draining: an EXITED ring that is empty after
+         * this drain has no producer left that could add to it. */
+        uint32_t state = atomic_load_explicit(&r->state, memory_order_acquire);
+        long got = hv_ring_drain(r, fn, ctx);
+        if (got > 0)
+            total += got;
+        if (state == HV_RING_EXITED &&
+            atomic_load_explicit(&r->head, memory_order_acquire) ==
+                atomic_load_explicit(&r->tail, memory_order_relaxed)) {
+            if (on_free)
+                on_free(r, ctx);
+            atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_release);
+        }
+    }
+    return total;
+}
+
+void hv_collector_totals(struct hv_collector *c, uint64_t *made, uint64_t dropped[HV_DROP__COUNT])
+{
+    uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
+    *made = atomic_load_explicit(&c->no_ring_made, memory_order_relaxed);
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        dropped[k] = 0;
+    dropped[HV_DROP_NO_RING] = atomic_load_explicit(&c->no_ring_drops, memory_order_relaxed);
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit(&c->rings[i], memory_order_acquire);
+        if (!r)
+            continue;
+        *made += atomic_load_explicit(&r->made, memory_order_relaxed);
+        for (int k = 0; k < HV_DROP__COUNT; k++)
+            dropped[k] += atomic_load_explicit(&r->dropped[k], memory_order_relaxed);
+    }
+}
+
+void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
+{
+    uint32_t n = atomic_load_explicit(&c->nrings, memory_order_relaxed);
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
+    atomic_store_explicit(&c->no_ring_drops, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->no_ring_made, 0, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit(&c->rings[i], memory_order_relaxed);
+        if (!r)
+            continue;
+        atomic_store_explicit(&r->tail, atomic_load_explicit(&r->head, memory_order_relaxed),
+                              memory_order_relaxed);
+        r->cached_tail = atomic_load_explicit(&r->head, memory_order_relaxed);
+        atomic_store_explicit(&r->made, 0, memory_order_relaxed);
+        for (int k = 0; k < HV_DROP__COUNT; k++)
+            atomic_store_explicit(&r->dropped[k], 0, memory_order_relaxed);
+        atomic_store_explicit(&r->state, r == self ? HV_RING_LIVE : HV_RING_FREE, memory_order_relaxed);
+    }
+}

@@ -1,0 +1,61 @@
+/* Ring layout and the consumer side; the producer side is inline in ring.h. */
+#include "record/ring.h"
+
+#include <string.h>
+
+size_t hv_ring_footprint(uint64_t capacity)
+{
+    return hv_rec_padded(sizeof(struct hv_ring)) + (size_t)capacity;
+}
+
+struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid)
+{
+    struct hv_ring *r = mem;
+    memset(r, 0, sizeof *r);
+    r->capacity = capacity;
+    r->tid = tid;
+    r->data_offset = hv_rec_padded(sizeof(struct hv_ring));
+    atomic_store_explicit(&r->state, HV_RING_LIVE, memory_order_relaxed);
+    return r;
+}
+
+long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx)
+{
+    uint64_t cap = r->capacity;
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    /* Acquire pairs with the producer's release in commit: every byte below
+     * head is fully written. */
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    const uint8_t *data = hv_ring_data(r);
+    long n = 0;
+
+    if (cap == 0 || (cap & (cap - 1)) != 0 || head < tail || head - tail > cap)
+        return -1;
+    while (tail < head) {
+        uint64_t off = tail & (cap - 1);
+        const struct hv_rec_header *rec = (const struct hv_rec_header *)(data + off);
+        if (rec->type == HV_RING_PAD_TYPE) {
+            tail += cap - off;
+            continue;
+        }
+        uint64_t size = rec->size;
+        if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN != 0 || off + size > cap ||
+            tail + size > head)
+            return -1;
+        if (fn)
+            fn(rec, ctx);
+        tail += size;
+        n++;
+    }
+    /* Release: we are done reading these bytes before the producer may reuse them. */
+    atomic_store_explicit(&r->tail, tail, memory_order_release);
+    return n;
+}
+
+uint64_t hv_ring_dropped_total(const struct hv_ring *r)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < HV_DROP__COUNT; i++)
+        sum += atomic_load_explicit(&r->dropped[i], memory_order_relaxed);
+    return sum;
+}

@@ -1,0 +1,134 @@
+/*
+ * Single-producer single-consumer byte ring for variable-size records.
+ *
+ * One ring per traced thread: the thread is the only producer, the writer
+ * (thread or sidecar) the only consumer, so the hot path needs no atomic
+ * read-modify-write at all — one acquire load of `tail` when the cached copy
+ * says the ring might be full, and one release store of `head` to publish.
+ * Positions are free-running 64-bit byte counters (they never wrap in
+ * practice), masked into the buffer.
+ *
+ * A record never straddles the end of the buffer: when it would, the
+ * producer fills the rest with a padding record (type 0) and starts at 0.
+ * So every record is contiguous and can be handed to the file writer
+ * without copying.
+ *
+ * The struct lives at the start of the memory it manages so the same layout
+ * works in private memory (writer thread) and in a shared-memory segment
+ * (sidecar transport), where it must be position independent: it holds no
+ * pointers.
+ */
+#ifndef HIPVIS_RING_H
+#define HIPVIS_RING_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+
+#define HV_RING_PAD_TYPE 0u
+
+struct hv_ring {
+    /* Producer side (written by the owning thread only). */
+    alignas(64) _Atomic uint64_t head;       /* bytes published */
+    uint64_t cached_tail;                    /* producer's last view of tail */
+    _Atomic uint64_t made;                   /* records the producer tried to emit */
+    _Atomic uint64_t dropped[HV_DROP__COUNT];/* records not delivered, by cause */
+    /* Consumer side. */
+    alignas(64) _Atomic uint64_t tail;       /* bytes consumed */
+    alignas(64) uint64_t capacity;           /* bytes, power of two */
+    uint32_t tid;
+    _Atomic uint32_t state;                  /* enum hv_ring_state */
+    uint64_t data_offset;                    /* from the struct to the data bytes */
+};
+
+enum hv_ring_state {
+    HV_RING_FREE = 0,     /* unowned, drained: may be claimed by a new thread */
+    HV_RING_LIVE = 1,     /* owned by a running thread */
+    HV_RING_EXITED = 2,   /* owner exited; consumer drains, then frees */
+};
+
+/* Counters only the producer writes: a plain load and store, not a locked
+ * read-modify-write; atomics only so the consumer's snapshot reads are
+ * well defined. */
+static inline void hv_ring_bump(_Atomic uint64_t *counter)
+{
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+/* Bytes needed for a ring of `capacity` data bytes (a power of two). */
+size_t hv_ring_footprint(uint64_t capacity);
+/* Lays a ring over `mem` (hv_ring_footprint bytes, 64-byte aligned). */
+struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid);
+
+static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r->data_offset; }
+
+/*
+ * Producer: returns space for `len` bytes (a multiple of 8, <= capacity/2) or
+ * NULL when the ring is full, in which case the drop is already counted.
+ * Never blocks. Must be followed by hv_ring_commit with the same len.
+ */
+static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
+{
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    uint64_t cap = r->capacity;
+    uint64_t off = head & (cap - 1);
+    uint64_t to_end = cap - off;
+    /* A record that would straddle the end costs the padding too. */
+    uint64_t need = len <= to_end ? len : to_end + len;
+
+    hv_ring_bump(&r->made);
+    if (len > cap / 2) {
+        hv_ring_bump(&r->dropped[HV_DROP_TOO_LARGE]);
+        return NULL;
+    }
+    if (head + need - r->cached_tail > cap) {
+        /* Acquire pairs with the consumer's release of tail: the bytes it
+         * gave back are no longer being read when we overwrite them. */
+        r->cached_tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (head + need - r->cached_tail > cap) {
+            hv_ring_bump(&r->dropped[HV_DROP_RING_FULL]);
+            return NULL;
+        }
+    }
+    uint8_t *data = hv_ring_data(r);
+    if (len > to_end) {
+        struct hv_rec_header *pad = (struct hv_rec_header *)(data + off);
+        pad->type = HV_RING_PAD_TYPE;
+        pad->size = 0; /* padding runs to the end of the buffer, whatever its length */
+        /* The padding is published together with the record by commit. */
+        atomic_store_explicit(&r->head, head + to_end, memory_order_relaxed);
+        return data;
+    }
+    return data + off;
+}
+
+/* Producer: publishes the reserved record. */
+static inline void hv_ring_commit(struct hv_ring *r, uint32_t len)
+{
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    /* Release: the record's bytes are visible before the new head. */
+    atomic_store_explicit(&r->head, head + len, memory_order_release);
+}
+
+/* Producer: counts a record lost for a reason other than a full ring. */
+static inline void hv_ring_count_drop(struct hv_ring *r, enum hv_drop_cause cause)
+{
+    hv_ring_bump(&r->made);
+    hv_ring_bump(&r->dropped[cause]);
+}
+
+/*
+ * Consumer: calls `fn` for every published record in order, then releases
+ * the space. Returns records consumed, or -1 when a record is malformed
+ * (a corrupt shared ring): the ring is then left untouched.
+ */
+typedef int (*hv_ring_visit_fn)(const struct hv_rec_header *rec, void *ctx);
+long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx);
+
+/* Consumer: sum of drops so far (a snapshot; the producer may be running). */
+uint64_t hv_ring_dropped_total(const struct hv_ring *r);
+
+#endif

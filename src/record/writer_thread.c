@@ -1,0 +1,194 @@
+#include "record/writer_thread.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/trace_writer.h"
+
+static int write_record(const struct hv_rec_header *rec, void *ctx)
+{
+    struct hv_writer_thread *w = ctx;
+    /* The consumer owns the bytes until it releases the tail, so converting
+     * the timestamp in place avoids copying every record. */
+    ((struct hv_rec_header *)rec)->ts_ns = hv_clock_to_ns(&w->cal, rec->ts_ns);
+    if (hv_trace_writer_add(w->out, rec) == 0)
+        w->written++;
+    else
+        w->write_errors++;
+    return 0;
+}
+
+/* Process-wide drop totals, written whenever they change so that even a
+ * trace cut short by a crash says how much was lost. */
+static void write_drop_totals(struct hv_writer_thread *w, int force)
+{
+    uint64_t made, dropped[HV_DROP__COUNT], total = 0;
+    hv_collector_totals(w->col, &made, dropped);
+    dropped[HV_DROP_WRITE_ERROR] += w->write_errors;
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        total += dropped[k];
+    if (!force && total == w->last_drops_total)
+        return;
+    w->last_drops_total = total;
+    struct hv_drops d;
+    memset(&d, 0, sizeof d);
+    d.h.type = HV_REC_DROPS;
+    d.h.size = sizeof d;
+    d.h.ts_ns = hv_mono_ns();
+    memcpy(d.dropped, dropped, sizeof d.dropped);
+    hv_trace_writer_add(w->out, &d.h);
+}
+
+static void drain_locked(struct hv_writer_thread *w)
+{
+    hv_clock_refine(&w->cal);
+    hv_collector_drain(w->col, write_record, NULL, w);
+    write_drop_totals(w, 0);
+    hv_trace_writer_flush(w->out);
+}
+
+static void sleep_ms(uint32_t ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    struct hv_writer_thread *w = arg;
+    /* Converting ticks needs a rate measured over >= 1 ms. */
+    while (!w->cal.refined) {
+        sleep_ms(1);
+        hv_clock_refine(&w->cal);
+    }
+    while (atomic_load_explicit(&w->run, memory_order_acquire)) {
+        sleep_ms(w->flush_ms);
+        pthread_mutex_lock(&w->lock);
+        if (w->out)
+            drain_locked(w);
+        pthread_mutex_unlock(&w->lock);
+    }
+    return NULL;
+}
+
+void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const char *path_template,
+                    int level, uint32_t flush_ms, int quiet)
+{
+    memset(w, 0, sizeof *w);
+    w->col = col;
+    snprintf(w->path_template, sizeof w->path_template, "%s", path_template);
+    w->level = level;
+    w->flush_ms = flush_ms;
+    w->quiet = quiet;
+    pthread_mutex_init(&w->lock, NULL);
+    hv_clock_init(&w->cal);
+}
+
+int hv_writer_start(struct hv_writer_thread *w, const struct hv_file_header *hdr)
+{
+    int rc;
+    pthread_mutex_lock(&w->lock);
+    if (w->running) {
+        pthread_mutex_unlock(&w->lock);
+        return 0;
+    }
+    w->hdr = *hdr;
+    rc = hv_trace_writer_open(w->path_template, &w->hdr, w->level, &w->out);
+    if (rc != 0) {
+        char msg[700];
+        int n = snprintf(msg, sizeof msg, "hipvis: cannot create trace %s: %s; tracing disabled\n",
+                         w->path_template, strerror(-rc));
+        if (n > 0 && write(2, msg, (size_t)n) < 0) {
+        }
+        pthread_mutex_unlock(&w->lock);
+        return rc;
+    }
+    /* The thread takes no signals: they belong to the application's threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    atomic_store_explicit(&w->run, 1, memory_order_release);
+    rc = pthread_create(&w->thread, NULL, writer_main, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        atomic_store_explicit(&w->run, 0, memory_order_release);
+        hv_trace_writer_abandon(w->out);
+        w->out = NULL;
+        pthread_mutex_unlock(&w->lock);
+        return -rc;
+    }
+    w->running = 1;
+    if (!w->quiet) {
+        char msg[700];
+        int n = snprintf(msg, sizeof msg, "hipvis: tracing pid %llu to %s\n", (unsigned long long)hdr->pid,
+                         hv_trace_writer_path(w->out));
+        if (n > 0 && write(2, msg, (size_t)n) < 0) {
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
+{
+    pthread_mutex_lock(&w->lock);
+    if (!w->running) {
+        pthread_mutex_unlock(&w->lock);
+        return;
+    }
+    atomic_store_explicit(&w->run, 0, memory_order_release);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+
+    pthread_mutex_lock(&w->lock);
+    while (!w->cal.refined) {
+        sleep_ms(1);
+        hv_clock_refine(&w->cal);
+    }
+    drain_locked(w);
+    struct hv_file_footer f;
+    memset(&f, 0, sizeof f);
+    memcpy(f.magic, HV_FOOTER_MAGIC, sizeof f.magic);
+    hv_collector_totals(w->col, &f.records_made, f.dropped);
+    f.dropped[HV_DROP_WRITE_ERROR] += w->write_errors;
+    f.calls = calls;
+    f.records_written = w->written;
+    uint64_t accounted = w->written;
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        accounted += f.dropped[k];
+    /* Records reserved by threads still running when we stopped. */
+    if (f.records_made > accounted)
+        f.dropped[HV_DROP_IN_FLIGHT_AT_EXIT] += f.records_made - accounted;
+    f.end_ns = hv_mono_ns();
+    if (!w->quiet) {
+        char msg[700];
+        uint64_t lost = f.records_made > w->written ? f.records_made - w->written : 0;
+        int n = snprintf(msg, sizeof msg, "hipvis: %s: %llu calls, %llu records written, %llu dropped\n",
+                         hv_trace_writer_path(w->out), (unsigned long long)calls, (unsigned long long)w->written,
+                         (unsigned long long)lost);
+        if (n > 0 && write(2, msg, (size_t)n) < 0) {
+        }
+    }
+    hv_trace_writer_close(w->out, &f);
+    w->out = NULL;
+    w->running = 0;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void hv_writer_forget_after_fork(struct hv_writer_thread *w)
+{
+    pthread_mutex_init(&w->lock, NULL);
+    atomic_store_explicit(&w->run, 0, memory_order_relaxed);
+    if (w->out)
+        hv_trace_writer_abandon(w->out);
+    w->out = NULL;
+    w->running = 0;
+    w->written = 0;
+    w->write_errors = 0;
+    w->last_drops_total = 0;
+}

@@ -1,0 +1,20 @@
+# Benchmarks print side-by-side ratios measured in one run (make bench).
+BENCH_DIR := $(BUILD)/tests/bench
+
+$(BENCH_DIR)/libbenchrt.so: tests/bench/stub_runtime.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+
+$(BENCH_DIR)/bench_intercept: tests/bench/bench_intercept.c $(BENCH_DIR)/libbenchrt.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' $(LDFLAGS)
+
+bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
+	@echo "== without preload (both arms are direct: shows the noise floor)"
+	$(BENCH_DIR)/bench_intercept
+	@echo "== LD_PRELOAD=$(LIBHIPVIS)"
+	HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst HIPVIS_FLUSH_MS=1 \
+	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
+	rm -f $(BENCH_DIR)/bench.*.zst
+
+BENCHES += bench-intercept
