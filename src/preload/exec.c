@@ -1,5 +1,5 @@
 /*
- * exec replaces the image without running destructors, so records still in
+ * exec and _exit end the image without running destructors, so records still in
  * the rings would be lost. The exec family is intercepted to close the trace
  * first (the new image, if preloaded again, starts its own file: same pid,
  * so the writer picks a ".1" name). If exec fails, tracing resumes into a
@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stddef.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "preload/realsym.h"
@@ -87,3 +89,19 @@ HV_EXPORT int execle(const char *path, const char *arg, ...)
     va_end(ap);
     return execve(path, argv, envp);
 }
+
+/* _exit/_Exit: flush, then leave exactly as the application asked. */
+#define HV_EXIT_WRAPPER(name)                                                       \
+    HV_WRAPPER(name);                                                               \
+    HV_EXPORT void name(int status)                                                 \
+    {                                                                               \
+        void (*real)(int) = HV_REAL(name);                                          \
+        hv_tracer_before_exit();                                                    \
+        if (real)                                                                   \
+            real(status);                                                           \
+        for (;;)                                                                    \
+            syscall(SYS_exit_group, status);                                        \
+    }
+
+HV_EXIT_WRAPPER(_exit)
+HV_EXIT_WRAPPER(_Exit)

@@ -14,3 +14,7 @@ $(LIBHIPVIS): $(call obj,$(RECORD_SRCS) $(PRELOAD_SRCS)) $(BUILD)/libhvformat.a 
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(call obj,$(RECORD_SRCS) $(PRELOAD_SRCS)) $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a \
 	    $(LDFLAGS) -Wl,-z,defs -Wl,-soname,libhipvis.so -lzstd -lmsgpackc -ldl -lpthread
+
+# exec.c defines _exit/_Exit, which GCC otherwise treats as builtins whose
+# address cannot be taken.
+$(call obj,src/preload/exec.c): CFLAGS += -fno-builtin

@@ -320,8 +320,18 @@ static void stop_writer(int next_state)
 
 void hv_tracer_before_exec(void)
 {
+    hv_tracer_before_exit();
+}
+
+/* _exit skips destructors; a forked worker that ends with it would lose its
+ * last records. A vfork child shares our memory and has no atfork handlers:
+ * it must not stop the parent's writer, so only the process that started
+ * the writer flushes. */
+void hv_tracer_before_exit(void)
+{
     int saved = errno;
-    stop_writer(HV_TRACER_STOPPED);
+    if (atomic_load(&hv_tracer.state) == HV_TRACER_ON && hv_tracer.writer.hdr.pid == (uint64_t)getpid())
+        stop_writer(HV_TRACER_STOPPED);
     errno = saved;
 }
 

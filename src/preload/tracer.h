@@ -138,5 +138,7 @@ uint32_t hv_string_id(struct hv_thread_ctx *t, const char *s, uint64_t seq);
 /* Before exec: flush and close the trace, so the new image starts its own. */
 void hv_tracer_before_exec(void);
 void hv_tracer_exec_failed(void);
+/* Before _exit/_Exit: the same final drain the destructor would have done. */
+void hv_tracer_before_exit(void);
 
 #endif

@@ -11,3 +11,21 @@ check-ring: $(CORE_TEST_DIR)/ring_stress
 
 CHECKS     += check-ring
 SAN_CHECKS += check-ring
+
+# Lifecycle tests need the runtime double (tests/runtime-double) and the dump tool.
+$(CORE_TEST_DIR)/core_app: tests/core/core_app.c $(DOUBLE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
+
+$(CORE_TEST_DIR)/libearly.so: tests/core/early_ctor.c $(DOUBLE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -shared -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 $(LDFLAGS)
+
+$(CORE_TEST_DIR)/core_app_early: tests/core/core_app.c $(CORE_TEST_DIR)/libearly.so
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(CORE_TEST_DIR) -Wl,--no-as-needed -learly -Wl,--as-needed -Wl,-rpath,'$$ORIGIN' \
+	    -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
+
+check-lifecycle: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CORE_TEST_DIR)/core_app $(CORE_TEST_DIR)/core_app_early
+	tests/core/lifecycle.sh $(BUILD) $(DOUBLE_DIR)
+
+CHECKS += check-lifecycle

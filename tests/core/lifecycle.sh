@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Tracer lifecycle end to end: loops, exiting threads, fork, exec, SIGKILL,
+# calls before the constructor, bad configuration. Runs core_app on the
+# TEST-ONLY runtime double under LD_PRELOAD=libhipvis.so.
+#   lifecycle.sh BUILD_DIR RUNTIME_DIR
+set -u
+build=$(cd "$1" && pwd); rtdir=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+app=$build/tests/core/core_app
+early=$build/tests/core/core_app_early
+lib=$build/libhipvis.so
+dump=$build/hipvis-dump
+count="python3 $here/trace_count.py $dump"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); echo "PASS $1"; }
+bad() { fail=$((fail+1)); echo "FAIL $1"; }
+traced() { LD_LIBRARY_PATH=$rtdir HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/$1.%p.zst" LD_PRELOAD=$lib "${@:2}"; }
+one() { ls "$work"/$1.*.zst 2>/dev/null | head -1; }
+
+# 1. A loop: every call recorded, footer present. 20 x (memcpy+sync) + setup.
+traced loop "$app" loop 20 >/dev/null
+if $count "$(one loop)" hipMemcpyAsync=20 hipStreamSynchronize=20 hipMalloc=1 hipFree=1 footer; then ok loop; else bad loop; fi
+
+# 2. Threads that exit, then new threads: 8 threads x 2 rounds x 50 copies.
+traced threads "$app" threads 50 8 >/dev/null
+if $count "$(one threads)" hipMemcpyAsync=800 hipStreamCreate=16 footer; then ok threads-exit; else bad threads-exit; fi
+
+# 3. Fork: the child gets its own trace; the parent's holds only its own calls.
+traced fork "$app" fork 10 >/dev/null
+files=( "$work"/fork.*.zst )
+got=""
+for f in "${files[@]}"; do
+  got="$got $($dump --json "$f" | grep -c '"api":"hipMemcpyAsync"')"
+done
+# Parent: 10 before + 10 after the fork; child: its own 10, none of the
+# parent's pre-fork records.
+if [ "$(echo $got | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "10 20 " ]; then ok fork; else bad "fork (copies per trace:$got)"; fi
+
+# 4. Exec: the first image's trace is closed with a footer before exec; the
+#    new image (same pid) writes a second file instead of overwriting it.
+traced exec "$app" exec 5 >/dev/null
+files=( "$work"/exec.* )
+if [ "${#files[@]}" -eq 2 ] && $count "${files[0]}" hipMemcpyAsync=5 footer >/dev/null && $count "${files[1]}" hipMemcpyAsync=5 footer >/dev/null; then
+  ok exec
+else
+  bad "exec (${#files[@]} files)"; for f in "${files[@]}"; do $count "$f"; done
+fi
+
+# 5. SIGKILL mid-loop: the trace is readable up to the last flush.
+LD_LIBRARY_PATH=$rtdir HIPVIS_QUIET=1 HIPVIS_FLUSH_MS=10 HIPVIS_OUTPUT="$work/kill.%p.zst" LD_PRELOAD=$lib \
+  "$app" forever > "$work/kill.out" &
+pid=$!
+for _ in $(seq 1 200); do grep -q "iter 500" "$work/kill.out" 2>/dev/null && break; sleep 0.05; done
+sleep 0.2
+kill -KILL $pid; wait $pid 2>/dev/null
+last=$(tail -1 "$work/kill.out" | awk '{print $2}')
+f=$(one kill)
+# No footer (killed); every complete frame is readable (dump exits 0 or 2 at
+# a torn last frame) and holds at least the iterations the app reported
+# before the last 10 ms flush.
+if [ -n "$f" ] && $count "$f" "hipMemcpyAsync>=$((last - 200))" nofooter; then ok "sigkill (app reported $last iterations)"; else bad sigkill; fi
+
+# 6. A call made before hipvis's constructor ran (from another library's constructor).
+traced early "$early" loop 1 >/dev/null
+if $count "$(one early)" hipMalloc=2 footer; then ok early-ctor; else bad early-ctor; fi
+
+# 7. Bad configuration: named variable and accepted values on stderr, the
+#    program's own output and exit status unchanged, no trace.
+out=$(LD_LIBRARY_PATH=$rtdir HIPVIS_RING_KB=abc HIPVIS_OUTPUT="$work/cfg.%p.zst" LD_PRELOAD=$lib "$app" loop 3 2>"$work/cfg.err"); rc=$?
+if [ $rc -eq 0 ] && grep -q 'HIPVIS_RING_KB="abc" is not accepted: expected an integer 16..1048576' "$work/cfg.err" && [ -z "$(one cfg)" ]; then
+  ok bad-config
+else
+  bad "bad-config (rc=$rc)"; cat "$work/cfg.err"
+fi
+
+# 8. Loads into programs that never touch the runtime: no thread, no file.
+HIPVIS_OUTPUT="$work/bash.%p.zst" LD_PRELOAD=$lib bash -c 'true' && [ -z "$(one bash)" ] && ok no-gpu-process || bad no-gpu-process
+
+echo "core: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
