@@ -1,0 +1,32 @@
+/* flow.h - the taint dataflow behind scalar.c, fed one parsed instruction
+ * at a time. Separate from the LLVM glue so it is plain C over co_insn. */
+#ifndef HIPVIS_CODEOBJ_FLOW_H
+#define HIPVIS_CODEOBJ_FLOW_H
+
+#include "codeobj/insn.h"
+#include "codeobj/scalar.h"
+
+/* A register's taint: bit i < CO_FLOW_SLOTS = "derived from pointer
+ * argument slot i"; the two top bits mark the kernarg segment pointer
+ * itself and values computed from it. */
+typedef uint64_t co_taint;
+#define CO_FLOW_SLOTS 62
+#define CO_T_KA ((co_taint)1 << 63)
+#define CO_T_KAD ((co_taint)1 << 62)
+#define CO_T_SLOTS (((co_taint)1 << CO_FLOW_SLOTS) - 1)
+
+struct co_flow {
+    co_taint s[128], v[512], a[512];
+    const struct hv_co_kernel *k;
+    uint32_t slot_arg[CO_FLOW_SLOTS]; /* slot -> index in k->args */
+    uint32_t nslots;
+    uint32_t flags[CO_FLOW_SLOTS];    /* HV_CO_USE_* per slot */
+    struct hv_co_scalar_report *rep;
+};
+
+/* Set up slots and the registers the hardware preloads. */
+void co_flow_init(struct co_flow *f, const struct hv_co_kernel *k,
+                  struct hv_co_scalar_report *rep);
+void co_flow_step(struct co_flow *f, const struct co_insn *in);
+
+#endif

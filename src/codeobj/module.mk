@@ -1,0 +1,41 @@
+# src/codeobj: AMDGPU code-object parsing (bundles, CCOB, ELF notes, msgpack).
+#
+# libhvcodeobj.a: pure C library for the preload library and the analyzer.
+#   Link: $(BUILD)/libhvcodeobj.a $(CODEOBJ_LIBS)
+# libhvcodeobj-scalar.a: scalar-vs-vector classification of pointer
+#   arguments through LLVM's disassembler. Analyzer only (it pulls in
+#   libLLVM, which has no business inside a traced process), and only when
+#   llvm-config-22 exists: HAVE_LLVM=1.
+#   Link: $(BUILD)/libhvcodeobj-scalar.a $(BUILD)/libhvcodeobj.a
+#         $(CODEOBJ_SCALAR_LIBS) $(CODEOBJ_LIBS)
+CODEOBJ_SRCS += src/codeobj/arena.c src/codeobj/bundle.c src/codeobj/ccob.c \
+                src/codeobj/elf.c src/codeobj/err.c src/codeobj/fatbin.c \
+                src/codeobj/hash.c src/codeobj/index.c src/codeobj/kd.c \
+                src/codeobj/mach.c src/codeobj/meta.c src/codeobj/mpcheck.c \
+                src/codeobj/parse.c src/codeobj/table.c src/codeobj/unit.c
+CODEOBJ_LIBS := -lmsgpackc -lzstd
+
+$(BUILD)/libhvcodeobj.a: $(call obj,$(CODEOBJ_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+PROGRAMS += $(BUILD)/libhvcodeobj.a
+
+# llvm-config-22 comes with llvm-22, the C API headers and libLLVM-22.so
+# with llvm-22-dev: require both.
+LLVM_CONFIG ?= llvm-config-22
+HAVE_LLVM   ?= $(if $(wildcard $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)/llvm-c/Disassembler.h),1,0)
+
+ifeq ($(HAVE_LLVM),1)
+CODEOBJ_SCALAR_SRCS := src/codeobj/insn.c src/codeobj/flow.c src/codeobj/scalar.c
+CODEOBJ_SCALAR_LIBS := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
+$(call obj,src/codeobj/scalar.c): CPPFLAGS_BASE += -I$(shell $(LLVM_CONFIG) --includedir)
+
+$(BUILD)/libhvcodeobj-scalar.a: $(call obj,$(CODEOBJ_SCALAR_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+PROGRAMS += $(BUILD)/libhvcodeobj-scalar.a
+endif

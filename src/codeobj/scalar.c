@@ -1,0 +1,167 @@
+/* scalar.c - LLVM disassembler glue for the scalar/vector classifier: walk a
+ * kernel's code, parse each instruction, feed the dataflow (flow.c). */
+#include "codeobj/scalar.h"
+#include "codeobj/flow.h"
+#include "codeobj/insn.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Disassembler.h>
+#include <llvm-c/Target.h>
+
+#define PAD 32 /* bytes of s_nop after the code: longest instruction is 12 */
+
+struct hv_co_scalar {
+    LLVMDisasmContextRef dc;
+    bool vop3_literal; /* the ISA allows a literal constant in VOP3 */
+};
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_llvm(void)
+{
+    /* LLVM's target registry is process-global; registering is idempotent
+     * but not guaranteed thread-safe, hence the once. */
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+}
+
+const char *hv_co_read_path_name(enum hv_co_read_path p)
+{
+    static const char *const n[] = {"none", "scalar", "vector", "both", "unknown"};
+    return (unsigned)p < sizeof(n) / sizeof(n[0]) ? n[p] : "?";
+}
+
+struct hv_co_scalar *hv_co_scalar_open(const char *proc)
+{
+    if (!proc || strncmp(proc, "gfx", 3) != 0)
+        return NULL;
+    /* LLVM 20 retired gfx940/gfx941 into gfx942 (same ISA); asking for the
+     * old names would make LLVM print a warning from inside a library. */
+    if (strcmp(proc, "gfx940") == 0 || strcmp(proc, "gfx941") == 0)
+        proc = "gfx942";
+    pthread_once(&init_once, init_llvm);
+    struct hv_co_scalar *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    /* gfx950 and GFX10+ (gfx1xxx, gfx1x-generic) accept a literal after a
+     * VOP3 word; gfx940-942 and older GFX9 do not (checked with llvm-mc-22). */
+    s->vop3_literal = strcmp(proc, "gfx950") == 0 || (proc[3] == '1' && isdigit((unsigned char)proc[4]));
+    s->dc = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", proc, NULL, 0, NULL, NULL);
+    if (!s->dc) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void hv_co_scalar_close(struct hv_co_scalar *s)
+{
+    if (!s)
+        return;
+    LLVMDisasmDispose(s->dc);
+    free(s);
+}
+
+static enum hv_co_read_path path_of(uint32_t flags)
+{
+    bool sl = flags & HV_CO_USE_SLOAD, vl = flags & HV_CO_USE_VLOAD;
+    if (sl && vl)
+        return HV_CO_READ_BOTH;
+    if (sl)
+        return HV_CO_READ_SCALAR;
+    if (vl)
+        return HV_CO_READ_VECTOR;
+    return flags & HV_CO_USE_ESCAPE ? HV_CO_READ_UNKNOWN : HV_CO_READ_NONE;
+}
+
+/* LLVM 22's AMDGPU disassembler crashes (a dangling Twine in its error
+ * path) on a VOP3/VOP3P word naming a literal source on ISAs without VOP3
+ * literals, e.g. D28F0000 000200FF for gfx90a or D2080002 0401FF00 for
+ * gfx942; llvm-mc-22 crashes the same way. Compilers never emit it, damaged code objects can: such words are
+ * skipped as invalid before LLVM sees them. */
+static bool llvm_would_crash(const struct hv_co_scalar *s, const unsigned char *p, size_t n)
+{
+    if (s->vop3_literal || n < 8 || (p[3] & 0xfc) != 0xd0) /* VOP3 / VOP3P on GFX9 */
+        return false;
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; i--)
+        w = w << 8 | p[i];
+    return ((w >> 32) & 0x1ff) == 0xff || ((w >> 41) & 0x1ff) == 0xff ||
+           ((w >> 50) & 0x1ff) == 0xff;
+}
+
+int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
+                         const struct hv_co_kernel *k, struct hv_co_ptr_use *uses,
+                         size_t nuses, struct hv_co_scalar_report *rep)
+{
+    struct hv_co_scalar_report local;
+    if (!s || !elf || !k || (nuses && !uses))
+        return -EINVAL;
+    if (!rep)
+        rep = &local;
+    memset(rep, 0, sizeof(*rep));
+    int r = hv_co_read_kd(elf, len, k, &rep->kd);
+    if (r < 0)
+        return r;
+    if (!rep->kd.code_len)
+        return -ENOENT;
+
+    /* LLVM also crashes when an instruction's literal runs past the end of
+     * the bytes it is given: give it the code plus s_nop padding, and drop
+     * any instruction that would reach into the padding. */
+    size_t n = rep->kd.code_len, pc = 0;
+    struct co_flow *f = malloc(sizeof(*f)); /* ~9 KiB of register state */
+    unsigned char *code = n <= SIZE_MAX - PAD ? malloc(n + PAD) : NULL;
+    if (!f || !code) {
+        free(f);
+        free(code);
+        return -ENOMEM;
+    }
+    memcpy(code, (const unsigned char *)elf + rep->kd.code_off, n);
+    for (size_t i = 0; i < PAD; i += 4)
+        memcpy(code + n + i, "\x00\x00\x80\xbf", 4); /* s_nop 0 */
+    co_flow_init(f, k, rep);
+    char text[256];
+    struct co_insn in;
+    while (pc < n) {
+        if (llvm_would_crash(s, code + pc, n - pc)) {
+            rep->ninvalid++;
+            pc += 8;
+            continue;
+        }
+        size_t sz = LLVMDisasmInstruction(s->dc, code + pc, n + PAD - pc,
+                                          rep->kd.entry_vaddr + pc, text, sizeof(text));
+        if (sz == 0 || sz > n - pc) { /* undecodable: step one dword, the minimum length */
+            rep->ninvalid++;
+            pc += 4;
+            continue;
+        }
+        pc += sz;
+        if (co_insn_parse(text, &in))
+            co_flow_step(f, &in);
+    }
+
+    /* Arguments past the tracked slots are reported as unknown. */
+    uint32_t count = 0, slot = 0;
+    for (uint32_t i = 0; i < k->nargs; i++) {
+        if (k->args[i].value_kind != HV_CO_VK_GLOBAL_BUFFER)
+            continue;
+        if (count < nuses) {
+            bool tracked = slot < f->nslots && f->slot_arg[slot] == i;
+            uses[count].arg = i;
+            uses[count].flags = tracked ? f->flags[slot] : HV_CO_USE_ESCAPE;
+            uses[count].read_path = tracked ? path_of(f->flags[slot]) : HV_CO_READ_UNKNOWN;
+        }
+        slot++;
+        count++;
+    }
+    free(f);
+    free(code);
+    return (int)count;
+}

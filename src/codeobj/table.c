@@ -1,0 +1,144 @@
+/* table.c - growing, searching and freeing the public kernel table. */
+#include "codeobj/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void hv_co_table_init(struct hv_co_table *t)
+{
+    memset(t, 0, sizeof(*t));
+}
+
+void hv_co_table_free(struct hv_co_table *t)
+{
+    if (!t)
+        return;
+    if (t->priv) {
+        co_arena_free(&t->priv->arena);
+        co_index_free(&t->priv->by_name);
+        co_index_free(&t->priv->by_hash);
+        free(t->priv);
+    }
+    free(t->kernels);
+    free(t->objects);
+    memset(t, 0, sizeof(*t));
+}
+
+bool co_table_ready(struct hv_co_table *t)
+{
+    if (!t->priv)
+        t->priv = calloc(1, sizeof(*t->priv));
+    return t->priv != NULL;
+}
+
+/* Double *cap until n + 1 elements of size sz fit; realloc *arr. */
+static bool reserve(void **arr, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return true;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > SIZE_MAX / sz || ncap > UINT32_MAX)
+        return false;
+    void *p = realloc(*arr, ncap * sz);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
+{
+    if (!reserve((void **)&t->kernels, &t->priv->kcap, t->nkernels, sizeof(*t->kernels)))
+        return NULL;
+    struct hv_co_kernel *k = &t->kernels[t->nkernels];
+    memset(k, 0, sizeof(*k));
+    return k;
+}
+
+bool co_table_index_kernel(struct hv_co_table *t, size_t k)
+{
+    const char *name = t->kernels[k].name;
+    return co_index_add(&t->priv->by_name, hv_co_hash64(name, strlen(name)), (uint32_t)k);
+}
+
+struct hv_co_object *co_table_new_object(struct hv_co_table *t)
+{
+    if (!reserve((void **)&t->objects, &t->priv->ocap, t->nobjects, sizeof(*t->objects)))
+        return NULL;
+    struct hv_co_object *o = &t->objects[t->nobjects];
+    memset(o, 0, sizeof(*o));
+    return o;
+}
+
+bool co_table_index_object(struct hv_co_table *t, size_t o)
+{
+    return co_index_add(&t->priv->by_hash, t->objects[o].hash, (uint32_t)o);
+}
+
+void co_issue(struct co_ctx *c, enum hv_co_err e)
+{
+    struct hv_co_table *t = c->t;
+    if ((unsigned)e >= HV_CO_ERR__COUNT)
+        return;
+    t->errors[e]++;
+    if (t->nissues < HV_CO_MAX_ISSUES) {
+        t->issues[t->nissues].err = e;
+        t->issues[t->nissues].offset = c->unit_offset;
+    }
+    if (t->nissues < UINT32_MAX)
+        t->nissues++;
+    if (e == HV_CO_ERR_NOMEM)
+        c->nomem = true;
+}
+
+/* The lowest-index kernel named `name` (and of processor `proc` if given):
+ * "first registered" is the only stable meaning when archs repeat names. */
+static const struct hv_co_kernel *find(const struct hv_co_table *t, const char *name,
+                                       const char *proc)
+{
+    if (!t || !t->priv || !name)
+        return NULL;
+    const struct hv_co_kernel *best = NULL;
+    size_t pos = 0;
+    uint32_t k;
+    while (co_index_next(&t->priv->by_name, hv_co_hash64(name, strlen(name)), &pos, &k)) {
+        if (k >= t->nkernels)
+            continue; /* left by a rolled-back object */
+        const struct hv_co_kernel *cand = &t->kernels[k];
+        if (strcmp(cand->name, name) != 0 || (proc && strcmp(cand->arch, proc) != 0))
+            continue;
+        if (!best || cand < best)
+            best = cand;
+    }
+    return best;
+}
+
+const struct hv_co_kernel *hv_co_find(const struct hv_co_table *t, const char *name)
+{
+    return find(t, name, NULL);
+}
+
+const struct hv_co_kernel *hv_co_find_arch(const struct hv_co_table *t, const char *name,
+                                           const char *proc)
+{
+    return proc ? find(t, name, proc) : NULL;
+}
+
+long hv_co_find_object(const struct hv_co_table *t, uint64_t hash)
+{
+    if (!t || !t->priv)
+        return -1;
+    size_t pos = 0;
+    uint32_t o;
+    long best = -1;
+    while (co_index_next(&t->priv->by_hash, hash, &pos, &o))
+        if (o < t->nobjects && t->objects[o].hash == hash && (best < 0 || (long)o < best))
+            best = (long)o;
+    return best;
+}
+
+enum hv_co_access hv_co_arg_access(const struct hv_co_arg *a)
+{
+    return a->actual_access != HV_CO_ACC_UNKNOWN ? a->actual_access : a->access;
+}
