@@ -130,11 +130,15 @@ enum hv_op {
     X(148, hipGetProcAddress, HV_OP_OTHER)                                    \
     X(149, hipLaunchHostFunc, HV_OP_LAUNCH)
 
-/* Generated enum. Ids 1000+ are reserved for the CUDA front end. */
+#include "hipvis/api_cuda.h"
+
+/* Generated enum: every list (HIP above, CUDA in api_cuda.h). */
 enum hv_api {
     HV_API_NONE = 0,
 #define HV_API_ENUM(id, name, op) HV_API_##name = id,
     HV_HIP_APIS(HV_API_ENUM)
+    HV_CUDA_APIS(HV_API_ENUM)
+    HV_CUDA_DRV_APIS(HV_API_ENUM)
 #undef HV_API_ENUM
     HV_API__MAX = 4096
 };

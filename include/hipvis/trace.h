@@ -126,6 +126,7 @@ enum hv_rec_type {
     HV_REC_MAPS = 12,         /* reserved: memory map snapshot */
     HV_REC_PROBE = 13,        /* reserved: three-point probe result */
     HV_REC_EPOCH = 14,        /* struct hv_epoch: a stream's epoch advanced */
+    HV_REC_CODEOBJ_NOTE = 15, /* struct hv_codeobj_note: code-object content skipped, and why */
     HV_REC__MAX
 };
 
@@ -403,6 +404,27 @@ struct hv_codeobj_chunk {
     uint32_t len;             /* bytes in this piece */
     uint32_t arch_id;         /* string id of the target, e.g. amdgcn-amd-amdhsa--gfx950 */
     /* uint8_t bytes[len], padded to 8 */
+};
+
+/* Why code-object content is missing: a unit of an image that could not be
+ * decoded (kind PARSE, after the module call that loaded the image, one
+ * record per reason), or an object whose bytes were not stored (kind
+ * NOT_STORED, after the call that first used one of its kernels). Reasons
+ * are strings so the list can grow without a format change: PARSE uses the
+ * decoder's names ("HV_CO_ERR_ELF_TRUNCATED", docs/kernel-args.md lists
+ * them), NOT_STORED "disabled", "over_object_cap", "over_budget",
+ * "image_unloaded". */
+enum hv_codeobj_note_kind { HV_CO_NOTE_PARSE = 1, HV_CO_NOTE_NOT_STORED = 2 };
+
+struct hv_codeobj_note {
+    struct hv_rec_header h;   /* type HV_REC_CODEOBJ_NOTE */
+    uint64_t hash;            /* PARSE: the image's hv_module_args.image_hash; NOT_STORED: the object's */
+    uint64_t value;           /* PARSE: image offset of the first unit skipped for this reason,
+                                 UINT64_MAX unknown; NOT_STORED: bytes not stored */
+    uint32_t kind;            /* enum hv_codeobj_note_kind */
+    uint32_t count;           /* PARSE: units skipped for this reason; NOT_STORED: 1 */
+    uint32_t reason_id;       /* string id of the reason */
+    uint32_t pad;
 };
 
 struct hv_drops {

@@ -47,6 +47,8 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob flush = {"HIPVIS_FLUSH_MS", 1, 100, 50, 0};
     static const struct int_knob level = {"HIPVIS_ZSTD_LEVEL", 1, 19, 3, 0};
     static const struct int_knob quiet = {"HIPVIS_QUIET", 0, 1, 0, 0};
+    static const struct int_knob sidecar = {"HIPVIS_SIDECAR", 0, 1, 0, 0};
+    static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
     long long v;
     int rc = 0;
 
@@ -63,6 +65,19 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->zstd_level = (int)v;
     rc |= parse_int(&quiet, getenv_fn(quiet.name), &v, err, errlen);
     cfg->quiet = (int)v;
+    rc |= parse_int(&sidecar, getenv_fn(sidecar.name), &v, err, errlen);
+    cfg->sidecar = (int)v;
+    rc |= parse_int(&codeobj, getenv_fn(codeobj.name), &v, err, errlen);
+    cfg->codeobj_bytes = (uint64_t)v << 20;
+
+    const char *dir = getenv_fn("HIPVIS_SIDECAR_DIR");
+    if (dir && (dir[0] != '/' || strlen(dir) >= sizeof cfg->sidecar_dir)) {
+        append(err, errlen, "hipvis: HIPVIS_SIDECAR_DIR must be an absolute directory path shorter than 256 bytes; "
+                            "tracing disabled\n");
+        rc = -1;
+    }
+    dir = dir && dir[0] == '/' && strlen(dir) < sizeof cfg->sidecar_dir ? dir : "/dev/shm";
+    memcpy(cfg->sidecar_dir, dir, strlen(dir) + 1);
 
     const char *out = getenv_fn("HIPVIS_OUTPUT");
     if (out && *out == '\0') {

@@ -21,12 +21,17 @@ struct hv_kernel_arg {
     uint8_t access;     /* enum hv_access */
 };
 
+struct hv_co_use;      /* preload/costore.h */
+
 struct hv_kernel_info {
     uint64_t func;
     uint32_t name_id;
     uint32_t kernarg_bytes;
     uint32_t nargs;     /* explicit (non-hidden) arguments, in order */
     const struct hv_kernel_arg *args;
+    /* The code objects that define it (AMDGPU), stored into the trace on
+     * its first use; NULL when none is known. Shared, not copied. */
+    struct hv_co_use *co;
 };
 
 /* Stores a copy of `info` (args copied too). Returns 0 or -1 (table full / no memory). */

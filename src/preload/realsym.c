@@ -103,6 +103,48 @@ struct hv_wrapper *hv_wrapper_find(const char *name)
     return NULL;
 }
 
+/* `rest` (what follows the base name) is "", or `_v<digits>` and/or
+ * `_ptsz`/`_ptds` (CUDA) or `_spt` (HIP's per-thread forms). */
+static int is_version_suffix(const char *rest)
+{
+    if (rest[0] == '_' && rest[1] == 'v' && rest[2] >= '0' && rest[2] <= '9') {
+        rest += 2;
+        while (*rest >= '0' && *rest <= '9')
+            rest++;
+    }
+    return *rest == '\0' || strcmp(rest, "_ptsz") == 0 || strcmp(rest, "_ptds") == 0 || strcmp(rest, "_spt") == 0;
+}
+
+struct hv_wrapper *hv_wrapper_for_address(const char *base, void *real, void *(*resolve)(const char *))
+{
+    size_t n = base ? strlen(base) : 0;
+    if (!n || !real)
+        return NULL;
+    for (struct hv_wrapper *const *w = __start_hv_wrappers; w < __stop_hv_wrappers; w++) {
+        if (strncmp((*w)->name, base, n) != 0 || !is_version_suffix((*w)->name + n))
+            continue;
+        void *p = atomic_load_explicit(&(*w)->real, memory_order_acquire);
+        if (!p && resolve)
+            p = resolve((*w)->name);
+        if (p != real)
+            continue;
+        void *expect = NULL;
+        atomic_compare_exchange_strong_explicit(&(*w)->real, &expect, real, memory_order_acq_rel,
+                                                memory_order_acquire);
+        if (atomic_load_explicit(&(*w)->real, memory_order_acquire) == real)
+            return *w;
+    }
+    return NULL;
+}
+
+int hv_is_wrapper(const void *p)
+{
+    for (struct hv_wrapper *const *w = __start_hv_wrappers; w < __stop_hv_wrappers; w++)
+        if ((*w)->wrapper == p)
+            return 1;
+    return 0;
+}
+
 /*
  * RTLD_NEXT is relative to the caller, and our call to the real dlsym would
  * make it relative to hipvis. So walk the objects loaded after the caller
@@ -143,8 +185,14 @@ HV_EXPORT void *dlsym(void *handle, const char *name)
     if (!p)
         return p;
     struct hv_wrapper *w = hv_wrapper_find(name);
-    if (!w || p == w->wrapper)
+    if (!w)
         return p;
+    /* The lookup found hipvis itself (RTLD_DEFAULT, or a handle whose scope
+     * includes us): answer as the runtime would — our wrapper if the runtime
+     * has the function, NULL if it does not, so feature probes see no
+     * function that the runtime lacks. */
+    if (p == w->wrapper)
+        return atomic_load_explicit(&w->real, memory_order_acquire) || hv_real_resolve(w) ? p : NULL;
     void *expect = NULL;
     if (atomic_compare_exchange_strong_explicit(&w->real, &expect, p, memory_order_acq_rel, memory_order_acquire))
         note_runtime(p);

@@ -43,6 +43,16 @@ void *hv_runtime_sym(const char *name);
 /* Wrapper entry for `name`, NULL when hipvis does not intercept it. */
 struct hv_wrapper *hv_wrapper_find(const char *name);
 
+/* The wrapper of the function at address `real`, among the wrappers named
+ * `base` or a versioned form of it (`base_v2`, `base_ptsz`, `base_v2_ptds`, `base_spt`):
+ * how a function handed out by the runtime's own lookup (cuGetProcAddress
+ * asks by base name; the address says which version it gave) is matched to
+ * its wrapper. `resolve` gives a wrapper's real address by name when it has
+ * not been resolved yet. Binds the wrapper to `real`; NULL when none matches. */
+struct hv_wrapper *hv_wrapper_for_address(const char *base, void *real, void *(*resolve)(const char *));
+/* Whether `p` is one of hipvis's wrappers. */
+int hv_is_wrapper(const void *p);
+
 /* dlsym as the application would have seen it without hipvis. */
 void *hv_real_dlsym(void *handle, const char *name);
 

@@ -51,15 +51,17 @@ static int setup_locked(void)
         atomic_store(&hv_tracer.state, HV_TRACER_OFF);
         return 0;
     }
-    hv_tracer.col = map_zeroed(sizeof *hv_tracer.col);
+    /* Sidecar mode: the collector lives in the shared segment made at activation. */
+    hv_tracer.col = hv_tracer.cfg.sidecar ? NULL : map_zeroed(sizeof *hv_tracer.col);
     hv_tracer.streams = map_zeroed(sizeof *hv_tracer.streams);
     hv_tracer.allocs = map_zeroed(sizeof *hv_tracer.allocs);
-    if (!hv_tracer.col || !hv_tracer.streams || !hv_tracer.allocs ||
+    if ((!hv_tracer.col && !hv_tracer.cfg.sidecar) || !hv_tracer.streams || !hv_tracer.allocs ||
         pthread_key_create(&thread_exit_key, on_thread_exit) != 0) {
         atomic_store(&hv_tracer.state, HV_TRACER_OFF);
         return 0;
     }
-    hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
+    if (hv_tracer.col)
+        hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
     hv_alloc_map_init(hv_tracer.allocs);
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
@@ -111,6 +113,21 @@ static void fill_header(struct hv_file_header *h)
     }
 }
 
+/* The consumer of the rings: the in-process writer thread, or (HIPVIS_SIDECAR=1)
+ * a shared segment that hipvis-sidecar drains, with no thread here. */
+static int start_transport(const struct hv_file_header *h)
+{
+    if (!hv_tracer.cfg.sidecar)
+        return hv_writer_start(&hv_tracer.writer, h);
+    return hv_shm_start(&hv_tracer.shm, hv_tracer.cfg.sidecar_dir, hv_tracer.cfg.ring_bytes, h, hv_tracer.cfg.quiet,
+                        &hv_tracer.col);
+}
+
+static uint64_t transport_pid(void)
+{
+    return hv_tracer.cfg.sidecar ? hv_tracer.shm.pid : hv_tracer.writer.hdr.pid;
+}
+
 /* This thread's ring, claimed on its first traced call. */
 static void attach_thread(void)
 {
@@ -143,7 +160,7 @@ int hv_tracer_activate(void)
     if (ok && atomic_load(&hv_tracer.state) == HV_TRACER_READY) {
         struct hv_file_header h;
         fill_header(&h);
-        if (hv_writer_start(&hv_tracer.writer, &h) == 0)
+        if (start_transport(&h) == 0)
             atomic_store(&hv_tracer.state, HV_TRACER_ON);
         else
             atomic_store(&hv_tracer.state, HV_TRACER_OFF);
@@ -291,6 +308,13 @@ static void atfork_parent(void)
  * parent's. */
 static void atfork_child(void)
 {
+    if (hv_tracer.cfg.sidecar && hv_tracer.col) {
+        /* The parent's segment (and the collector in it) stays the parent's. */
+        hv_shm_forget_after_fork(&hv_tracer.shm, hv_tracer.col);
+        hv_tracer.col = NULL;
+        hv_tls.ring = NULL;
+        pthread_setspecific(thread_exit_key, NULL);
+    }
     hv_writer_forget_after_fork(&hv_tracer.writer);
     if (hv_tracer.allocs)
         pthread_mutex_init(&hv_tracer.allocs->update_lock, NULL);
@@ -315,7 +339,10 @@ static void stop_writer(int next_state)
         return;
     atomic_store(&hv_tracer.state, next_state);
     /* Every traced call takes exactly one seq, so the counter is the call count. */
-    hv_writer_stop(&hv_tracer.writer, atomic_load(&hv_tracer.col->seq));
+    if (hv_tracer.cfg.sidecar)
+        hv_shm_close(&hv_tracer.shm, atomic_load(&hv_tracer.col->seq));
+    else
+        hv_writer_stop(&hv_tracer.writer, atomic_load(&hv_tracer.col->seq));
 }
 
 void hv_tracer_before_exec(void)
@@ -330,7 +357,7 @@ void hv_tracer_before_exec(void)
 void hv_tracer_before_exit(void)
 {
     int saved = errno;
-    if (atomic_load(&hv_tracer.state) == HV_TRACER_ON && hv_tracer.writer.hdr.pid == (uint64_t)getpid())
+    if (atomic_load(&hv_tracer.state) == HV_TRACER_ON && transport_pid() == (uint64_t)getpid())
         stop_writer(HV_TRACER_STOPPED);
     errno = saved;
 }

@@ -21,6 +21,7 @@
 #include "preload/config.h"
 #include "preload/streams.h"
 #include "record/collector.h"
+#include "record/shm_transport.h"
 #include "record/writer_thread.h"
 
 enum hv_tracer_state {
@@ -38,6 +39,7 @@ struct hv_tracer {
     struct hv_stream_table *streams;
     struct hv_alloc_map *allocs;
     struct hv_writer_thread writer;
+    struct hv_shm_transport shm;     /* HIPVIS_SIDECAR=1: used instead of the writer */
 };
 
 /* The single instance. Everything process-wide hangs off it, by name. */

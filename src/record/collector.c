@@ -34,7 +34,9 @@ struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid)
         }
     }
     uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
-    struct hv_ring *r = slot < HV_MAX_RINGS ? ring_new(c->ring_bytes, tid) : NULL;
+    struct hv_ring *r = slot >= HV_MAX_RINGS ? NULL
+                        : c->ring_alloc    ? c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, tid)
+                                           : ring_new(c->ring_bytes, tid);
     if (slot >= HV_MAX_RINGS) {
         atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
         return NULL;
@@ -67,13 +69,11 @@ long hv_collector_drain(struct hv_collector *c, hv_ring_visit_fn fn, hv_ring_fre
         long got = hv_ring_drain(r, fn, ctx);
         if (got > 0)
             total += got;
-        if (state == HV_RING_EXITED &&
+        if (state == HV_RING_EXITED && on_free &&
             atomic_load_explicit(&r->head, memory_order_acquire) ==
-                atomic_load_explicit(&r->tail, memory_order_relaxed)) {
-            if (on_free)
-                on_free(r, ctx);
-            atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_release);
-        }
+                atomic_load_explicit(&r->tail, memory_order_relaxed))
+            on_free(r, ctx);
+        hv_ring_recycle_if_drained(r, state);
     }
     return total;
 }

@@ -22,6 +22,11 @@
 
 #define HV_MAX_RINGS 4096
 
+/* Where a new ring's memory comes from: private anonymous memory when NULL;
+ * the sidecar transport (record/shm_transport.h) lays rings out in its
+ * shared segment instead. Returns NULL when no ring can be had. */
+typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid);
+
 struct hv_collector {
     /* Alone on its line: every traced call of every thread increments it, and
      * the consumer's reads of the slots below must not steal the line. */
@@ -30,6 +35,8 @@ struct hv_collector {
     uint64_t ring_bytes;                    /* data bytes per ring, power of two */
     _Atomic uint64_t no_ring_drops;         /* records lost because no ring could be had */
     _Atomic uint64_t no_ring_made;
+    hv_ring_alloc_fn ring_alloc;            /* set before the first claim, never changed */
+    void *ring_alloc_ctx;
     struct hv_ring *_Atomic rings[HV_MAX_RINGS];
 };
 

@@ -19,7 +19,7 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid)
     return r;
 }
 
-long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx)
+long hv_ring_read(struct hv_ring *r, uint64_t *pos, hv_ring_visit_fn fn, void *ctx)
 {
     uint64_t cap = r->capacity;
     uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -27,28 +27,43 @@ long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx)
      * head is fully written. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
     const uint8_t *data = hv_ring_data(r);
+    uint64_t at = *pos;
     long n = 0;
 
-    if (cap == 0 || (cap & (cap - 1)) != 0 || head < tail || head - tail > cap)
+    if (cap == 0 || (cap & (cap - 1)) != 0 || head < tail || head - tail > cap || at < tail || at > head)
         return -1;
-    while (tail < head) {
-        uint64_t off = tail & (cap - 1);
+    while (at < head) {
+        uint64_t off = at & (cap - 1);
         const struct hv_rec_header *rec = (const struct hv_rec_header *)(data + off);
         if (rec->type == HV_RING_PAD_TYPE) {
-            tail += cap - off;
+            at += cap - off;
             continue;
         }
         uint64_t size = rec->size;
-        if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN != 0 || off + size > cap ||
-            tail + size > head)
+        if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN != 0 || off + size > cap || at + size > head) {
+            *pos = at;
             return -1;
+        }
         if (fn)
             fn(rec, ctx);
-        tail += size;
+        at += size;
         n++;
     }
+    *pos = at;
+    return n;
+}
+
+void hv_ring_release(struct hv_ring *r, uint64_t pos)
+{
     /* Release: we are done reading these bytes before the producer may reuse them. */
-    atomic_store_explicit(&r->tail, tail, memory_order_release);
+    atomic_store_explicit(&r->tail, pos, memory_order_release);
+}
+
+long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx)
+{
+    uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    long n = hv_ring_read(r, &pos, fn, ctx);
+    hv_ring_release(r, pos);
     return n;
 }
 

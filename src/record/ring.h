@@ -123,10 +123,37 @@ static inline void hv_ring_count_drop(struct hv_ring *r, enum hv_drop_cause caus
 /*
  * Consumer: calls `fn` for every published record in order, then releases
  * the space. Returns records consumed, or -1 when a record is malformed
- * (a corrupt shared ring): the ring is then left untouched.
+ * (a corrupt shared ring): the records before it were visited and released,
+ * the malformed one stays where it is.
  */
 typedef int (*hv_ring_visit_fn)(const struct hv_rec_header *rec, void *ctx);
 long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx);
+
+/*
+ * The same in two steps, for a consumer that must not give space back before
+ * what it read is safe elsewhere (the sidecar releases only once the trace
+ * file holds the records, so a sidecar killed mid-drain loses nothing: its
+ * successor re-reads from `tail`). hv_ring_read visits the records published
+ * between *pos (tail <= *pos <= head) and head and advances *pos; it returns
+ * records visited, or -1 when the ring or a record is malformed: *pos then
+ * stops at the malformed record, the ones before it having been visited.
+ * hv_ring_release hands [tail, pos) back to the producer.
+ */
+long hv_ring_read(struct hv_ring *r, uint64_t *pos, hv_ring_visit_fn fn, void *ctx);
+void hv_ring_release(struct hv_ring *r, uint64_t pos);
+
+/* Consumer: a ring whose owner had exited (`state_before`, read before the
+ * drain) and which is now empty has no producer left: make it claimable. */
+static inline int hv_ring_recycle_if_drained(struct hv_ring *r, uint32_t state_before)
+{
+    uint32_t expect = HV_RING_EXITED;
+    if (state_before != HV_RING_EXITED ||
+        atomic_load_explicit(&r->head, memory_order_acquire) != atomic_load_explicit(&r->tail, memory_order_relaxed))
+        return 0;
+    /* CAS, not a store: in shared memory the state is not ours alone. */
+    return atomic_compare_exchange_strong_explicit(&r->state, &expect, HV_RING_FREE, memory_order_release,
+                                                   memory_order_relaxed);
+}
 
 /* Consumer: sum of drops so far (a snapshot; the producer may be running). */
 uint64_t hv_ring_dropped_total(const struct hv_ring *r);

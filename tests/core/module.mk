@@ -13,11 +13,16 @@ CHECKS     += check-ring
 SAN_CHECKS += check-ring
 
 # Lifecycle tests need the runtime double (tests/runtime-double) and the dump tool.
-$(CORE_TEST_DIR)/core_app: tests/core/core_app.c $(DOUBLE_LIB)
+# Its variables are defined by a fragment included after this one, so
+# prerequisites (expanded when read) name the double's path themselves;
+# recipes may use $(DOUBLE_DIR) (expanded when run). -lamdhip64 needs the
+# libamdhip64.so link, which depends on the library.
+CORE_DOUBLE := $(BUILD)/tests/double/libamdhip64.so
+$(CORE_TEST_DIR)/core_app: tests/core/core_app.c $(CORE_DOUBLE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
 
-$(CORE_TEST_DIR)/libearly.so: tests/core/early_ctor.c $(DOUBLE_LIB)
+$(CORE_TEST_DIR)/libearly.so: tests/core/early_ctor.c $(CORE_DOUBLE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -shared -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 $(LDFLAGS)
 

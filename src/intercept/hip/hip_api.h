@@ -33,6 +33,15 @@ typedef struct hv_hipGraphInstantiateParams {
 hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                          hv_hipGraphInstantiateParams *instantiateParams);
 hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
+
+/* ROCm 6.2+: the runtime's own symbol lookup. */
+typedef enum hv_hipDriverProcAddressQueryResult {
+    HV_HIP_GET_PROC_ADDRESS_SUCCESS = 0,
+    HV_HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+    HV_HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2,
+} hv_hipDriverProcAddressQueryResult;
+hipError_t hipGetProcAddress(const char *symbol, void **pfn, int hipVersion, uint64_t flags,
+                             hv_hipDriverProcAddressQueryResult *symbolStatus);
 hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags);
 hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream);
 hipError_t hipGraphLaunch_spt(hipGraphExec_t graphExec, hipStream_t stream);

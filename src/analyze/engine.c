@@ -1,0 +1,335 @@
+/*
+ * engine: lifecycle and record dispatch. Calls are handled in
+ * engine_calls.c, the replay/writer join in engine_join.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/engine_priv.h"
+
+const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name);
+    for (const char *p = knobs; p && *p;) {
+        const char *end = strchr(p, ';');
+        size_t seg = end ? (size_t)(end - p) : strlen(p);
+        if (seg > n && strncmp(p, name, n) == 0 && p[n] == '=') {
+            size_t vl = seg - n - 1;
+            if (vl >= len)
+                vl = len - 1;
+            memcpy(buf, p + n + 1, vl);
+            buf[vl] = 0;
+            return buf;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+static uint8_t kind_of(const char *name)
+{
+    /* Order matters where one name contains another. */
+    static const struct { const char *pat; uint8_t kind; } tab[] = {
+        {"GraphInstantiate", HV_K_INSTANTIATE}, {"GraphLaunch", HV_K_GRAPH_LAUNCH},
+        {"GraphExecDestroy", HV_K_EXEC_DESTROY}, {"GraphExecUpdate", HV_K_EXEC_UPDATE},
+        {"StreamSynchronize", HV_K_STREAM_SYNC}, {"StreamQuery", HV_K_STREAM_SYNC},
+        {"EventSynchronize", HV_K_EVENT_SYNC}, {"EventQuery", HV_K_EVENT_SYNC},
+        {"DeviceSynchronize", HV_K_DEVICE_SYNC}, {"CtxSynchronize", HV_K_DEVICE_SYNC},
+        {"StreamWaitEvent", HV_K_STREAM_WAIT}, {"EventRecord", HV_K_EVENT_RECORD},
+        {"EventDestroy", HV_K_EVENT_DESTROY},
+        {"StreamCreate", HV_K_STREAM_CREATE}, {"StreamDestroy", HV_K_STREAM_DESTROY},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strstr(name, tab[i].pat))
+            return tab[i].kind;
+    /* hipGraphExecKernelNodeSetParams, cudaGraphExecMemcpyNodeSetParams,
+     * cudaGraphExecEventRecordNodeSetEvent...: one node of an exec changed. */
+    if (strstr(name, "GraphExec") && (strstr(name, "SetParams") || strstr(name, "SetEvent")))
+        return HV_K_NODE_SETPARAMS;
+    return HV_K_NONE;
+}
+
+static void configure(struct hv_engine *e, const struct hv_file_header *hdr)
+{
+    char buf[64];
+    struct hv_model *m = &e->m;
+    if (e->opt.blit_max_bytes) {
+        m->blit_max_bytes = e->opt.blit_max_bytes;
+    } else if (hdr && hv_knob(hdr->knobs, "GPU_FORCE_BLIT_COPY_SIZE", buf, sizeof buf)) {
+        /* The runtime reads this knob in KiB. */
+        char *end;
+        unsigned long long kib = strtoull(buf, &end, 0);
+        if (end != buf)
+            m->blit_max_bytes = kib * 1024u;
+    }
+    if (hdr && hv_knob(hdr->knobs, "HSA_ENABLE_SDMA", buf, sizeof buf))
+        m->sdma_disabled = strcmp(buf, "0") == 0;
+    if (hdr && (strstr(hdr->runtime_path, "cuda") || strstr(hdr->runtime_version, "CUDA") ||
+                strstr(hdr->runtime_version, "cuda")))
+        m->cuda = 1;
+    e->sum.blit_max_bytes = m->blit_max_bytes;
+}
+
+struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *name, struct hv_findings *out,
+                                const struct hv_engine_options *opt, const struct hv_model_hooks *hooks,
+                                const struct hv_engine_observer *obs)
+{
+    struct hv_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    if (opt)
+        e->opt = *opt;
+    if (obs)
+        e->obs = *obs;
+    struct hv_trace_summary *t = &e->sum;
+    if (hdr) {
+        t->pid = hdr->pid;
+        t->ppid = hdr->ppid;
+        memcpy(t->exe, hdr->exe, sizeof t->exe);
+        t->exe[sizeof t->exe - 1] = 0;
+        memcpy(t->runtime, hdr->runtime_version, sizeof t->runtime);
+        t->runtime[sizeof t->runtime - 1] = 0;
+        memcpy(t->knobs, hdr->knobs, sizeof t->knobs);
+        t->knobs[sizeof t->knobs - 1] = 0;
+    }
+    t->path = name ? strdup(name) : NULL;
+    hv_model_init(&e->m, t->pid, out, t, hooks);
+    configure(e, hdr);
+    for (int i = 0; i < HV_RULE__COUNT; i++) {
+        const struct hv_rule *r = hv_rules[i];
+        if (e->opt.rules_disabled & (1u << i))
+            continue;
+        if (r->on_overlap)
+            e->overlap_rules[e->n_overlap++] = r;
+        if (r->on_replay)
+            e->replay_rules[e->n_replay++] = r;
+        if (r->on_write)
+            e->write_rules[e->n_write++] = r;
+        if (r->on_finish)
+            e->finish_rules[e->n_finish++] = r;
+    }
+    for (uint32_t api = 0; api < HV_API__MAX; api++) {
+        e->op[api] = (uint8_t)hv_api_op((uint16_t)api);
+        e->kind[api] = api ? kind_of(hv_api_name((uint16_t)api)) : HV_K_NONE;
+    }
+    e->building = HV_NO_INDEX;
+    e->cur_stream = HV_NO_INDEX;
+    hv_u64map_init(&e->drop_ix);
+    hv_u64map_init(&e->memo);
+    /* An observer or --all wants every occurrence with its own context: no memo then. */
+    e->memo_on = out && !out->observer && !out->keep_all;
+    return e;
+}
+
+void hv_engine_free(struct hv_engine *e)
+{
+    if (!e)
+        return;
+    hv_model_free(&e->m);
+    hv_u64map_free(&e->drop_ix);
+    free(e->drops);
+    hv_u64map_free(&e->memo);
+    free(e->memo_ent);
+    free(e->memo_groups);
+    free(e->sum.path);
+    free(e);
+}
+
+const struct hv_trace_summary *hv_engine_summary(const struct hv_engine *e)
+{
+    return &e->sum;
+}
+
+const struct hv_model *hv_engine_model(const struct hv_engine *e)
+{
+    return &e->m;
+}
+
+/* Copies a record into a zeroed local of the current layout when an older
+ * writer made it shorter, so every field read below exists. */
+#define WIDEN(type, rec, local)                                                          \
+    ((rec)->size >= sizeof(type) ? (const type *)(const void *)(rec)                     \
+                                 : (memset(&(local), 0, sizeof(local)),                  \
+                                    memcpy(&(local), (rec), (rec)->size), &(local)))
+
+static void on_drops(struct hv_engine *e, const struct hv_drops *d)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < HV_DROP__COUNT; i++)
+        total += d->dropped[i];
+    uint32_t i = hv_u64map_get(&e->drop_ix, d->h.tid);
+    if (i == HV_U64MAP_NONE) {
+        if (e->ndrops == e->capdrops) {
+            uint32_t ncap = e->capdrops ? e->capdrops * 2 : 8;
+            uint64_t *nd = realloc(e->drops, ncap * sizeof *nd);
+            if (!nd)
+                return;
+            e->drops = nd;
+            e->capdrops = ncap;
+        }
+        i = e->ndrops++;
+        e->drops[i] = 0;
+        if (hv_u64map_put(&e->drop_ix, d->h.tid, i) != 0)
+            return;
+    }
+    if (total > e->drops[i])
+        e->drops[i] = total;
+}
+
+static uint32_t exec_for_aux(struct hv_engine *e, uint64_t exec, uint64_t seq)
+{
+    if (e->building != HV_NO_INDEX && seq == e->building_seq &&
+        (exec == 0 || e->m.execs[e->building].handle == exec))
+        return e->building;
+    /* Inventory records outside an instantiate/update we saw: attach by handle. */
+    uint32_t x = exec ? hv_exec_find(&e->m, exec) : HV_NO_INDEX;
+    if (x != HV_NO_INDEX) {
+        e->building = x;
+        e->building_seq = seq;
+        e->building_fresh = 0;
+    }
+    return x;
+}
+
+static void on_graph_node(struct hv_engine *e, const struct hv_graph_node *n)
+{
+    uint32_t x = exec_for_aux(e, n->exec, n->h.seq);
+    if (x == HV_NO_INDEX) {
+        e->sum.orphan_records++;
+        return;
+    }
+    if (e->building_fresh) {
+        /* hipGraphExecUpdate re-sends the whole inventory. */
+        struct hv_exec *ex = &e->m.execs[x];
+        hv_exec_begin(&e->m, ex->handle, ex->graph, ex->inst_seq, ex->inst_api);
+        e->building_fresh = 0;
+    }
+    hv_exec_add_node(&e->m, x, n);
+}
+
+static void on_edges(struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    const struct hv_graph_edges *g = (const struct hv_graph_edges *)(const void *)rec;
+    if (rec->size < sizeof *g || (uint64_t)g->count * 8u > rec->size - sizeof *g) {
+        e->sum.orphan_records++;
+        return;
+    }
+    uint32_t x = exec_for_aux(e, g->exec, rec->seq);
+    if (x == HV_NO_INDEX) {
+        e->sum.orphan_records++;
+        return;
+    }
+    hv_exec_add_edges(&e->m, x, g->graph, (const uint32_t *)(const void *)(g + 1), g->count);
+}
+
+static void on_kargs(struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    const struct hv_kargs *k = (const struct hv_kargs *)(const void *)rec;
+    if (rec->size < sizeof *k || (uint64_t)k->count * sizeof(struct hv_karg) > rec->size - sizeof *k) {
+        e->sum.orphan_records++;
+        return;
+    }
+    const struct hv_karg *args = (const struct hv_karg *)(const void *)(k + 1);
+    if (k->owner_node == 0) {
+        hv_engine_eager_kargs(e, k, args);
+        return;
+    }
+    uint32_t x = exec_for_aux(e, 0, rec->seq);
+    if (x == HV_NO_INDEX) {
+        e->sum.orphan_records++;
+        return;
+    }
+    hv_exec_add_kargs(&e->m, x, k->owner_node, args, k->count);
+}
+
+void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    if (rec->size < sizeof *rec)
+        return;
+    e->sum.records++;
+    if (e->building != HV_NO_INDEX && rec->seq != e->building_seq)
+        hv_engine_end_building(e);
+    if (rec->ts_ns) {
+        if (!e->sum.first_ts)
+            e->sum.first_ts = rec->ts_ns;
+        e->sum.last_ts = rec->ts_ns;
+    }
+    if (rec->seq > e->sum.last_seq)
+        e->sum.last_seq = rec->seq;
+    switch (rec->type) {
+    case HV_REC_CALL: {
+        struct hv_call local;
+        hv_engine_call(e, WIDEN(struct hv_call, rec, local));
+        break;
+    }
+    case HV_REC_GRAPH_NODE: {
+        struct hv_graph_node local;
+        on_graph_node(e, WIDEN(struct hv_graph_node, rec, local));
+        break;
+    }
+    case HV_REC_GRAPH_EDGES:
+        on_edges(e, rec);
+        break;
+    case HV_REC_KARGS:
+        on_kargs(e, rec);
+        break;
+    case HV_REC_KERNEL: {
+        struct hv_kernel_sym local;
+        const struct hv_kernel_sym *k = WIDEN(struct hv_kernel_sym, rec, local);
+        if (k->func && k->name_id)
+            hv_u64map_put(&e->m.kernel_names, k->func, k->name_id);
+        break;
+    }
+    case HV_REC_DROPS: {
+        struct hv_drops local;
+        on_drops(e, WIDEN(struct hv_drops, rec, local));
+        break;
+    }
+    case HV_REC_EPOCH: {
+        struct hv_epoch local;
+        const struct hv_epoch *ep = WIDEN(struct hv_epoch, rec, local);
+        uint32_t s = hv_stream_get(&e->m, ep->stream, -1);
+        if (s != HV_NO_INDEX) {
+            hv_stream_observed(&e->m, s, ep->completed_seq, &e->m.streams[s].vc);
+            if (ep->epoch != HV_EPOCH_UNKNOWN && ep->epoch > e->m.streams[s].epoch)
+                e->m.streams[s].epoch = ep->epoch;
+        }
+        break;
+    }
+    default:
+        break;  /* strings (the reader keeps them), code objects, payloads: not needed here */
+    }
+}
+
+void hv_engine_sync_findings(struct hv_engine *e)
+{
+    hv_engine_memo_flush(e);
+}
+
+void hv_engine_finish(struct hv_engine *e, const struct hv_input_health *in)
+{
+    hv_engine_end_building(e);
+    hv_engine_memo_flush(e);
+    struct hv_input_health none = {0};
+    struct hv_input_health h = in ? *in : none;
+    uint64_t dropped = 0;
+    for (uint32_t i = 0; i < e->ndrops; i++)
+        dropped += e->drops[i];
+    if (dropped > h.dropped)
+        h.dropped = dropped;
+    struct hv_trace_summary *t = &e->sum;
+    t->read_status = h.read_status;
+    if (h.read_status_name)
+        snprintf(t->read_status_name, sizeof t->read_status_name, "%s", h.read_status_name);
+    t->read_offset = h.offset;
+    t->records_salvaged = h.records_salvaged;
+    if (h.what)
+        snprintf(t->read_what, sizeof t->read_what, "%s", h.what);
+    t->has_footer = h.has_footer;
+    t->dropped = h.dropped;
+    t->late_records = h.late_records;
+    t->chunk_gaps = h.chunk_gaps;
+    for (int i = 0; i < e->n_finish; i++)
+        e->finish_rules[i]->on_finish(&e->m, &h);
+}

@@ -1,0 +1,347 @@
+/*
+ * engine_calls: what each successful call does to the model, and where the
+ * rules are consulted. Failed calls are counted and otherwise ignored (they
+ * changed nothing in the runtime). Calls made while their stream was
+ * capturing did not run: they became graph nodes, seen later in the
+ * instantiate's inventory, so they are skipped here.
+ */
+#include <string.h>
+
+#include "analyze/engine_priv.h"
+
+static int capturing(const struct hv_call *c)
+{
+    return (c->flags & HV_CALL_CAPTURING) || c->capture == HV_CAPTURE_ACTIVE;
+}
+
+/* The stream a stream-ordered call ran on; 0 means the legacy null stream. */
+static uint32_t stream_of(struct hv_engine *e, const struct hv_call *c)
+{
+    uint64_t id = c->stream;
+    if (id == 0)
+        id = HV_STREAM_LEGACY | (uint32_t)(c->device >= 0 ? c->device : 0);
+    return hv_stream_get(&e->m, id, c->device);
+}
+
+static uint8_t copy_hint(const struct hv_model *m, const struct hv_copy_args *a)
+{
+    if (m->cuda || (a->dir != HV_DIR_H2D && a->dir != HV_DIR_D2H))
+        return HV_HINT_NONE;
+    if (a->bytes <= m->blit_max_bytes)
+        return HV_HINT_BLIT;
+    return m->sdma_disabled ? HV_HINT_BLIT_NO_SDMA : HV_HINT_SDMA;
+}
+
+/* [lo, hi) touched by a possibly 2D write of `bytes` total in `rows` rows. */
+static void write_extent(uint64_t dst, uint64_t bytes, uint64_t pitch, uint64_t rows, uint64_t *lo, uint64_t *hi)
+{
+    *lo = dst;
+    if (rows > 1 && pitch) {
+        uint64_t width = bytes / rows;
+        *hi = dst + pitch * (rows - 1) + width;
+    } else {
+        *hi = dst + bytes;
+    }
+    if (*hi < *lo)  /* wrapped: garbage in, keep the map sane */
+        *hi = UINT64_MAX;
+}
+
+static void apply_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
+{
+    if (lo >= hi)
+        return;
+    struct hv_write_ctx wr = {.lo = lo, .hi = hi, .w = w};
+    if (e->n_write) {
+        hv_pending_prune(&e->m);
+        for (int i = 0; i < e->n_write; i++)
+            e->write_rules[i]->on_write(&e->m, &wr);
+    }
+    hv_writer_set(&e->m, lo, hi, w);
+}
+
+static void writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m)
+{
+    memset(w, 0, sizeof *w);
+    w->seq = c->h.seq;
+    w->epoch = c->epoch;
+    w->ts_ns = c->h.ts_ns;
+    w->stream = s;
+    w->stream_id = m->streams[s].id;
+    w->api = c->api;
+    w->arg_index = HV_ARG_NONE;
+}
+
+static void on_copy(struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    const struct hv_copy_args *a = &c->a.copy;
+    struct hv_writer w;
+    writer_base(&w, c, s, &e->m);
+    w.kind = HV_WRITER_COPY;
+    w.dst = a->dst;
+    w.src = a->src;
+    w.bytes = a->bytes;
+    w.dir = a->dir;
+    w.src_mem = a->src_mem;
+    w.dst_mem = a->dst_mem;
+    w.copy_flags = a->flags;
+    w.hint = copy_hint(&e->m, a);
+    uint64_t lo, hi;
+    write_extent(a->dst, a->bytes, (a->flags & HV_COPY_2D) ? a->dpitch : 0, a->height, &lo, &hi);
+    apply_write(e, lo, hi, &w);
+    e->sum.copies++;
+}
+
+/* A synchronous copy returns after the stream's prior work and (except a
+ * pageable-source H2D, which may return once the bytes are staged) the copy
+ * itself completed. */
+static void sync_copy_observed(struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    const struct hv_copy_args *a = &c->a.copy;
+    int staged = a->dir == HV_DIR_H2D && a->src_mem != HV_MEM_HOST_PINNED && a->src_mem != HV_MEM_HOST_REGISTERED;
+    hv_stream_observed(&e->m, s, staged ? c->h.seq - 1 : c->h.seq, &e->m.streams[s].vc);
+}
+
+static void on_memset(struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    const struct hv_memset_args *a = &c->a.memset;
+    struct hv_writer w;
+    writer_base(&w, c, s, &e->m);
+    w.kind = HV_WRITER_MEMSET;
+    w.dst = a->dst;
+    w.bytes = a->bytes;
+    w.hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_FILL_KERNEL;
+    uint64_t lo, hi;
+    write_extent(a->dst, a->bytes, a->height > 1 ? a->pitch : 0, a->height, &lo, &hi);
+    apply_write(e, lo, hi, &w);
+    e->sum.memsets++;
+}
+
+void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args)
+{
+    const struct hv_call *c = &e->cur;
+    if (!e->cur_ok || c->h.seq != k->h.seq || e->op[c->api] != HV_OP_LAUNCH) {
+        if (!(e->cur.h.seq == k->h.seq && !e->cur_ok))
+            e->sum.orphan_records++;
+        return;
+    }
+    for (uint32_t i = 0; i < k->count; i++) {
+        const struct hv_karg *g = &args[i];
+        if (g->access != HV_ACCESS_WRITE && g->access != HV_ACCESS_READ_WRITE)
+            continue;  /* only metadata-known writes make an eager kernel a writer */
+        struct hv_writer w;
+        writer_base(&w, c, e->cur_stream, &e->m);
+        w.kind = HV_WRITER_KERNEL;
+        w.dst = g->value;
+        w.name_id = k->name_id ? k->name_id : c->a.launch.name_id;
+        w.name_func = k->func ? k->func : c->a.launch.func;
+        w.arg_index = (int16_t)g->index;
+        w.hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_KERNEL;
+        /* The extent of a kernel's write is unknown: record it at the
+         * pointer so it neither invents overlaps nor erases other writers. */
+        apply_write(e, g->value, g->value + 1, &w);
+    }
+}
+
+void hv_engine_end_building(struct hv_engine *e)
+{
+    uint32_t x = e->building;
+    if (x == HV_NO_INDEX)
+        return;
+    e->building = HV_NO_INDEX;
+    hv_exec_finalize(&e->m, x);
+    if (e->obs.graph)
+        e->obs.graph(e->obs.ctx, &e->m, x);
+}
+
+static void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    struct hv_model *m = &e->m;
+    e->sum.replays++;
+    uint32_t x = hv_exec_find(m, c->a.graph.exec);
+    if (x == HV_NO_INDEX) {
+        e->sum.replays_unknown_exec++;
+        return;
+    }
+    hv_exec_finalize(m, x);
+    struct hv_replay_ctx rp = {.exec = x};
+    rp.r.seq = c->h.seq;
+    rp.r.epoch = c->epoch;
+    rp.r.ts_ns = c->h.ts_ns;
+    rp.r.stream = s;
+    rp.r.stream_id = m->streams[s].id;
+    rp.r.api = c->api;
+    rp.site = hv_mix64(m->execs[x].site ^ hv_mix64(rp.r.stream_id ^ ((uint64_t)c->api << 52)));
+    hv_pending_prune(m);
+    if (m->execs[x].nranges && e->n_overlap)
+        hv_engine_join(e, &rp);
+    for (int i = 0; i < e->n_replay; i++)
+        e->replay_rules[i]->on_replay(m, &rp);
+    hv_exec_replayed(m, x, &rp.r);
+}
+
+static void on_graph(struct hv_engine *e, const struct hv_call *c, uint8_t kind)
+{
+    struct hv_model *m = &e->m;
+    const struct hv_graph_args *a = &c->a.graph;
+    uint32_t x;
+    switch (kind) {
+    case HV_K_INSTANTIATE:
+        if (!a->exec)
+            return;
+        e->sum.instantiates++;
+        x = hv_exec_begin(m, a->exec, a->graph, c->h.seq, c->api);
+        if (x == HV_NO_INDEX)
+            return;
+        if (!(a->rec_flags & HV_GRAPH_NODES_RECORDED))
+            e->sum.execs_no_inventory++;
+        e->building = x;
+        e->building_seq = c->h.seq;
+        e->building_fresh = 0;
+        return;
+    case HV_K_EXEC_DESTROY:
+        x = hv_exec_find(m, a->exec);
+        if (x != HV_NO_INDEX)
+            hv_exec_destroy(m, x);
+        return;
+    case HV_K_EXEC_UPDATE:
+    case HV_K_NODE_SETPARAMS:
+        x = hv_exec_find(m, a->exec);
+        if (x == HV_NO_INDEX)
+            return;
+        e->building = x;
+        e->building_seq = c->h.seq;
+        e->building_fresh = kind == HV_K_EXEC_UPDATE;
+        return;
+    default:
+        return;
+    }
+}
+
+static void on_sync(struct hv_engine *e, const struct hv_call *c, uint8_t kind)
+{
+    struct hv_model *m = &e->m;
+    const struct hv_sync_args *a = &c->a.sync;
+    e->sum.syncs++;
+    if (kind == HV_K_DEVICE_SYNC) {
+        hv_device_observed(m, c->device, c->h.seq);
+        return;
+    }
+    if (kind == HV_K_EVENT_SYNC) {
+        hv_event_observed(m, a->event, a->completed_stream, a->completed_seq);
+        return;
+    }
+    uint64_t sid = a->completed_stream ? a->completed_stream : c->stream;
+    if (kind != HV_K_STREAM_SYNC && !a->completed_stream)
+        return;
+    struct hv_call tmp = *c;
+    tmp.stream = sid;
+    uint32_t s = stream_of(e, &tmp);
+    if (s != HV_NO_INDEX)
+        hv_stream_observed(m, s, a->completed_seq ? a->completed_seq : c->h.seq, &m->streams[s].vc);
+}
+
+/* Stream-ordered ops: legacy barriers before, program order after. */
+static uint32_t begin_op(struct hv_engine *e, const struct hv_call *c)
+{
+    uint32_t s = stream_of(e, c);
+    if (s != HV_NO_INDEX)
+        hv_stream_before_op(&e->m, s);
+    return s;
+}
+
+static void end_op(struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    hv_stream_after_op(&e->m, s, c->h.seq, c->epoch);
+    e->cur_stream = s;
+}
+
+void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
+{
+    struct hv_model *m = &e->m;
+    e->sum.calls++;
+    e->cur = *c;
+    e->cur_ok = 0;
+    e->cur_stream = HV_NO_INDEX;
+    if (c->result != 0) {
+        e->sum.failed_calls++;
+        return;
+    }
+    uint8_t op = c->api < HV_API__MAX ? e->op[c->api] : HV_OP_OTHER;
+    uint8_t kind = c->api < HV_API__MAX ? e->kind[c->api] : HV_K_NONE;
+    int stream_op = op == HV_OP_COPY || op == HV_OP_MEMSET || op == HV_OP_LAUNCH ||
+                    (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH) ||
+                    (op == HV_OP_EVENT && (kind == HV_K_EVENT_RECORD || kind == HV_K_STREAM_WAIT));
+    if (stream_op) {
+        if (capturing(c) || (op == HV_OP_LAUNCH && c->a.launch.captured)) {
+            e->sum.captured_skipped++;
+            return;
+        }
+        uint32_t s = begin_op(e, c);
+        if (s == HV_NO_INDEX)
+            return;
+        switch (op) {
+        case HV_OP_COPY:
+            on_copy(e, c, s);
+            break;
+        case HV_OP_MEMSET:
+            on_memset(e, c, s);
+            break;
+        case HV_OP_LAUNCH:
+            e->sum.launches++;
+            break;
+        case HV_OP_GRAPH:
+            on_replay(e, c, s);
+            break;
+        default:
+            if (kind == HV_K_EVENT_RECORD)
+                hv_event_recorded(m, c->a.event.event, s, c->h.seq);
+            else
+                hv_event_waited(m, c->a.event.event, s, c->a.event.record_stream, c->a.event.record_seq);
+            break;
+        }
+        end_op(e, c, s);
+        if (op == HV_OP_COPY && !(c->a.copy.flags & HV_COPY_ASYNC))
+            sync_copy_observed(e, c, s);
+        e->cur_ok = 1;
+    } else {
+        switch (op) {
+        case HV_OP_GRAPH:
+            on_graph(e, c, kind);
+            break;
+        case HV_OP_SYNC:
+            on_sync(e, c, kind);
+            break;
+        case HV_OP_EVENT:
+            if (kind == HV_K_EVENT_DESTROY)
+                hv_event_destroyed(m, c->a.event.event);
+            break;
+        case HV_OP_STREAM:
+            if (kind == HV_K_STREAM_CREATE)
+                hv_stream_created(m, c->a.stream.handle, c->device, c->a.stream.flags);
+            else if (kind == HV_K_STREAM_DESTROY)
+                hv_stream_destroyed(m, c->a.stream.handle ? c->a.stream.handle : c->stream);
+            break;
+        case HV_OP_ALLOC:
+            if (c->a.alloc.ptr) {
+                hv_alloc_add(m, c->a.alloc.ptr, c->a.alloc.bytes, c->a.alloc.mem, c->h.seq, c->api);
+                e->sum.allocs++;
+            }
+            break;
+        case HV_OP_FREE:
+            if (c->a.alloc.ptr) {
+                hv_alloc_release(m, c->a.alloc.ptr, c->h.seq, c->api);
+                e->sum.frees++;
+            }
+            break;
+        case HV_OP_MODULE:
+            if (c->a.module.function && c->a.module.name_id)
+                hv_u64map_put(&m->kernel_names, c->a.module.function, c->a.module.name_id);
+            break;
+        default:
+            break;
+        }
+        e->cur_ok = 1;
+    }
+    if (e->obs.call)
+        e->obs.call(e->obs.ctx, m, c, e->cur_stream);
+}

@@ -1,0 +1,200 @@
+/*
+ * engine_join: a replay meets the writer history.
+ *
+ * For every last-writer segment the replayed exec reads, whose write the
+ * host has not observed complete, each overlap rule is asked whether it
+ * applies to that writer; if so it emits one finding per argument range of
+ * the exec that reads the segment. Completed writers met on the way are
+ * pruned: once the host has seen a write finish, everything it issues later
+ * is ordered after it, so no rule can need it again. That keeps the history
+ * at "writes in flight" plus written buffers nobody replayed since.
+ *
+ * The memo: a decode loop repeats the same (writer site, segment, exec,
+ * stream) combination every step, and a big graph has tens of nodes reading
+ * the same buffer. The first time, the findings are built and their group
+ * indexes remembered; afterwards a repeat only bumps the memo entry's hit
+ * count, added to the groups at hv_engine_memo_flush() (end of trace, or on
+ * request): O(1) per repeat however many nodes read the buffer. Valid because `overlap_applies` depends
+ * only on the writer and the replay, and the exec site changes whenever its
+ * argument ranges are rebuilt.
+ *
+ * Cost per replay: O(W_span * log A + hits), W_span the writer segments
+ * inside the exec's address span. When the writer map is larger than the
+ * exec's range list, the walk goes range by range instead (seeking the
+ * treap), without the memo.
+ */
+#include <stdlib.h>
+
+#include "analyze/engine_priv.h"
+
+#define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
+
+/* Returns 1 when the segment was pruned (and the caller must re-seek). */
+static int prune_if_done(struct hv_model *m, const struct hv_imap_seg *s)
+{
+    const struct hv_writer *w = s->val;
+    if (!hv_complete(m, w->stream, w->stream_id, w->seq))
+        return 0;
+    hv_imap_erase(&m->writers, s->lo, s->hi);
+    return 1;
+}
+
+static void emit_one(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
+                     const struct hv_arange *rg, const struct hv_imap_seg *s)
+{
+    uint64_t lo = rg->lo > s->lo ? rg->lo : s->lo;
+    uint64_t hi = rg->hi < s->hi ? rg->hi : s->hi;
+    r->on_overlap(&e->m, rp, rg, lo, hi, s->val);
+}
+
+void hv_engine_memo_flush(struct hv_engine *e)
+{
+    struct hv_findings *out = e->m.out;
+    for (uint32_t i = 0; i < e->nmemo; i++) {
+        struct hv_memo_entry *me = &e->memo_ent[i];
+        if (!me->hits)
+            continue;
+        for (uint32_t k = 0; k < me->n; k++) {
+            struct hv_group *g = &out->groups[e->memo_groups[me->first + k]];
+            g->count += me->hits;
+            if (me->last_b > g->last_seq) {
+                g->last_seq = me->last_b;
+                g->last_a_seq = me->last_a;
+            }
+        }
+        out->total += me->hits * me->n;
+        me->hits = 0;
+    }
+}
+
+static void memo_reset(struct hv_engine *e)
+{
+    hv_engine_memo_flush(e);
+    hv_u64map_free(&e->memo);
+    e->nmemo = 0;
+    e->nmemo_groups = 0;
+}
+
+static int memo_push_group(struct hv_engine *e, uint32_t g)
+{
+    if (e->nmemo_groups == e->capmemo_groups) {
+        size_t ncap = e->capmemo_groups ? e->capmemo_groups * 2 : 256;
+        uint32_t *ng = realloc(e->memo_groups, ncap * sizeof *ng);
+        if (!ng)
+            return -1;
+        e->memo_groups = ng;
+        e->capmemo_groups = ncap;
+    }
+    e->memo_groups[e->nmemo_groups++] = g;
+    return 0;
+}
+
+static void memo_add(struct hv_engine *e, uint64_t key, uint32_t first, uint32_t n)
+{
+    if (e->nmemo == e->capmemo) {
+        uint32_t ncap = e->capmemo ? e->capmemo * 2 : 64;
+        struct hv_memo_entry *ne = realloc(e->memo_ent, ncap * sizeof *ne);
+        if (!ne)
+            return;
+        e->memo_ent = ne;
+        e->capmemo = ncap;
+    }
+    if (hv_u64map_put(&e->memo, key, e->nmemo) != 0)
+        return;
+    struct hv_memo_entry *me = &e->memo_ent[e->nmemo++];
+    me->first = first;
+    me->n = n;
+    me->hits = 0;
+    me->last_a = me->last_b = 0;
+}
+
+/* The findings of one rule for one (replay, writer segment). */
+static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
+                         const struct hv_exec *x, const struct hv_imap_seg *s)
+{
+    const struct hv_writer *w = s->val;
+    uint64_t key = 0;
+    if (e->memo_on) {
+        key = hv_mix64(hv_mix64(hv_mix64(w->site ^ s->lo) ^ s->hi) ^ rp->site) + r->id;
+        uint32_t mi = hv_u64map_get(&e->memo, key);
+        if (mi != HV_U64MAP_NONE) {
+            /* Counted lazily: O(1) however many nodes read the buffer. */
+            struct hv_memo_entry *me = &e->memo_ent[mi];
+            me->hits++;
+            me->last_a = w->seq;
+            me->last_b = rp->r.seq;
+            return;
+        }
+        if (e->nmemo >= MEMO_MAX_ENTRIES)
+            memo_reset(e);
+    }
+    size_t first = e->nmemo_groups;
+    int complete = 1;
+    for (uint32_t i = hv_exec_first_overlap(x, s->lo); i < x->nranges && x->ranges[i].lo < s->hi; i++) {
+        const struct hv_arange *rg = &x->ranges[i];
+        if (rg->hi <= s->lo || !hv_access_reads(rg->access))
+            continue;
+        e->m.last_group = SIZE_MAX;
+        emit_one(e, r, rp, rg, s);
+        if (e->memo_on && (e->m.last_group == SIZE_MAX || memo_push_group(e, (uint32_t)e->m.last_group) != 0))
+            complete = 0;
+    }
+    if (e->memo_on) {
+        if (complete)
+            memo_add(e, key, (uint32_t)first, (uint32_t)(e->nmemo_groups - first));
+        else
+            e->nmemo_groups = first;
+    }
+}
+
+static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, const struct hv_exec *x)
+{
+    struct hv_model *m = &e->m;
+    struct hv_imap_seg s;
+    uint64_t at = x->ranges[0].lo;
+    uint64_t end = x->maxhi[x->nranges - 1];
+    while (hv_imap_seek(&m->writers, at, &s) && s.lo < end) {
+        at = s.hi;
+        if (prune_if_done(m, &s))
+            continue;
+        /* Rules do not mutate the writer map, so s.val stays valid. */
+        for (int k = 0; k < e->n_overlap; k++) {
+            const struct hv_rule *r = e->overlap_rules[k];
+            if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
+                segment_rule(e, r, rp, x, &s);
+        }
+    }
+}
+
+static void walk_ranges(struct hv_engine *e, const struct hv_replay_ctx *rp, const struct hv_exec *x)
+{
+    struct hv_model *m = &e->m;
+    for (uint32_t i = 0; i < x->nranges; i++) {
+        const struct hv_arange *rg = &x->ranges[i];
+        if (!hv_access_reads(rg->access))
+            continue;
+        struct hv_imap_seg s;
+        uint64_t at = rg->lo;
+        while (hv_imap_seek(&m->writers, at, &s) && s.lo < rg->hi) {
+            at = s.hi;
+            if (prune_if_done(m, &s))
+                continue;
+            for (int k = 0; k < e->n_overlap; k++) {
+                const struct hv_rule *r = e->overlap_rules[k];
+                if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
+                    emit_one(e, r, rp, rg, &s);
+            }
+        }
+    }
+}
+
+void hv_engine_join(struct hv_engine *e, const struct hv_replay_ctx *rp)
+{
+    const struct hv_exec *x = &e->m.execs[rp->exec];
+    if (hv_imap_count(&e->m.writers) == 0)
+        return;
+    if (hv_imap_count(&e->m.writers) <= 4u * x->nranges)
+        walk_writers(e, rp, x);
+    else
+        walk_ranges(e, rp, x);
+}

@@ -1,0 +1,63 @@
+/* Engine internals shared by engine*.c; not part of the engine API. */
+#ifndef HV_ANALYZE_ENGINE_PRIV_H
+#define HV_ANALYZE_ENGINE_PRIV_H
+
+#include "analyze/engine.h"
+
+/* What a call does, beyond its op class, decided once from the API name so
+ * that HIP and CUDA twins (hipGraphLaunch / cudaGraphLaunch) behave alike. */
+enum hv_call_kind {
+    HV_K_NONE = 0,
+    HV_K_INSTANTIATE, HV_K_GRAPH_LAUNCH, HV_K_EXEC_DESTROY, HV_K_EXEC_UPDATE, HV_K_NODE_SETPARAMS,
+    HV_K_STREAM_SYNC, HV_K_EVENT_SYNC, HV_K_DEVICE_SYNC,
+    HV_K_EVENT_RECORD, HV_K_STREAM_WAIT, HV_K_EVENT_DESTROY,
+    HV_K_STREAM_CREATE, HV_K_STREAM_DESTROY,
+};
+
+struct hv_engine {
+    struct hv_model m;
+    struct hv_trace_summary sum;
+    struct hv_engine_options opt;
+    struct hv_engine_observer obs;
+    /* Enabled rules by hook, so the hot path loops only over what applies. */
+    const struct hv_rule *overlap_rules[HV_RULE__COUNT], *replay_rules[HV_RULE__COUNT],
+        *write_rules[HV_RULE__COUNT], *finish_rules[HV_RULE__COUNT];
+    int n_overlap, n_replay, n_write, n_finish;
+    uint8_t op[HV_API__MAX];
+    uint8_t kind[HV_API__MAX];
+    /* The last call: auxiliary records (KARGS of an eager launch) attach to it. */
+    struct hv_call cur;
+    int cur_ok;                  /* succeeded, not captured, modelled */
+    uint32_t cur_stream;
+    /* Exec whose inventory records are arriving (under seq building_seq). */
+    uint32_t building;
+    uint64_t building_seq;
+    int building_fresh;          /* an ExecUpdate: the first node record restarts the inventory */
+    /* Join memo (engine_join.c): (rule, writer site, segment, replay site)
+     * -> the groups that combination produced, so a repeat only counts. */
+    struct hv_u64map memo;
+    struct hv_memo_entry {
+        uint32_t first, n;           /* groups in memo_groups[first..first+n) */
+        uint64_t hits;               /* repeats not yet added to the groups' counts */
+        uint64_t last_a, last_b;     /* seqs of the latest repeat */
+    } *memo_ent;
+    uint32_t nmemo, capmemo;
+    uint32_t *memo_groups;
+    size_t nmemo_groups, capmemo_groups;
+    int memo_on;
+    /* HV_REC_DROPS: cumulative per thread, so keep the last per tid. */
+    struct hv_u64map drop_ix;
+    uint64_t *drops;
+    uint32_t ndrops, capdrops;
+};
+
+/* engine_calls.c */
+void hv_engine_call(struct hv_engine *e, const struct hv_call *c);
+void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args);
+void hv_engine_end_building(struct hv_engine *e);
+/* engine_join.c: the replay meets the writer history. */
+void hv_engine_join(struct hv_engine *e, const struct hv_replay_ctx *rp);
+/* Adds counted-but-deferred repeats to their groups. */
+void hv_engine_memo_flush(struct hv_engine *e);
+
+#endif

@@ -1,0 +1,310 @@
+/* findings: grouping store for rule output. See findings.h. */
+#include "analyze/findings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/model/u64map.h"
+
+static const char *const sev_names[] = {"none", "info", "warning", "error"};
+
+const char *hv_severity_name(int sev)
+{
+    return (sev >= 0 && sev <= HV_SEV_ERROR) ? sev_names[sev] : "?";
+}
+
+int hv_severity_parse(const char *s)
+{
+    for (int i = 0; i <= HV_SEV_ERROR; i++)
+        if (strcmp(s, sev_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *hv_hint_text(int hint)
+{
+    switch (hint) {
+    case HV_HINT_BLIT: return "blit kernel on the stream's queue";
+    case HV_HINT_SDMA: return "SDMA engine";
+    case HV_HINT_BLIT_NO_SDMA: return "blit kernel on the stream's queue (HSA_ENABLE_SDMA=0)";
+    case HV_HINT_FILL_KERNEL: return "fill kernel on the stream's queue";
+    case HV_HINT_KERNEL: return "kernel on the stream's queue";
+    default: return NULL;
+    }
+}
+
+void hv_findings_init(struct hv_findings *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void hv_findings_free(struct hv_findings *s)
+{
+    for (size_t i = 0; i < s->ngroups; i++)
+        free(s->groups[i].occ);
+    free(s->groups);
+    free(s->index);
+    for (size_t i = 0; i < s->ntraces; i++)
+        free(s->traces[i].path);
+    free(s->traces);
+    for (size_t i = 0; i < s->capstrings; i++)
+        free(s->strings[i]);
+    free(s->strings);
+    hv_findings_init(s);
+}
+
+/* ---- string interning: an open-addressing set of owned copies ---- */
+
+static uint64_t str_hash(const char *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;  /* FNV-1a */
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    return h;
+}
+
+static int strings_grow(struct hv_findings *s)
+{
+    size_t ncap = s->capstrings ? s->capstrings * 2 : 64;
+    char **ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t i = 0; i < s->capstrings; i++) {
+        char *str = s->strings[i];
+        if (!str)
+            continue;
+        size_t j = str_hash(str) & (ncap - 1);
+        while (ns[j])
+            j = (j + 1) & (ncap - 1);
+        ns[j] = str;
+    }
+    free(s->strings);
+    s->strings = ns;
+    s->capstrings = ncap;
+    return 0;
+}
+
+const char *hv_findings_intern(struct hv_findings *s, const char *str)
+{
+    if (!str)
+        return NULL;
+    if ((s->nstrings + 1) * 2 > s->capstrings && strings_grow(s) != 0)
+        return NULL;
+    size_t j = str_hash(str) & (s->capstrings - 1);
+    for (; s->strings[j]; j = (j + 1) & (s->capstrings - 1))
+        if (strcmp(s->strings[j], str) == 0)
+            return s->strings[j];
+    char *copy = strdup(str);
+    if (!copy)
+        return NULL;
+    s->strings[j] = copy;
+    s->nstrings++;
+    return copy;
+}
+
+/* ---- grouping ---- */
+
+/* The fields that make two occurrences "the same finding". */
+#define SIDE_KEY(X, side) \
+    X(side.api) X(side.stream) X(side.src) X(side.dst) X(side.exec) X(side.node_index) X(side.arg_index)
+
+#define ALL_KEY(X) X(rule) X(pid) X(lo) X(hi) SIDE_KEY(X, a) SIDE_KEY(X, b)
+
+static uint64_t key_hash(const struct hv_finding *f)
+{
+    uint64_t h = 0x6a09e667f3bcc908ull;
+#define HASH_FIELD(fld) h = hv_mix64(h ^ (uint64_t)(int64_t)f->fld);
+    ALL_KEY(HASH_FIELD)
+#undef HASH_FIELD
+    if (f->note)
+        h = hv_mix64(h ^ str_hash(f->note));
+    return h;
+}
+
+static int key_equal(const struct hv_finding *x, const struct hv_finding *y)
+{
+#define EQ_FIELD(fld) if (x->fld != y->fld) return 0;
+    ALL_KEY(EQ_FIELD)
+#undef EQ_FIELD
+    /* The note qualifies the finding ("freed" vs "re-allocated"). */
+    if (!x->note || !y->note)
+        return x->note == y->note;
+    return strcmp(x->note, y->note) == 0;
+}
+
+static int index_grow(struct hv_findings *s)
+{
+    size_t ncap = s->index_cap ? s->index_cap * 2 : 64;
+    uint32_t *ni = calloc(ncap, sizeof *ni);
+    if (!ni)
+        return -1;
+    for (size_t g = 0; g < s->ngroups; g++) {
+        size_t j = s->groups[g].hash & (ncap - 1);
+        while (ni[j])
+            j = (j + 1) & (ncap - 1);
+        ni[j] = (uint32_t)g + 1;
+    }
+    free(s->index);
+    s->index = ni;
+    s->index_cap = ncap;
+    return 0;
+}
+
+static void intern_side(struct hv_findings *s, struct hv_fside *side)
+{
+    side->name = hv_findings_intern(s, side->name);
+}
+
+static struct hv_group *new_group(struct hv_findings *s, const struct hv_finding *f, uint64_t h)
+{
+    if (s->ngroups == s->capgroups) {
+        size_t ncap = s->capgroups ? s->capgroups * 2 : 16;
+        struct hv_group *ng = realloc(s->groups, ncap * sizeof *ng);
+        if (!ng)
+            return NULL;
+        s->groups = ng;
+        s->capgroups = ncap;
+    }
+    struct hv_group *g = &s->groups[s->ngroups++];
+    memset(g, 0, sizeof *g);
+    g->f = *f;
+    intern_side(s, &g->f.a);
+    intern_side(s, &g->f.b);
+    g->f.note = hv_findings_intern(s, f->note);
+    g->hash = h;
+    return g;
+}
+
+/* One more occurrence of g: (a_seq, b_seq) are the earlier and exposed ops. */
+static void count(struct hv_findings *s, struct hv_group *g, uint64_t a_seq, uint64_t b_seq)
+{
+    g->count++;
+    g->last_seq = b_seq;
+    g->last_a_seq = a_seq;
+    s->total++;
+    if (!s->keep_all)
+        return;
+    if (g->nocc + 2 > g->capocc) {
+        size_t ncap = g->capocc ? g->capocc * 2 : 16;
+        uint64_t *no = realloc(g->occ, ncap * sizeof *no);
+        if (!no)
+            return;
+        g->occ = no;
+        g->capocc = ncap;
+    }
+    g->occ[g->nocc++] = a_seq;
+    g->occ[g->nocc++] = b_seq;
+}
+
+static uint64_t exposed_seq(const struct hv_finding *f)
+{
+    return f->b.kind != HV_SIDE_NONE ? f->b.seq : f->a.seq;
+}
+
+const struct hv_group *hv_findings_add(struct hv_findings *s, const struct hv_finding *f)
+{
+    if ((s->ngroups + 1) * 2 > s->index_cap && index_grow(s) != 0)
+        return NULL;
+    uint64_t h = key_hash(f);
+    size_t j = h & (s->index_cap - 1);
+    struct hv_group *g = NULL;
+    for (; s->index[j]; j = (j + 1) & (s->index_cap - 1)) {
+        struct hv_group *c = &s->groups[s->index[j] - 1];
+        if (c->hash == h && key_equal(&c->f, f)) {
+            g = c;
+            break;
+        }
+    }
+    int is_new = 0;
+    if (!g) {
+        g = new_group(s, f, h);
+        if (!g)
+            return NULL;
+        s->index[j] = (uint32_t)s->ngroups;
+        g->first_seq = exposed_seq(f);
+        is_new = 1;
+    }
+    if (f->severity > g->f.severity)  /* a group keeps the worst severity seen */
+        g->f.severity = f->severity;
+    count(s, g, f->a.seq, exposed_seq(f));
+    if (s->observer)
+        s->observer(s->observer_ctx, f, g, is_new);
+    return g;
+}
+
+static int group_cmp(const void *pa, const void *pb)
+{
+    const struct hv_group *a = *(const struct hv_group *const *)pa;
+    const struct hv_group *b = *(const struct hv_group *const *)pb;
+    if (a->f.severity != b->f.severity)
+        return a->f.severity > b->f.severity ? -1 : 1;
+    if (a->f.pid != b->f.pid)
+        return a->f.pid < b->f.pid ? -1 : 1;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    if (a->first_seq != b->first_seq)
+        return a->first_seq < b->first_seq ? -1 : 1;
+    /* Then by site, so findings that differ only in the graph node are
+     * adjacent (the text report folds them). */
+    const uint64_t ka[] = {a->f.rule, a->f.lo, a->f.b.exec, (uint64_t)(int64_t)a->f.b.arg_index,
+                           a->f.a.src, (uint64_t)(int64_t)a->f.b.node_index};
+    const uint64_t kb[] = {b->f.rule, b->f.lo, b->f.b.exec, (uint64_t)(int64_t)b->f.b.arg_index,
+                           b->f.a.src, (uint64_t)(int64_t)b->f.b.node_index};
+    for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+const struct hv_group **hv_findings_sorted(const struct hv_findings *s)
+{
+    const struct hv_group **v = malloc((s->ngroups + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < s->ngroups; i++)
+        v[i] = &s->groups[i];
+    qsort(v, s->ngroups, sizeof *v, group_cmp);
+    return v;
+}
+
+int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *t)
+{
+    if (s->ntraces == s->captraces) {
+        size_t ncap = s->captraces ? s->captraces * 2 : 4;
+        struct hv_trace_summary *nt = realloc(s->traces, ncap * sizeof *nt);
+        if (!nt)
+            return -1;
+        s->traces = nt;
+        s->captraces = ncap;
+    }
+    struct hv_trace_summary *d = &s->traces[s->ntraces];
+    *d = *t;
+    d->path = t->path ? strdup(t->path) : NULL;
+    if (t->path && !d->path)
+        return -1;
+    s->ntraces++;
+    return 0;
+}
+
+int hv_findings_max_severity(const struct hv_findings *s)
+{
+    int m = HV_SEV_NONE;
+    for (size_t i = 0; i < s->ngroups; i++)
+        if (s->groups[i].f.severity > m)
+            m = s->groups[i].f.severity;
+    return m;
+}
+
+size_t hv_findings_count_at(const struct hv_findings *s, int sev, uint64_t *occurrences)
+{
+    size_t n = 0;
+    uint64_t occ = 0;
+    for (size_t i = 0; i < s->ngroups; i++)
+        if (s->groups[i].f.severity >= sev) {
+            n++;
+            occ += s->groups[i].count;
+        }
+    if (occurrences)
+        *occurrences = occ;
+    return n;
+}

@@ -1,0 +1,156 @@
+/*
+ * findings — what rules emit and how identical findings are grouped.
+ *
+ * A rule fills one `struct hv_finding` per occurrence and hands it to
+ * hv_findings_add(). Occurrences with the same key (rule, pid, buffer range,
+ * writer site, graph exec, node, argument, reader stream) fold into one group
+ * with a count and first/last sequence numbers, so a decode loop that repeats
+ * a hazard 100 000 times is one line in the report and memory stays bounded
+ * by the number of distinct sites. Reports render groups; nothing here prints.
+ */
+#ifndef HV_ANALYZE_FINDINGS_H
+#define HV_ANALYZE_FINDINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hv_severity { HV_SEV_NONE = 0, HV_SEV_INFO = 1, HV_SEV_WARNING = 2, HV_SEV_ERROR = 3 };
+
+const char *hv_severity_name(int sev);
+/* "error" | "warning" | "info" | "none" -> severity; -1 when unknown. */
+int hv_severity_parse(const char *s);
+
+/* What an op in a finding was. */
+enum hv_side_kind {
+    HV_SIDE_NONE = 0,
+    HV_SIDE_COPY,        /* eager copy: dst/src/bytes/dir/mem kinds */
+    HV_SIDE_MEMSET,      /* eager memset: dst/bytes */
+    HV_SIDE_KERNEL,      /* eager kernel writing through a pointer argument */
+    HV_SIDE_REPLAY,      /* graph launch: exec/node/arg */
+    HV_SIDE_FREE,        /* release of an allocation: dst = base, bytes */
+    HV_SIDE_TRACE,       /* the input itself (truncation, drops) */
+};
+
+/* Engine hint for a write (rocm-runtime-facts.md: small H2D copies run as blit
+ * kernels on the stream's own queue, large ones on an SDMA engine). */
+enum hv_hint {
+    HV_HINT_NONE = 0,
+    HV_HINT_BLIT,          /* blit kernel on the stream's queue */
+    HV_HINT_SDMA,          /* SDMA engine */
+    HV_HINT_BLIT_NO_SDMA,  /* would be SDMA, but HSA_ENABLE_SDMA=0 makes it a blit kernel */
+    HV_HINT_FILL_KERNEL,   /* memset: fill kernel on the stream's queue */
+    HV_HINT_KERNEL,        /* an ordinary kernel */
+};
+const char *hv_hint_text(int hint);
+
+/* arg_index values that are not kernel argument numbers. */
+#define HV_ARG_NONE  (-1)
+#define HV_ARG_DST   (-2)   /* memcpy/memset node destination */
+#define HV_ARG_SRC   (-3)   /* memcpy node source */
+
+/* One op taking part in a finding. Unused fields are 0 (indexes -1). */
+struct hv_fside {
+    uint8_t  kind;           /* enum hv_side_kind */
+    uint8_t  dir;            /* enum hv_dir (copies) */
+    uint8_t  src_mem, dst_mem; /* enum hv_mem (copies) */
+    uint8_t  access, origin; /* enum hv_access / hv_arg_origin (kernel args) */
+    uint8_t  hint;           /* enum hv_hint (writes) */
+    uint8_t  node_type;      /* enum hv_node_type (replays) */
+    uint16_t api;            /* enum hv_api */
+    int16_t  arg_index;      /* kernel argument index or HV_ARG_* */
+    int32_t  node_index;     /* graph node index, -1 none */
+    uint64_t stream;         /* canonical stream id */
+    uint64_t seq, epoch, ts_ns;
+    uint64_t dst, src, bytes;/* copies/memsets; FREE: dst = base */
+    uint64_t exec, node;     /* replays: exec and node handle */
+    uint64_t value;          /* kernel argument pointer value */
+    const char *name;        /* kernel name; transient on input, owned by the store in groups */
+};
+
+struct hv_finding {
+    uint16_t rule;           /* enum hv_rule_id (rules/rules.h) */
+    uint8_t  severity;       /* enum hv_severity */
+    uint8_t  alloc_mem;      /* enum hv_mem of the allocation holding [lo, hi) */
+    uint32_t pad;
+    uint64_t pid;
+    uint64_t lo, hi;         /* the affected byte range, 0/0 none */
+    uint64_t alloc_base, alloc_bytes, alloc_seq;
+    struct hv_fside a;       /* the earlier op: writer, earlier replay, free */
+    struct hv_fside b;       /* the later op: the replay or write that is exposed */
+    uint64_t n1, n2;         /* rule-specific numbers (documented per rule) */
+    const char *note;        /* rule-specific qualifier; transient on input */
+};
+
+struct hv_group {
+    struct hv_finding f;     /* first occurrence; strings owned by the store */
+    uint64_t count;
+    uint64_t first_seq, last_seq;  /* of the exposed op (b.seq, or a.seq when b is empty) */
+    uint64_t last_a_seq;
+    uint64_t hash;
+    uint64_t *occ;           /* with keep_all: (a.seq, b.seq) per occurrence */
+    size_t nocc, capocc;
+};
+
+/* Per-trace facts for the summary; filled by the engine and the tool. */
+struct hv_trace_summary {
+    char    *path;
+    uint64_t pid, ppid;
+    char     exe[256];
+    char     runtime[64];
+    char     knobs[512];
+    uint64_t records, calls, failed_calls;
+    uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
+    uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
+    uint64_t orphan_records;          /* aux records with no call to attach to */
+    uint64_t first_ts, last_ts, last_seq;
+    uint64_t blit_max_bytes;
+    uint64_t peak_writer_segments, peak_allocs;
+    /* input health */
+    int      read_status;             /* enum hv_read_status */
+    char     read_status_name[32];
+    uint64_t read_offset, records_salvaged;
+    char     read_what[256];
+    int      has_footer;
+    uint64_t dropped, late_records, chunk_gaps;
+};
+
+typedef void (*hv_finding_observer)(void *ctx, const struct hv_finding *f, const struct hv_group *g,
+                                    int is_new);
+
+struct hv_findings {
+    struct hv_group *groups;
+    size_t ngroups, capgroups;
+    uint32_t *index;         /* open addressing over group indexes+1, 0 empty */
+    size_t index_cap;
+    struct hv_trace_summary *traces;
+    size_t ntraces, captraces;
+    char **strings;          /* interned strings (set) */
+    size_t nstrings, capstrings;
+    int keep_all;
+    hv_finding_observer observer;
+    void *observer_ctx;
+    uint64_t total;          /* occurrences added */
+};
+
+void hv_findings_init(struct hv_findings *s);
+void hv_findings_free(struct hv_findings *s);
+/* Adds one occurrence. Returns its group, or NULL out of memory. */
+const struct hv_group *hv_findings_add(struct hv_findings *s, const struct hv_finding *f);
+/* Index of a group (stable while the store lives; pointers are not). */
+static inline size_t hv_findings_index(const struct hv_findings *s, const struct hv_group *g)
+{
+    return (size_t)(g - s->groups);
+}
+/* Groups ordered for reporting: most severe first, then pid, then count. The
+ * array is owned by the caller (free()). */
+const struct hv_group **hv_findings_sorted(const struct hv_findings *s);
+/* Keeps a copy of a trace's summary (path duplicated). Returns 0 or -1. */
+int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *t);
+/* Highest severity among groups (HV_SEV_NONE when none). */
+int hv_findings_max_severity(const struct hv_findings *s);
+/* Groups / occurrences at or above sev. */
+size_t hv_findings_count_at(const struct hv_findings *s, int sev, uint64_t *occurrences);
+/* A stable copy of str owned by the store (NULL stays NULL). */
+const char *hv_findings_intern(struct hv_findings *s, const char *str);
+
+#endif

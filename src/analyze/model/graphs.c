@@ -1,0 +1,375 @@
+/*
+ * graphs: per graph exec inventory (nodes, edges, pointer arguments) and the
+ * byte ranges each replay is assumed to touch.
+ *
+ * The tracer walks the graph at instantiate and emits, under the
+ * instantiate's seq, one HV_REC_GRAPH_NODE per node (child graphs included),
+ * HV_REC_KARGS per kernel node and HV_REC_GRAPH_EDGES. The engine feeds them
+ * here; hv_exec_finalize() then turns arguments into sorted ranges against
+ * the allocation map *as it is at instantiate*, remembering which allocation
+ * generation each argument pointed into (stale-capture-pointer's evidence).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/model/model.h"
+
+#define GROW(ptr, n, cap, init)                                          \
+    ((n) < (cap) ? 0 : grow_array((void **)&(ptr), &(cap), sizeof *(ptr), (init)))
+
+static int grow_array(void **p, uint32_t *cap, size_t elem, uint32_t init)
+{
+    uint32_t ncap = *cap ? *cap * 2 : init;
+    void *np = realloc(*p, (size_t)ncap * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
+uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle)
+{
+    uint32_t i = hv_u64map_get(&m->exec_ix, handle);
+    return i == HV_U64MAP_NONE ? HV_NO_INDEX : i;
+}
+
+static void exec_reset(struct hv_exec *x)
+{
+    x->nnodes = x->nargs = x->nedges = x->nranges = x->nstale = 0;
+    x->has_inventory = 0;
+    x->dirty = 1;
+    x->replays = 0;
+    memset(&x->last, 0, sizeof x->last);
+}
+
+uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint64_t seq, uint16_t api)
+{
+    uint32_t i = hv_exec_find(m, handle);
+    if (i == HV_NO_INDEX) {
+        if (m->exec_free != HV_NO_INDEX) {
+            i = m->exec_free;
+            m->exec_free = (uint32_t)m->execs[i].inst_seq;
+        } else {
+            if (GROW(m->execs, m->nexecs, m->capexecs, 8) != 0) {
+                m->oom = 1;
+                return HV_NO_INDEX;
+            }
+            i = m->nexecs++;
+            memset(&m->execs[i], 0, sizeof m->execs[i]);
+        }
+        if (hv_u64map_put(&m->exec_ix, handle, i) != 0) {
+            m->oom = 1;
+            return HV_NO_INDEX;
+        }
+        if (m->sum)
+            m->sum->execs++;
+    }
+    struct hv_exec *x = &m->execs[i];
+    exec_reset(x);
+    x->live = 1;
+    x->handle = handle;
+    x->graph = graph;
+    x->inst_seq = seq;
+    x->inst_api = api;
+    return i;
+}
+
+void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_node *n)
+{
+    struct hv_exec *x = &m->execs[xi];
+    /* A node already known by handle is being updated (SetParams). */
+    uint32_t k;
+    for (k = 0; k < x->nnodes; k++)
+        if (x->nodes[k].handle == n->node && x->nodes[k].graph == n->graph)
+            break;
+    if (k == x->nnodes) {
+        if (GROW(x->nodes, x->nnodes, x->capnodes, 16) != 0) {
+            m->oom = 1;
+            return;
+        }
+        x->nnodes++;
+    }
+    struct hv_gnode *g = &x->nodes[k];
+    memset(g, 0, sizeof *g);
+    g->handle = n->node;
+    g->graph = n->graph;
+    g->parent = n->parent_node;
+    g->index = n->index;
+    g->type = n->type;
+    switch (n->type) {
+    case HV_NODE_KERNEL:
+        g->func = n->u.kernel.func;
+        g->name_id = n->u.kernel.name_id;
+        break;
+    case HV_NODE_MEMCPY:
+        g->dst = n->u.memcpy.dst;
+        g->src = n->u.memcpy.src;
+        g->bytes = n->u.memcpy.bytes;
+        g->dir = n->u.memcpy.dir;
+        break;
+    case HV_NODE_MEMSET:
+        g->dst = n->u.memset.dst;
+        g->bytes = n->u.memset.bytes;
+        break;
+    case HV_NODE_EVENT_WAIT:
+    case HV_NODE_EVENT_RECORD:
+        g->event = n->u.event.event;
+        break;
+    default:
+        break;
+    }
+    x->has_inventory = 1;
+    x->dirty = 1;
+}
+
+static uint32_t node_by_handle(const struct hv_exec *x, uint64_t handle)
+{
+    /* KARGS follow their node, so search from the end. */
+    for (uint32_t k = x->nnodes; k-- > 0;)
+        if (x->nodes[k].handle == handle)
+            return k;
+    return HV_NO_INDEX;
+}
+
+void hv_exec_add_kargs(struct hv_model *m, uint32_t xi, uint64_t node_handle, const struct hv_karg *a, uint32_t n)
+{
+    struct hv_exec *x = &m->execs[xi];
+    uint32_t node = node_by_handle(x, node_handle);
+    if (node == HV_NO_INDEX) {
+        if (m->sum)
+            m->sum->orphan_records++;
+        return;
+    }
+    /* Replace what the node had (an update re-sends its arguments). */
+    uint32_t w = 0;
+    for (uint32_t r = 0; r < x->nargs; r++)
+        if (x->args_node[r] != node) {
+            x->args[w] = x->args[r];
+            x->args_node[w++] = x->args_node[r];
+        }
+    x->nargs = w;
+    for (uint32_t i = 0; i < n; i++) {
+        if (x->nargs == x->capargs) {
+            uint32_t cap = x->capargs;
+            if (grow_array((void **)&x->args, &cap, sizeof *x->args, 16) != 0) {
+                m->oom = 1;
+                return;
+            }
+            uint32_t cap2 = x->capargs;
+            if (grow_array((void **)&x->args_node, &cap2, sizeof *x->args_node, 16) != 0) {
+                m->oom = 1;
+                return;
+            }
+            x->capargs = cap;
+        }
+        x->args[x->nargs] = a[i];
+        x->args_node[x->nargs++] = node;
+    }
+    x->dirty = 1;
+}
+
+void hv_exec_add_edges(struct hv_model *m, uint32_t xi, uint64_t graph, const uint32_t *pairs, uint32_t n)
+{
+    struct hv_exec *x = &m->execs[xi];
+    for (uint32_t i = 0; i < n; i++) {
+        if (GROW(x->edges, x->nedges, x->capedges, 16) != 0) {
+            m->oom = 1;
+            return;
+        }
+        x->edges[x->nedges].graph = graph;
+        x->edges[x->nedges].from = pairs[2 * i];
+        x->edges[x->nedges].to = pairs[2 * i + 1];
+        x->nedges++;
+    }
+}
+
+void hv_pointer_range(const struct hv_model *m, uint64_t value, const struct hv_karg *peers, uint32_t npeers,
+                      uint64_t *lo, uint64_t *hi, struct hv_imap_seg *alloc)
+{
+    *lo = value;
+    uint64_t end;
+    if (hv_alloc_find(m, value, alloc)) {
+        end = alloc->hi;
+    } else {
+        alloc->lo = alloc->hi = 0;
+        alloc->val = NULL;
+        for (uint32_t i = 0; i < npeers; i++)
+            if (peers[i].value == value && peers[i].alloc_bytes && peers[i].alloc_base <= value &&
+                value < peers[i].alloc_base + peers[i].alloc_bytes) {
+                alloc->lo = peers[i].alloc_base;
+                alloc->hi = peers[i].alloc_base + peers[i].alloc_bytes;
+            }
+        /* Unknown memory: only the pointed-to byte is known to be touched. */
+        end = alloc->hi > value ? alloc->hi : value + 1;
+    }
+    for (uint32_t i = 0; i < npeers; i++)
+        if (peers[i].value > value && peers[i].value < end)
+            end = peers[i].value;
+    *hi = end;
+}
+
+static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_t hi, uint64_t value,
+                     const struct hv_imap_seg *alloc, uint32_t node, int16_t arg, uint8_t access, uint8_t origin)
+{
+    if (lo >= hi)
+        return 0;
+    if (x->nranges == x->capranges) {
+        uint32_t cap = x->capranges;
+        if (grow_array((void **)&x->ranges, &cap, sizeof *x->ranges, 16) != 0)
+            return -1;
+        uint32_t cap2 = x->capranges;
+        if (grow_array((void **)&x->maxhi, &cap2, sizeof *x->maxhi, 16) != 0)
+            return -1;
+        x->capranges = cap;
+    }
+    struct hv_arange *r = &x->ranges[x->nranges++];
+    memset(r, 0, sizeof *r);
+    r->lo = lo;
+    r->hi = hi;
+    r->value = value;
+    r->node = node;
+    r->arg_index = arg;
+    r->access = access;
+    r->origin = origin;
+    if (alloc->val) {
+        const struct hv_alloc *a = alloc->val;
+        r->alloc_gen = a->gen;
+        r->alloc_seq = a->seq;
+        r->alloc_mem = a->mem;
+    }
+    r->alloc_base = alloc->lo;
+    r->alloc_bytes = alloc->hi - alloc->lo;
+    (void)m;
+    return 0;
+}
+
+static int range_cmp(const void *pa, const void *pb)
+{
+    const struct hv_arange *a = pa, *b = pb;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return a->arg_index < b->arg_index ? -1 : a->arg_index > b->arg_index;
+}
+
+/* Ranges of a memcpy/memset node's operands: exact extents. */
+static int node_ranges(struct hv_model *m, struct hv_exec *x, uint32_t k)
+{
+    const struct hv_gnode *g = &x->nodes[k];
+    struct hv_imap_seg a;
+    if ((g->type != HV_NODE_MEMCPY && g->type != HV_NODE_MEMSET) || g->bytes == 0)
+        return 0;
+    if (!hv_alloc_find(m, g->dst, &a))
+        a.lo = a.hi = 0, a.val = NULL;
+    if (range_add(m, x, g->dst, g->dst + g->bytes, g->dst, &a, k, HV_ARG_DST, HV_ACCESS_WRITE, HV_ARG_METADATA))
+        return -1;
+    if (g->type == HV_NODE_MEMCPY) {
+        if (!hv_alloc_find(m, g->src, &a))
+            a.lo = a.hi = 0, a.val = NULL;
+        if (range_add(m, x, g->src, g->src + g->bytes, g->src, &a, k, HV_ARG_SRC, HV_ACCESS_READ,
+                      HV_ARG_METADATA))
+            return -1;
+    }
+    return 0;
+}
+
+void hv_exec_finalize(struct hv_model *m, uint32_t xi)
+{
+    struct hv_exec *x = &m->execs[xi];
+    if (!x->dirty)
+        return;
+    x->dirty = 0;
+    x->site = hv_mix64(x->handle ^ hv_mix64(++m->exec_sites));
+    x->nranges = 0;
+    x->nstale = 0;
+    /* Kernel args: grouped by node so each is bounded by its node's peers. */
+    for (uint32_t i = 0; i < x->nargs;) {
+        uint32_t j = i;
+        while (j < x->nargs && x->args_node[j] == x->args_node[i])
+            j++;
+        for (uint32_t k = i; k < j; k++) {
+            uint64_t lo, hi;
+            struct hv_imap_seg a;
+            hv_pointer_range(m, x->args[k].value, &x->args[i], j - i, &lo, &hi, &a);
+            if (range_add(m, x, lo, hi, x->args[k].value, &a, x->args_node[k], (int16_t)x->args[k].index,
+                          x->args[k].access, x->args[k].origin)) {
+                m->oom = 1;
+                return;
+            }
+        }
+        i = j;
+    }
+    for (uint32_t k = 0; k < x->nnodes; k++)
+        if (node_ranges(m, x, k)) {
+            m->oom = 1;
+            return;
+        }
+    qsort(x->ranges, x->nranges, sizeof *x->ranges, range_cmp);
+    uint64_t mx = 0;
+    for (uint32_t i = 0; i < x->nranges; i++) {
+        if (x->ranges[i].hi > mx)
+            mx = x->ranges[i].hi;
+        x->maxhi[i] = mx;
+    }
+}
+
+uint32_t hv_exec_first_overlap(const struct hv_exec *x, uint64_t lo)
+{
+    /* maxhi is non-decreasing: the first i with maxhi[i] > lo is the first
+     * range that can reach past lo. */
+    uint32_t a = 0, b = x->nranges;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (x->maxhi[mid] > lo)
+            b = mid;
+        else
+            a = mid + 1;
+    }
+    return a;
+}
+
+void hv_exec_destroy(struct hv_model *m, uint32_t xi)
+{
+    struct hv_exec *x = &m->execs[xi];
+    hv_u64map_del(&m->exec_ix, x->handle);
+    for (uint32_t i = 0; i < m->npending; i++)
+        if (m->pending[i] == xi) {
+            m->pending[i] = m->pending[--m->npending];
+            break;
+        }
+    exec_reset(x);
+    x->live = 0;
+    x->pending = 0;
+    x->inst_seq = m->exec_free;
+    m->exec_free = xi;
+}
+
+void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
+{
+    struct hv_exec *x = &m->execs[xi];
+    x->last = *r;
+    x->replays++;
+    if (x->pending)
+        return;
+    if (GROW(m->pending, m->npending, m->cappending, 8) != 0) {
+        m->oom = 1;
+        return;
+    }
+    m->pending[m->npending++] = xi;
+    x->pending = 1;
+}
+
+void hv_pending_prune(struct hv_model *m)
+{
+    for (uint32_t i = 0; i < m->npending;) {
+        struct hv_exec *x = &m->execs[m->pending[i]];
+        if (hv_complete(m, x->last.stream, x->last.stream_id, x->last.seq)) {
+            x->pending = 0;
+            m->pending[i] = m->pending[--m->npending];
+        } else {
+            i++;
+        }
+    }
+}

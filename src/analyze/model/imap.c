@@ -1,0 +1,251 @@
+/* imap: treap of disjoint ranges keyed by their start. See imap.h. */
+#include "analyze/model/imap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL 0u
+
+void hv_imap_init(struct hv_imap *m, size_t val_size)
+{
+    memset(m, 0, sizeof *m);
+    m->val_size = val_size;
+    m->rng = 0x9e3779b9u;
+}
+
+void hv_imap_free(struct hv_imap *m)
+{
+    free(m->nodes);
+    free(m->vals);
+    hv_imap_init(m, m->val_size);
+}
+
+void hv_imap_clear(struct hv_imap *m)
+{
+    /* Keep the pool; just forget every node. */
+    m->used = m->cap ? 1 : 0;
+    m->free_list = NIL;
+    m->root = NIL;
+    m->count = 0;
+}
+
+static inline void *val_of(const struct hv_imap *m, uint32_t i)
+{
+    return m->vals + (size_t)i * m->val_size;
+}
+
+static uint32_t next_prio(struct hv_imap *m)
+{
+    /* xorshift32: priorities only need to be unpredictable w.r.t. keys. */
+    uint32_t x = m->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    m->rng = x;
+    return x;
+}
+
+static uint32_t node_new(struct hv_imap *m, uint64_t lo, uint64_t hi)
+{
+    uint32_t i;
+    if (m->free_list != NIL) {
+        i = m->free_list;
+        m->free_list = m->nodes[i].left;
+    } else {
+        if (m->used == 0)
+            m->used = 1;  /* slot 0 is the nil sentinel */
+        if (m->used >= m->cap) {
+            uint32_t ncap = m->cap ? m->cap * 2 : 64;
+            struct hv_imap_node *nn = realloc(m->nodes, (size_t)ncap * sizeof *nn);
+            if (!nn) {
+                m->oom = 1;
+                return NIL;
+            }
+            m->nodes = nn;
+            unsigned char *nv = realloc(m->vals, (size_t)ncap * (m->val_size ? m->val_size : 1));
+            if (!nv) {
+                m->oom = 1;
+                return NIL;
+            }
+            m->vals = nv;
+            if (m->cap == 0)
+                memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+            m->cap = ncap;
+        }
+        i = m->used++;
+    }
+    struct hv_imap_node *n = &m->nodes[i];
+    n->lo = lo;
+    n->hi = hi;
+    n->left = n->right = NIL;
+    n->prio = next_prio(m);
+    m->count++;
+    return i;
+}
+
+static void node_release(struct hv_imap *m, uint32_t i)
+{
+    m->nodes[i].left = m->free_list;
+    m->free_list = i;
+    m->count--;
+}
+
+/* Releases a whole subtree (the part carved out of the map). */
+static void release_tree(struct hv_imap *m, uint32_t t)
+{
+    while (t != NIL) {
+        release_tree(m, m->nodes[t].right);
+        uint32_t l = m->nodes[t].left;
+        node_release(m, t);
+        t = l;
+    }
+}
+
+/* Splits t into nodes with lo < key (*a) and lo >= key (*b). */
+static void split(struct hv_imap *m, uint32_t t, uint64_t key, uint32_t *a, uint32_t *b)
+{
+    if (t == NIL) {
+        *a = *b = NIL;
+        return;
+    }
+    struct hv_imap_node *n = &m->nodes[t];
+    if (n->lo < key) {
+        split(m, n->right, key, &n->right, b);
+        *a = t;
+    } else {
+        split(m, n->left, key, a, &n->left);
+        *b = t;
+    }
+}
+
+/* Joins a and b where every key of a is below every key of b. */
+static uint32_t merge(struct hv_imap *m, uint32_t a, uint32_t b)
+{
+    if (a == NIL)
+        return b;
+    if (b == NIL)
+        return a;
+    if (m->nodes[a].prio > m->nodes[b].prio) {
+        m->nodes[a].right = merge(m, m->nodes[a].right, b);
+        return a;
+    }
+    m->nodes[b].left = merge(m, a, m->nodes[b].left);
+    return b;
+}
+
+/* Walks once from the root: the node with the largest lo <= addr and the
+ * node with the smallest lo > addr. */
+static void bracket(const struct hv_imap *m, uint64_t addr, uint32_t *le, uint32_t *gt)
+{
+    uint32_t t = m->root;
+    *le = *gt = NIL;
+    while (t != NIL) {
+        const struct hv_imap_node *n = &m->nodes[t];
+        if (n->lo <= addr) {
+            *le = t;
+            t = n->right;
+        } else {
+            *gt = t;
+            t = n->left;
+        }
+    }
+}
+
+static int fill(const struct hv_imap *m, uint32_t i, struct hv_imap_seg *seg)
+{
+    seg->lo = m->nodes[i].lo;
+    seg->hi = m->nodes[i].hi;
+    seg->val = val_of(m, i);
+    return 1;
+}
+
+int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
+{
+    uint32_t le, gt;
+    bracket(m, addr, &le, &gt);
+    if (le != NIL && m->nodes[le].hi > addr)
+        return fill(m, le, seg);
+    return 0;
+}
+
+int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
+{
+    uint32_t le, gt;
+    bracket(m, addr, &le, &gt);
+    if (le != NIL && m->nodes[le].hi > addr)
+        return fill(m, le, seg);
+    if (gt != NIL)
+        return fill(m, gt, seg);
+    return 0;
+}
+
+/*
+ * Removes [lo, hi) and leaves the map split in two: *left holds every segment
+ * ending at or below lo, *right every segment starting at or above hi. A
+ * segment straddling lo is trimmed to end at lo; one straddling hi is
+ * re-inserted as its part from hi on; one covering both is cut in two.
+ * Returns -1 (map intact) when the one allocation that can be needed fails.
+ */
+static int carve(struct hv_imap *m, uint64_t lo, uint64_t hi, uint32_t *left, uint32_t *right)
+{
+    uint32_t le, gt, tail = NIL;
+    /* The segment that contains hi-1 may extend past hi: its remainder
+     * [hi, old_hi) survives with the same value. */
+    bracket(m, hi - 1, &le, &gt);
+    if (le != NIL && m->nodes[le].hi > hi) {
+        uint64_t old_hi = m->nodes[le].hi;
+        tail = node_new(m, hi, old_hi);
+        if (tail == NIL)
+            return -1;
+        memcpy(val_of(m, tail), val_of(m, le), m->val_size);
+        /* node_new may have moved the pool; le is an index, still valid. */
+        m->nodes[le].hi = hi;
+    }
+    uint32_t a, mid, b;
+    split(m, m->root, lo, &a, &mid);
+    split(m, mid, hi, &mid, &b);
+    /* The segment just below lo (the max of a) may extend into [lo, hi). */
+    if (a != NIL) {
+        uint32_t t = a;
+        while (m->nodes[t].right != NIL)
+            t = m->nodes[t].right;
+        if (m->nodes[t].hi > lo)
+            m->nodes[t].hi = lo;
+    }
+    release_tree(m, mid);
+    *left = a;
+    *right = tail != NIL ? merge(m, tail, b) : b;
+    m->root = NIL;
+    return 0;
+}
+
+void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
+{
+    struct hv_imap_seg s;
+    if (lo >= hi)
+        return NULL;
+    /* Fast path: rewriting exactly an existing segment (the same buffer
+     * copied every step) changes no structure at all. */
+    if (hv_imap_find(m, lo, &s) && s.lo == lo && s.hi == hi)
+        return s.val;
+    uint32_t l, r;
+    if (carve(m, lo, hi, &l, &r) != 0)
+        return NULL;
+    uint32_t n = node_new(m, lo, hi);
+    if (n == NIL) {
+        m->root = merge(m, l, r);
+        return NULL;
+    }
+    m->root = merge(m, merge(m, l, n), r);
+    return val_of(m, n);
+}
+
+void hv_imap_erase(struct hv_imap *m, uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi || m->root == NIL)
+        return;
+    uint32_t l, r;
+    if (carve(m, lo, hi, &l, &r) != 0)
+        return;
+    m->root = merge(m, l, r);
+}

@@ -1,0 +1,69 @@
+/*
+ * imap — a map of disjoint address ranges [lo, hi) to fixed-size values.
+ *
+ * Used for the allocation map, the per-byte "last writer" history and
+ * anything else keyed by address range. Assigning a range overwrites what was
+ * there: segments it covers are dropped and segments it cuts are trimmed (or
+ * split in two), so after any sequence of writes each byte has exactly the
+ * value of its last writer. That is the question the rules ask.
+ *
+ * A treap over a node pool: O(log n) expected per operation, nodes and values
+ * live in two flat arrays indexed by uint32, freed nodes go to a free list,
+ * so a long trace that rewrites the same buffers allocates nothing after
+ * warm-up. Values are opaque bytes (`val_size` chosen at init) so one
+ * implementation serves every user.
+ *
+ * Pointers returned into values are valid until the next mutation.
+ */
+#ifndef HV_ANALYZE_IMAP_H
+#define HV_ANALYZE_IMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hv_imap_node {
+    uint64_t lo, hi;
+    uint32_t left, right;     /* node indexes, 0 = none */
+    uint32_t prio;
+    uint32_t pad;
+};
+
+struct hv_imap {
+    struct hv_imap_node *nodes;  /* nodes[0] is the nil sentinel */
+    unsigned char *vals;         /* val_size bytes per node, same index */
+    size_t val_size;
+    uint32_t cap, used;          /* slots allocated / ever handed out */
+    uint32_t free_list;          /* chained through .left */
+    uint32_t root;
+    uint32_t rng;
+    size_t count;                /* live segments */
+    int oom;                     /* an allocation failed; the map is still consistent */
+};
+
+/* A segment as seen by callers. */
+struct hv_imap_seg {
+    uint64_t lo, hi;
+    void *val;
+};
+
+void hv_imap_init(struct hv_imap *m, size_t val_size);
+void hv_imap_free(struct hv_imap *m);
+void hv_imap_clear(struct hv_imap *m);
+
+/* Segment containing addr. Returns 1 and fills *seg, or 0. */
+int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg);
+/* First segment with hi > addr (the one containing addr, else the next one
+ * above it). Returns 1 and fills *seg, or 0. Iterate a range [lo, hi) with
+ *   for (int ok = hv_imap_seek(m, lo, &s); ok && s.lo < hi; ok = hv_imap_seek(m, s.hi, &s)) */
+int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg);
+
+/* Makes [lo, hi) one segment and returns its value bytes for the caller to
+ * fill (old contents unspecified), or NULL when out of memory (the map is then
+ * unchanged except that [lo, hi) may have been cleared). lo < hi. */
+void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi);
+/* Removes every byte of [lo, hi) from the map, trimming segments it cuts. */
+void hv_imap_erase(struct hv_imap *m, uint64_t lo, uint64_t hi);
+
+static inline size_t hv_imap_count(const struct hv_imap *m) { return m->count; }
+
+#endif

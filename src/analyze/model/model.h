@@ -1,0 +1,284 @@
+/*
+ * model — the analyzer's picture of one traced process, rebuilt record by
+ * record: streams with program order, host-observed completion and
+ * happens-before clocks; events; the allocation map; the last writer of every
+ * byte; and every graph exec's inventory with its last replay.
+ *
+ * Everything here is live state. It grows with the number of streams,
+ * buffers and graphs the process has, never with trace length: completed
+ * writes are pruned as they are met, destroyed handles recycle their slots.
+ *
+ * The rules (rules/) read this model; the engine (engine.c) is the only one
+ * that changes it.
+ */
+#ifndef HV_ANALYZE_MODEL_H
+#define HV_ANALYZE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/findings.h"
+#include "analyze/model/imap.h"
+#include "analyze/model/u64map.h"
+#include "analyze/model/vclock.h"
+#include "hipvis/trace.h"
+
+#define HV_NO_INDEX UINT32_MAX
+
+/* ------------------------------------------------------------------ streams */
+
+struct hv_stream {
+    uint64_t id;             /* canonical stream id (trace.h) */
+    uint64_t last_seq;       /* last op enqueued */
+    /* Every op of this stream with seq <= completed_seq is known complete to
+     * the host (stream/device/event sync, successful query). */
+    uint64_t completed_seq;
+    uint64_t epoch;          /* newest epoch seen for the stream */
+    uint64_t ops;
+    struct hv_vclock vc;     /* ordering learnt from event waits and legacy barriers */
+    int32_t  device;
+    uint8_t  live;
+    uint8_t  nonblocking;    /* created with the non-blocking flag: no legacy barrier */
+    uint8_t  legacy;         /* the legacy default stream of its device */
+    uint8_t  pad;
+};
+
+struct hv_event {
+    uint64_t handle;
+    uint64_t seq;            /* seq of the last record, 0 never recorded */
+    struct hv_vclock vc;     /* the recording stream's clock at the record */
+    uint32_t stream;         /* stream index of the last record */
+    uint8_t  live;
+};
+
+/* ------------------------------------------------------------- allocations */
+
+struct hv_alloc {
+    uint64_t seq;            /* allocation call */
+    uint64_t gen;            /* unique per allocation: tells a re-allocation at the same address apart */
+    uint16_t api;
+    uint8_t  mem;            /* enum hv_mem */
+};
+
+/* --------------------------------------------------------------- writers */
+
+enum hv_writer_kind { HV_WRITER_COPY = 1, HV_WRITER_MEMSET, HV_WRITER_KERNEL };
+
+/* The last writer of a byte range (value of the writer imap). */
+struct hv_writer {
+    uint64_t seq, epoch, ts_ns;
+    uint64_t dst, src, bytes;    /* the whole write (a segment may be part of it) */
+    uint64_t name_func;          /* kernel writers: function handle */
+    uint64_t stream_id;          /* canonical id (the index may be recycled) */
+    uint32_t stream;             /* stream index */
+    uint32_t name_id;            /* kernel writers */
+    uint16_t api;
+    uint8_t  kind;               /* enum hv_writer_kind */
+    uint8_t  dir, src_mem, dst_mem, copy_flags;
+    int16_t  arg_index;          /* kernel writers */
+    uint8_t  hint;               /* enum hv_hint */
+    uint64_t site;               /* hash of what makes two writes "the same writer site" */
+};
+
+/* ------------------------------------------------------------ graph execs */
+
+struct hv_gnode {
+    uint64_t handle, graph, parent;
+    uint64_t func;               /* kernel */
+    uint64_t dst, src, bytes;    /* memcpy / memset */
+    uint64_t event;              /* event record / wait */
+    uint32_t index;              /* position in its graph's node list */
+    uint32_t name_id;
+    uint16_t type;               /* enum hv_node_type */
+    uint8_t  dir;
+    uint8_t  pad;
+};
+
+/* A pointer argument of a kernel node (or a memcpy/memset node's dst/src)
+ * turned into the byte range it is assumed to touch. */
+struct hv_arange {
+    uint64_t lo, hi;
+    uint64_t value;              /* the pointer */
+    uint64_t alloc_base, alloc_bytes, alloc_gen, alloc_seq;
+    uint64_t stale_seq;          /* the free that made it stale, 0 fresh */
+    uint32_t node;               /* index into exec->nodes */
+    int16_t  arg_index;          /* argument index or HV_ARG_DST/SRC */
+    uint16_t stale_api;
+    uint8_t  access, origin, alloc_mem, pad;
+};
+
+struct hv_replay {
+    uint64_t seq, epoch, ts_ns;
+    uint64_t stream_id;          /* canonical id (the index may be recycled) */
+    uint32_t stream;             /* stream index */
+    uint16_t api;
+};
+
+struct hv_gedge {
+    uint64_t graph;
+    uint32_t from, to;           /* node indexes in `graph` */
+};
+
+struct hv_exec {
+    uint64_t handle, graph;
+    uint64_t inst_seq;
+    uint16_t inst_api;
+    uint8_t  live;
+    uint8_t  has_inventory;      /* nodes were recorded at instantiate */
+    uint8_t  dirty;              /* ranges must be rebuilt */
+    uint8_t  pending;            /* last replay not known complete (on m->pending) */
+    struct hv_gnode *nodes;
+    uint32_t nnodes, capnodes;
+    struct hv_karg *args;        /* kernel pointer args, node index in .index's upper use: see args_node */
+    uint32_t *args_node;         /* node index per arg */
+    uint32_t nargs, capargs;
+    struct hv_gedge *edges;
+    uint32_t nedges, capedges;
+    struct hv_arange *ranges;    /* sorted by lo */
+    uint64_t *maxhi;             /* prefix maximum of ranges[i].hi, for overlap search */
+    uint32_t nranges, capranges;
+    uint32_t nstale;             /* ranges with stale_seq != 0 */
+    struct hv_replay last;
+    uint64_t replays;
+    uint64_t site;               /* changes whenever the ranges are rebuilt */
+};
+
+/* ------------------------------------------------------------------ model */
+
+/* Callbacks the model owner provides. */
+struct hv_model_hooks {
+    /* String-table lookup (hv_reader_string for files); may be NULL. */
+    const char *(*string)(void *ctx, uint32_t id);
+    void *string_ctx;
+};
+
+struct hv_model {
+    uint64_t pid;
+    struct hv_findings *out;
+    struct hv_trace_summary *sum;
+    struct hv_model_hooks hooks;
+
+    struct hv_stream *streams;
+    uint32_t nstreams, capstreams, stream_free;  /* free list through .last_seq */
+    struct hv_u64map stream_ix;
+
+    struct hv_event *events;
+    uint32_t nevents, capevents, event_free;
+    struct hv_u64map event_ix;
+
+    struct hv_exec *execs;
+    uint32_t nexecs, capexecs, exec_free;
+    struct hv_u64map exec_ix;
+
+    struct hv_u64map kernel_names;   /* func -> name_id (HV_REC_KERNEL) */
+
+    struct hv_imap allocs;           /* value struct hv_alloc */
+    struct hv_imap writers;          /* value struct hv_writer */
+    uint64_t alloc_gen;
+
+    uint32_t *pending;               /* exec indexes whose last replay may still run */
+    uint32_t npending, cappending;
+
+    /* Engine-hint configuration from the trace header. */
+    uint64_t blit_max_bytes;
+    uint8_t  sdma_disabled;
+    uint8_t  cuda;                   /* a CUDA runtime: AMD engine hints do not apply */
+    int      oom;
+    uint64_t exec_sites;             /* counter behind hv_exec.site */
+    size_t   last_group;             /* group index of the last finding emitted (SIZE_MAX none) */
+};
+
+int  hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out,
+                   struct hv_trace_summary *sum, const struct hv_model_hooks *hooks);
+void hv_model_free(struct hv_model *m);
+/* Kernel name for a name id / function handle, NULL unknown. */
+const char *hv_model_name(const struct hv_model *m, uint32_t name_id, uint64_t func);
+
+/* streams.c ----------------------------------------------------------------*/
+/* Index of a stream, creating its entry on first sight. */
+uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device);
+uint32_t hv_stream_find(const struct hv_model *m, uint64_t id);
+void hv_stream_created(struct hv_model *m, uint64_t id, int32_t device, uint32_t flags);
+void hv_stream_destroyed(struct hv_model *m, uint64_t id);
+/* Before an op is enqueued on stream s: apply the legacy default stream's
+ * implicit barriers to s's clock. */
+void hv_stream_before_op(struct hv_model *m, uint32_t s);
+void hv_stream_after_op(struct hv_model *m, uint32_t s, uint64_t seq, uint64_t epoch);
+/* The host observed every op of s with seq <= upto complete; `via` is the
+ * clock that ordered that work (the stream's own clock for a stream sync,
+ * the event's for an event sync): work it names is complete too. */
+void hv_stream_observed(struct hv_model *m, uint32_t s, uint64_t upto, const struct hv_vclock *via);
+/* Device synchronize: every stream of device (all when device < 0). */
+void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto);
+
+/* Does stream index s still denote stream `id`? A destroyed stream's slot is
+ * recycled; its outstanding work is then taken as finished. */
+static inline int hv_stream_same(const struct hv_model *m, uint32_t s, uint64_t id)
+{
+    return s < m->nstreams && m->streams[s].live && m->streams[s].id == id;
+}
+/* Has the host observed op (s, seq) of stream `id` complete? */
+static inline int hv_complete(const struct hv_model *m, uint32_t s, uint64_t id, uint64_t seq)
+{
+    return !hv_stream_same(m, s, id) || seq <= m->streams[s].completed_seq;
+}
+/* Happens-before: is op (from, seq) of stream `id` ordered before the next
+ * op on stream `to`? Same stream (program order), host-observed completion,
+ * or an event chain recorded in to's clock. */
+static inline int hv_ordered(const struct hv_model *m, uint32_t from, uint64_t id, uint64_t seq, uint32_t to)
+{
+    if (hv_complete(m, from, id, seq))
+        return 1;
+    if (from == to)
+        return 1;
+    return seq <= hv_vc_get(&m->streams[to].vc, from);
+}
+
+void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t seq);
+/* Stream s waits for the event; record_* come from the wait record and are
+ * used when the event's own record was not seen. */
+void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t record_stream,
+                     uint64_t record_seq);
+/* Host observed the event complete. */
+void hv_event_observed(struct hv_model *m, uint64_t handle, uint64_t record_stream, uint64_t record_seq);
+void hv_event_destroyed(struct hv_model *m, uint64_t handle);
+
+/* allocs.c -----------------------------------------------------------------*/
+void hv_alloc_add(struct hv_model *m, uint64_t ptr, uint64_t bytes, uint8_t mem, uint64_t seq, uint16_t api);
+/* A release: drops the allocation at ptr, its writer history, and marks
+ * every graph argument that pointed into it stale. */
+void hv_alloc_release(struct hv_model *m, uint64_t ptr, uint64_t seq, uint16_t api);
+/* Allocation containing addr: 1 and its range/value, or 0. */
+int hv_alloc_find(const struct hv_model *m, uint64_t addr, struct hv_imap_seg *seg);
+
+/* writers.c ----------------------------------------------------------------*/
+void hv_writer_set(struct hv_model *m, uint64_t lo, uint64_t hi, const struct hv_writer *w);
+
+/* graphs.c -----------------------------------------------------------------*/
+uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle);
+/* Starts a fresh inventory for handle (instantiate, or a full update). */
+uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint64_t seq, uint16_t api);
+void hv_exec_add_node(struct hv_model *m, uint32_t x, const struct hv_graph_node *n);
+/* Kernel pointer args of node `node_handle` (replacing any it had). */
+void hv_exec_add_kargs(struct hv_model *m, uint32_t x, uint64_t node_handle, const struct hv_karg *a, uint32_t n);
+void hv_exec_add_edges(struct hv_model *m, uint32_t x, uint64_t graph, const uint32_t *pairs, uint32_t n);
+/* Rebuilds the argument ranges against the current allocation map. */
+void hv_exec_finalize(struct hv_model *m, uint32_t x);
+void hv_exec_destroy(struct hv_model *m, uint32_t x);
+/* First range index that may overlap [lo, hi): iterate i from it while
+ * ranges[i].lo < hi, checking ranges[i].hi > lo. */
+uint32_t hv_exec_first_overlap(const struct hv_exec *x, uint64_t lo);
+/* Marks the exec's last replay pending (on m->pending). */
+void hv_exec_replayed(struct hv_model *m, uint32_t x, const struct hv_replay *r);
+/* Drops execs whose last replay is now known complete from m->pending. */
+void hv_pending_prune(struct hv_model *m);
+
+/* Turns a pointer value into the assumed byte range [lo, hi) it addresses:
+ * up to the end of its allocation, cut at the next higher pointer among
+ * `peers` (the other pointers of the same launch) in that allocation. The
+ * extent of a kernel's access is unknown; tensors in one pool segment are
+ * usually passed as separate pointers, so this keeps them apart. */
+void hv_pointer_range(const struct hv_model *m, uint64_t value, const struct hv_karg *peers, uint32_t npeers,
+                      uint64_t *lo, uint64_t *hi, struct hv_imap_seg *alloc);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * streams: program order, host-observed completion and happens-before.
+ *
+ * Ordering facts the model uses (CUDA/HIP stream semantics):
+ *  - ops of one stream run in issue order;
+ *  - event record on A then stream-wait on B: everything before the record
+ *    on A precedes everything after the wait on B (vector clocks carry this
+ *    transitively across chains of waits);
+ *  - the legacy default stream waits for all prior work of the device's
+ *    blocking streams and they wait for its prior work (not non-blocking
+ *    streams, and per-thread default streams behave as blocking streams);
+ *  - a host sync that observed stream S complete up to seq X orders all of
+ *    S's work up to X before anything the host issues afterwards, on any
+ *    stream. The trace has one global seq order, so all host threads are
+ *    treated as one host; this can only remove findings, never invent them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/model/model.h"
+
+#define HIP_STREAM_NON_BLOCKING 0x1u  /* hipStreamNonBlocking == cudaStreamNonBlocking */
+
+uint32_t hv_stream_find(const struct hv_model *m, uint64_t id)
+{
+    return hv_u64map_get(&m->stream_ix, id);
+}
+
+static uint32_t stream_slot(struct hv_model *m)
+{
+    if (m->stream_free != HV_NO_INDEX) {
+        uint32_t i = m->stream_free;
+        m->stream_free = (uint32_t)m->streams[i].last_seq;
+        return i;
+    }
+    if (m->nstreams == m->capstreams) {
+        uint32_t ncap = m->capstreams ? m->capstreams * 2 : 16;
+        struct hv_stream *ns = realloc(m->streams, (size_t)ncap * sizeof *ns);
+        if (!ns)
+            return HV_NO_INDEX;
+        m->streams = ns;
+        m->capstreams = ncap;
+    }
+    hv_vc_init(&m->streams[m->nstreams].vc);
+    return m->nstreams++;
+}
+
+uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device)
+{
+    uint32_t i = hv_u64map_get(&m->stream_ix, id);
+    if (i != HV_U64MAP_NONE)
+        return i;
+    i = stream_slot(m);
+    if (i == HV_NO_INDEX || hv_u64map_put(&m->stream_ix, id, i) != 0) {
+        m->oom = 1;
+        return HV_NO_INDEX;
+    }
+    struct hv_stream *s = &m->streams[i];
+    struct hv_vclock keep = s->vc;
+    memset(s, 0, sizeof *s);
+    s->vc = keep;
+    hv_vc_reset(&s->vc);
+    s->id = id;
+    s->live = 1;
+    s->legacy = (id & HV_STREAM_LEGACY) != 0;
+    s->device = s->legacy ? (int32_t)(id & 0xffffffffu) : device;
+    if (m->sum)
+        m->sum->streams++;
+    return i;
+}
+
+void hv_stream_created(struct hv_model *m, uint64_t id, int32_t device, uint32_t flags)
+{
+    /* A handle value can be reused after destroy: start it over. */
+    hv_stream_destroyed(m, id);
+    uint32_t i = hv_stream_get(m, id, device);
+    if (i != HV_NO_INDEX)
+        m->streams[i].nonblocking = (flags & HIP_STREAM_NON_BLOCKING) != 0;
+}
+
+void hv_stream_destroyed(struct hv_model *m, uint64_t id)
+{
+    uint32_t i = hv_u64map_del(&m->stream_ix, id);
+    if (i == HV_U64MAP_NONE)
+        return;
+    /* Writers and replays that still name this index are judged against a
+     * recycled slot's clocks; seqs only grow, so they stay correct (see
+     * vclock.h). */
+    m->streams[i].live = 0;
+    m->streams[i].last_seq = m->stream_free;
+    m->stream_free = i;
+}
+
+static int blocking_peer(const struct hv_stream *s, int32_t device)
+{
+    return s->live && !s->legacy && !s->nonblocking && s->device == device;
+}
+
+void hv_stream_before_op(struct hv_model *m, uint32_t si)
+{
+    struct hv_stream *s = &m->streams[si];
+    if (s->nonblocking)
+        return;
+    if (s->legacy) {
+        /* Legacy stream: waits for every blocking stream's prior work. */
+        for (uint32_t j = 0; j < m->nstreams; j++)
+            if (j != si && blocking_peer(&m->streams[j], s->device) && m->streams[j].last_seq)
+                hv_vc_raise(&m->streams[si].vc, j, m->streams[j].last_seq);
+        return;
+    }
+    /* Blocking stream: waits for the legacy stream's prior work. */
+    uint32_t l = hv_stream_find(m, HV_STREAM_LEGACY | (uint32_t)s->device);
+    if (l != HV_U64MAP_NONE && s->device >= 0 && m->streams[l].last_seq)
+        hv_vc_raise(&s->vc, l, m->streams[l].last_seq);
+}
+
+void hv_stream_after_op(struct hv_model *m, uint32_t si, uint64_t seq, uint64_t epoch)
+{
+    struct hv_stream *s = &m->streams[si];
+    if (seq > s->last_seq)
+        s->last_seq = seq;
+    if (epoch != HV_EPOCH_UNKNOWN && epoch > s->epoch)
+        s->epoch = epoch;
+    s->ops++;
+}
+
+static void complete_upto(struct hv_model *m, uint32_t si, uint64_t upto)
+{
+    if (upto > m->streams[si].completed_seq)
+        m->streams[si].completed_seq = upto;
+}
+
+void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const struct hv_vclock *via)
+{
+    complete_upto(m, si, upto);
+    /* Work the completed ops waited for is complete as well. Clocks are
+     * joined transitively at each wait, so one level suffices. */
+    if (via)
+        for (uint32_t k = 0; k < via->n; k++)
+            if (via->e[k].stream < m->nstreams)
+                complete_upto(m, via->e[k].stream, via->e[k].seq);
+}
+
+void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto)
+{
+    for (uint32_t j = 0; j < m->nstreams; j++)
+        if (m->streams[j].live && (device < 0 || m->streams[j].device == device || m->streams[j].device < 0))
+            complete_upto(m, j, upto);
+}
+
+/* ------------------------------------------------------------------ events */
+
+static uint32_t event_get(struct hv_model *m, uint64_t handle)
+{
+    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    if (i != HV_U64MAP_NONE)
+        return i;
+    if (m->event_free != HV_NO_INDEX) {
+        i = m->event_free;
+        m->event_free = m->events[i].stream;
+    } else {
+        if (m->nevents == m->capevents) {
+            uint32_t ncap = m->capevents ? m->capevents * 2 : 16;
+            struct hv_event *ne = realloc(m->events, (size_t)ncap * sizeof *ne);
+            if (!ne) {
+                m->oom = 1;
+                return HV_NO_INDEX;
+            }
+            m->events = ne;
+            m->capevents = ncap;
+        }
+        i = m->nevents++;
+        hv_vc_init(&m->events[i].vc);
+    }
+    if (hv_u64map_put(&m->event_ix, handle, i) != 0) {
+        m->oom = 1;
+        return HV_NO_INDEX;
+    }
+    struct hv_event *e = &m->events[i];
+    e->handle = handle;
+    e->seq = 0;
+    e->stream = HV_NO_INDEX;
+    e->live = 1;
+    hv_vc_reset(&e->vc);
+    return i;
+}
+
+void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t seq)
+{
+    uint32_t i = event_get(m, handle);
+    if (i == HV_NO_INDEX)
+        return;
+    struct hv_event *e = &m->events[i];
+    e->seq = seq;
+    e->stream = si;
+    if (hv_vc_copy(&e->vc, &m->streams[si].vc) != 0 || hv_vc_raise(&e->vc, si, seq) != 0)
+        m->oom = 1;
+}
+
+void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t record_stream,
+                     uint64_t record_seq)
+{
+    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    if (i != HV_U64MAP_NONE && m->events[i].seq &&
+        (record_seq == 0 || record_seq == m->events[i].seq)) {
+        if (hv_vc_join(&m->streams[si].vc, &m->events[i].vc) != 0)
+            m->oom = 1;
+        return;
+    }
+    /* The record was not seen (before tracing started, or lost): the wait
+     * record still says where it was, which gives the direct edge. */
+    if (record_seq == 0 || record_stream == 0)
+        return;
+    uint32_t rs = hv_stream_get(m, record_stream, m->streams[si].device);
+    if (rs != HV_NO_INDEX && rs != si && hv_vc_raise(&m->streams[si].vc, rs, record_seq) != 0)
+        m->oom = 1;
+}
+
+void hv_event_observed(struct hv_model *m, uint64_t handle, uint64_t record_stream, uint64_t record_seq)
+{
+    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    if (i != HV_U64MAP_NONE && m->events[i].seq && m->events[i].stream != HV_NO_INDEX &&
+        (record_seq == 0 || record_seq == m->events[i].seq)) {
+        const struct hv_event *e = &m->events[i];
+        hv_stream_observed(m, e->stream, e->seq, &e->vc);
+        return;
+    }
+    if (record_stream && record_seq) {
+        uint32_t rs = hv_stream_get(m, record_stream, -1);
+        if (rs != HV_NO_INDEX)
+            hv_stream_observed(m, rs, record_seq, NULL);
+    }
+}
+
+void hv_event_destroyed(struct hv_model *m, uint64_t handle)
+{
+    uint32_t i = hv_u64map_del(&m->event_ix, handle);
+    if (i == HV_U64MAP_NONE)
+        return;
+    m->events[i].live = 0;
+    m->events[i].stream = m->event_free;
+    m->event_free = i;
+}

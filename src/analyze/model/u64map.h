@@ -1,0 +1,54 @@
+/*
+ * u64map — open-addressing hash map from a 64-bit key to a 32-bit index.
+ *
+ * The analyzer looks up a stream, event, exec or allocation by its runtime
+ * handle on almost every record, so this is on the hot path: linear probing
+ * over one flat array (one cache line usually answers), no per-insert
+ * allocation, backward-shift deletion so no tombstones accumulate in a long
+ * trace where handles are created and destroyed forever.
+ *
+ * Any 64-bit key is allowed (0 included: the canonical "no stream" id); an
+ * empty slot is marked by its value being HV_U64MAP_NONE.
+ */
+#ifndef HV_ANALYZE_U64MAP_H
+#define HV_ANALYZE_U64MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HV_U64MAP_NONE UINT32_MAX
+
+struct hv_u64map_slot {
+    uint64_t key;
+    uint32_t val;        /* HV_U64MAP_NONE: empty */
+    uint32_t pad;
+};
+
+struct hv_u64map {
+    struct hv_u64map_slot *slots;
+    size_t cap;          /* power of two, or 0 before the first insert */
+    size_t count;
+};
+
+void hv_u64map_init(struct hv_u64map *m);
+void hv_u64map_free(struct hv_u64map *m);
+/* Value of key, or HV_U64MAP_NONE. */
+uint32_t hv_u64map_get(const struct hv_u64map *m, uint64_t key);
+/* Sets key -> val (val != HV_U64MAP_NONE). Returns 0, or -1 out of memory. */
+int hv_u64map_put(struct hv_u64map *m, uint64_t key, uint32_t val);
+/* Removes key if present; returns the value it had or HV_U64MAP_NONE. */
+uint32_t hv_u64map_del(struct hv_u64map *m, uint64_t key);
+
+/* The finalizer of splitmix64: a cheap, well-mixed hash for handles, which
+ * are aligned pointers (low bits zero) and would cluster under identity. */
+static inline uint64_t hv_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+#endif

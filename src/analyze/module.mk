@@ -1,0 +1,9 @@
+# Analyzer: model (streams, epochs, happens-before, allocations, writer
+# history, graph inventories), rules (one file each) and reports, as a static
+# library shared by hipvis-analyze and the sidecar.
+ANALYZE_SRCS += $(sort $(wildcard src/analyze/*.c src/analyze/model/*.c src/analyze/rules/*.c \
+                                  src/analyze/report/*.c))
+
+$(BUILD)/libhvanalyze.a: $(call obj,$(ANALYZE_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^

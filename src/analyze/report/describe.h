@@ -1,0 +1,25 @@
+/*
+ * describe — the words reports use for trace values (stream ids, memory
+ * kinds, directions, access kinds). Shared by the text, JSON and Perfetto
+ * reports so the three say the same thing the same way.
+ */
+#ifndef HV_ANALYZE_DESCRIBE_H
+#define HV_ANALYZE_DESCRIBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "legacy:0", "per-thread:1234", or "0x55d0c0a0" for an explicit handle. */
+const char *hv_stream_text(uint64_t id, char *buf, size_t len);
+const char *hv_mem_text(int mem);        /* "device", "pinned", "pageable", ... */
+const char *hv_dir_text(int dir);        /* "H2D", ... */
+const char *hv_access_text(int access);  /* "read", "write", "read-write", "unknown" */
+const char *hv_origin_text(int origin);  /* "metadata", "inferred" */
+const char *hv_node_type_text(int type); /* "kernel", "memcpy", ... */
+const char *hv_side_kind_text(int kind); /* "copy", "memset", "kernel", "replay", "free", "trace" */
+/* "arg 3", "dst", "src" or "" */
+const char *hv_arg_text(int arg_index, char *buf, size_t len);
+/* 2048 -> "2 KiB", 1536 -> "1536 B" */
+const char *hv_bytes_text(uint64_t n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * report — renderers of the findings store: human text, JSON (schema in
+ * docs/analysis.md), Perfetto/Chrome trace-event JSON, and the --graphs
+ * inventory. Rules never print; these are the only writers of output.
+ */
+#ifndef HV_ANALYZE_REPORT_H
+#define HV_ANALYZE_REPORT_H
+
+#include <stdio.h>
+
+#include "analyze/engine.h"
+#include "analyze/findings.h"
+
+struct hv_report_opts {
+    int fail_on;        /* enum hv_severity threshold, for the verdict line */
+    int all;            /* list every occurrence of each group */
+    int verbose;
+};
+
+void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
+void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
+
+/* --graphs: one exec's inventory (nodes, edges, roots, longest path, max
+ * out-degree, host/event nodes, collective kernels). */
+void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t exec);
+
+/* Perfetto export, streamed while the engines run: install
+ * hv_perfetto_observer() on each engine and hv_perfetto_on_finding as the
+ * findings observer. One process track per traced pid, one thread track
+ * per stream (plus one for host syncs). */
+struct hv_perfetto;
+struct hv_perfetto *hv_perfetto_open(FILE *out);
+/* Starts the next trace (process): name it. */
+void hv_perfetto_begin_trace(struct hv_perfetto *p, uint64_t pid, const char *label);
+struct hv_engine_observer hv_perfetto_observer(struct hv_perfetto *p);
+void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct hv_group *g, int is_new);
+/* Closes the JSON document; returns 0 or -1 on a write error. Frees p. */
+int hv_perfetto_close(struct hv_perfetto *p);
+
+/* JSON string (quoted, escaped) — shared by the JSON writers. */
+void hv_json_str(FILE *out, const char *s);
+
+#endif

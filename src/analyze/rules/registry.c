@@ -1,0 +1,37 @@
+/* The rule table. Adding a rule: one file with its struct hv_rule, one
+ * enum value in rules.h, one line here. */
+#include <string.h>
+
+#include "analyze/rules/rules.h"
+
+extern const struct hv_rule hv_rule_same_epoch_write, hv_rule_unordered_write, hv_rule_write_during_replay,
+    hv_rule_stale_capture_pointer, hv_rule_concurrent_shared_replay, hv_rule_trace_truncated,
+    hv_rule_records_dropped;
+
+const struct hv_rule *const hv_rules[HV_RULE__COUNT] = {
+    [HV_RULE_SAME_EPOCH_WRITE] = &hv_rule_same_epoch_write,
+    [HV_RULE_UNORDERED_WRITE] = &hv_rule_unordered_write,
+    [HV_RULE_WRITE_DURING_REPLAY] = &hv_rule_write_during_replay,
+    [HV_RULE_STALE_CAPTURE_POINTER] = &hv_rule_stale_capture_pointer,
+    [HV_RULE_CONCURRENT_SHARED_REPLAY] = &hv_rule_concurrent_shared_replay,
+    [HV_RULE_TRACE_TRUNCATED] = &hv_rule_trace_truncated,
+    [HV_RULE_RECORDS_DROPPED] = &hv_rule_records_dropped,
+};
+
+const struct hv_rule *hv_rule_by_name(const char *name)
+{
+    for (int i = 0; i < HV_RULE__COUNT; i++)
+        if (strcmp(hv_rules[i]->name, name) == 0)
+            return hv_rules[i];
+    return NULL;
+}
+
+const char *hv_rule_name(int id)
+{
+    return id >= 0 && id < HV_RULE__COUNT ? hv_rules[id]->name : "?";
+}
+
+const char *hv_rule_why(int id)
+{
+    return id >= 0 && id < HV_RULE__COUNT ? hv_rules[id]->why : "";
+}

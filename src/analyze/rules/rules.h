@@ -1,0 +1,95 @@
+/*
+ * rules — the hazard checks. One file per rule; each is a `struct hv_rule`
+ * with the hooks it needs. The engine calls the hooks at the points where
+ * the model has the facts; a rule reads the model and emits findings through
+ * hv_rule_emit(). A rule never prints and never changes the model.
+ */
+#ifndef HV_ANALYZE_RULES_H
+#define HV_ANALYZE_RULES_H
+
+#include "analyze/findings.h"
+#include "analyze/model/model.h"
+
+enum hv_rule_id {
+    HV_RULE_SAME_EPOCH_WRITE = 0,
+    HV_RULE_UNORDERED_WRITE,
+    HV_RULE_WRITE_DURING_REPLAY,
+    HV_RULE_STALE_CAPTURE_POINTER,
+    HV_RULE_CONCURRENT_SHARED_REPLAY,
+    HV_RULE_TRACE_TRUNCATED,
+    HV_RULE_RECORDS_DROPPED,
+    HV_RULE__COUNT
+};
+
+/* A replay as the hooks see it. */
+struct hv_replay_ctx {
+    uint32_t exec;               /* index into m->execs */
+    struct hv_replay r;
+    uint64_t site;               /* exec site x replay stream x api (engine's memo key part) */
+};
+
+/* An eager write as the hooks see it. */
+struct hv_write_ctx {
+    uint64_t lo, hi;
+    const struct hv_writer *w;
+};
+
+/* What the engine knows about the input when it finishes. */
+struct hv_input_health {
+    int      read_status;        /* enum hv_read_status (HV_READ_OK = 0) */
+    const char *read_status_name;
+    uint64_t offset, records_salvaged;
+    const char *what;
+    uint64_t dropped, late_records, chunk_gaps;
+    int      has_footer;
+};
+
+struct hv_rule {
+    uint16_t id;                 /* enum hv_rule_id */
+    uint8_t  severity;           /* default severity */
+    const char *name;
+    const char *why;             /* one line: why a GPU engineer should care */
+    /* Overlap rules are asked twice. First, once per (replay, last-writer
+     * segment it reads): does the rule apply to this writer at all? The
+     * answer may only depend on the writer and the replay, never on which
+     * argument range overlaps, so the engine can remember which groups it
+     * produced and count repeats without rebuilding them (engine_join.c).
+     * Then, for each argument range `rg` of the exec that reads [lo, hi) of
+     * the segment: emit exactly one finding (hv_rule_emit). */
+    int (*overlap_applies)(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w);
+    void (*on_overlap)(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg,
+                       uint64_t lo, uint64_t hi, const struct hv_writer *w);
+    /* A replay is about to be enqueued (before it becomes the exec's last). */
+    void (*on_replay)(struct hv_model *m, const struct hv_replay_ctx *rp);
+    /* An eager write is about to be applied (before it becomes the last writer). */
+    void (*on_write)(struct hv_model *m, const struct hv_write_ctx *wr);
+    /* The trace ended. */
+    void (*on_finish)(struct hv_model *m, const struct hv_input_health *in);
+};
+
+/* Every rule, indexed by id. */
+extern const struct hv_rule *const hv_rules[HV_RULE__COUNT];
+const struct hv_rule *hv_rule_by_name(const char *name);
+const char *hv_rule_name(int id);
+const char *hv_rule_why(int id);
+
+/* ---- helpers shared by the rules (common.c) ---- */
+
+/* Does an argument with this access read its buffer? Unknown counts as read. */
+int hv_access_reads(uint8_t access);
+/* ... write it? Unknown counts as "may write" (*maybe set). */
+int hv_access_writes(uint8_t access, int *maybe);
+/* One severity step down, for evidence that is only inferred. */
+int hv_sev_soften(int sev);
+
+void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct hv_writer *w);
+void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec, const struct hv_replay *r,
+                    const struct hv_arange *rg);
+/* Starts a finding of rule id at its default severity for the affected
+ * range [lo, hi), with the allocation that holds it. */
+void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi);
+void hv_rule_emit(struct hv_model *m, const struct hv_finding *f);
+/* A finding about the input itself (no ops, no range). */
+void hv_rule_emit_input(struct hv_model *m, int rule, uint64_t n1, uint64_t n2, const char *note);
+
+#endif

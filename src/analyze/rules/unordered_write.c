@@ -1,0 +1,42 @@
+/*
+ * unordered-write: a replay on stream S reads a range last written on
+ * another stream T, and nothing orders that write before the replay — no
+ * event recorded on T after the write and waited on by S (directly or
+ * through a chain), no legacy-stream barrier, no host synchronization that
+ * observed the write complete. That is a data race in the programming model:
+ * the graph may read the old or the new bytes, or a mix.
+ *
+ * Severity: error; warning when the argument was only inferred to be a
+ * pointer (value match against an allocation, no code-object metadata).
+ */
+#include "analyze/rules/rules.h"
+
+static int applies(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w)
+{
+    if (w->stream == rp->r.stream && w->stream_id == rp->r.stream_id)
+        return 0;
+    return !hv_ordered(m, w->stream, w->stream_id, w->seq, rp->r.stream);
+}
+
+static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg, uint64_t lo,
+                       uint64_t hi, const struct hv_writer *w)
+{
+    struct hv_finding f;
+    hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
+    if (rg->origin == HV_ARG_INFERRED)
+        f.severity = (uint8_t)hv_sev_soften(f.severity);
+    hv_side_writer(m, &f.a, w);
+    hv_side_replay(m, &f.b, rp->exec, &rp->r, rg);
+    f.n1 = w->bytes;
+    hv_rule_emit(m, &f);
+}
+
+const struct hv_rule hv_rule_unordered_write = {
+    .id = HV_RULE_UNORDERED_WRITE,
+    .severity = HV_SEV_ERROR,
+    .name = "unordered-write",
+    .why = "the write is on another stream and no event wait or host sync orders it before the replay: "
+           "a data race, the graph may read old, new or torn bytes",
+    .overlap_applies = applies,
+    .on_overlap = on_overlap,
+};

@@ -1,0 +1,127 @@
+/*
+ * Reader internals shared by its parts (not for other modules):
+ *   reader_input.c   the input buffer over the FILE*
+ *   reader_frames.c  header, frames, chunk validation, resynchronisation
+ *   reader_slots.c   decompressed chunk buffers pinned by the reorder window
+ *   reader.c         the public API: open, next (windowed), next_raw, close
+ */
+#ifndef HV_FORMAT_READER_INT_H
+#define HV_FORMAT_READER_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <zstd.h>
+
+#include "format/frame.h"
+#include "format/reorder.h"
+#include "format/strtab.h"
+#include "hipvis/reader.h"
+
+/* Input is read in steps of this size; at each frame start the reader tries
+ * to have this much buffered so that zstd can decode the whole frame in one
+ * pass (its fast path needs the complete frame in the input). */
+#define HV_RD_READAHEAD   (1u << 20)
+#define HV_RD_IN_INITIAL  (64u << 10)     /* input buffer to start with */
+/* The window releases its oldest record past this many bytes as well as past
+ * HV_READER_WINDOW records, so huge records cannot make memory unbounded. */
+#define HV_RD_WINDOW_BYTES (64u << 20)
+/* Chunk buffers kept alive by window records; past this the oldest buffer's
+ * remaining records are copied out ("evacuated") so it can be reused. */
+#define HV_RD_PIN_BYTES   (128u << 20)
+#define HV_RD_SLOT_NONE   UINT32_MAX      /* no current chunk */
+#define HV_RD_SLOT_EVAC   (UINT32_MAX - 1) /* record copied to its own allocation */
+/* Idle chunk buffers are kept for reuse up to this many bytes: the steady
+ * state re-uses the same few buffers instead of mapping fresh ones (page
+ * faults) for every chunk. */
+#define HV_RD_IDLE_BYTES  (32u << 20)
+#define HV_RD_KEEP_NONE   UINT64_MAX
+/* The input buffer grows to hold one whole compressed frame of the largest
+ * chunk accepted (plus the readahead); past that the frame start is let go. */
+#define HV_RD_IN_MAX      (ZSTD_COMPRESSBOUND(HV_CHUNK_MAX_BYTES) + HV_RD_READAHEAD)
+
+struct hv_slot {
+    uint8_t *buf;
+    size_t cap;
+    uint32_t live;          /* records of this chunk in the window or handed out */
+    uint8_t busy;           /* holds (or is being filled with) a chunk */
+    uint64_t age;           /* load order, for evacuating the oldest first */
+};
+
+enum hv_src {
+    HV_SRC_MORE,            /* frames may follow */
+    HV_SRC_END,             /* clean end of input */
+    HV_SRC_FAILED,          /* r->err waits to be reported once the window drains */
+    HV_SRC_DEAD,            /* terminal error, reported */
+};
+
+struct hv_reader {
+    FILE *f;
+    int own_f;
+
+    /* Bytes [in_off, in_off + in_len) of the input are in[0..in_len). in_pos
+     * is the parse position. While a frame is decoded, keep_off is its start,
+     * which stays buffered so that a damaged frame can be rescanned from its
+     * second byte; HV_RD_KEEP_NONE otherwise. */
+    uint8_t *in;
+    size_t in_cap, in_len, in_pos;
+    uint64_t in_off, keep_off;
+    int eof;
+    ZSTD_DCtx *dctx;
+
+    struct hv_file_header hdr;
+    struct hv_file_footer footer;
+    int have_footer;
+
+    struct hv_slot *slots;
+    uint32_t nslots, slots_cap;
+    uint32_t *idle;         /* stack of slot ids not busy */
+    uint32_t nidle;
+    uint64_t pinned, idle_bytes, next_age;
+    uint32_t cur;           /* slot the cursor walks */
+    const uint8_t *cur_p, *cur_end;
+
+    struct hv_reorder win;
+    size_t win_bytes;
+    uint64_t ord;
+    struct hv_ent prev;     /* handed out by the last call, released by the next */
+    int have_prev;
+    uint64_t last_seq;
+    int emitted;
+
+    struct hv_strtab strings;
+
+    enum hv_src src;
+    int err_resumable;      /* after reporting, continue at the next frame magic */
+    int resync;             /* scanning for a frame magic */
+    struct hv_read_error err;
+    struct hv_reader_stats st;
+    uint32_t next_chunk;
+    int seen_chunk;
+
+    _Alignas(8) uint8_t scratch[512];   /* zero-filled copy of a short record */
+};
+
+/* reader_input.c */
+size_t hv_rd_avail(const struct hv_reader *r);
+uint64_t hv_rd_offset(const struct hv_reader *r);           /* file offset of in_pos */
+/* Buffers at least `want` bytes from in_pos (fewer only at end of input).
+ * Returns the bytes available, or -1 with r->err set (I/O, memory). */
+long hv_rd_fill(struct hv_reader *r, size_t want);
+void hv_rd_error(struct hv_reader *r, enum hv_read_status st, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* reader_frames.c */
+int hv_rd_read_header(struct hv_reader *r);   /* 0, or -1 with r->err set */
+/* Loads the next chunk and points the cursor at it; at the end of input sets
+ * r->src to HV_SRC_END, on a problem to HV_SRC_FAILED. */
+void hv_rd_load_next(struct hv_reader *r);
+
+/* reader_slots.c */
+int hv_rd_slot_take(struct hv_reader *r, uint32_t *id);     /* 0, or -1 (memory) */
+int hv_rd_slot_reserve(struct hv_reader *r, uint32_t id, size_t bytes);
+void hv_rd_slot_drop(struct hv_reader *r, uint32_t id);     /* the slot holds nothing live */
+void hv_rd_release(struct hv_reader *r, const struct hv_ent *e);
+int hv_rd_evacuate(struct hv_reader *r);                    /* bring pinned under budget */
+void hv_rd_slots_free(struct hv_reader *r);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * Chunk buffers ("slots"). Window entries point straight into the decoded
+ * chunk they came from, so records are never copied on the normal path; a
+ * slot is reused once none of its records is in the window or handed out.
+ *
+ * A record whose seq is far ahead stays in the window long after its chunk
+ * was read, pinning the whole buffer. When pinned buffers pass
+ * HV_RD_PIN_BYTES, the oldest one's remaining records are copied to their own
+ * allocations ("evacuated"): memory stays bounded whatever the seq pattern,
+ * and only damaged or pathological traces ever take that path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/reader_int.h"
+
+int hv_rd_slot_take(struct hv_reader *r, uint32_t *id)
+{
+    if (!r->nidle) {
+        if (r->nslots == r->slots_cap) {
+            uint32_t cap = r->slots_cap ? r->slots_cap * 2 : 16;
+            struct hv_slot *s = realloc(r->slots, cap * sizeof *s);
+            if (!s)
+                return -1;
+            r->slots = s;
+            uint32_t *idle = realloc(r->idle, cap * sizeof *idle);
+            if (!idle)
+                return -1;
+            r->idle = idle;
+            r->slots_cap = cap;
+        }
+        memset(&r->slots[r->nslots], 0, sizeof r->slots[0]);
+        r->idle[r->nidle++] = r->nslots++;
+    }
+    *id = r->idle[--r->nidle];
+    struct hv_slot *s = &r->slots[*id];
+    r->idle_bytes -= s->cap;
+    s->busy = 1;
+    s->live = 0;
+    s->age = r->next_age++;
+    r->pinned += s->cap;
+    return 0;
+}
+
+/* Only while the slot is being filled: nothing points into it yet. */
+int hv_rd_slot_reserve(struct hv_reader *r, uint32_t id, size_t bytes)
+{
+    struct hv_slot *s = &r->slots[id];
+    if (s->cap >= bytes)
+        return 0;
+    uint8_t *b = realloc(s->buf, bytes);
+    if (!b)
+        return -1;
+    r->pinned += bytes - s->cap;
+    s->buf = b;
+    s->cap = bytes;
+    return 0;
+}
+
+void hv_rd_slot_drop(struct hv_reader *r, uint32_t id)
+{
+    struct hv_slot *s = &r->slots[id];
+    if (!s->busy)
+        return;
+    s->busy = 0;
+    r->pinned -= s->cap;
+    /* Keep buffers warm for the next chunks, within a budget. */
+    if (r->idle_bytes + s->cap > HV_RD_IDLE_BYTES) {
+        free(s->buf);
+        s->buf = NULL;
+        s->cap = 0;
+    }
+    r->idle_bytes += s->cap;
+    r->idle[r->nidle++] = id;
+}
+
+void hv_rd_release(struct hv_reader *r, const struct hv_ent *e)
+{
+    if (e->slot == HV_RD_SLOT_EVAC) {
+        free((void *)e->rec);
+        return;
+    }
+    struct hv_slot *s = &r->slots[e->slot];
+    /* The slot the cursor still walks is dropped when the cursor leaves it. */
+    if (--s->live == 0 && e->slot != r->cur)
+        hv_rd_slot_drop(r, e->slot);
+}
+
+struct evac_ctx {
+    struct hv_reader *r;
+    uint32_t id;
+    int failed;
+};
+
+static void evac_one(struct hv_ent *e, void *arg)
+{
+    struct evac_ctx *c = arg;
+    if (e->slot != c->id)
+        return;
+    void *copy = malloc(e->bytes);
+    if (!copy) {
+        c->failed = 1;
+        return;
+    }
+    memcpy(copy, e->rec, e->bytes);
+    e->rec = copy;
+    e->slot = HV_RD_SLOT_EVAC;
+    c->r->slots[c->id].live--;
+}
+
+int hv_rd_evacuate(struct hv_reader *r)
+{
+    while (r->pinned > HV_RD_PIN_BYTES) {
+        uint32_t oldest = HV_RD_SLOT_NONE;
+        for (uint32_t i = 0; i < r->nslots; i++)
+            if (r->slots[i].busy && i != r->cur &&
+                (oldest == HV_RD_SLOT_NONE || r->slots[i].age < r->slots[oldest].age))
+                oldest = i;
+        if (oldest == HV_RD_SLOT_NONE)
+            return 0;
+        struct evac_ctx c = { r, oldest, 0 };
+        hv_reorder_foreach(&r->win, evac_one, &c);
+        if (c.failed)
+            return -1;
+        hv_rd_slot_drop(r, oldest);
+    }
+    return 0;
+}
+
+static void free_evacuated(struct hv_ent *e, void *arg)
+{
+    (void)arg;
+    if (e->slot == HV_RD_SLOT_EVAC)
+        free((void *)e->rec);
+}
+
+void hv_rd_slots_free(struct hv_reader *r)
+{
+    hv_reorder_foreach(&r->win, free_evacuated, NULL);
+    for (uint32_t i = 0; i < r->nslots; i++)
+        free(r->slots[i].buf);
+    free(r->slots);
+    free(r->idle);
+    r->slots = NULL;
+    r->idle = NULL;
+    r->nslots = r->slots_cap = r->nidle = 0;
+}

@@ -1,0 +1,58 @@
+/* Record sizes by type, and the consistency check of variable tails. */
+#include <string.h>
+
+#include "format/rec_layout.h"
+
+const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
+    [HV_REC_CALL] = sizeof(struct hv_call),
+    [HV_REC_STRING] = sizeof(struct hv_string),
+    [HV_REC_GRAPH_NODE] = sizeof(struct hv_graph_node),
+    [HV_REC_GRAPH_EDGES] = sizeof(struct hv_graph_edges),
+    [HV_REC_KARGS] = sizeof(struct hv_kargs),
+    [HV_REC_KERNEL] = sizeof(struct hv_kernel_sym),
+    [HV_REC_CODEOBJ] = sizeof(struct hv_codeobj_chunk),
+    [HV_REC_DROPS] = sizeof(struct hv_drops),
+    [HV_REC_THREAD] = sizeof(struct hv_thread),
+    [HV_REC_PAYLOAD] = sizeof(struct hv_payload),
+    [HV_REC_EPOCH] = sizeof(struct hv_epoch),
+    [HV_REC_CODEOBJ_NOTE] = sizeof(struct hv_codeobj_note),
+    /* STACK, MAPS, PROBE are reserved: no layout yet, read as opaque. */
+};
+
+/* Reads a 32-bit count/len field at `off` (records are 8-aligned, but a
+ * memcpy keeps UBSan and strict aliasing out of it). */
+static uint64_t field32(const struct hv_rec_header *rec, size_t off)
+{
+    uint32_t v;
+    memcpy(&v, (const char *)rec + off, sizeof v);
+    return v;
+}
+
+size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
+{
+    switch (rec->type) {
+    case HV_REC_STRING:      return field32(rec, offsetof(struct hv_string, len));
+    case HV_REC_GRAPH_EDGES: return field32(rec, offsetof(struct hv_graph_edges, count)) * 8u;
+    case HV_REC_KARGS:       return field32(rec, offsetof(struct hv_kargs, count)) * sizeof(struct hv_karg);
+    case HV_REC_CODEOBJ:     return field32(rec, offsetof(struct hv_codeobj_chunk, len));
+    case HV_REC_PAYLOAD:     return field32(rec, offsetof(struct hv_payload, len));
+    default:                 return 0;
+    }
+}
+
+const char *hv_rec_check(const struct hv_rec_header *rec)
+{
+    size_t fixed = hv_rec_fixed_size(rec->type);
+    switch (rec->type) {
+    case HV_REC_STRING: case HV_REC_GRAPH_EDGES: case HV_REC_KARGS:
+    case HV_REC_CODEOBJ: case HV_REC_PAYLOAD:
+        if (rec->size < fixed)
+            return "variable-length record shorter than its fixed part";
+        /* 64-bit sum: count * 32 cannot overflow, nor can the addition. */
+        if ((uint64_t)fixed + hv_rec_tail_bytes(rec) > rec->size)
+            return "record's count/len runs past its size";
+        return NULL;
+    default:
+        return NULL;   /* fixed layouts are zero-filled; unknown types are opaque */
+    }
+}

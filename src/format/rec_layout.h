@@ -1,0 +1,35 @@
+/*
+ * What the reader may assume about a record of a known type (internal).
+ *
+ * Fixed-layout types may be shorter than their struct (an older writer, per
+ * the append-only rule): the reader zero-fills them up to hv_rec_fixed_size()
+ * before delivery. Types with a variable tail (strings, edges, kargs, code
+ * object bytes, payloads) must hold their whole fixed part and the tail its
+ * count/len announces; otherwise consumers would read past the record, so
+ * the chunk is corrupt.
+ */
+#ifndef HV_FORMAT_REC_LAYOUT_H
+#define HV_FORMAT_REC_LAYOUT_H
+
+#include <stddef.h>
+
+#include "hipvis/trace.h"
+
+/* sizeof the record's struct, 0 for a type this reader does not know.
+ * Inline because the reader asks once per delivered record. */
+extern const unsigned short hv_rec_fixed_sizes[HV_REC__MAX];
+static inline size_t hv_rec_fixed_size(unsigned type)
+{
+    return type < HV_REC__MAX ? hv_rec_fixed_sizes[type] : 0;
+}
+
+/* NULL when the record's size is consistent with its type, else why not.
+ * The caller has checked size >= sizeof(struct hv_rec_header), size % 8 == 0
+ * and that `size` bytes are readable. */
+const char *hv_rec_check(const struct hv_rec_header *rec);
+
+/* Bytes of the variable tail that follow the fixed part (0 for fixed types);
+ * only meaningful after hv_rec_check() passed. */
+size_t hv_rec_tail_bytes(const struct hv_rec_header *rec);
+
+#endif

@@ -1,0 +1,387 @@
+/*
+ * Record printer; see record_print.h. The only mode-dependent code is in the
+ * small "emitter" at the top (keys, scalars, strings, nesting); everything
+ * after it describes *what* to print once for both modes.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "format/fields.h"
+#include "format/names.h"
+#include "format/rec_layout.h"
+#include "format/record_print.h"
+
+/* ---- emitter ------------------------------------------------------------ */
+
+struct em {
+    const struct hv_printer *p;
+    FILE *o;
+    int json;
+    int first;              /* nothing printed yet in the current object/array */
+};
+
+static void sep(struct em *e)
+{
+    if (!e->first)
+        fputc(e->json ? ',' : ' ', e->o);
+    e->first = 0;
+}
+
+static void key(struct em *e, const char *name)
+{
+    sep(e);
+    fprintf(e->o, e->json ? "\"%s\":" : "%s=", name);
+}
+
+static void open_(struct em *e, char c)
+{
+    fputc(c, e->o);
+    e->first = 1;
+}
+
+static void close_(struct em *e, char c)
+{
+    fputc(c, e->o);
+    e->first = 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    /* Overlong forms, surrogates, and code points past U+10FFFF. */
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) ||
+        (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+/* A string value. JSON: always quoted, escaped, invalid UTF-8 as U+FFFD.
+ * Text: bare when it is one plain token, else quoted the same way. */
+static void str(struct em *e, const char *s, size_t n)
+{
+    int bare = !e->json && n > 0;
+    for (size_t i = 0; bare && i < n; i++)
+        bare = s[i] > ' ' && s[i] < 0x7f && s[i] != '"' && s[i] != '\\';
+    if (bare) {
+        fwrite(s, 1, n, e->o);
+        return;
+    }
+    fputc('"', e->o);
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        size_t len = utf8_len(u + i, n - i);
+        if (c == '"' || c == '\\')
+            fprintf(e->o, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", e->o);
+        else if (c == '\t')
+            fputs("\\t", e->o);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(e->o, "\\u%04x", c);
+        else if (len)
+            fwrite(u + i, 1, len, e->o);
+        else
+            fputs("\\ufffd", e->o);
+        i += len ? len : 1;
+    }
+    fputc('"', e->o);
+}
+
+static void cstr(struct em *e, const char *s) { str(e, s, strlen(s)); }
+
+static void null_(struct em *e) { fputs(e->json ? "null" : "?", e->o); }
+
+static void hex(struct em *e, uint64_t v) { fprintf(e->o, e->json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, v); }
+
+/* ---- fields ------------------------------------------------------------- */
+
+static void value(struct em *e, const struct hv_field *f, const void *base, unsigned i)
+{
+    uint64_t v = hv_field_get(f, base, i);
+    const char *name;
+    switch (f->fmt) {
+    case HV_FMT_I:
+        fprintf(e->o, "%" PRId64, hv_field_get_signed(f, base, i));
+        return;
+    case HV_FMT_HEX:
+        hex(e, v);
+        return;
+    case HV_FMT_EPOCH:
+        if (v == HV_EPOCH_UNKNOWN)
+            null_(e);
+        else
+            fprintf(e->o, "%" PRIu64, v);
+        return;
+    case HV_FMT_BIT:
+        fputs(v & f->mask ? "true" : "false", e->o);
+        return;
+    case HV_FMT_ENUM:
+        name = f->names((unsigned)v);
+        break;
+    case HV_FMT_API:
+        name = hv_api_name((uint16_t)v);
+        break;
+    case HV_FMT_OP:
+        name = hv_op_name(hv_api_op((uint16_t)v));
+        break;
+    case HV_FMT_STRID:
+        name = v && e->p->strings ? hv_reader_string(e->p->strings, (uint32_t)v) : NULL;
+        if (name)
+            cstr(e, name);
+        else
+            null_(e);
+        return;
+    case HV_FMT_CHARS: {
+        const char *s = (const char *)base + f->off;
+        str(e, s, strnlen(s, f->count));
+        return;
+    }
+    default:
+        fprintf(e->o, "%" PRIu64, v);
+        return;
+    }
+    if (name)
+        cstr(e, name);
+    else
+        fprintf(e->o, "%" PRIu64, v);
+}
+
+/* Text mode's terse rule: leave out fields at their "nothing to say" value. */
+static int skip_in_text(const struct em *e, const struct hv_field *f, const void *base)
+{
+    if (e->json)
+        return 0;
+    if (f->flags & HV_FLD_NOTEXT)
+        return 1;
+    if (!(f->flags & (HV_FLD_TERSE | HV_FLD_TERSE_M1)) || f->fmt == HV_FMT_CHARS)
+        return 0;
+    for (unsigned i = 0; i < f->count; i++) {
+        int64_t v = hv_field_get_signed(f, base, i);
+        if (f->fmt == HV_FMT_BIT)
+            v = (uint64_t)v & f->mask;
+        if (!((f->flags & HV_FLD_TERSE) && v == 0) && !((f->flags & HV_FLD_TERSE_M1) && v == -1))
+            return 0;
+    }
+    return 1;
+}
+
+static void fields(struct em *e, struct hv_field_list l, const void *base)
+{
+    for (size_t k = 0; k < l.n; k++) {
+        const struct hv_field *f = &l.f[k];
+        if (skip_in_text(e, f, base))
+            continue;
+        key(e, f->name);
+        if (f->count > 1 && f->fmt != HV_FMT_CHARS) {
+            open_(e, '[');
+            for (unsigned i = 0; i < f->count; i++) {
+                if (i)
+                    fputc(',', e->o);
+                value(e, f, base, i);
+            }
+            close_(e, ']');
+        } else {
+            value(e, f, base, 0);
+        }
+    }
+}
+
+/* {"name":count,...} of the drop counters, by cause name. */
+static void drops(struct em *e, const uint64_t *dropped)
+{
+    key(e, "dropped");
+    open_(e, '{');
+    for (unsigned c = 0; c < HV_DROP__COUNT; c++) {
+        key(e, hv_drop_cause_name(c));
+        fprintf(e->o, "%" PRIu64, dropped[c]);
+    }
+    close_(e, '}');
+}
+
+/* ---- variable tails ----------------------------------------------------- */
+
+static void tail_string(struct em *e, const struct hv_string *s)
+{
+    key(e, "text");
+    str(e, (const char *)(s + 1), s->len);
+}
+
+static void tail_edges(struct em *e, const struct hv_graph_edges *g)
+{
+    const uint32_t *pairs = (const uint32_t *)(g + 1);
+    key(e, "pairs");
+    open_(e, '[');
+    for (uint32_t i = 0; i < g->count; i++)
+        fprintf(e->o, "%s[%" PRIu32 ",%" PRIu32 "]", i ? "," : "", pairs[2 * i], pairs[2 * i + 1]);
+    close_(e, ']');
+}
+
+static void tail_kargs(struct em *e, const struct hv_kargs *k)
+{
+    const struct hv_karg *a = (const struct hv_karg *)(k + 1);
+    key(e, "args");
+    open_(e, '[');
+    for (uint32_t i = 0; i < k->count; i++) {
+        sep(e);
+        open_(e, '{');
+        fields(e, hv_karg_fields(), &a[i]);
+        close_(e, '}');
+    }
+    close_(e, ']');
+}
+
+static void tail_bytes(struct em *e, const char *name, const void *bytes, uint32_t len)
+{
+    const unsigned char *b = bytes;
+    key(e, name);
+    fputc('"', e->o);
+    for (uint32_t i = 0; i < len; i++)
+        fprintf(e->o, "%02x", b[i]);
+    fputc('"', e->o);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static void call_body(struct em *e, const struct hv_call *c)
+{
+    fields(e, hv_call_fields(), c);
+    fields(e, hv_call_op_fields(hv_api_op(c->api)), c);
+}
+
+static void aux_body(struct em *e, const struct hv_rec_header *h)
+{
+    fields(e, hv_rec_fields(h->type), h);
+    switch (h->type) {
+    case HV_REC_STRING:
+        tail_string(e, (const struct hv_string *)h);
+        break;
+    case HV_REC_GRAPH_NODE:
+        fields(e, hv_graph_node_fields(((const struct hv_graph_node *)h)->type), h);
+        break;
+    case HV_REC_GRAPH_EDGES:
+        tail_edges(e, (const struct hv_graph_edges *)h);
+        break;
+    case HV_REC_KARGS:
+        tail_kargs(e, (const struct hv_kargs *)h);
+        break;
+    case HV_REC_DROPS:
+        drops(e, ((const struct hv_drops *)h)->dropped);
+        break;
+    case HV_REC_PAYLOAD: {
+        const struct hv_payload *pl = (const struct hv_payload *)h;
+        tail_bytes(e, "data", pl + 1, pl->len);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void hv_print_record(const struct hv_printer *p, const struct hv_rec_header *h)
+{
+    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    const char *type = hv_rec_type_name(h->type);
+    const struct hv_call *c = (const struct hv_call *)h;
+    if (e.json) {
+        open_(&e, '{');
+        key(&e, "seq");
+        fprintf(e.o, "%" PRIu64, h->seq);
+        key(&e, "ts_ns");
+        fprintf(e.o, "%" PRIu64, h->ts_ns);
+        key(&e, "tid");
+        fprintf(e.o, "%" PRIu32, h->tid);
+        key(&e, "type");
+        cstr(&e, type ? type : "unknown");
+    } else {
+        fprintf(e.o, "#%" PRIu64 " %" PRIu64 " %" PRIu32 " ", h->seq, h->ts_ns, h->tid);
+        if (h->type == HV_REC_CALL && strcmp(hv_api_name(c->api), "?"))
+            fprintf(e.o, "%s(%" PRId32 ")", hv_api_name(c->api), c->result);
+        else if (h->type == HV_REC_CALL)
+            fprintf(e.o, "api#%u(%" PRId32 ")", c->api, c->result);
+        else if (type)
+            fputs(type, e.o);
+        else
+            fprintf(e.o, "type#%u", h->type);
+        e.first = 0;
+    }
+    if (h->type == HV_REC_CALL) {
+        call_body(&e, c);
+    } else if (hv_rec_fixed_size(h->type)) {
+        aux_body(&e, h);
+    } else {
+        /* No layout known (a newer writer, or a reserved type): opaque. */
+        if (e.json && !type) {
+            key(&e, "type_id");
+            fprintf(e.o, "%u", h->type);
+        }
+        key(&e, "size");
+        fprintf(e.o, "%u", h->size);
+    }
+    if (e.json)
+        close_(&e, '}');
+    fputc('\n', e.o);
+}
+
+/* Header, footer and stats lines: a JSON object with a "type", or a
+ * "# type k=v ..." comment line in text mode. */
+static void meta_open(struct em *e, const char *type)
+{
+    if (e->json) {
+        open_(e, '{');
+        key(e, "type");
+        cstr(e, type);
+    } else {
+        fprintf(e->o, "# %s", type);
+        e->first = 0;
+    }
+}
+
+static void meta_close(struct em *e)
+{
+    if (e->json)
+        close_(e, '}');
+    fputc('\n', e->o);
+}
+
+void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
+{
+    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    meta_open(&e, "header");
+    fields(&e, hv_header_fields(), h);
+    meta_close(&e);
+}
+
+void hv_print_footer(const struct hv_printer *p, const struct hv_file_footer *f)
+{
+    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    meta_open(&e, "footer");
+    fields(&e, hv_footer_fields(), f);
+    drops(&e, f->dropped);
+    meta_close(&e);
+}
+
+void hv_print_stats(const struct hv_printer *p, const struct hv_reader_stats *s)
+{
+    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    const struct { const char *name; uint64_t v; } v[] = {
+        { "records", s->records },         { "chunks", s->chunks },
+        { "bytes_read", s->bytes_read },   { "late_records", s->late_records },
+        { "chunk_gaps", s->chunk_gaps },   { "corrupt_frames", s->corrupt_frames },
+        { "skipped_bytes", s->skipped_bytes },
+    };
+    meta_open(&e, "stats");
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        key(&e, v[i].name);
+        fprintf(e.o, "%" PRIu64, v[i].v);
+    }
+    meta_close(&e);
+}

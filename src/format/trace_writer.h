@@ -1,0 +1,85 @@
+/*
+ * Trace file writer: packs records into chunks, one independent zstd frame
+ * per chunk, behind a skippable header frame and before a skippable footer
+ * frame (see include/hipvis/trace.h). Used by the in-process writer thread and
+ * by the sidecar; it owns no thread and no global state.
+ */
+#ifndef HIPVIS_TRACE_WRITER_H
+#define HIPVIS_TRACE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+
+struct hv_trace_writer;
+
+/*
+ * Creates the file named by `path_template` (%p pid, %h host, %% percent;
+ * hdr->pid / hdr->host supply the values). The file is created with O_EXCL: when the
+ * name is taken (an exec'd image of the same pid, a rotated file) ".1", ".2"...
+ * is inserted before the extension, so no trace ever overwrites another.
+ * Writes the header frame immediately so even an empty trace is readable.
+ * The header is written as given except magic, format_version and
+ * header_size, which the writer sets. compression_level is zstd's (0 = its
+ * default). Returns 0, or -errno with *out NULL.
+ */
+int hv_trace_writer_open(const char *path_template, const struct hv_file_header *hdr,
+                         int compression_level, struct hv_trace_writer **out);
+
+/* Appends one record (its h.size bytes) to the open chunk. May flush.
+ * Returns 0 when the record was accepted: from then on it is either written
+ * or counted in records_lost (a failed flush on the way does not fail the
+ * add; see hv_trace_writer_stats). -EINVAL: size not a multiple of 8, below
+ * a record header or above HV_REC_MAX_BYTES; the record was not taken. */
+int hv_trace_writer_add(struct hv_trace_writer *w, const struct hv_rec_header *rec);
+
+/* Compresses and writes the open chunk, if it holds anything. 0 or -errno
+ * (the chunk's records are then counted in records_lost). */
+int hv_trace_writer_flush(struct hv_trace_writer *w);
+
+/*
+ * Chunk size: the open chunk is flushed once it holds this many bytes of
+ * records (a single larger record still gets a chunk of its own). Smaller
+ * chunks lose less on a crash and let readers start sooner; larger ones
+ * compress better. Clamped to [HV_WRITER_MIN_CHUNK_BYTES,
+ * HV_WRITER_MAX_CHUNK_BYTES]; returns the value in effect. Flushes first.
+ */
+#define HV_WRITER_DEFAULT_CHUNK_BYTES (1u << 20)
+#define HV_WRITER_MIN_CHUNK_BYTES     256u
+#define HV_WRITER_MAX_CHUNK_BYTES     (16u << 20)
+size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes);
+
+/*
+ * What happened to the records handed to hv_trace_writer_add(). A chunk
+ * whose frame cannot be written is discarded whole and its records counted
+ * in records_lost (the caller adds them to HV_DROP_WRITE_ERROR); the partial
+ * frame is cut off the file again where possible, so the file stays readable.
+ * Its chunk_index is still used up, so readers see the loss as a gap.
+ */
+struct hv_trace_writer_stats {
+    uint64_t records_written;  /* in frames completely written */
+    uint64_t records_lost;     /* in chunks discarded on a write/compression error */
+    uint64_t chunks_written;
+    uint64_t file_bytes;
+    int last_error;            /* -errno of the most recent failure, 0 if none */
+};
+void hv_trace_writer_stats(const struct hv_trace_writer *w, struct hv_trace_writer_stats *out);
+
+/* Bytes of records waiting in the open chunk. */
+size_t hv_trace_writer_pending(const struct hv_trace_writer *w);
+uint64_t hv_trace_writer_file_bytes(const struct hv_trace_writer *w);
+const char *hv_trace_writer_path(const struct hv_trace_writer *w);
+
+/* Flushes, writes the footer (when non-NULL) and closes. Frees w. The footer
+ * is written as given except `chunks` and `records_written`, which the writer
+ * knows exactly. Callers that account write losses in dropped[] call
+ * hv_trace_writer_flush() and read the stats before building the footer.
+ * Returns 0, or the first -errno of the final flush, footer write or close. */
+int hv_trace_writer_close(struct hv_trace_writer *w, const struct hv_file_footer *footer);
+
+/* Drops the writer without writing anything more (fork child discarding the
+ * parent's file handle). Frees w. */
+void hv_trace_writer_abandon(struct hv_trace_writer *w);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * What every front end (HIP, CUDA runtime, CUDA driver) shares: the wrapper
+ * envelope, canonical streams, and the runtime-neutral record fillers.
+ *
+ * A front end turns its runtime's arguments into the neutral descriptions
+ * below (a canonical stream, a copy shape, a launch) and calls the filler;
+ * the filler runs after the real call returned and writes the same record,
+ * whatever the runtime. Results are passed through as int32_t: every
+ * runtime here uses 0 for success (hipSuccess, cudaSuccess, CUDA_SUCCESS),
+ * which is all the fillers need to know about them.
+ */
+#ifndef HIPVIS_INTERCEPT_H
+#define HIPVIS_INTERCEPT_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "preload/kernels.h"
+#include "preload/realsym.h"
+#include "preload/tracer.h"
+
+/*
+ * Defines exported wrapper `name` returning `ret_t`: calls the real function
+ * with `args` (or returns `missing` when it cannot be found), runs `always`
+ * with `t_` (thread context, NULL when this call is not traced) and `r_`
+ * (the runtime's result) in scope, and, when the call is to be traced, runs
+ * `trace` with `t_`, `api_` (record id) and `r_`. errno is restored to what
+ * the runtime left before returning.
+ */
+#define HV_WRAP_ALWAYS(ret_t, missing, name, params, args, always, trace)                  \
+    HV_EXPORT ret_t name params;                                                            \
+    HV_WRAPPER(name);                                                                       \
+    HV_EXPORT ret_t name params                                                             \
+    {                                                                                       \
+        __typeof__(&name) real_ = HV_REAL(name);                                            \
+        struct hv_thread_ctx *t_ = hv_enter();                                              \
+        ret_t r_ = real_ ? real_ args : (missing);                                          \
+        int errno_ = errno;                                                                 \
+        always;                                                                             \
+        if (t_) {                                                                           \
+            const uint16_t api_ = HV_API_##name;                                            \
+            trace;                                                                          \
+            hv_leave(t_);                                                                   \
+        }                                                                                   \
+        errno = errno_;                                                                     \
+        return r_;                                                                          \
+    }
+
+/* The usual wrapper: nothing to do for untraced calls. */
+#define HV_WRAP(ret_t, missing, name, params, args, trace) \
+    HV_WRAP_ALWAYS(ret_t, missing, name, params, args, (void)0, trace)
+
+#define HV_PTR(p) ((uint64_t)(uintptr_t)(p))
+/* The handle an API wrote through out-pointer `pp`, 0 when the call failed. */
+#define HV_OUT(pp, r) ((pp) && (r) == 0 ? HV_PTR(*(pp)) : 0)
+
+/* The seq of the latest call of the process; for strings interned before
+ * the call that uses them has a seq of its own. */
+static inline uint64_t hv_seq_peek(void)
+{
+    return atomic_load_explicit(&hv_tracer.col->seq, memory_order_relaxed);
+}
+
+/* ---- streams ---- */
+
+/* A stream as the call named it, canonicalised (HV_STREAM_* in trace.h).
+ * id 0: the API takes no stream. */
+struct hv_sref {
+    uint64_t id;
+    uint8_t form;
+};
+
+#define HV_NO_STREAM ((struct hv_sref){0, HV_STREAM_FORM_NONE})
+
+/* Which default-stream convention an entry point follows: legacy, or
+ * per-thread (HIP `_spt`, CUDA `_ptsz`/`_ptds`). */
+enum hv_spt { HV_SPT_LEGACY = 0, HV_SPT_PER_THREAD = 1 };
+
+/* Canonical id of stream handle `s`. `per_thread` is the runtime's
+ * per-thread handle (hipStreamPerThread, cudaStreamPerThread,
+ * CU_STREAM_PER_THREAD); `legacy` its explicit legacy handle
+ * (cudaStreamLegacy, CU_STREAM_LEGACY), 0 where it has none. */
+static inline struct hv_sref hv_sref_of(const struct hv_thread_ctx *t, uintptr_t s, enum hv_spt spt,
+                                        uintptr_t legacy, uintptr_t per_thread)
+{
+    if (s == per_thread)
+        return (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_PER_THREAD};
+    if (legacy && s == legacy)
+        return (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, HV_STREAM_FORM_LEGACY_NULL};
+    if (s == 0)
+        return spt ? (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_SPT_NULL}
+                   : (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, HV_STREAM_FORM_LEGACY_NULL};
+    return (struct hv_sref){(uint64_t)s, HV_STREAM_FORM_EXPLICIT};
+}
+
+/* Begins a call record, on stream `s` unless s.id is 0; *state gets the
+ * stream's state (may be NULL). */
+static inline struct hv_call *hv_begin_on(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+                                          struct hv_stream_state **state)
+{
+    struct hv_call *c = hv_call_begin(t, api, r);
+    struct hv_stream_state *st = s.id ? hv_call_stream(t, c, s.id, s.form) : NULL;
+    if (state)
+        *state = st;
+    return c;
+}
+
+/* ---- copies and memsets (copy.c) ---- */
+
+/* Copy shape, shared by every memcpy flavour of every runtime. `kind` is the
+ * runtime memcpy kind: hipMemcpyKind and cudaMemcpyKind number
+ * HostToHost..Default 0..4 alike (front ends assert it); driver copies pass
+ * the equivalent. */
+struct hv_copy_desc {
+    const void *dst, *src;
+    size_t bytes;            /* width for 2D */
+    size_t dpitch, spitch, height;
+    int kind;
+    uint8_t flags;           /* HV_COPY_* */
+    int dst_device, src_device;
+};
+
+enum hv_copy_kind { HV_KIND_H2H = 0, HV_KIND_H2D = 1, HV_KIND_D2H = 2, HV_KIND_D2D = 3, HV_KIND_DEFAULT = 4 };
+
+void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, const struct hv_copy_desc *cp);
+
+#define HV_COPY1D(dst_, src_, n_, kind_, flags_)                                                          \
+    (&(struct hv_copy_desc){.dst = (const void *)(uintptr_t)(dst_), .src = (const void *)(uintptr_t)(src_), \
+                            .bytes = (n_), .kind = (kind_), .flags = (flags_), .dst_device = -1,            \
+                            .src_device = -1})
+
+struct hv_memset_desc {
+    const void *dst;
+    size_t count;            /* elements (width for 2D) */
+    size_t pitch, height;
+    uint32_t value;
+    uint8_t elem;            /* 1, 2 or 4 */
+    uint8_t async;
+};
+
+void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+                     const struct hv_memset_desc *m);
+
+#define HV_SET(dst_, n_, v_, elem_, async_)                                                                   \
+    (&(struct hv_memset_desc){.dst = (const void *)(uintptr_t)(dst_), .count = (n_), .value = (uint32_t)(v_), \
+                              .elem = (elem_), .async = (async_)})
+
+/* ---- launches (launch.c) ---- */
+
+struct hv_launch_desc {
+    uint64_t func;
+    uint32_t grid[3], block[3];
+    size_t shmem;
+    void **params;           /* array of pointers to each argument */
+    const void *kblock;      /* or: the packed argument block (`extra` form) */
+    size_t kblock_bytes;
+    uint64_t ev_start, ev_stop;
+    uint8_t form;            /* enum hv_launch_form */
+    /* A kernel learnt at this launch: its HV_REC_KERNEL follows the call. */
+    const struct hv_kernel_info *announce;
+};
+
+void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+                     const struct hv_launch_desc *l);
+
+/* The packed argument block of an `extra` launch array, given the runtime's
+ * markers (HIP and CUDA differ in the end marker). */
+const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,
+                           size_t *bytes);
+
+/* HV_REC_KERNEL for `info` (bound to handle info->func), after call `seq`. */
+void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,
+                        uint64_t code_object_hash);
+
+/* ---- host observations, events, streams, allocations (sync.c) ---- */
+
+void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
+void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r);
+void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event);
+
+void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,
+                           unsigned flags);
+void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t event,
+                          unsigned flags);
+void hv_trace_event_handle(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, unsigned flags);
+
+/* `created`: the call made stream `handle` (0 if it failed); else destroyed it. */
+void hv_trace_stream_handle(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t handle, int created,
+                            unsigned flags, int prio);
+void hv_trace_set_device(struct hv_thread_ctx *t, uint16_t api, int32_t r, int dev);
+
+void hv_trace_alloc(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t ptr, size_t bytes, unsigned flags,
+                    enum hv_mem mem, struct hv_sref s);
+void hv_trace_free(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t ptr, struct hv_sref s);
+
+/* A module-family call; returns its seq (for the front end's kernel binding). */
+uint64_t hv_trace_module(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t module, uint64_t func,
+                         uint32_t nkernels, uint32_t problems);
+/* The same with every field (image hash, name) given. */
+uint64_t hv_trace_module_args(struct hv_thread_ctx *t, uint16_t api, int32_t r, const struct hv_module_args *a);
+
+/* ---- function-pointer lookups (lookup.c) ---- */
+
+/* After a lookup (cuGetProcAddress, hipGetProcAddress, ...) returned `r`:
+ * replaces *pfn by the wrapper of the function it points to, found among
+ * the wrappers of `symbol` and its versioned / per-thread forms (`resolve`
+ * gives their real addresses by name). Returns what the runtime gave, NULL
+ * when it gave nothing. Done for untraced calls too. */
+void *hv_lookup_substitute(const char *symbol, void **pfn, int32_t r, void *(*resolve)(const char *));
+
+/* The lookup's call record. raw: [0] name string id, [1] address the
+ * runtime gave, [2] address handed out (hipvis's wrapper when substituted),
+ * [3] flags, [4] requested version. */
+void hv_trace_lookup(struct hv_thread_ctx *t, uint16_t api, int32_t r, const char *symbol, void *got, void **pfn,
+                     uint64_t flags, uint64_t version);
+
+/* ---- graphs (graph.c) ---- */
+
+/* One node as a front end describes it for the inventory. */
+struct hv_node_desc {
+    uint16_t type;                                   /* enum hv_node_type */
+    __typeof__(((struct hv_graph_node *)0)->u) u;    /* the record's payload */
+    void **kparams;                                  /* kernel: argument pointers */
+    void *child;                                     /* child-graph node: the graph */
+};
+
+/* The runtime's graph query API, for the walk. Returns 0 on success; a NULL
+ * output array asks for the count only. `describe` sets the node's type and
+ * fills kernel, memcpy and memset payloads (their parameter structs differ
+ * between runtimes); the rest comes from `get`. */
+struct hv_graph_ops {
+    int (*nodes)(void *ctx, void *graph, void **out, size_t *n);
+    int (*edges)(void *ctx, void *graph, void **from, void **to, size_t *n);
+    void (*describe)(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d);
+};
+
+/* A host node's parameters: hipHostNodeParams and CUDA_HOST_NODE_PARAMS
+ * are both this pair. */
+struct hv_host_params {
+    void *fn, *user;
+};
+
+/* Node queries every runtime shapes alike, `status (0 ok) = query(node,
+ * &out)`, loaded by name (hipGraphEventRecordNodeGetEvent,
+ * cuGraphEventRecordNodeGetEvent, ...); NULL where the runtime lacks one. */
+struct hv_node_getters {
+    int (*record_event)(void *node, void **event);
+    int (*wait_event)(void *node, void **event);
+    int (*host)(void *node, struct hv_host_params *p);
+    int (*child)(void *node, void **graph);
+};
+
+/* Loads the getters through `sym` from the runtime's names for them. */
+void hv_node_getters_load(struct hv_node_getters *g, void *(*sym)(const char *), const char *record_event,
+                          const char *wait_event, const char *host, const char *child);
+
+/* Records exec's inventory (nodes, kernel arguments, edges, child graphs)
+ * after its committed call `seq`. */
+void hv_graph_walk(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *graph, const struct hv_graph_ops *ops,
+                   const struct hv_node_getters *get, void *ctx);
+
+/* Front end's inventory of a graph: loads its query API and walks. */
+typedef void (*hv_inventory_fn)(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *graph);
+
+void hv_trace_instantiate(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
+                          uint64_t flags, uint64_t err_node, hv_inventory_fn inventory);
+void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
+                        struct hv_sref s);
+void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
+                          uint64_t err_node, hv_inventory_fn inventory);
+/* Exec*NodeSetParams: `func`/`params` for kernel nodes (arguments recorded), 0/NULL otherwise. */
+void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
+                            uint64_t func, void **params);
+void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, int begin, unsigned mode,
+                      uint64_t graph);
+
+#endif

@@ -1,0 +1,63 @@
+/* Kernel launches: eager launches are readers/writers of their pointer
+ * arguments; launches on a capturing stream become graph nodes. */
+#include "intercept/common/intercept.h"
+#include "preload/costore.h"
+#include "preload/kargs.h"
+
+const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,
+                           size_t *bytes)
+{
+    const void *buf = NULL;
+    *bytes = 0;
+    for (int i = 0; extra && i < 16 && extra[i] != end; i += 2) {
+        if (extra[i] == ptr_key)
+            buf = extra[i + 1];
+        else if (extra[i] == size_key && extra[i + 1])
+            *bytes = *(size_t *)extra[i + 1];
+    }
+    return buf;
+}
+
+void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,
+                        uint64_t code_object_hash)
+{
+    struct hv_kernel_sym *rec = hv_aux_begin(t, HV_REC_KERNEL, sizeof *rec, seq);
+    if (!rec)
+        return;
+    rec->func = info->func;
+    rec->module = module;
+    rec->code_object_hash = code_object_hash;
+    rec->name_id = info->name_id;
+    rec->kernarg_bytes = info->kernarg_bytes;
+    rec->nargs = info->nargs;
+    hv_aux_commit(t, rec);
+}
+
+void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+                     const struct hv_launch_desc *l)
+{
+    struct hv_karg args[HV_MAX_KARGS];
+    int n = hv_kargs_collect(l->func, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS);
+    const struct hv_kernel_info *k = hv_kernels_find(l->func);
+
+    struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
+    struct hv_launch_args *a = &c->a.launch;
+    a->func = l->func;
+    memcpy(a->grid, l->grid, sizeof a->grid);
+    memcpy(a->block, l->block, sizeof a->block);
+    a->shmem = (uint32_t)l->shmem;
+    a->kernarg_bytes = l->kblock ? (uint32_t)l->kblock_bytes : (k ? k->kernarg_bytes : 0);
+    a->name_id = k ? k->name_id : 0;
+    a->nptr = (uint16_t)n;
+    a->form = l->kblock ? HV_LAUNCH_EXTRA : l->form;
+    a->captured = (c->flags & HV_CALL_CAPTURING) != 0;
+    a->event_start = l->ev_start;
+    a->event_stop = l->ev_stop;
+    uint64_t seq = c->h.seq;
+    hv_call_commit(t, c);
+    if (l->announce)
+        hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
+    hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
+    if (r == 0)
+        hv_costore_touch(t, seq, k); /* first run of its code object: store it */
+}

@@ -1,0 +1,184 @@
+/*
+ * Driver capture, instantiate, replay and updates, and the inventory walk
+ * of every CUDA graph (runtime graphs are driver graphs) through the
+ * driver's query API.
+ */
+#include <stdlib.h>
+
+#include "intercept/cuda/cuda_common.h"
+
+struct cu_graph_api {
+    CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);
+    CUresult (*get_edges)(CUgraph, CUgraphNode *, CUgraphNode *, CUgraphEdgeData *, size_t *);
+    CUresult (*get_edges_v1)(CUgraph, CUgraphNode *, CUgraphNode *, size_t *);
+    CUresult (*node_type)(CUgraphNode, CUgraphNodeType *);
+    CUresult (*kernel_params)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+    CUresult (*memcpy_params)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*memset_params)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
+    struct hv_node_getters get;
+};
+_Static_assert(sizeof(CUDA_HOST_NODE_PARAMS) == sizeof(struct hv_host_params), "host node parameters");
+
+static int api_load(struct cu_graph_api *g)
+{
+#define LOAD(field, name) g->field = (__typeof__(g->field))hv_cu_sym(name)
+    LOAD(get_nodes, "cuGraphGetNodes");
+    LOAD(get_edges, "cuGraphGetEdges_v2");   /* CUDA 12.3+: with edge data */
+    LOAD(get_edges_v1, "cuGraphGetEdges");
+    LOAD(node_type, "cuGraphNodeGetType");
+    LOAD(kernel_params, "cuGraphKernelNodeGetParams_v2");
+    LOAD(memcpy_params, "cuGraphMemcpyNodeGetParams");
+    LOAD(memset_params, "cuGraphMemsetNodeGetParams");
+#undef LOAD
+    hv_node_getters_load(&g->get, hv_cu_sym, "cuGraphEventRecordNodeGetEvent", "cuGraphEventWaitNodeGetEvent",
+                         "cuGraphHostNodeGetParams", "cuGraphChildGraphNodeGetGraph");
+    return g->get_nodes && (g->get_edges || g->get_edges_v1) && g->node_type;
+}
+
+static int get_nodes(void *ctx, void *graph, void **out, size_t *n)
+{
+    return ((struct cu_graph_api *)ctx)->get_nodes(graph, (CUgraphNode *)out, n);
+}
+
+/* Edge data (ports, programmatic dependencies) is fetched only so the
+ * query is not refused as lossy; the order edges carry is the same. */
+static int get_edges(void *ctx, void *graph, void **from, void **to, size_t *n)
+{
+    const struct cu_graph_api *g = ctx;
+    if (!g->get_edges)
+        return g->get_edges_v1(graph, (CUgraphNode *)from, (CUgraphNode *)to, n);
+    CUgraphEdgeData *data = from && *n ? calloc(*n, sizeof *data) : NULL;
+    if (from && *n && !data)
+        return -1;
+    CUresult r = g->get_edges(graph, (CUgraphNode *)from, (CUgraphNode *)to, data, n);
+    free(data);
+    return r;
+}
+
+static enum hv_node_type node_type_of(CUgraphNodeType t)
+{
+    switch (t) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: return HV_NODE_KERNEL;
+    case CU_GRAPH_NODE_TYPE_MEMCPY: return HV_NODE_MEMCPY;
+    case CU_GRAPH_NODE_TYPE_MEMSET: return HV_NODE_MEMSET;
+    case CU_GRAPH_NODE_TYPE_HOST: return HV_NODE_HOST;
+    case CU_GRAPH_NODE_TYPE_GRAPH: return HV_NODE_GRAPH;
+    case CU_GRAPH_NODE_TYPE_EMPTY: return HV_NODE_EMPTY;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return HV_NODE_EVENT_WAIT;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return HV_NODE_EVENT_RECORD;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return HV_NODE_MEM_ALLOC;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE: return HV_NODE_MEM_FREE;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: return HV_NODE_CONDITIONAL;
+    default: return HV_NODE_OTHER;
+    }
+}
+
+static void describe_kernel(const struct cu_graph_api *g, struct hv_thread_ctx *t, CUgraphNode node,
+                            struct hv_node_desc *d)
+{
+    CUDA_KERNEL_NODE_PARAMS p;
+    memset(&p, 0, sizeof p);
+    if (!g->kernel_params || g->kernel_params(node, &p) != CUDA_SUCCESS)
+        return;
+    /* A node made from a CUkernel (context-independent loading) may carry
+     * only the kernel handle. */
+    void *f = p.func ? (void *)p.func : (void *)p.kern;
+    int fresh;
+    if (f)
+        hv_cu_kernel(t, HV_PTR(f), f, !p.func, &fresh);
+    d->u.kernel.func = HV_PTR(f);
+    d->kparams = p.kernelParams;
+    d->u.kernel.grid[0] = p.gridDimX, d->u.kernel.grid[1] = p.gridDimY, d->u.kernel.grid[2] = p.gridDimZ;
+    d->u.kernel.block[0] = p.blockDimX, d->u.kernel.block[1] = p.blockDimY, d->u.kernel.block[2] = p.blockDimZ;
+    d->u.kernel.shmem = p.sharedMemBytes;
+}
+
+static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d)
+{
+    const struct cu_graph_api *g = ctx;
+    CUgraphNodeType ct = (CUgraphNodeType)-1;
+    g->node_type(node, &ct);
+    d->type = (uint16_t)node_type_of(ct);
+    switch (d->type) {
+    case HV_NODE_KERNEL:
+        describe_kernel(g, t, node, d);
+        break;
+    case HV_NODE_MEMCPY: {
+        CUDA_MEMCPY3D p;
+        memset(&p, 0, sizeof p);
+        if (g->memcpy_params && g->memcpy_params(node, &p) == CUDA_SUCCESS) {
+            d->u.memcpy.dst =
+                hv_cu_operand(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstXInBytes, p.dstY, p.dstPitch);
+            d->u.memcpy.src =
+                hv_cu_operand(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcXInBytes, p.srcY, p.srcPitch);
+            d->u.memcpy.bytes = (uint64_t)p.WidthInBytes * (p.Height ? p.Height : 1) * (p.Depth ? p.Depth : 1);
+            d->u.memcpy.kind = (uint32_t)hv_cu_copy_kind(p.dstMemoryType, p.srcMemoryType);
+        }
+        break;
+    }
+    case HV_NODE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS p;
+        memset(&p, 0, sizeof p);
+        if (g->memset_params && g->memset_params(node, &p) == CUDA_SUCCESS) {
+            d->u.memset.dst = (uint64_t)p.dst;
+            d->u.memset.bytes = (uint64_t)p.width * p.elementSize * (p.height ? p.height : 1);
+            d->u.memset.value = p.value;
+            d->u.memset.elem_size = p.elementSize;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static const struct hv_graph_ops cu_graph_ops = {get_nodes, get_edges, describe};
+
+void hv_cu_inventory(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *graph)
+{
+    struct cu_graph_api api;
+    if (api_load(&api))
+        hv_graph_walk(t, seq, exec, graph, &cu_graph_ops, &api.get, &api);
+}
+
+#define S(spt) HV_CU_S(s, spt)
+#define CAPTURE(spt, begin, mode, pg) hv_trace_capture(t_, api_, r_, S(spt), begin, mode, HV_OUT(pg, r_))
+#define INSTANTIATE(flags, err) hv_trace_instantiate(t_, api_, r_, HV_OUT(pe, r_), g, flags, err, hv_cu_inventory)
+#define INSTANTIATE_P() INSTANTIATE(p ? p->flags : 0, p && r_ ? HV_PTR(p->hErrNode_out) : 0)
+#define EXEC(spt) hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(spt))
+
+HV_CU_WRAP(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m),
+           CAPTURE(HV_SPT_LEGACY, 1, (unsigned)m, (CUgraph *)NULL))
+HV_CU_WRAP(cuStreamBeginCapture_v2_ptsz, (CUstream s, CUstreamCaptureMode m), (s, m),
+           CAPTURE(HV_SPT_PER_THREAD, 1, (unsigned)m, (CUgraph *)NULL))
+HV_CU_WRAP(cuStreamEndCapture, (CUstream s, CUgraph *pg), (s, pg), CAPTURE(HV_SPT_LEGACY, 0, 0, pg))
+HV_CU_WRAP(cuStreamEndCapture_ptsz, (CUstream s, CUgraph *pg), (s, pg), CAPTURE(HV_SPT_PER_THREAD, 0, 0, pg))
+HV_CU_WRAP(cuGraphInstantiateWithFlags, (CUgraphExec * pe, CUgraph g, unsigned long long f), (pe, g, f),
+           INSTANTIATE(f, 0))
+HV_CU_WRAP(cuGraphInstantiateWithParams, (CUgraphExec * pe, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p), (pe, g, p),
+           INSTANTIATE_P())
+HV_CU_WRAP(cuGraphInstantiateWithParams_ptsz, (CUgraphExec * pe, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p),
+           (pe, g, p), INSTANTIATE_P())
+HV_CU_WRAP(cuGraphLaunch, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_LEGACY))
+HV_CU_WRAP(cuGraphLaunch_ptsz, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_PER_THREAD))
+HV_CU_WRAP(cuGraphUpload, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_LEGACY))
+HV_CU_WRAP(cuGraphUpload_ptsz, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_PER_THREAD))
+HV_CU_WRAP(cuGraphExecDestroy, (CUgraphExec e), (e), hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, HV_NO_STREAM))
+HV_CU_WRAP(cuGraphDestroy, (CUgraph g), (g), hv_trace_exec_call(t_, api_, r_, 0, HV_PTR(g), HV_NO_STREAM))
+HV_CU_WRAP(cuGraphExecUpdate_v2, (CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info), (e, g, info),
+           hv_trace_exec_update(t_, api_, r_, HV_PTR(e), g, info && r_ ? HV_PTR(info->errorNode) : 0,
+                                hv_cu_inventory))
+
+/* New kernel arguments of an exec's node: learn the kernel, then record. */
+static void set_kernel(struct hv_thread_ctx *t, uint16_t api, CUresult r, CUgraphExec e, CUgraphNode n,
+                       const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    void *f = p ? (p->func ? (void *)p->func : (void *)p->kern) : NULL;
+    int fresh;
+    if (f)
+        hv_cu_kernel(t, HV_PTR(f), f, !p->func, &fresh);
+    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), HV_PTR(f), p ? p->kernelParams : NULL);
+}
+
+HV_CU_WRAP(cuGraphExecKernelNodeSetParams_v2, (CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p),
+           (e, n, p), set_kernel(t_, api_, r_, e, n, p))

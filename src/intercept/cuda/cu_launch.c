@@ -1,0 +1,47 @@
+/* Driver launches (Triton, NCCL, JITs): the CUfunction (or CUkernel) is the
+ * record's function; layout and name from the driver (kernels.c). */
+#include "intercept/cuda/cuda_common.h"
+
+static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
+                   const unsigned grid[3], const unsigned block[3], unsigned shm, void **params, void **extra)
+{
+    int fresh;
+    const struct hv_kernel_info *k = hv_cu_kernel(t, HV_PTR(f), f, 0, &fresh);
+    struct hv_launch_desc l = {.func = HV_PTR(f), .grid = {grid[0], grid[1], grid[2]},
+                               .block = {block[0], block[1], block[2]}, .shmem = shm, .params = params,
+                               .form = HV_LAUNCH_PARAMS};
+    l.kblock = hv_extra_block(extra, CU_LAUNCH_PARAM_END, CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                              &l.kblock_bytes);
+    hv_cu_trace_launch(t, api, (int32_t)r, s, &l, k, fresh);
+}
+
+#define LAUNCH(spt, extra) \
+    launch(t_, api_, r_, HV_CU_S(s, spt), f, (unsigned[]){gx, gy, gz}, (unsigned[]){bx, by, bz}, shm, params, extra)
+#define LAUNCH_EX(spt)                                                                                         \
+    launch(t_, api_, r_, HV_CU_S(c ? c->hStream : NULL, spt), f,                                                \
+           c ? (unsigned[]){c->gridDimX, c->gridDimY, c->gridDimZ} : (unsigned[]){0, 0, 0},                   \
+           c ? (unsigned[]){c->blockDimX, c->blockDimY, c->blockDimZ} : (unsigned[]){0, 0, 0},                \
+           c ? c->sharedMemBytes : 0, params, extra)
+
+HV_CU_WRAP(cuLaunchKernel,
+           (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
+            CUstream s, void **params, void **extra),
+           (f, gx, gy, gz, bx, by, bz, shm, s, params, extra), LAUNCH(HV_SPT_LEGACY, extra))
+HV_CU_WRAP(cuLaunchKernel_ptsz,
+           (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
+            CUstream s, void **params, void **extra),
+           (f, gx, gy, gz, bx, by, bz, shm, s, params, extra), LAUNCH(HV_SPT_PER_THREAD, extra))
+HV_CU_WRAP(cuLaunchCooperativeKernel,
+           (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
+            CUstream s, void **params),
+           (f, gx, gy, gz, bx, by, bz, shm, s, params), LAUNCH(HV_SPT_LEGACY, NULL))
+HV_CU_WRAP(cuLaunchCooperativeKernel_ptsz,
+           (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
+            CUstream s, void **params),
+           (f, gx, gy, gz, bx, by, bz, shm, s, params), LAUNCH(HV_SPT_PER_THREAD, NULL))
+HV_CU_WRAP(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
+           (c, f, params, extra), LAUNCH_EX(HV_SPT_LEGACY))
+HV_CU_WRAP(cuLaunchKernelEx_ptsz, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
+           (c, f, params, extra), LAUNCH_EX(HV_SPT_PER_THREAD))
+HV_CU_WRAP(cuLaunchHostFunc, (CUstream s, CUhostFn fn, void *user), (s, fn, user), HV_CU_HOST_FUNC(HV_SPT_LEGACY))
+HV_CU_WRAP(cuLaunchHostFunc_ptsz, (CUstream s, CUhostFn fn, void *user), (s, fn, user), HV_CU_HOST_FUNC(HV_SPT_PER_THREAD))

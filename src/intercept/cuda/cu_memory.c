@@ -1,0 +1,111 @@
+/* Driver copies, memsets and allocations. Directions are explicit in the
+ * entry point's name (cuMemcpyHtoD...); cuMemcpy(Async) is unified
+ * addressing: resolved by address like cudaMemcpyDefault. */
+#include "intercept/cuda/cuda_common.h"
+
+#define COPY(spt, kind, flags) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), HV_COPY1D(dst, src, n, kind, flags))
+#define SYNC_COPY(spt, kind) \
+    hv_trace_copy(t_, api_, r_, HV_CU_S(NULL, spt), HV_COPY1D(dst, src, n, kind, 0))
+#define ASYNC HV_COPY_ASYNC
+#define L HV_SPT_LEGACY
+#define PT HV_SPT_PER_THREAD
+
+HV_CU_WRAP(cuMemcpyHtoDAsync_v2, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(L, HV_KIND_H2D, ASYNC))
+HV_CU_WRAP(cuMemcpyHtoDAsync_v2_ptsz, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(PT, HV_KIND_H2D, ASYNC))
+HV_CU_WRAP(cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(L, HV_KIND_D2H, ASYNC))
+HV_CU_WRAP(cuMemcpyDtoHAsync_v2_ptsz, (void *dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(PT, HV_KIND_D2H, ASYNC))
+HV_CU_WRAP(cuMemcpyDtoDAsync_v2, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(L, HV_KIND_D2D, ASYNC))
+HV_CU_WRAP(cuMemcpyDtoDAsync_v2_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(PT, HV_KIND_D2D, ASYNC))
+HV_CU_WRAP(cuMemcpyAsync, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(L, HV_KIND_DEFAULT, ASYNC))
+HV_CU_WRAP(cuMemcpyAsync_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
+           COPY(PT, HV_KIND_DEFAULT, ASYNC))
+HV_CU_WRAP(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_H2D))
+HV_CU_WRAP(cuMemcpyHtoD_v2_ptds, (CUdeviceptr dst, const void *src, size_t n), (dst, src, n),
+           SYNC_COPY(PT, HV_KIND_H2D))
+HV_CU_WRAP(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_D2H))
+HV_CU_WRAP(cuMemcpyDtoH_v2_ptds, (void *dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(PT, HV_KIND_D2H))
+HV_CU_WRAP(cuMemcpyDtoD_v2, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_D2D))
+HV_CU_WRAP(cuMemcpyDtoD_v2_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n),
+           SYNC_COPY(PT, HV_KIND_D2D))
+HV_CU_WRAP(cuMemcpy, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_DEFAULT))
+HV_CU_WRAP(cuMemcpy_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n),
+           SYNC_COPY(PT, HV_KIND_DEFAULT))
+
+/* Peer copies name contexts, not devices: devices are left unknown (-1). */
+#define PEER(spt)                                                                                               \
+    hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt),                                                                 \
+                  &(struct hv_copy_desc){.dst = (void *)(uintptr_t)dst, .src = (void *)(uintptr_t)src, .bytes = n, \
+                                         .kind = HV_KIND_D2D, .flags = ASYNC | HV_COPY_PEER, .dst_device = -1,     \
+                                         .src_device = -1})
+HV_CU_WRAP(cuMemcpyPeerAsync, (CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s),
+           (dst, dc, src, sc, n, s), PEER(L))
+HV_CU_WRAP(cuMemcpyPeerAsync_ptsz,
+           (CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s),
+           (dst, dc, src, sc, n, s), PEER(PT))
+
+static void copy2d(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, const CUDA_MEMCPY2D *p)
+{
+    struct hv_copy_desc cp = {.flags = HV_COPY_ASYNC | HV_COPY_2D, .dst_device = -1, .src_device = -1};
+    if (p) {
+        cp.dst = (const void *)(uintptr_t)hv_cu_operand(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes,
+                                                        p->dstY, p->dstPitch);
+        cp.src = (const void *)(uintptr_t)hv_cu_operand(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes,
+                                                        p->srcY, p->srcPitch);
+        cp.bytes = p->WidthInBytes;
+        cp.height = p->Height;
+        cp.dpitch = p->dstPitch;
+        cp.spitch = p->srcPitch;
+        cp.kind = hv_cu_copy_kind(p->dstMemoryType, p->srcMemoryType);
+    }
+    hv_trace_copy(t, api, (int32_t)r, s, &cp);
+}
+
+HV_CU_WRAP(cuMemcpy2DAsync_v2, (const CUDA_MEMCPY2D *p, CUstream s), (p, s), copy2d(t_, api_, r_, HV_CU_S(s, L), p))
+HV_CU_WRAP(cuMemcpy2DAsync_v2_ptsz, (const CUDA_MEMCPY2D *p, CUstream s), (p, s),
+           copy2d(t_, api_, r_, HV_CU_S(s, PT), p))
+
+#define SET(s, spt, elem, a_) hv_trace_memset(t_, api_, r_, HV_CU_S(s, spt), HV_SET(dst, n, v, elem, a_))
+
+/* The four entry points of one element size: blocking and async, legacy
+ * and per-thread. */
+#define MEMSETS(bits, type, elem)                                                                           \
+    HV_CU_WRAP(cuMemsetD##bits##_v2, (CUdeviceptr dst, type v, size_t n), (dst, v, n), SET(NULL, L, elem, 0)) \
+    HV_CU_WRAP(cuMemsetD##bits##_v2_ptds, (CUdeviceptr dst, type v, size_t n), (dst, v, n),                   \
+               SET(NULL, PT, elem, 0))                                                                        \
+    HV_CU_WRAP(cuMemsetD##bits##Async, (CUdeviceptr dst, type v, size_t n, CUstream s), (dst, v, n, s),      \
+               SET(s, L, elem, 1))                                                                            \
+    HV_CU_WRAP(cuMemsetD##bits##Async_ptsz, (CUdeviceptr dst, type v, size_t n, CUstream s), (dst, v, n, s), \
+               SET(s, PT, elem, 1))
+
+MEMSETS(8, unsigned char, 1)
+MEMSETS(16, unsigned short, 2)
+MEMSETS(32, unsigned int, 4)
+
+#define ALLOC(n, f, mem, s) hv_trace_alloc(t_, api_, r_, HV_OUT(pp, r_), n, f, mem, s)
+#define FREE(s) hv_trace_free(t_, api_, r_, HV_PTR(p), s)
+
+HV_CU_WRAP(cuMemAlloc_v2, (CUdeviceptr * pp, size_t n), (pp, n), ALLOC(n, 0, HV_MEM_DEVICE, HV_NO_STREAM))
+HV_CU_WRAP(cuMemAllocAsync, (CUdeviceptr * pp, size_t n, CUstream s), (pp, n, s),
+           ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, L)))
+HV_CU_WRAP(cuMemAllocAsync_ptsz, (CUdeviceptr * pp, size_t n, CUstream s), (pp, n, s),
+           ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, PT)))
+HV_CU_WRAP(cuMemAllocManaged, (CUdeviceptr * pp, size_t n, unsigned f), (pp, n, f),
+           ALLOC(n, f, HV_MEM_MANAGED, HV_NO_STREAM))
+HV_CU_WRAP(cuMemAllocHost_v2, (void **pp, size_t n), (pp, n), ALLOC(n, 0, HV_MEM_HOST_PINNED, HV_NO_STREAM))
+HV_CU_WRAP(cuMemHostAlloc, (void **pp, size_t n, unsigned f), (pp, n, f),
+           ALLOC(n, f, HV_MEM_HOST_PINNED, HV_NO_STREAM))
+HV_CU_WRAP(cuMemHostRegister_v2, (void *p, size_t n, unsigned f), (p, n, f),
+           hv_trace_alloc(t_, api_, r_, r_ == CUDA_SUCCESS ? HV_PTR(p) : 0, n, f, HV_MEM_HOST_REGISTERED,
+                          HV_NO_STREAM))
+HV_CU_WRAP(cuMemFree_v2, (CUdeviceptr p), (p), FREE(HV_NO_STREAM))
+HV_CU_WRAP(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s), FREE(HV_CU_S(s, L)))
+HV_CU_WRAP(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s), FREE(HV_CU_S(s, PT)))
+HV_CU_WRAP(cuMemFreeHost, (void *p), (p), FREE(HV_NO_STREAM))
+HV_CU_WRAP(cuMemHostUnregister, (void *p), (p), FREE(HV_NO_STREAM))

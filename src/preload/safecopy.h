@@ -1,0 +1,20 @@
+/*
+ * Copying an image the caller handed over without a length
+ * (hipModuleLoadData) without trusting it: its own headers say how long it
+ * is, and a corrupt header must not make the tracer read unmapped memory
+ * and crash a program that the runtime let through.
+ */
+#ifndef HIPVIS_SAFECOPY_H
+#define HIPVIS_SAFECOPY_H
+
+#include <stddef.h>
+
+/* Reads the image at `p` into a new buffer (*out, free() it), growing the
+ * read until `extent(buf, got)` says how long the image is or a read stops
+ * at unreadable memory or `max`. `extent` returns 0 while `got` bytes are
+ * not enough to tell. Returns the bytes to decode: the image's extent, or
+ * everything readable when it never told (a truncated image, decoded to
+ * count why); 0 with *out NULL when nothing could be read. */
+size_t hv_safecopy_image(const void *p, size_t max, size_t (*extent)(const void *, size_t), void **out);
+
+#endif

@@ -1,0 +1,177 @@
+/* Producer side of the sidecar transport; see record/shm_transport.h. */
+#include "record/shm_transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/clock.h"
+#include "record/ring.h"
+
+static void say(const char *fmt, const char *a, const char *b)
+{
+    char msg[1200];
+    int n = snprintf(msg, sizeof msg, fmt, a, b);
+    if (n > 0 && write(2, msg, (size_t)n) < 0) {
+    }
+}
+
+/* The collector's allocator: slot i's ring at its fixed offset. fallocate
+ * only ever grows the file, so threads claiming slots at the same time need
+ * no lock; MAP_POPULATE takes the page faults now, not on traced calls. */
+static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid)
+{
+    struct hv_shm_transport *t = ctx;
+    struct hv_shm_header *h = t->hdr;
+    uint64_t off = h->rings_offset + (uint64_t)slot * h->ring_stride;
+    if (slot >= h->nslots || bytes != h->ring_bytes || posix_fallocate(t->fd, (off_t)off, (off_t)h->ring_stride) != 0)
+        return NULL;
+    void *mem = mmap(NULL, h->ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, t->fd, (off_t)off);
+    if (mem == MAP_FAILED)
+        return NULL;
+    struct hv_ring *r = hv_ring_init(mem, bytes, tid);
+    /* Release: the ring is initialised before the sidecar can see the slot. */
+    atomic_store_explicit(&h->slot_offset[slot], off, memory_order_release);
+    return r;
+}
+
+/* O_EXCL under the first free generation: a pid's earlier image (exec) may
+ * still have its segment waiting for the sidecar. */
+static int create_file(struct hv_shm_transport *t, const char *dir, uint64_t uid, uint64_t pid)
+{
+    for (unsigned gen = 0; gen <= HV_SHM_MAX_GENERATION; gen++) {
+        if (hv_shm_path(t->path, sizeof t->path, dir, uid, pid, gen) < 0)
+            return -ENAMETOOLONG;
+        int fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            /* The sidecar refuses anything but 0600; a umask must not make it stricter. */
+            if (fchmod(fd, 0600) != 0) {
+                int e = errno;
+                unlink(t->path);
+                close(fd);
+                return -e;
+            }
+            return fd;
+        }
+        if (errno != EEXIST)
+            return -errno;
+    }
+    return -EEXIST;
+}
+
+static void fill(struct hv_shm_header *h, const struct hv_shm_geometry *g, uint64_t ring_bytes,
+                 const struct hv_file_header *fh)
+{
+    struct hv_clock_cal cal;
+    hv_clock_init(&cal);
+    h->version = HV_SHM_VERSION;
+    h->header_bytes = sizeof *h;
+    h->pid = fh->pid;
+    h->ppid = fh->ppid;
+    h->uid = getuid();
+    char st;
+    if (hv_shm_proc_start(fh->pid, &h->proc_start_ticks, &st) != 0)
+        h->proc_start_ticks = 0;
+    h->tsc0 = cal.tsc0;
+    h->ns0 = cal.ns0;
+    h->clock = cal.use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
+    h->nslots = HV_MAX_RINGS;
+    h->ring_bytes = ring_bytes;
+    h->ring_stride = g->ring_stride;
+    h->collector_offset = g->collector_offset;
+    h->collector_bytes = g->collector_bytes;
+    h->rings_offset = g->rings_offset;
+    h->file = *fh;
+    h->file.transport = HV_TRANSPORT_SHM;
+    h->file.clock = h->clock;
+    atomic_store_explicit(&h->state, HV_SHM_LIVE, memory_order_relaxed);
+}
+
+/* After a failed exec: take the CLOSED segment back unless the sidecar has
+ * finalized it already (then its rings are gone for good). */
+static int reopen(struct hv_shm_transport *t)
+{
+    uint32_t expect = HV_SHM_CLOSED;
+    if (atomic_compare_exchange_strong(&t->hdr->state, &expect, HV_SHM_LIVE))
+        return 0;
+    if (expect == HV_SHM_LIVE)
+        return 0;
+    say("hipvis: the sidecar already finalized %s%s; tracing stays off after the failed exec\n", t->path, "");
+    return -ESTALE;
+}
+
+int hv_shm_start(struct hv_shm_transport *t, const char *dir, uint64_t ring_bytes, const struct hv_file_header *fh,
+                 int quiet, struct hv_collector **col)
+{
+    if (t->hdr && t->pid == fh->pid)
+        return reopen(t);
+    struct hv_shm_geometry g;
+    hv_shm_geometry(ring_bytes, &g);
+    memset(t, 0, sizeof *t);
+    int fd = create_file(t, dir, getuid(), fh->pid);
+    if (fd < 0) {
+        say("hipvis: cannot create the sidecar segment in %s: %s; tracing disabled\n", dir, strerror(-fd));
+        return fd;
+    }
+    void *map = MAP_FAILED;
+    int rc = ftruncate(fd, (off_t)g.rings_offset) == 0 ? 0 : -errno;
+    if (rc == 0) {
+        map = mmap(NULL, g.rings_offset, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED)
+            rc = -errno;
+    }
+    if (rc != 0) {
+        say("hipvis: cannot size the sidecar segment %s: %s; tracing disabled\n", t->path, strerror(-rc));
+        unlink(t->path);
+        close(fd);
+        return rc;
+    }
+    t->fd = fd;
+    t->hdr = map;
+    t->map_bytes = g.rings_offset;
+    t->pid = fh->pid;
+    fill(t->hdr, &g, ring_bytes, fh);
+    struct hv_collector *c = (struct hv_collector *)((char *)map + g.collector_offset);
+    hv_collector_init(c, ring_bytes);
+    c->ring_alloc = shm_ring_alloc;
+    c->ring_alloc_ctx = t;
+    /* Release: the whole header is visible before the magic that marks it ready. */
+    atomic_store_explicit(&t->hdr->magic, HV_SHM_MAGIC, memory_order_release);
+    *col = c;
+    if (!quiet)
+        say("hipvis: tracing to sidecar segment %s%s\n", t->path, "");
+    return 0;
+}
+
+void hv_shm_close(struct hv_shm_transport *t, uint64_t calls)
+{
+    if (!t->hdr)
+        return;
+    atomic_store_explicit(&t->hdr->calls, calls, memory_order_relaxed);
+    atomic_store_explicit(&t->hdr->end_ns, hv_mono_ns(), memory_order_relaxed);
+    /* Release: calls and end_ns are final before the sidecar sees CLOSED. */
+    uint32_t expect = HV_SHM_LIVE;
+    atomic_compare_exchange_strong_explicit(&t->hdr->state, &expect, HV_SHM_CLOSED, memory_order_release,
+                                            memory_order_relaxed);
+}
+
+void hv_shm_forget_after_fork(struct hv_shm_transport *t, struct hv_collector *col)
+{
+    if (!t->hdr)
+        return;
+    uint32_t n = atomic_load_explicit(&col->nrings, memory_order_relaxed);
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit(&col->rings[i], memory_order_relaxed);
+        if (r)
+            munmap(r, t->hdr->ring_stride);
+    }
+    munmap(t->hdr, t->map_bytes);
+    close(t->fd);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,111 @@
+/* Alert lines; see sidecar/alerts.h. */
+#include "sidecar/alerts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze/report/report.h"
+#include "sidecar/log.h"
+
+int sc_alerts_open(struct sc_alerts *a, const char *path)
+{
+    memset(a, 0, sizeof *a);
+    a->fd = -1;
+    gethostname(a->host, sizeof a->host - 1);
+    if (!path)
+        return 0;
+    a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    return a->fd < 0 ? -errno : 0;
+}
+
+/*
+ * The finding object exactly as hipvis-analyze --json writes it. The report
+ * module renders whole documents only, so the group is rendered as the one
+ * finding of a store of its own and cut out of the "findings" array.
+ * (Request to the analyzer: export its per-group writer, then this is one
+ * call.) Returns a malloc'ed "{...}" or NULL.
+ */
+static char *finding_json(const struct hv_group *g)
+{
+    struct hv_findings one;
+    hv_findings_init(&one);
+    const struct hv_group *c = hv_findings_add(&one, &g->f);
+    char *doc = NULL, *obj = NULL;
+    size_t len = 0;
+    FILE *m = c ? open_memstream(&doc, &len) : NULL;
+    if (m) {
+        struct hv_group *w = &one.groups[0];
+        w->count = g->count;
+        w->first_seq = g->first_seq;
+        w->last_seq = g->last_seq;
+        struct hv_report_opts ro = {.fail_on = HV_SEV_NONE};
+        hv_report_json(m, &one, &ro);
+        fclose(m);
+        static const char key[] = "\"findings\":[";
+        char *start = doc ? strstr(doc, key) : NULL;
+        char *end = doc ? strrchr(doc, ']') : NULL;
+        if (start && end && end > start + sizeof key - 1) {
+            start += sizeof key - 1;
+            obj = strndup(start, (size_t)(end - start));
+        }
+    }
+    free(doc);
+    hv_findings_free(&one);
+    return obj;
+}
+
+/* A JSON string value, escaped by the analyzer's own escaper. */
+static char *json_string(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return NULL;
+    hv_json_str(m, s ? s : "");
+    fclose(m);
+    return buf;
+}
+
+void sc_alerts_emit(struct sc_alerts *a, const struct hv_group *g, const char *exe, const char *trace)
+{
+    if (a->fd < 0)
+        return;
+    char *obj = finding_json(g);
+    char *jh = json_string(a->host), *je = json_string(exe), *jt = json_string(trace);
+    char when[32];
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char *line = NULL;
+    int n = obj && obj[0] == '{' && jh && je && jt
+                ? asprintf(&line, "{\"time\":\"%s\",\"host\":%s,\"exe\":%s,\"trace\":%s,%s\n", when, jh, je, jt,
+                           obj + 1)
+                : -1;
+    if (n > 0 && write(a->fd, line, (size_t)n) == n) {
+        a->written++;
+    } else {
+        if (!a->failed)
+            sc_log("alerts: cannot write an alert line: %s", n > 0 ? strerror(errno) : "out of memory");
+        a->failed++;
+    }
+    free(line);
+    free(obj);
+    free(jh);
+    free(je);
+    free(jt);
+}
+
+void sc_alerts_close(struct sc_alerts *a)
+{
+    if (a->fd >= 0)
+        close(a->fd);
+    a->fd = -1;
+}

@@ -1,0 +1,132 @@
+/* Prometheus textfile output; see sidecar/metrics.h. */
+#include "sidecar/metrics.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/names.h"
+
+/* Label values escape backslash, double quote and newline. */
+static void label(FILE *f, const char *v)
+{
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"')
+            fputc('\\', f);
+        if (*v == '\n') {
+            fputs("\\n", f);
+            continue;
+        }
+        fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+static void head(FILE *f, const char *name, const char *type, const char *help)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* "name{pid="..",exe=".."": the caller adds more labels and the value. */
+static void proc_labels(FILE *f, const char *name, const struct sc_proc_metrics *p)
+{
+    fprintf(f, "%s{pid=\"%llu\",exe=", name, (unsigned long long)p->pid);
+    label(f, p->exe);
+}
+
+/* One counter per process. `off` is the field's offset in the struct, so the
+ * per-process families share one loop instead of one copy each. */
+static void per_proc(FILE *f, const char *name, const char *help, size_t off, const struct sc_proc_metrics *const *p,
+                     size_t np)
+{
+    head(f, name, "counter", help);
+    for (size_t i = 0; i < np; i++) {
+        proc_labels(f, name, p[i]);
+        fprintf(f, "} %llu\n", (unsigned long long)*(const uint64_t *)((const char *)p[i] + off));
+    }
+}
+
+static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_proc_metrics *const *p, size_t np)
+{
+    size_t active = 0;
+    for (size_t i = 0; i < np; i++)
+        active += p[i]->active != 0;
+    head(f, "hipvis_sidecar_processes", "gauge", "traced processes being drained now");
+    fprintf(f, "hipvis_sidecar_processes %zu\n", active);
+    head(f, "hipvis_sidecar_segments_skipped_total", "counter", "segments not drained, by reason");
+    fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"refused\"} %llu\n", (unsigned long long)n->refused);
+    fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"corrupt\"} %llu\n", (unsigned long long)n->corrupt);
+    fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"busy\"} %llu\n", (unsigned long long)n->busy);
+    head(f, "hipvis_sidecar_trace_files_deleted_total", "counter", "closed trace files deleted by the disk cap");
+    fprintf(f, "hipvis_sidecar_trace_files_deleted_total %llu\n", (unsigned long long)n->files_deleted);
+    head(f, "hipvis_sidecar_trace_bytes_deleted_total", "counter", "bytes of trace files deleted by the disk cap");
+    fprintf(f, "hipvis_sidecar_trace_bytes_deleted_total %llu\n", (unsigned long long)n->bytes_deleted);
+    head(f, "hipvis_sidecar_trace_disk_bytes", "gauge", "bytes of trace files in the output directory");
+    fprintf(f, "hipvis_sidecar_trace_disk_bytes %llu\n", (unsigned long long)n->disk_bytes);
+    head(f, "hipvis_sidecar_alerts_total", "counter", "alert lines appended (new finding groups)");
+    fprintf(f, "hipvis_sidecar_alerts_total %llu\n", (unsigned long long)n->alerts);
+    head(f, "hipvis_sidecar_drain_cycles_total", "counter", "drain cycles run");
+    fprintf(f, "hipvis_sidecar_drain_cycles_total %llu\n", (unsigned long long)n->cycles);
+    head(f, "hipvis_sidecar_cpu_seconds_total", "counter", "CPU time of the sidecar");
+    fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"user\"} %.6f\n", n->cpu_user_s);
+    fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"system\"} %.6f\n", n->cpu_system_s);
+    head(f, "hipvis_sidecar_start_time_seconds", "gauge", "when this sidecar started (UNIX time)");
+    fprintf(f, "hipvis_sidecar_start_time_seconds %llu\n", (unsigned long long)n->start_realtime_s);
+
+#define PER(name, field, help) per_proc(f, name, help, offsetof(struct sc_proc_metrics, field), p, np)
+    PER("hipvis_calls_total", calls, "intercepted calls of the process");
+    PER("hipvis_records_made_total", made, "records the process produced");
+    PER("hipvis_records_written_total", written, "records written to trace files by this sidecar");
+    PER("hipvis_trace_bytes_written_total", bytes, "bytes of trace files written by this sidecar");
+    PER("hipvis_trace_files_total", files, "trace files opened by this sidecar");
+    PER("hipvis_records_analyzed_total", analyzed, "records fed to the streaming analysis");
+    PER("hipvis_records_late_total", late, "records analyzed out of seq order");
+#undef PER
+    head(f, "hipvis_records_dropped_total", "counter", "records not delivered, by cause");
+    for (size_t i = 0; i < np; i++)
+        for (int k = 0; k < HV_DROP__COUNT; k++) {
+            proc_labels(f, "hipvis_records_dropped_total", p[i]);
+            uint64_t v = p[i]->dropped[k] + (k == HV_DROP_WRITE_ERROR ? p[i]->write_lost : 0);
+            fprintf(f, ",cause=\"%s\"} %llu\n", hv_drop_cause_name((unsigned)k), (unsigned long long)v);
+        }
+    head(f, "hipvis_finding_groups", "gauge", "distinct finding groups, by rule");
+    for (size_t i = 0; i < np; i++)
+        for (int r = 0; r < HV_RULE__COUNT; r++) {
+            proc_labels(f, "hipvis_finding_groups", p[i]);
+            fprintf(f, ",rule=\"%s\"} %llu\n", hv_rule_name(r), (unsigned long long)p[i]->groups[r]);
+        }
+    head(f, "hipvis_findings_total", "counter", "finding occurrences, by rule");
+    for (size_t i = 0; i < np; i++)
+        for (int r = 0; r < HV_RULE__COUNT; r++) {
+            proc_labels(f, "hipvis_findings_total", p[i]);
+            fprintf(f, ",rule=\"%s\"} %llu\n", hv_rule_name(r), (unsigned long long)p[i]->occurrences[r]);
+        }
+}
+
+int sc_metrics_write(const char *path, const struct sc_node_metrics *n, const struct sc_proc_metrics *const *p,
+                     size_t np)
+{
+    char tmp[4200];
+    /* Same directory: rename(2) is atomic only within one file system. The
+     * collector ignores names not ending in .prom. */
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= sizeof tmp)
+        return -ENAMETOOLONG;
+    FILE *f = fopen(tmp, "we");
+    if (!f)
+        return -errno;
+    write_all(f, n, p, np);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        int e = errno ? errno : EIO;
+        unlink(tmp);
+        return -e;
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return -e;
+    }
+    return 0;
+}

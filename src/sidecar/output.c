@@ -1,0 +1,141 @@
+/* Per-process trace files with rotation and per-file accounting; see
+ * sidecar/output.h. */
+#include "sidecar/output.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "format/trace_writer.h"
+#include "record/clock.h"
+#include "sidecar/log.h"
+
+void sc_output_init(struct sc_output *o, const struct sc_output_cfg *cfg, const struct hv_file_header *hdr,
+                    const struct hv_shm_consumer *acc)
+{
+    memset(o, 0, sizeof *o);
+    o->cfg = cfg;
+    o->hdr = *hdr;
+    /* %p stays for the writer to expand; the start second tells two
+     * processes that had the same pid apart. */
+    snprintf(o->tmpl, sizeof o->tmpl, "%s/hipvis.%%p.%llu.zst", cfg->dir,
+             (unsigned long long)(hdr->start_realtime_ns / 1000000000ull));
+    o->base_calls = atomic_load(&acc->footer_calls);
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        o->base_dropped[k] = atomic_load(&acc->footer_dropped[k]);
+}
+
+static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
+{
+    if (o->w)
+        return 0;
+    int rc = hv_trace_writer_open(o->tmpl, &o->hdr, o->cfg->level, &o->w);
+    if (rc != 0) {
+        if (!o->open_failed)
+            sc_log("pid %llu: cannot create a trace file from %s: %s; records are counted as write errors",
+                   (unsigned long long)o->hdr.pid, o->tmpl, strerror(-rc));
+        o->open_failed = 1;
+        return rc;
+    }
+    o->open_failed = 0;
+    o->opened_ns = hv_mono_ns();
+    o->files++;
+    atomic_store(&acc->files, atomic_load(&acc->files) + 1);
+    sc_info("pid %llu: writing %s", (unsigned long long)o->hdr.pid, hv_trace_writer_path(o->w));
+    return 0;
+}
+
+void sc_output_add(struct sc_output *o, struct hv_shm_consumer *acc, const struct hv_rec_header *rec)
+{
+    if (open_file(o, acc) != 0 || hv_trace_writer_add(o->w, rec) != 0)
+        o->unfiled_lost++;
+}
+
+/* This file's drops: ring drops since the baseline, plus records the writer
+ * could not write (its stats) or that had no file at all. */
+static uint64_t file_drops(const struct sc_output *o, const struct sc_counts *now, uint64_t out[HV_DROP__COUNT])
+{
+    struct hv_trace_writer_stats st = {0};
+    uint64_t total = 0;
+    if (o->w)
+        hv_trace_writer_stats(o->w, &st);
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        out[k] = now->dropped[k] > o->base_dropped[k] ? now->dropped[k] - o->base_dropped[k] : 0;
+    out[HV_DROP_WRITE_ERROR] += st.records_lost + o->unfiled_lost;
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        total += out[k];
+    return total;
+}
+
+void sc_output_flush(struct sc_output *o)
+{
+    /* No HV_REC_DROPS records here (unlike the in-process writer): the
+     * writer would count them as written records and break written +
+     * dropped == made. Drops are in every footer, and a file left without
+     * one (sidecar killed) has its interval accounted in the next footer. */
+    if (o->w)
+        hv_trace_writer_flush(o->w);
+}
+
+int sc_output_rotate_due(const struct sc_output *o, uint64_t now_ns)
+{
+    if (!o->w)
+        return 0;
+    return (o->cfg->rotate_bytes && hv_trace_writer_file_bytes(o->w) >= o->cfg->rotate_bytes) ||
+           (o->cfg->rotate_ns && now_ns > o->opened_ns && now_ns - o->opened_ns >= o->cfg->rotate_ns);
+}
+
+void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const struct sc_counts *now, int final)
+{
+    uint64_t lost_in_flight = final ? sc_counts_in_flight(now) : 0;
+    uint64_t calls = now->calls > o->base_calls ? now->calls - o->base_calls : 0;
+    struct hv_file_footer f;
+    memset(&f, 0, sizeof f);
+    if (!o->w) {
+        /* Nothing open: only a process that ended with something left to
+         * account for (or with no file at all yet) gets a footer-only file;
+         * otherwise the baseline simply stays for the next file. */
+        int anything = file_drops(o, now, f.dropped) || lost_in_flight || calls || atomic_load(&acc->files) == 0;
+        if (!final || !anything || open_file(o, acc) != 0)
+            return;
+    }
+    hv_trace_writer_flush(o->w);
+    /* After the flush: a chunk it lost is counted before the footer says so. */
+    uint64_t dropped = file_drops(o, now, f.dropped) + lost_in_flight;
+    f.dropped[HV_DROP_IN_FLIGHT_AT_EXIT] += lost_in_flight;
+    struct hv_trace_writer_stats st;
+    hv_trace_writer_stats(o->w, &st);
+    f.calls = calls;
+    f.records_written = st.records_written;
+    f.records_made = st.records_written + dropped;
+    f.end_ns = hv_mono_ns();
+    o->written += st.records_written;
+    o->lost += st.records_lost;
+    o->bytes += st.file_bytes;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", hv_trace_writer_path(o->w));
+    int rc = hv_trace_writer_close(o->w, &f);
+    o->w = NULL;
+    if (rc != 0)
+        sc_log("pid %llu: closing %s: %s", (unsigned long long)o->hdr.pid, path, strerror(-rc));
+    sc_info("pid %llu: closed %s: %llu records, %llu dropped%s", (unsigned long long)o->hdr.pid, path,
+            (unsigned long long)f.records_written, (unsigned long long)dropped, final ? " (process ended)" : "");
+    /* The new baseline: what this footer accounted for. */
+    o->base_calls = now->calls;
+    memcpy(o->base_dropped, now->dropped, sizeof o->base_dropped);
+    o->unfiled_lost = 0;
+    atomic_store(&acc->footer_calls, now->calls);
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        atomic_store(&acc->footer_dropped[k], now->dropped[k]);
+}
+
+const char *sc_output_path(const struct sc_output *o) { return o->w ? hv_trace_writer_path(o->w) : NULL; }
+
+void sc_output_totals(const struct sc_output *o, uint64_t *written, uint64_t *lost, uint64_t *bytes)
+{
+    struct hv_trace_writer_stats st = {0};
+    if (o->w)
+        hv_trace_writer_stats(o->w, &st);
+    *written = o->written + st.records_written;
+    *lost = o->lost + st.records_lost + o->unfiled_lost;
+    *bytes = o->bytes + st.file_bytes;
+}

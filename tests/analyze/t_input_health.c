@@ -1,0 +1,72 @@
+/* trace-truncated / records-dropped at the engine level, and record-size
+ * robustness (short records from an older writer, bogus counts). */
+#include <string.h>
+
+#include "scenarios.h"
+#include "tcheck.h"
+
+void test_input_health(void)
+{
+    struct hv_findings out;
+    struct tb t;
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 105, NULL);
+    struct hv_input_health h = {.read_status = 1, .read_status_name = "truncated", .offset = 1234,
+                                .records_salvaged = 99, .what = "frame cut", .dropped = 7};
+    hv_engine_finish(t.engine, &h);
+    hv_findings_add_trace(&out, hv_engine_summary(t.engine));
+    hv_engine_free(t.engine);
+    const struct hv_group *g = tb_group(&out, HV_RULE_TRACE_TRUNCATED);
+    CHECK(g && g->f.n1 == 1234 && g->f.n2 == 99 && g->f.severity == HV_SEV_WARNING);
+    g = tb_group(&out, HV_RULE_RECORDS_DROPPED);
+    CHECK(g && g->f.n1 == 7);
+    CHECK_EQ_U(out.traces[0].read_offset, 1234);
+    hv_findings_free(&out);
+
+    /* Clean: nothing. */
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 105, NULL);
+    tb_engine_close(&t);
+    CHECK_EQ_U(out.ngroups, 0);
+    hv_findings_free(&out);
+}
+
+void test_record_robustness(void)
+{
+    struct hv_findings out;
+    struct tb t;
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 106, NULL);
+    sc_setup(&t);
+    /* A call record cut short (older, smaller layout): zero-extended. */
+    struct hv_call c;
+    memset(&c, 0, sizeof c);
+    c.h.type = HV_REC_CALL;
+    c.h.size = 32;
+    c.h.seq = 1000;
+    c.api = HV_API_hipGraphLaunch;
+    hv_engine_feed(t.engine, &c.h);
+    /* KARGS / edges claiming more entries than they hold: ignored, counted. */
+    uint64_t buf[8];
+    memset(buf, 0, sizeof buf);
+    struct hv_kargs *k = (struct hv_kargs *)buf;
+    k->h.type = HV_REC_KARGS;
+    k->h.size = sizeof *k;
+    k->h.seq = 1001;
+    k->count = 1000;
+    hv_engine_feed(t.engine, &k->h);
+    struct hv_graph_edges *e = (struct hv_graph_edges *)buf;
+    memset(buf, 0, sizeof buf);
+    e->h.type = HV_REC_GRAPH_EDGES;
+    e->h.size = sizeof *e;
+    e->h.seq = 1002;
+    e->exec = SC_EXEC;
+    e->count = 50;
+    hv_engine_feed(t.engine, &e->h);
+    /* A header smaller than a header: ignored. */
+    struct hv_rec_header tiny = {.type = HV_REC_CALL, .size = 8};
+    hv_engine_feed(t.engine, &tiny);
+    CHECK_EQ_U(hv_engine_summary(t.engine)->orphan_records, 2);
+    tb_engine_close(&t);
+    hv_findings_free(&out);
+}

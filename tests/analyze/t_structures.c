@@ -1,0 +1,120 @@
+/* Model data structures against brute-force references. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/model/imap.h"
+#include "analyze/model/u64map.h"
+#include "analyze/model/vclock.h"
+#include "tcheck.h"
+
+void test_u64map(void)
+{
+    struct hv_u64map m;
+    hv_u64map_init(&m);
+    CHECK(hv_u64map_get(&m, 0) == HV_U64MAP_NONE);
+    for (uint32_t i = 0; i < 5000; i++)
+        hv_u64map_put(&m, (uint64_t)i * 4096u, i);
+    hv_u64map_put(&m, 0, 77);  /* key 0 is a real key (the "no stream" id) */
+    CHECK_EQ_U(hv_u64map_get(&m, 0), 77);
+    int ok = 1;
+    for (uint32_t i = 1; i < 5000; i++)
+        ok &= hv_u64map_get(&m, (uint64_t)i * 4096u) == i;
+    CHECK(ok);
+    /* Delete every other key: the rest must still be found (backward shift). */
+    for (uint32_t i = 1; i < 5000; i += 2)
+        CHECK(hv_u64map_del(&m, (uint64_t)i * 4096u) == i);
+    ok = 1;
+    for (uint32_t i = 1; i < 5000; i++)
+        ok &= hv_u64map_get(&m, (uint64_t)i * 4096u) == (i % 2 ? HV_U64MAP_NONE : i);
+    CHECK(ok);
+    CHECK_EQ_U(m.count, 2500);
+    CHECK(hv_u64map_del(&m, 12345) == HV_U64MAP_NONE);
+    hv_u64map_free(&m);
+}
+
+/* The imap against a byte array holding each byte's last value. */
+void test_imap_random(void)
+{
+    enum { SPACE = 512 };
+    uint32_t ref[SPACE];
+    memset(ref, 0, sizeof ref);
+    struct hv_imap m;
+    hv_imap_init(&m, sizeof(uint32_t));
+    srand(7);
+    int ok = 1;
+    for (uint32_t step = 1; step <= 20000 && ok; step++) {
+        uint64_t lo = (uint64_t)(rand() % SPACE), len = 1 + (uint64_t)(rand() % 40);
+        uint64_t hi = lo + len > SPACE ? SPACE : lo + len;
+        if (rand() % 4 == 0) {
+            hv_imap_erase(&m, lo, hi);
+            for (uint64_t b = lo; b < hi; b++)
+                ref[b] = 0;
+        } else {
+            uint32_t *v = hv_imap_assign(&m, lo, hi);
+            ok &= v != NULL;
+            if (v)
+                *v = step;
+            for (uint64_t b = lo; b < hi; b++)
+                ref[b] = step;
+        }
+        if (step % 97 == 0 || step > 19900) {
+            size_t segs = 0;
+            for (uint64_t b = 0; b < SPACE; b++) {
+                struct hv_imap_seg s;
+                int f = hv_imap_find(&m, b, &s);
+                ok &= f ? (ref[b] == *(uint32_t *)s.val && s.lo <= b && b < s.hi) : ref[b] == 0;
+            }
+            struct hv_imap_seg s;
+            uint64_t prev_hi = 0;
+            for (int f = hv_imap_seek(&m, 0, &s); f; f = hv_imap_seek(&m, s.hi, &s)) {
+                ok &= s.lo >= prev_hi && s.lo < s.hi;  /* disjoint, ordered */
+                prev_hi = s.hi;
+                segs++;
+            }
+            ok &= segs == hv_imap_count(&m);
+        }
+    }
+    CHECK(ok);
+    /* Exact rewrite of an existing segment reuses it. */
+    hv_imap_clear(&m);
+    *(uint32_t *)hv_imap_assign(&m, 100, 200) = 1;
+    size_t before = m.used;
+    for (int i = 0; i < 1000; i++)
+        *(uint32_t *)hv_imap_assign(&m, 100, 200) = 2;
+    CHECK_EQ_U(m.used, before);
+    CHECK_EQ_U(hv_imap_count(&m), 1);
+    /* Splitting one segment in three. */
+    *(uint32_t *)hv_imap_assign(&m, 150, 160) = 3;
+    CHECK_EQ_U(hv_imap_count(&m), 3);
+    struct hv_imap_seg s;
+    CHECK(hv_imap_find(&m, 170, &s) && s.lo == 160 && s.hi == 200 && *(uint32_t *)s.val == 2);
+    CHECK(hv_imap_find(&m, 120, &s) && s.lo == 100 && s.hi == 150);
+    CHECK(!hv_imap_find(&m, 200, &s));
+    CHECK(hv_imap_assign(&m, 5, 5) == NULL);
+    hv_imap_free(&m);
+}
+
+void test_vclock(void)
+{
+    struct hv_vclock a, b;
+    hv_vc_init(&a);
+    hv_vc_init(&b);
+    CHECK_EQ_U(hv_vc_get(&a, 3), 0);
+    hv_vc_raise(&a, 5, 10);
+    hv_vc_raise(&a, 2, 7);
+    hv_vc_raise(&a, 5, 4);  /* lower: ignored */
+    CHECK_EQ_U(hv_vc_get(&a, 5), 10);
+    CHECK_EQ_U(hv_vc_get(&a, 2), 7);
+    hv_vc_raise(&b, 2, 9);
+    hv_vc_raise(&b, 8, 1);
+    hv_vc_join(&a, &b);
+    CHECK_EQ_U(hv_vc_get(&a, 2), 9);
+    CHECK_EQ_U(hv_vc_get(&a, 8), 1);
+    CHECK_EQ_U(a.n, 3);
+    CHECK(a.e[0].stream < a.e[1].stream && a.e[1].stream < a.e[2].stream);
+    hv_vc_copy(&b, &a);
+    CHECK_EQ_U(b.n, 3);
+    CHECK_EQ_U(hv_vc_get(&b, 5), 10);
+    hv_vc_free(&a);
+    hv_vc_free(&b);
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""ctypes_decode.py - TEST-ONLY: the decode loop of decode_loop.c through ctypes.
+
+Part of hipvis tests (tests/apps); runs on the HIP runtime test double
+(tests/runtime-double), never installed. Kernels are Python callbacks
+registered by name and reached the way Triton's AMD launcher does:
+hipModuleLoadData + hipModuleGetFunction + hipModuleLaunchKernel. Each step
+copies the pinned cu_seqlens_q (257 x int32) to the device on the null
+stream and replays the graph captured for the batch size; every
+--prefill-every steps an eager prefill writes cumulative values.
+
+usage: ctypes_decode.py [LIB] [--steps N] [--prefill-every K] [--host-rewrite]
+                        [--sync-before-replay] [--code-object FILE] [--call-log FILE]
+LIB (or env HIPDOUBLE_LIB) is the path of the double's libamdhip64.so.5.
+--code-object: the image given to hipModuleLoadData, e.g. the gfx950 code
+object of tests/apps/decode_kernels.hip (a tracer then knows the kernel's
+argument layout); default: a placeholder bundle header.
+--call-log: writes one "api result" line per HIP runtime call the script
+makes, in order (what a trace of the script must hold).
+Prints one summary line with the stale-read count; exit 0 unless arguments
+are wrong (2) or the library cannot be used (1).
+"""
+import argparse
+import ctypes as C
+import os
+import sys
+
+NREQ = 256
+NSEQ = NREQ + 1
+SIZES = (64, 128, 256)
+KERNEL = b"_convert_req_index_to_global_index_kernel"
+
+
+class Dim3(C.Structure):
+    _fields_ = [("x", C.c_uint32), ("y", C.c_uint32), ("z", C.c_uint32)]
+
+
+KernelFn = C.CFUNCTYPE(None, C.POINTER(C.c_void_p), Dim3, Dim3, C.c_void_p)
+
+
+def expected_at(seed, b):
+    if seed == 0:
+        return b
+    return sum(2 + (seed * 7 + j * 3) % 5 for j in range(b))
+
+
+class Decode:
+    def __init__(self, lib, opts):
+        self.hip = lib
+        self.o = opts
+        self.stats = {"reads": 0, "stale": 0, "first": None}
+        self.calls = []
+        self._setup_prototypes()
+
+    def _setup_prototypes(self):
+        h = self.hip
+        vp, sz, u32 = C.c_void_p, C.c_size_t, C.c_uint
+        protos = {
+            "hipHostMalloc": [C.POINTER(vp), sz, u32],
+            "hipMalloc": [C.POINTER(vp), sz],
+            "hipFree": [vp],
+            "hipHostFree": [vp],
+            "hipMemcpyAsync": [vp, vp, sz, C.c_int, vp],
+            "hipMemcpyWithStream": [vp, vp, sz, C.c_int, vp],
+            "hipStreamCreateWithFlags": [C.POINTER(vp), u32],
+            "hipStreamDestroy": [vp],
+            "hipStreamSynchronize": [vp],
+            "hipStreamBeginCapture": [vp, C.c_int],
+            "hipStreamEndCapture": [vp, C.POINTER(vp)],
+            "hipGraphInstantiateWithFlags": [C.POINTER(vp), vp, C.c_ulonglong],
+            "hipGraphDestroy": [vp],
+            "hipGraphExecDestroy": [vp],
+            "hipGraphLaunch": [vp, vp],
+            "hipModuleLoadData": [C.POINTER(vp), vp],
+            "hipModuleGetFunction": [C.POINTER(vp), vp, C.c_char_p],
+            "hipModuleLaunchKernel": [vp, u32, u32, u32, u32, u32, u32, u32, vp,
+                                      C.POINTER(vp), C.POINTER(vp)],
+        }
+        for name, args in protos.items():
+            fn = getattr(h, name)
+            fn.argtypes = args
+            fn.restype = C.c_int
+        h.hipdouble_register_module_kernel.argtypes = [C.c_char_p, KernelFn, C.c_int,
+                                                       C.POINTER(C.c_size_t), C.c_void_p]
+        h.hipdouble_register_module_kernel.restype = C.c_int
+        h.hipdouble_set_scalar_read.argtypes = [C.c_char_p, C.c_int]
+        h.hipdouble_set_scalar_read.restype = C.c_int
+
+    def call(self, name, *args):
+        err = getattr(self.hip, name)(*args)
+        self.calls.append((name, err))
+        return err
+
+    def check(self, name, *args):
+        err = self.call(name, *args)
+        if err != 0:
+            raise RuntimeError(f"{name}:{err}")
+
+    def kernel(self, args, grid, block, user):
+        cu = C.cast(C.c_void_p.from_address(args[0]).value, C.POINTER(C.c_int32))
+        bs = C.c_int32.from_address(args[2]).value
+        seed = C.c_int32.from_address(args[3]).value
+        bad = [(b, cu[b]) for b in range(bs + 1) if cu[b] != expected_at(seed, b)]
+        self.stats["reads"] += 1
+        if bad:
+            self.stats["stale"] += 1
+            if self.stats["first"] is None:
+                b, got = bad[0]
+                self.stats["first"] = f"bs:{bs},idx:{b},read:{got},expected:{expected_at(seed, b)}"
+
+    def setup(self):
+        self.kernel_cb = KernelFn(self.kernel)  # keep alive
+        sizes = (C.c_size_t * 4)(8, 8, 4, 4)
+        if self.hip.hipdouble_register_module_kernel(KERNEL, self.kernel_cb, 4, sizes, None):
+            raise RuntimeError("hipdouble_register_module_kernel failed")
+        self.hip.hipdouble_set_scalar_read(KERNEL, 0)
+        self.pinned, self.cu, self.out = C.c_void_p(), C.c_void_p(), C.c_void_p()
+        self.check("hipHostMalloc", C.byref(self.pinned), NSEQ * 4, 0)
+        self.check("hipMalloc", C.byref(self.cu), NSEQ * 4)
+        self.check("hipMalloc", C.byref(self.out), NREQ * 4)
+        self.host = (C.c_int32 * NSEQ).from_address(self.pinned.value)
+        self.cap = C.c_void_p()
+        self.check("hipStreamCreateWithFlags", C.byref(self.cap), 1)
+        image = b"__CLANG_OFFLOAD_BUNDLE__ triton image"
+        if self.o.code_object:
+            with open(self.o.code_object, "rb") as f:
+                image = f.read()
+        self.image = C.create_string_buffer(image, len(image))
+        self.module, self.func = C.c_void_p(), C.c_void_p()
+        self.check("hipModuleLoadData", C.byref(self.module), self.image)
+        self.check("hipModuleGetFunction", C.byref(self.func), self.module, KERNEL)
+        self.execs = []
+        for bs in SIZES:
+            graph, exe = C.c_void_p(), C.c_void_p()
+            self.check("hipStreamBeginCapture", self.cap, 0)
+            self.launch(self.cap, bs, 0)
+            self.check("hipStreamEndCapture", self.cap, C.byref(graph))
+            self.check("hipGraphInstantiateWithFlags", C.byref(exe), graph, 1)
+            self.check("hipGraphDestroy", graph)
+            self.execs.append(exe)
+
+    def launch(self, stream, bs, seed):
+        cu, out = C.c_void_p(self.cu.value), C.c_void_p(self.out.value)
+        n, sd = C.c_int32(bs), C.c_int32(seed)
+        params = (C.c_void_p * 4)(*(C.cast(C.byref(v), C.c_void_p) for v in (cu, out, n, sd)))
+        self.check("hipModuleLaunchKernel", self.func, bs, 1, 1, 64, 1, 1, 0, stream, params,
+                   None)
+
+    def is_prefill(self, step):
+        k = self.o.prefill_every
+        return k > 0 and step % k == k - 1
+
+    def prepare(self, step):
+        seed = step % 1000 + 1 if self.is_prefill(step) else 0
+        for b in range(NSEQ):
+            self.host[b] = expected_at(seed, b)
+
+    def run(self):
+        prepared = False
+        back = (C.c_int32 * NREQ)()
+        for step in range(self.o.steps):
+            prefill = self.is_prefill(step)
+            if not prepared:
+                self.prepare(step)
+            prepared = False
+            self.check("hipMemcpyAsync", self.cu, self.pinned, NSEQ * 4, 1, None)
+            if prefill:
+                self.launch(None, NREQ, step % 1000 + 1)
+            else:
+                if self.o.sync_before_replay:
+                    self.check("hipStreamSynchronize", None)
+                self.check("hipGraphLaunch", self.execs[step % len(SIZES)], None)
+            if self.o.host_rewrite and step + 1 < self.o.steps:
+                self.prepare(step + 1)
+                prepared = True
+            self.check("hipMemcpyWithStream", back, self.out, NREQ * 4, 2, None)
+
+    def teardown(self):
+        for exe in getattr(self, "execs", []):
+            self.call("hipGraphExecDestroy", exe)
+        for name, attr in (("hipStreamDestroy", "cap"), ("hipFree", "cu"), ("hipFree", "out"),
+                           ("hipHostFree", "pinned")):
+            if getattr(self, attr, None) is not None:
+                self.call(name, getattr(self, attr))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("lib", nargs="?", default=os.environ.get("HIPDOUBLE_LIB", "libamdhip64.so.5"))
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--prefill-every", type=int, default=8)
+    ap.add_argument("--host-rewrite", action="store_true")
+    ap.add_argument("--sync-before-replay", action="store_true")
+    ap.add_argument("--code-object")
+    ap.add_argument("--call-log")
+    opts = ap.parse_args()
+    try:
+        lib = C.CDLL(opts.lib)
+        if lib.hipdouble_is_test_double() != 1:
+            raise OSError("not the test double")
+    except (OSError, AttributeError) as e:
+        print(f"ctypes_decode: cannot use {opts.lib}: {e}", file=sys.stderr)
+        return 1
+    d = Decode(lib, opts)
+    error = "none"
+    try:
+        d.setup()
+        d.run()
+    except RuntimeError as e:
+        error = str(e)
+    d.teardown()
+    if opts.call_log:
+        with open(opts.call_log, "w") as f:
+            f.writelines(f"{name} {err}\n" for name, err in d.calls)
+    s = d.stats
+    print(f"ctypes_decode: steps={opts.steps} kernel_reads={s['reads']} stale_reads={s['stale']} "
+          f"first_stale={s['first'] or 'none'} error={error}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

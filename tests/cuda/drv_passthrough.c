@@ -1,0 +1,91 @@
+/*
+ * TEST-ONLY: the driver-API side of the CUDA front end, on the stand-in
+ * driver (fake_libcuda.c) loaded the way Triton loads the real one:
+ * dlopen(RTLD_LOCAL) + dlsym. Exercises the interposed dlsym, the
+ * cuGetProcAddress substitution (the `_ptsz` variant picked by flag), kernel
+ * layouts from cuFuncGetParamInfo (a pointer packed in a 16-byte struct
+ * parameter too), and the graph walk at instantiate. Prints each call's
+ * symbol and result like rt_passthrough; check_trace.py checks the records.
+ *
+ * usage: drv_passthrough /path/to/libcuda.so.1
+ */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#undef cuGetProcAddress
+
+#define CALL(sym, expr)                                  \
+    do {                                                 \
+        int rc_ = (int)(expr);                           \
+        printf("%s %d\n", sym, rc_);                     \
+    } while (0)
+
+/* A local pointer named like the function, typed from its prototype. */
+#define FN(name)                             \
+    typedef __typeof__(&name) name##_fn_;   \
+    name##_fn_ name = (name##_fn_)dlsym(lib, #name)
+
+typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              CUstream, void **, void **);
+
+int main(int argc, char **argv)
+{
+    void *lib = argc > 1 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!lib) {
+        fprintf(stderr, "drv_passthrough: cannot load %s: %s\n", argc > 1 ? argv[1] : "(none)", dlerror());
+        return 2;
+    }
+    FN(cuInit);
+    FN(cuMemAlloc_v2);
+    FN(cuMemFree_v2);
+    FN(cuMemcpyHtoDAsync_v2);
+    FN(cuModuleLoadData);
+    FN(cuModuleGetFunction);
+    FN(cuLaunchKernel);
+    FN(cuGetProcAddress_v2);
+    FN(cuStreamCreate);
+    FN(cuStreamBeginCapture_v2);
+    FN(cuStreamEndCapture);
+    FN(cuGraphInstantiateWithFlags);
+    FN(cuGraphLaunch);
+    FN(cuStreamSynchronize);
+
+    static char host[1028];
+    CUdeviceptr seqlens = 0, out = 0;
+    CUmodule mod = NULL;
+    CUfunction f = NULL;
+    CUstream s = NULL;
+    CUgraph g = NULL;
+    CUgraphExec x = NULL;
+    void *ptsz = NULL;
+    CUdriverProcAddressQueryResult st;
+    CALL("cuInit", cuInit(0)); /* not intercepted: no record expected (check_trace.py skips it) */
+    CALL("cuMemAlloc_v2", cuMemAlloc_v2(&seqlens, sizeof host));
+    CALL("cuMemAlloc_v2", cuMemAlloc_v2(&out, 4096));
+    CALL("cuModuleLoadData", cuModuleLoadData(&mod, host));
+    CALL("cuModuleGetFunction", cuModuleGetFunction(&f, mod, "triton_k"));
+    /* Parameters: a pointer, an int, and a 16-byte struct whose second
+     * word is a pointer (how PyTorch packs them). */
+    int n = 256;
+    struct { uint64_t tag; CUdeviceptr p; } packed = {0x1234, out + 64};
+    void *params[3] = {&seqlens, &n, &packed};
+    CALL("cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync_v2(seqlens, host, sizeof host, NULL));
+    CALL("cuLaunchKernel", cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, NULL, params, NULL));
+    CALL("cuGetProcAddress_v2", cuGetProcAddress_v2("cuLaunchKernel", &ptsz, 12000,
+                                                    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st));
+    CALL("cuLaunchKernel_ptsz", ((launch_fn)ptsz)(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+    CALL("cuStreamCreate", cuStreamCreate(&s, 0));
+    CALL("cuStreamBeginCapture_v2", cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CALL("cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync_v2(seqlens, host, sizeof host, s));
+    CALL("cuLaunchKernel", cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, s, params, NULL));
+    CALL("cuStreamEndCapture", cuStreamEndCapture(s, &g));
+    CALL("cuGraphInstantiateWithFlags", cuGraphInstantiateWithFlags(&x, g, 0));
+    CALL("cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync_v2(seqlens, host, sizeof host, s));
+    CALL("cuGraphLaunch", cuGraphLaunch(x, s));
+    CALL("cuStreamSynchronize", cuStreamSynchronize(s));
+    CALL("cuMemFree_v2", cuMemFree_v2(seqlens));
+    printf("seqlens 0x%llx out 0x%llx\n", (unsigned long long)seqlens, (unsigned long long)out);
+    return 0;
+}

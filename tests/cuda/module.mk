@@ -1,0 +1,40 @@
+# tests/cuda: the CUDA front end without a GPU. The runtime pass-through
+# test runs against the toolkit's real libcudart.so.13 (every call fails
+# with no driver; the codes must pass through unchanged and be recorded);
+# the driver test runs on a TEST-ONLY stand-in driver (fake_libcuda.c) to
+# check kernel layouts, pointer arguments, the cuGetProcAddress
+# substitution and the graph walk. Needs the CUDA toolkit (CUDA_HOME, see
+# src/intercept/cuda/module.mk): without it check-cuda FAILS, it never
+# passes silently.
+CUDA_T := $(BUILD)/tests/cuda
+CUDA_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -I$(CUDA_HOME)/include
+
+ifeq ($(HAVE_CUDA),1)
+$(CUDA_T)/rt_passthrough: tests/cuda/rt_passthrough.c tests/cuda/rt_calls_ptds.c tests/cuda/rt_calls.h
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -Wno-deprecated-declarations -o $@ tests/cuda/rt_passthrough.c tests/cuda/rt_calls_ptds.c \
+	    -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64
+
+$(CUDA_T)/drv_passthrough: tests/cuda/drv_passthrough.c
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -o $@ $< -ldl
+
+# -Bsymbolic: like the real driver, its lookups return its own functions,
+# not whatever the preload library interposes under the same name.
+$(CUDA_T)/fake/libcuda.so.1: tests/cuda/fake_libcuda.c
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -shared -fPIC -fvisibility=hidden -Wl,-soname,libcuda.so.1 -Wl,-Bsymbolic -o $@ $<
+
+check-cuda: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CUDA_T)/rt_passthrough $(CUDA_T)/drv_passthrough \
+            $(CUDA_T)/fake/libcuda.so.1
+	@if ! readelf -d $(LIBHIPVIS) | grep -q 'NEEDED' || readelf -d $(LIBHIPVIS) | grep -Eq 'NEEDED.*(cuda|amdhip)'; then \
+	    echo "check-cuda: FAIL: $(LIBHIPVIS) links a GPU runtime"; exit 1; fi
+	tests/cuda/run_check.sh $(CUDA_T) $(LIBHIPVIS) $(BUILD)/hipvis-dump
+else
+check-cuda:
+	@echo "check-cuda: FAIL: the CUDA toolkit is missing ($(CUDA_HOME)/include/cuda.h):"
+	@echo "check-cuda: the CUDA front end was not built and cannot be tested (set CUDA_HOME)"
+	@false
+endif
+
+CHECKS += check-cuda

@@ -1,0 +1,65 @@
+/*
+ * TEST-ONLY: the runtime calls of the CUDA pass-through test, shared by the
+ * legacy and the per-thread-default-stream translation units. CALL prints
+ * the exported symbol the call binds to and the runtime's return code; the
+ * checker expects one trace record of that symbol with that result, in
+ * order. `SYM(legacy, ptds)` names the symbol for each compilation.
+ */
+#include <stdio.h>
+
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define SYM(legacy, ptds) ptds
+#else
+#define SYM(legacy, ptds) legacy
+#endif
+
+#define CALL(sym, expr)                                             \
+    do {                                                            \
+        int rc_ = (int)(expr);                                      \
+        printf("%s %d\n", sym, rc_);                                \
+    } while (0)
+
+/* Calls whose symbol has a per-thread variant. */
+static void stream_calls(char *host, void *dev, cudaStream_t s, cudaEvent_t e, cudaGraph_t g, cudaGraphExec_t x)
+{
+    void *args[2] = {&dev, &host};
+    cudaGraph_t captured = NULL;
+    cudaLaunchConfig_t cfg = {.gridDim = {1, 1, 1}, .blockDim = {32, 1, 1}, .stream = s};
+    CALL(SYM("cudaMemcpy", "cudaMemcpy_ptds"), cudaMemcpy(dev, host, 64, cudaMemcpyHostToDevice));
+    CALL(SYM("cudaMemcpyAsync", "cudaMemcpyAsync_ptsz"), cudaMemcpyAsync(dev, host, 64, cudaMemcpyDefault, s));
+    CALL(SYM("cudaMemcpy2D", "cudaMemcpy2D_ptds"), cudaMemcpy2D(dev, 32, host, 16, 16, 2, cudaMemcpyHostToDevice));
+    CALL(SYM("cudaMemcpy2DAsync", "cudaMemcpy2DAsync_ptsz"),
+         cudaMemcpy2DAsync(host, 16, dev, 32, 16, 2, cudaMemcpyDeviceToHost, s));
+    CALL(SYM("cudaMemset", "cudaMemset_ptds"), cudaMemset(dev, 1, 64));
+    CALL(SYM("cudaMemsetAsync", "cudaMemsetAsync_ptsz"), cudaMemsetAsync(dev, 2, 64, s));
+    CALL(SYM("cudaMemset2D", "cudaMemset2D_ptds"), cudaMemset2D(dev, 32, 3, 16, 2));
+    CALL(SYM("cudaMemset2DAsync", "cudaMemset2DAsync_ptsz"), cudaMemset2DAsync(dev, 32, 4, 16, 2, s));
+    CALL(SYM("cudaLaunchKernel", "cudaLaunchKernel_ptsz"),
+         cudaLaunchKernel((const void *)stream_calls, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s));
+    CALL(SYM("cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz"),
+         cudaLaunchKernelExC(&cfg, (const void *)stream_calls, args));
+    CALL(SYM("cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel_ptsz"),
+         cudaLaunchCooperativeKernel((const void *)stream_calls, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s));
+    CALL(SYM("cudaLaunchHostFunc", "cudaLaunchHostFunc_ptsz"), cudaLaunchHostFunc(s, NULL, NULL));
+    CALL(SYM("cudaStreamBeginCapture", "cudaStreamBeginCapture_ptsz"),
+         cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CALL(SYM("cudaStreamEndCapture", "cudaStreamEndCapture_ptsz"), cudaStreamEndCapture(s, &captured));
+    CALL(SYM("cudaGraphLaunch", "cudaGraphLaunch_ptsz"), cudaGraphLaunch(x, s));
+    CALL(SYM("cudaGraphUpload", "cudaGraphUpload_ptsz"), cudaGraphUpload(x, s));
+    CALL(SYM("cudaEventRecord", "cudaEventRecord_ptsz"), cudaEventRecord(e, s));
+    CALL(SYM("cudaEventRecordWithFlags", "cudaEventRecordWithFlags_ptsz"), cudaEventRecordWithFlags(e, s, 0));
+    CALL(SYM("cudaStreamWaitEvent", "cudaStreamWaitEvent_ptsz"), cudaStreamWaitEvent(s, e, 0));
+    CALL(SYM("cudaStreamQuery", "cudaStreamQuery_ptsz"), cudaStreamQuery(s));
+    CALL(SYM("cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"), cudaStreamSynchronize(s));
+    void *p = NULL;
+    CALL(SYM("cudaMallocAsync", "cudaMallocAsync_ptsz"), cudaMallocAsync(&p, 256, s));
+    CALL(SYM("cudaFreeAsync", "cudaFreeAsync_ptsz"), cudaFreeAsync(p, s));
+    cudaGraphInstantiateParams ip = {.flags = 0};
+    cudaGraphExec_t x2 = NULL;
+    CALL(SYM("cudaGraphInstantiateWithParams", "cudaGraphInstantiateWithParams_ptsz"),
+         cudaGraphInstantiateWithParams(&x2, g, &ip));
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult st;
+    CALL(SYM("cudaGetDriverEntryPointByVersion", "cudaGetDriverEntryPointByVersion_ptsz"),
+         cudaGetDriverEntryPointByVersion("cuMemcpyHtoDAsync", &fn, 12000, cudaEnableDefault, &st));
+}

@@ -1,0 +1,52 @@
+# tests/format: the trace writer and reader (round trips, reorder window,
+# truncation at every offset, corruption and recovery, foreign files),
+# hipvis-dump end to end, zstd(1) on a trace; a reader benchmark; a libFuzzer
+# target for the reader.
+FMT_T := $(BUILD)/tests/format
+FMT_GEN := tests/format/gen.c
+FMT_TEST_SRCS := tests/format/test_main.c tests/format/tutil.c $(FMT_GEN) \
+    tests/format/test_api.c tests/format/test_roundtrip.c tests/format/test_writer.c \
+    tests/format/test_damage.c tests/format/test_tools.c
+
+$(FMT_T)/test_format: $(call obj,$(FMT_TEST_SRCS)) $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+
+check-format: $(FMT_T)/test_format $(BUILD)/hipvis-dump
+	$(FMT_T)/test_format $(BUILD)/hipvis-dump
+
+CHECKS     += check-format
+SAN_CHECKS += check-format
+
+$(FMT_T)/bench_reader: $(call obj,tests/format/bench_reader.c $(FMT_GEN)) $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+
+bench-reader: $(FMT_T)/bench_reader
+	$(FMT_T)/bench_reader
+
+BENCHES += bench-reader
+
+# make fuzz [FUZZ_SECONDS=60]: libFuzzer (clang) on the reader and printer,
+# seeded with small real traces. Its own build: sanitizers and coverage.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+
+$(FMT_T)/make_seeds: $(call obj,tests/format/make_seeds.c $(FMT_GEN)) $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+
+$(FUZZ_DIR)/fuzz_reader: tests/format/fuzz_reader.c $(FORMAT_SRCS) $(wildcard src/format/*.h include/hipvis/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS_BASE) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=undefined tests/format/fuzz_reader.c $(FORMAT_SRCS) -lzstd -o $@
+
+fuzz-reader: $(FUZZ_DIR)/fuzz_reader $(FMT_T)/make_seeds
+	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
+	$(FMT_T)/make_seeds $(FUZZ_DIR)/seeds
+	$(FUZZ_DIR)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+fuzz: fuzz-reader
+.PHONY: fuzz-reader

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""GPU validation case (e): tensor parallel, two ranks, one process per GPU
+(run by tests/gpu/run_all.sh tp on nvidia-h200-x2, each rank under
+LD_PRELOAD=build/libhipvis.so). The decode loop of decode.py with an NCCL
+all-reduce captured inside each graph: the graph gets NCCL's side-stream
+fork/join (event record/wait nodes) and its collective kernel. NVLink
+multicast stays off (NCCL_NVLS_ENABLE=0 and friends, set by the caller).
+
+Environment: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT.
+"""
+import json
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from decode import N, SIZES, hipvis_switch, seqlen_kernel  # noqa: E402
+
+
+class TPDecode:
+    def __init__(self, rank):
+        dev = torch.device("cuda", rank)
+        self.cu_seqlens_q = torch.zeros(N + 1, dtype=torch.int32, device=dev)
+        self.out = torch.zeros(N, device=dev)
+        self.hidden = torch.randn(N, 64, device=dev)
+        self.pin_decode = torch.arange(N + 1, dtype=torch.int32).pin_memory()
+        self.pin_prefill = (torch.arange(N + 1, dtype=torch.int32) * 4).pin_memory()
+        self.pool = torch.cuda.graph_pool_handle()
+        self.graphs = {}
+        self.body(N)  # compile and create the communicator outside capture
+        torch.cuda.synchronize()
+        for bs in SIZES:
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                self.body(bs)
+            torch.cuda.current_stream().wait_stream(side)
+            torch.cuda.synchronize()
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g, pool=self.pool, capture_error_mode="thread_local"):
+                res = self.body(bs)
+            self.graphs[bs] = (g, res)
+        torch.cuda.synchronize()
+
+    def body(self, bs):
+        seqlen_kernel[(1,)](self.cu_seqlens_q, self.out, bs, BLOCK=N)
+        y = self.hidden[:bs] * self.out[:bs, None]
+        dist.all_reduce(y)  # row-parallel layer's reduction
+        return torch.relu(y).sum(dim=1)
+
+    def step(self, i):
+        if i % 8 == 0:
+            self.cu_seqlens_q.copy_(self.pin_prefill, non_blocking=True)
+            seqlen_kernel[(1,)](self.cu_seqlens_q, self.out, N, BLOCK=N)
+        self.cu_seqlens_q.copy_(self.pin_decode, non_blocking=True)
+        self.graphs[SIZES[i % len(SIZES)]][0].replay()
+
+
+def main():
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    torch.cuda.set_device(rank)
+    dist.init_process_group("nccl", rank=rank, world_size=world, device_id=torch.device("cuda", rank))
+    d = TPDecode(rank)
+    for i in range(48):
+        d.step(i)
+    torch.cuda.synchronize()
+    # The graphs computed the same sums on both ranks (all-reduced input).
+    check = d.graphs[SIZES[-1]][1].clone()
+    ref = check.clone()
+    dist.broadcast(ref, 0)
+    same = bool(torch.allclose(check, ref))
+    dist.destroy_process_group()
+    print(json.dumps({"result": {"case": "tp", "rank": rank, "world": world, "hipvis": hipvis_switch() is not None,
+                                 "cu_seqlens_q": hex(d.cu_seqlens_q.data_ptr()), "ranks_agree": same,
+                                 "triton_kernel": seqlen_kernel.fn.__name__, "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+                                 "gpu": torch.cuda.get_device_name(rank), "torch": torch.__version__}}), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+# Sidecar tests (make check-sidecar) and benchmark (make bench-sidecar):
+# producers on the TEST-ONLY runtime double under LD_PRELOAD=libhipvis.so
+# with HIPVIS_SIDECAR=1, drained by hipvis-sidecar; everything local, in a
+# private directory, bounded in time.
+SIDECAR_TEST_DIR := $(BUILD)/tests/sidecar
+
+$(SIDECAR_TEST_DIR)/sc_producer: tests/sidecar/sc_producer.c $(DOUBLE_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 $(LDFLAGS)
+
+$(SIDECAR_TEST_DIR)/sc_rawprod: tests/sidecar/sc_rawprod.c \
+        $(call obj,src/record/collector.c src/record/ring.c src/record/clock.c src/record/shm_layout.c src/record/shm_transport.c)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+$(SIDECAR_TEST_DIR)/sc_check: tests/sidecar/sc_check.c $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lzstd
+
+$(SIDECAR_TEST_DIR)/sc_segtool: tests/sidecar/sc_segtool.c $(call obj,src/record/ring.c src/record/shm_layout.c)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS)
+
+SIDECAR_TEST_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-sidecar $(BUILD)/hipvis $(DOUBLE_LIB) \
+                     $(SIDECAR_TEST_DIR)/sc_producer $(SIDECAR_TEST_DIR)/sc_rawprod $(SIDECAR_TEST_DIR)/sc_check \
+                     $(SIDECAR_TEST_DIR)/sc_segtool
+
+# Under SAN=1 the producers are sc_rawprod (see its header comment).
+check-sidecar: $(SIDECAR_TEST_DEPS)
+	tests/sidecar/sidecar.sh $(BUILD) $(if $(filter 1,$(SAN)),raw,preload)
+
+bench-sidecar: $(SIDECAR_TEST_DEPS)
+	tests/sidecar/bench.sh $(BUILD)
+
+CHECKS     += check-sidecar
+SAN_CHECKS += check-sidecar
+BENCHES    += bench-sidecar

@@ -1,0 +1,95 @@
+/*
+ * A producer without the preload library (TEST-ONLY): the sidecar
+ * transport's own code (record/shm_transport.h, the collector, the inline
+ * reserve/commit) linked in directly, emitting one call record per "call".
+ * Same command line and output as sc_producer; used where LD_PRELOAD of the
+ * tracer is not possible (the ASan build: an instrumented preload library
+ * cannot come before the sanitizer runtime) and to measure the transport
+ * alone.
+ *
+ *   sc_rawprod RATE SECONDS [KILL_AFTER|fork]      (HIPVIS_SIDECAR_DIR: segment directory)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/collector.h"
+#include "record/shm_transport.h"
+
+static struct hv_shm_transport shm;
+static struct hv_collector *col;
+static struct hv_thread_ctx self;
+
+static void start(void)
+{
+    struct hv_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    fh.pid = (uint64_t)getpid();
+    fh.ppid = (uint64_t)getppid();
+    fh.start_ns = hv_mono_ns();
+    fh.start_realtime_ns = (uint64_t)time(NULL) * 1000000000ull;
+    ssize_t n = readlink("/proc/self/exe", fh.exe, sizeof fh.exe - 1);
+    fh.exe[n > 0 ? n : 0] = '\0';
+    const char *dir = getenv("HIPVIS_SIDECAR_DIR");
+    if (hv_shm_start(&shm, dir ? dir : "/dev/shm", 1u << 20, &fh, 1, &col) != 0)
+        exit(3);
+    memset(&self, 0, sizeof self);
+    self.tid = (uint32_t)syscall(SYS_gettid);
+    self.ring = hv_collector_claim(col, self.tid);
+}
+
+/* One "call": a call record filled in place, as the intercepts do. */
+static void call(void)
+{
+    uint64_t seq = hv_next_seq(col);
+    struct hv_call *c = (struct hv_call *)hv_emit_begin(&self, HV_REC_CALL, sizeof *c, seq);
+    if (!c)
+        return;
+    memset((char *)c + sizeof c->h, 0, sizeof *c - sizeof c->h);
+    c->api = 1;
+    c->stream = 0x1000;
+    hv_emit_commit(&self, &c->h);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: sc_rawprod RATE SECONDS [KILL_AFTER|fork]\n");
+        return 2;
+    }
+    double rate = atof(argv[1]), secs = atof(argv[2]);
+    int do_fork = argc > 3 && !strcmp(argv[3], "fork");
+    uint64_t kill_after = argc > 3 && !do_fork ? strtoull(argv[3], NULL, 10) : 0;
+    start();
+    pid_t child = do_fork ? fork() : -1;
+    if (child == 0) {
+        hv_shm_forget_after_fork(&shm, col);
+        start();
+    }
+    uint64_t t0 = hv_mono_ns(), end = t0 + (uint64_t)(secs * 1e9), calls = 0;
+    for (uint64_t t; (t = hv_mono_ns()) < end;) {
+        uint64_t due = (uint64_t)((double)(t - t0) * rate / 1e9);
+        while (calls < due) {
+            call();
+            if (++calls == kill_after) {
+                printf("pid %ld calls %llu\n", (long)getpid(), (unsigned long long)calls);
+                fflush(stdout);
+                raise(SIGKILL);
+            }
+        }
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    hv_collector_release(col, self.ring);
+    hv_shm_close(&shm, atomic_load(&col->seq));
+    printf("pid %ld calls %llu\n", (long)getpid(), (unsigned long long)calls);
+    fflush(stdout);
+    if (child > 0)
+        waitpid(child, NULL, 0);
+    return 0;
+}

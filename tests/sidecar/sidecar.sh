@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# The sidecar end to end: producers (tests/sidecar/sc_producer on the TEST-ONLY
+# runtime double, LD_PRELOAD=libhipvis.so, HIPVIS_SIDECAR=1) and
+# hipvis-sidecar in a private segment directory. Bounded: every wait has a
+# deadline, the whole suite takes well under a minute.
+#   sidecar.sh BUILD_DIR [preload|raw]
+# raw: producers are sc_rawprod, the transport linked in without the
+# preload library (the sanitizer build, where an instrumented preload
+# library cannot be loaded before the sanitizer runtime).
+set -u
+build=$(cd "$1" && pwd)
+mode=${2:-preload}
+t=$build/tests/sidecar
+sidecar=$build/hipvis-sidecar
+lib=$build/libhipvis.so
+export LD_LIBRARY_PATH=$build/tests/double
+work=$(mktemp -d /tmp/hipvis-sidecar-test.XXXXXX)
+seg=$work/seg
+mkdir -p "$seg"
+chmod 0755 "$work"
+pass=0; fail=0
+ok()  { pass=$((pass+1)); echo "PASS $1"; }
+bad() { fail=$((fail+1)); echo "FAIL $1"; }
+
+if [ "$mode" = raw ]; then
+  producer=("$t/sc_rawprod")
+else
+  producer=(env LD_PRELOAD="$lib" "$t/sc_producer")
+fi
+
+SC=
+PIDS=()
+cleanup() {
+  [ -n "$SC" ] && kill -KILL "$SC" 2>/dev/null
+  [ ${#PIDS[@]} = 0 ] || kill -KILL "${PIDS[@]}" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# start_sidecar NAME [options]: runs hipvis-sidecar writing to $work/NAME.
+start_sidecar() {
+  local name=$1; shift
+  mkdir -p "$work/$name"
+  "$sidecar" --dir "$seg" -o "$work/$name" --alerts "$work/$name/alerts.jsonl" \
+    --metrics "$work/$name/hipvis.prom" --metrics-interval-ms 200 --scan-ms 200 --closed-grace-ms 300 "$@" \
+    >>"$work/$name.log" 2>&1 &
+  SC=$!
+  sleep 0.2
+}
+
+# stop_sidecar: SIGTERM, and it must drain and exit 0 within 10 s.
+stop_sidecar() {
+  kill -TERM "$SC"
+  local i
+  for i in $(seq 100); do kill -0 "$SC" 2>/dev/null || break; sleep 0.1; done
+  wait "$SC"; local rc=$?
+  SC=
+  return $rc
+}
+
+# produce OUT RATE SECONDS [ARG]: one producer in the background; its
+# "pid P calls N" line(s) go to OUT.
+produce() {
+  local out=$1; shift
+  # In a subshell whose stderr is the log: a producer that dies of a signal
+  # on purpose (SIGKILL, SIGBUS after truncation) is reported there, not here.
+  ( HIPVIS_QUIET=1 HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" \
+      timeout 30 "${producer[@]}" "$@" >"$out" ) 2>>"$work/producers.log" &
+  PIDS+=($!)
+}
+
+# wait_producers: every producer started so far has exited (each is bounded
+# by its own timeout).
+wait_producers() {
+  local p
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  PIDS=()
+}
+
+# wait_gone PID: the sidecar finalized the process (segment unlinked), 5 s at most.
+wait_gone() {
+  local i
+  for i in $(seq 50); do
+    ls "$seg"/hipvis.*."$1".ring >/dev/null 2>&1 || ls "$seg"/hipvis.*."$1".*.ring >/dev/null 2>&1 || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# check_pid DIR PID CALLS [sc_check options]: the accounting of one process.
+check_pid() {
+  local dir=$1 pid=$2 calls=$3; shift 3
+  "$t/sc_check" --expect-calls "$calls" "$@" "$dir"/hipvis."$pid".*.zst
+}
+
+field() { echo "$1" | awk -v k="$2" '{for (i = 1; i < NF; i++) if ($i == k) print $(i+1)}'; }
+
+# 1. Load: 8 producers at a fixed rate each; for every process, records
+#    written + dropped == calls made, footers consistent, segments removed.
+start_sidecar load
+for i in 1 2 3 4 5 6 7 8; do produce "$work/load$i.out" 20000 2; done
+wait_producers
+good=1
+for i in 1 2 3 4 5 6 7 8; do
+  read -r _ pid _ calls <"$work/load$i.out" || { good=0; continue; }
+  wait_gone "$pid" || { echo "  pid $pid: segment still there"; good=0; }
+  line=$(check_pid "$work/load" "$pid" "$calls" --require-footer) || good=0
+  echo "  pid $pid: calls $calls: $line"
+done
+stop_sidecar || { echo "  sidecar exit status $?"; good=0; }
+ls "$seg"/*.ring >/dev/null 2>&1 && { echo "  segments left: $(ls "$seg")"; good=0; }
+grep -q '^hipvis_records_written_total{pid=' "$work/load/hipvis.prom" || { echo "  no per-process metrics"; good=0; }
+grep -q 'hipvis_records_dropped_total{.*cause="ring_full"}' "$work/load/hipvis.prom" || good=0
+[ $good = 1 ] && ok "load: 8 producers x 20000 calls/s, written + dropped == calls for each" || bad load
+
+# 2. Fork: the child gets a segment (and traces) of its own.
+start_sidecar fork
+produce "$work/fork.out" 5000 1 fork
+wait_producers
+good=1; n=0
+while read -r _ pid _ calls; do
+  n=$((n+1))
+  wait_gone "$pid" || good=0
+  line=$(check_pid "$work/fork" "$pid" "$calls" --require-footer) || good=0
+  echo "  pid $pid: calls $calls: $line"
+done <"$work/fork.out"
+[ $n = 2 ] || good=0
+stop_sidecar || good=0
+[ $good = 1 ] && ok "fork: parent and child each traced completely" || bad fork
+
+# 3. A producer killed with SIGKILL mid-run, the sidecar running: every
+#    record up to the kill is in its trace (the last call's seq included).
+start_sidecar kill
+produce "$work/kill.out" 10000 10 12345
+wait_producers
+read -r _ pid _ calls <"$work/kill.out"
+good=1
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/kill" "$pid" "$calls" --require-footer) || good=0
+echo "  pid $pid killed after $calls calls: $line"
+[ "$(field "$line" last_seq)" = "$calls" ] || good=0
+[ "$(field "$line" in_flight)" = 0 ] || good=0
+stop_sidecar || good=0
+[ $good = 1 ] && ok "SIGKILL: records up to the kill are in the trace" || bad "SIGKILL producer"
+
+# 4. No sidecar while a producer runs and is killed: the segment keeps the
+#    records; a sidecar started later drains it and removes it.
+produce "$work/late.out" 10000 10 3000
+wait_producers
+read -r _ pid _ calls <"$work/late.out"
+start_sidecar late
+good=1
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/late" "$pid" "$calls" --require-footer) || good=0
+echo "  pid $pid killed with no sidecar: $line"
+[ "$(field "$line" records)" = "$calls" ] || good=0
+stop_sidecar || good=0
+[ $good = 1 ] && ok "crash with no sidecar running: drained later" || bad "crash with no sidecar"
+
+# 5. The sidecar killed (SIGKILL) and restarted mid-run: producers keep
+#    running and finish on time, their drops are counted, and over all files
+#    written + dropped == calls (the killed sidecar's files have no footer;
+#    the next footer accounts for their interval).
+start_sidecar restart
+for i in 1 2 3 4; do produce "$work/restart$i.out" 30000 3; done
+sleep 0.8
+kill -KILL "$SC"; wait "$SC" 2>/dev/null
+sleep 0.8
+start_sidecar restart
+t0=$(date +%s)
+wait_producers
+t1=$(date +%s)
+good=1; drops=0
+for i in 1 2 3 4; do
+  read -r _ pid _ calls <"$work/restart$i.out" || { good=0; continue; }
+  wait_gone "$pid" || good=0
+  line=$(check_pid "$work/restart" "$pid" "$calls") || good=0
+  drops=$((drops + $(field "$line" ring_full)))
+  echo "  pid $pid: calls $calls: $line"
+done
+stop_sidecar || good=0
+[ $((t1 - t0)) -le 5 ] || { echo "  producers took $((t1 - t0)) s after the restart"; good=0; }
+[ "$drops" -gt 0 ] || { echo "  no drops counted while the sidecar was away"; good=0; }
+[ $good = 1 ] && ok "sidecar killed and restarted: producers unaffected, $drops drops counted" || bad "sidecar restart"
+
+# 6. Segments the sidecar must refuse: another uid, a wrong mode, a symlink.
+me=$(id -u)
+good=1
+start_sidecar refuse
+# Each is made elsewhere and renamed in, so the sidecar sees it complete.
+mkdir -p "$work/stage"
+: >"$work/stage/a"; chmod 0644 "$work/stage/a"; mv "$work/stage/a" "$seg/hipvis.$me.4000001.ring"
+ln -s /etc/passwd "$work/stage/b"; mv "$work/stage/b" "$seg/hipvis.$me.4000002.ring"
+if [ "$me" = 0 ] && id nobody >/dev/null 2>&1; then
+  nob=$(id -u nobody)
+  : >"$work/stage/c"; chmod 0600 "$work/stage/c"; chown nobody "$work/stage/c"
+  mv "$work/stage/c" "$seg/hipvis.$nob.4000003.ring"
+  other=1
+else
+  other=0
+fi
+# A real producer next to them is still drained.
+produce "$work/refuse.out" 5000 1
+wait_producers
+read -r _ pid _ calls <"$work/refuse.out"
+wait_gone "$pid" || good=0
+check_pid "$work/refuse" "$pid" "$calls" --require-footer >/dev/null || good=0
+stop_sidecar || good=0
+grep -q "refused segment .*hipvis.$me.4000001.ring: mode 0644, not 0600" "$work/refuse.log" || good=0
+grep -q "refused segment .*hipvis.$me.4000002.ring: cannot open: it is a symbolic link" "$work/refuse.log" || good=0
+if [ $other = 1 ]; then
+  grep -q "refused segment .*hipvis.$nob.4000003.ring: owned by uid $nob, not by this sidecar's uid 0" \
+    "$work/refuse.log" || good=0
+else
+  echo "  (not root: the other-uid case is skipped)"
+fi
+[ "$(grep -c "refused segment" "$work/refuse.log")" = $((2 + other)) ] || { echo "  refusals logged more than once"; good=0; }
+rm -f "$seg"/hipvis.*.400000?.ring
+[ $good = 1 ] && ok "refused: another uid, mode 0644, symlink (each logged once, with the reason)" || bad refuse
+
+# 7. Corrupt segments are reported and skipped, never crash the sidecar:
+#    junk with a bad magic, a header whose geometry does not add up, a ring
+#    with a malformed record (the process's trace still gets a footer), and
+#    a segment truncated under the sidecar (SIGBUS while draining).
+good=1
+"$t/sc_segtool" garbage "$seg/hipvis.$me.4000010.ring" || good=0
+produce "$work/geo.out" 10000 5 2000
+wait_producers
+read -r _ geopid _ _ <"$work/geo.out"
+"$t/sc_segtool" geometry "$seg"/hipvis.$me.$geopid.ring || good=0
+produce "$work/ring.out" 10000 5 2000
+wait_producers
+read -r _ ringpid _ ringcalls <"$work/ring.out"
+"$t/sc_segtool" ring "$seg"/hipvis.$me.$ringpid.ring || good=0
+start_sidecar corrupt
+produce "$work/trunc.out" 2000 3
+sleep 0.7
+truncpid=$(ls "$seg" | sed -n "s/^hipvis\.$me\.\([0-9]*\)\.ring$/\1/p" | grep -v -e "^$geopid\$" -e "^$ringpid\$" -e '^4000010$' | head -1)
+[ -n "$truncpid" ] && truncate -s 4096 "$seg/hipvis.$me.$truncpid.ring"
+produce "$work/after.out" 5000 1
+sleep 1.5
+kill -0 "$SC" 2>/dev/null || { echo "  the sidecar died"; good=0; }
+wait_producers
+read -r _ pid _ calls <"$work/after.out"
+wait_gone "$pid" || good=0
+check_pid "$work/corrupt" "$pid" "$calls" --require-footer >/dev/null || { echo "  a healthy producer was not drained"; good=0; }
+wait_gone "$ringpid" || good=0
+line=$(check_pid "$work/corrupt" "$ringpid" "$ringcalls" --require-footer) || good=0
+echo "  pid $ringpid, ring damaged: $line"
+stop_sidecar || good=0
+grep -q "corrupt segment .*hipvis.$me.4000010.ring: bad magic" "$work/corrupt.log" || good=0
+grep -q "corrupt segment .*hipvis.$me.$geopid.ring: ring_bytes\|corrupt segment .*hipvis.$me.$geopid.ring: geometry" \
+  "$work/corrupt.log" || good=0
+grep -q "pid $ringpid: ring 0 (tid [0-9]*) is corrupt at byte" "$work/corrupt.log" || good=0
+[ -z "$truncpid" ] || grep -q "pid $truncpid: .*shrank under the sidecar (SIGBUS)" "$work/corrupt.log" || good=0
+[ $good = 1 ] && ok "corrupt: bad magic, bad geometry, bad ring record, truncated while mapped: reported, skipped" \
+              || { bad corrupt; grep -v "writing\|closed\|draining\|ended" "$work/corrupt.log" | head -20; }
+rm -f "$seg"/*.ring
+
+# 8. Streaming analysis output: the alerts file has one JSON line per new
+#    finding group (the ring damage above dropped records: records-dropped),
+#    and the metrics file is valid Prometheus text.
+good=1
+python3 - "$work/corrupt/alerts.jsonl" "$work/load/hipvis.prom" <<'EOF' || good=0
+import json, re, sys
+alerts = [json.loads(l) for l in open(sys.argv[1])]
+keys = {"time", "host", "exe", "trace", "rule", "severity", "pid", "count", "first_seq", "last_seq", "why"}
+for a in alerts:
+    missing = keys - a.keys()
+    if missing:
+        sys.exit(f"alert without {missing}: {a}")
+seen = [(a["pid"], a["rule"], json.dumps(a.get("earlier")), json.dumps(a.get("later")), a.get("note")) for a in alerts]
+if len(seen) != len(set(seen)):
+    sys.exit("a finding group was alerted twice")
+if not any(a["rule"] == "records-dropped" for a in alerts):
+    sys.exit("no records-dropped alert for the damaged ring")
+sample = re.compile(r'^[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [0-9.e+-]+$')
+for line in open(sys.argv[2]):
+    line = line.rstrip("\n")
+    if line.startswith("# HELP ") or line.startswith("# TYPE "):
+        continue
+    if not sample.match(line):
+        sys.exit(f"not a Prometheus sample: {line}")
+print(f"  {len(alerts)} alert line(s), metrics parse")
+EOF
+[ $good = 1 ] && ok "alerts are JSON lines, once per group; metrics are Prometheus text" || bad "alerts/metrics"
+
+# 9. The launcher: hipvis run sets LD_PRELOAD and HIPVIS_OUTPUT (file
+#    transport), hipvis run --sidecar sets HIPVIS_SIDECAR, and the
+#    subcommands exec their tools. (raw mode: nothing is preloaded.)
+good=1
+if [ "$mode" = preload ]; then
+  out=$(HIPVIS_QUIET=1 "$build/hipvis" run -o "$work/run" -- sh -c 'echo "$LD_PRELOAD|$HIPVIS_OUTPUT"') || good=0
+  case "$out" in *"/libhipvis.so|$work/run/hipvis.%p.zst") ;; *) echo "  run: $out"; good=0 ;; esac
+  out=$(HIPVIS_QUIET=1 "$build/hipvis" run --sidecar -- sh -c 'echo "$HIPVIS_SIDECAR"') || good=0
+  [ "$out" = 1 ] || good=0
+  "$build/hipvis" run -- /nonexistent/prog 2>/dev/null; [ $? = 127 ] || good=0
+fi
+"$build/hipvis" sidecar --version | grep -q '^hipvis-sidecar ' || good=0
+"$build/hipvis" dump --help 2>&1 | grep -q 'usage: hipvis-dump' || good=0
+[ $good = 1 ] && ok "launcher: run, run --sidecar, sidecar/dump forwarding" || bad launcher
+
+echo "sidecar: $pass passed, $fail failed"
+[ $fail = 0 ]

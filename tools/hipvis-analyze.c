@@ -1,0 +1,288 @@
+/*
+ * hipvis-analyze — offline analysis of hipvis traces.
+ *
+ *   hipvis-analyze [options] trace.zst [more traces...]
+ *
+ * Thin driver: options, one reader + one engine per trace (each trace is
+ * one process; traces are analyzed one after another, so memory is that of
+ * one process model at a time), then the reports. Exit status: 0 no finding
+ * at or above --fail-on, 1 findings, 2 unreadable input or bad option.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "analyze/engine.h"
+#include "analyze/report/report.h"
+#include "hipvis/reader.h"
+
+struct opts {
+    int json, all, graphs, stats;
+    int fail_on;
+    const char *perfetto;
+    uint32_t rules_disabled;
+    const char *find_value, *at;  /* reserved: issue 6 */
+    int diagnose;                 /* reserved: issue 7 */
+    const char **traces;
+    int ntraces;
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: hipvis-analyze [options] TRACE.zst [TRACE.zst...]\n"
+          "  --json               JSON report on stdout (schema: docs/analysis.md)\n"
+          "  --perfetto FILE      Chrome trace-event JSON for ui.perfetto.dev\n"
+          "  --fail-on LEVEL      error|warning|info|none: exit 1 when a finding is at or above (default warning)\n"
+          "  --all                list every occurrence of each finding group\n"
+          "  --graphs             print each graph exec's inventory and shape\n"
+          "  --disable RULE       turn a rule off (repeatable)\n"
+          "  --stats              records/s and peak RSS on stderr\n"
+          "  --find-value V --at ADDR[:LEN]   (not yet: value forensics)\n"
+          "  --diagnose           (not yet: ranked hypotheses per same-epoch-write)\n"
+          "  --version, --help\n"
+          "exit: 0 no finding at or above --fail-on, 1 findings, 2 unreadable input or bad option\n",
+          out);
+}
+
+/* Returns 0, or 2 (after printing why) for a bad command line. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+    o->fail_on = HV_SEV_WARNING;
+    o->traces = calloc((size_t)argc, sizeof *o->traces);
+    if (!o->traces)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VAL()                                                        \
+    do {                                                                  \
+        if (!val) {                                                       \
+            fprintf(stderr, "hipvis-analyze: %s needs a value\n", a);     \
+            return 2;                                                     \
+        }                                                                 \
+        i++;                                                              \
+    } while (0)
+        if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(a, "--all") == 0) {
+            o->all = 1;
+        } else if (strcmp(a, "--graphs") == 0) {
+            o->graphs = 1;
+        } else if (strcmp(a, "--stats") == 0) {
+            o->stats = 1;
+        } else if (strcmp(a, "--perfetto") == 0) {
+            NEED_VAL();
+            o->perfetto = val;
+        } else if (strcmp(a, "--fail-on") == 0) {
+            NEED_VAL();
+            o->fail_on = hv_severity_parse(val);
+            if (o->fail_on < 0) {
+                fprintf(stderr, "hipvis-analyze: --fail-on: expected error|warning|info|none, got '%s'\n", val);
+                return 2;
+            }
+        } else if (strcmp(a, "--disable") == 0) {
+            NEED_VAL();
+            const struct hv_rule *r = hv_rule_by_name(val);
+            if (!r) {
+                fprintf(stderr, "hipvis-analyze: --disable: no rule '%s'\n", val);
+                return 2;
+            }
+            o->rules_disabled |= 1u << r->id;
+        } else if (strcmp(a, "--find-value") == 0) {
+            NEED_VAL();
+            o->find_value = val;
+        } else if (strcmp(a, "--at") == 0) {
+            NEED_VAL();
+            o->at = val;
+        } else if (strcmp(a, "--diagnose") == 0) {
+            o->diagnose = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("hipvis-analyze %s\n", HIPVIS_VERSION);
+            exit(0);
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "hipvis-analyze: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            o->traces[o->ntraces++] = a;
+        }
+#undef NEED_VAL
+    }
+    if (o->find_value || o->at || o->diagnose) {
+        fprintf(stderr, "hipvis-analyze: --find-value/--at/--diagnose are not implemented yet\n");
+        return 2;
+    }
+    if (o->ntraces == 0) {
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+struct run {
+    struct opts *o;
+    struct hv_perfetto *pf;
+    struct hv_engine_observer pf_obs;
+    FILE *graphs_out;
+    uint64_t records;
+};
+
+static const char *string_cb(void *ctx, uint32_t id)
+{
+    return hv_reader_string(ctx, id);
+}
+
+static void call_cb(void *ctx, const struct hv_model *m, const struct hv_call *c, uint32_t s)
+{
+    struct run *r = ctx;
+    if (r->pf)
+        r->pf_obs.call(r->pf_obs.ctx, m, c, s);
+}
+
+static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
+{
+    struct run *r = ctx;
+    if (r->graphs_out)
+        hv_report_graph(r->graphs_out, m, x);
+}
+
+/* Analyzes one trace into `out`. Returns 0, or 2 when the input is
+ * unreadable (not a trace, corrupt, I/O error); a truncated trace is
+ * analyzed up to its end and reported as a finding, not an error. */
+static int analyze_one(struct run *run, const char *path, struct hv_findings *out)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0) {
+        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s\n", path, hv_read_status_name(err.status),
+                err.offset, err.what);
+        return 2;
+    }
+    const struct hv_file_header *hdr = hv_reader_header(rd);
+    struct hv_engine_options eo = {.rules_disabled = run->o->rules_disabled};
+    struct hv_model_hooks hooks = {.string = string_cb, .string_ctx = rd};
+    struct hv_engine_observer obs = {.ctx = run};
+    if (run->pf)
+        obs.call = call_cb;
+    if (run->graphs_out)
+        obs.graph = graph_cb;
+    struct hv_engine *e = hv_engine_new(hdr, path, out, &eo, &hooks, &obs);
+    if (!e) {
+        fprintf(stderr, "hipvis-analyze: out of memory\n");
+        hv_reader_close(rd);
+        return 2;
+    }
+    if (run->pf)
+        hv_perfetto_begin_trace(run->pf, hdr->pid, hdr->exe);
+    const struct hv_rec_header *rec;
+    int rc;
+    while ((rc = hv_reader_next(rd, &rec)) == 1)
+        hv_engine_feed(e, rec);
+    struct hv_input_health h = {0};
+    int status = 0;
+    if (rc < 0) {
+        const struct hv_read_error *re = hv_reader_error(rd);
+        h.read_status = re->status;
+        h.read_status_name = hv_read_status_name(re->status);
+        h.offset = re->offset;
+        h.records_salvaged = re->records_salvaged;
+        h.what = re->what;
+        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (%" PRIu64 " records before it analyzed)\n",
+                path, h.read_status_name, h.offset, h.what, h.records_salvaged);
+        if (re->status != HV_READ_TRUNCATED)
+            status = 2;
+    }
+    const struct hv_file_footer *ft = hv_reader_footer(rd);
+    if (ft) {
+        h.has_footer = 1;
+        for (int i = 0; i < HV_DROP__COUNT; i++)
+            h.dropped += ft->dropped[i];
+    }
+    struct hv_reader_stats st;
+    hv_reader_stats(rd, &st);
+    h.late_records = st.late_records;
+    h.chunk_gaps = st.chunk_gaps;
+    hv_engine_finish(e, &h);
+    if (hv_findings_add_trace(out, hv_engine_summary(e)) != 0)
+        status = 2;
+    run->records += hv_engine_summary(e)->records;
+    hv_engine_free(e);
+    hv_reader_close(rd);
+    return status;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {0};
+    int rc = parse(argc, argv, &o);
+    if (rc) {
+        free(o.traces);
+        return rc;
+    }
+    struct hv_findings out;
+    hv_findings_init(&out);
+    out.keep_all = o.all;
+    struct run run = {.o = &o, .graphs_out = o.graphs ? (o.json ? stderr : stdout) : NULL};
+    FILE *pff = NULL;
+    if (o.perfetto) {
+        pff = fopen(o.perfetto, "w");
+        if (!pff) {
+            fprintf(stderr, "hipvis-analyze: %s: %s\n", o.perfetto, strerror(errno));
+            free(o.traces);
+            return 2;
+        }
+        run.pf = hv_perfetto_open(pff);
+        run.pf_obs = hv_perfetto_observer(run.pf);
+        out.observer = hv_perfetto_on_finding;
+        out.observer_ctx = run.pf;
+    }
+    double t0 = now_s();
+    int status = 0;
+    for (int i = 0; i < o.ntraces; i++)
+        if (analyze_one(&run, o.traces[i], &out) != 0)
+            status = 2;
+    double dt = now_s() - t0;
+    struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all};
+    if (o.json)
+        hv_report_json(stdout, &out, &ro);
+    else
+        hv_report_text(stdout, &out, &ro);
+    for (size_t i = 0; i < out.ntraces; i++)
+        if (out.traces[i].read_status)
+            fprintf(stderr, "hipvis-analyze: warning: %s is incomplete (%s at byte %" PRIu64
+                            "): findings cover the valid prefix only\n",
+                    out.traces[i].path, out.traces[i].read_status_name, out.traces[i].read_offset);
+    if (run.pf) {
+        if (hv_perfetto_close(run.pf) != 0 || fclose(pff) != 0) {
+            fprintf(stderr, "hipvis-analyze: %s: write failed\n", o.perfetto);
+            status = 2;
+        }
+    }
+    if (o.stats) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "hipvis-analyze: %" PRIu64 " records in %.3f s = %.2f M records/s, peak RSS %ld MiB\n",
+                run.records, dt, dt > 0 ? (double)run.records / dt / 1e6 : 0.0, ru.ru_maxrss / 1024);
+    }
+    if (status == 0 && o.fail_on > HV_SEV_NONE && hv_findings_count_at(&out, o.fail_on, NULL) > 0)
+        status = 1;
+    if (fflush(stdout) != 0)
+        status = 2;
+    hv_findings_free(&out);
+    free(o.traces);
+    return status;
+}

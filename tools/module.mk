@@ -1,0 +1,33 @@
+# Thin command-line front ends; each links the libraries it uses.
+
+# hipvis-dump: trace -> text / JSON lines
+$(BUILD)/hipvis-dump: $(call obj,tools/hipvis-dump.c) $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+PROGRAMS     += $(BUILD)/hipvis-dump
+INSTALL_BINS += $(BUILD)/hipvis-dump
+
+# hipvis-analyze: traces -> findings (text / JSON / Perfetto)
+$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+PROGRAMS     += $(BUILD)/hipvis-analyze
+INSTALL_BINS += $(BUILD)/hipvis-analyze
+
+# hipvis-sidecar: drains shared-memory segments into traces, streaming rules,
+# alerts, Prometheus counters (docs/sidecar.md)
+$(BUILD)/hipvis-sidecar: $(call obj,tools/hipvis-sidecar.c) $(BUILD)/libhvsidecar.a $(BUILD)/libhvanalyze.a \
+                         $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+PROGRAMS     += $(BUILD)/hipvis-sidecar
+INSTALL_BINS += $(BUILD)/hipvis-sidecar
+
+# hipvis: the launcher (run / sidecar / analyze / dump)
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^
+PROGRAMS     += $(BUILD)/hipvis
+INSTALL_BINS += $(BUILD)/hipvis
+
+INSTALL_MANS += docs/man/hipvis.1 docs/man/hipvis-sidecar.1 docs/man/hipvis-analyze.1 docs/man/hipvis-dump.1
