@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/report/report.h"
 #include "hipvis/reader.h"
@@ -26,7 +27,9 @@ struct opts {
     const char *perfetto;
     uint32_t rules_disabled;
     const char *find_value, *at;  /* reserved: issue 6 */
-    int diagnose;                 /* reserved: issue 7 */
+    int diagnose;                 /* ranked hypotheses per same-epoch-write group */
+    const char **code_objects;    /* --code-object FILE (repeatable) */
+    int ncode_objects;
     const char **traces;
     int ntraces;
 };
@@ -42,7 +45,8 @@ static void usage(FILE *out)
           "  --disable RULE       turn a rule off (repeatable)\n"
           "  --stats              records/s and peak RSS on stderr\n"
           "  --find-value V --at ADDR[:LEN]   (not yet: value forensics)\n"
-          "  --diagnose           (not yet: ranked hypotheses per same-epoch-write)\n"
+          "  --diagnose           rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group\n"
+          "  --code-object FILE   code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)\n"
           "  --version, --help\n"
           "exit: 0 no finding at or above --fail-on, 1 findings, 2 unreadable input or bad option\n",
           out);
@@ -53,7 +57,8 @@ static int parse(int argc, char **argv, struct opts *o)
 {
     o->fail_on = HV_SEV_WARNING;
     o->traces = calloc((size_t)argc, sizeof *o->traces);
-    if (!o->traces)
+    o->code_objects = calloc((size_t)argc, sizeof *o->code_objects);
+    if (!o->traces || !o->code_objects)
         return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -100,6 +105,9 @@ static int parse(int argc, char **argv, struct opts *o)
             o->at = val;
         } else if (strcmp(a, "--diagnose") == 0) {
             o->diagnose = 1;
+        } else if (strcmp(a, "--code-object") == 0) {
+            NEED_VAL();
+            o->code_objects[o->ncode_objects++] = val;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             exit(0);
@@ -115,8 +123,8 @@ static int parse(int argc, char **argv, struct opts *o)
         }
 #undef NEED_VAL
     }
-    if (o->find_value || o->at || o->diagnose) {
-        fprintf(stderr, "hipvis-analyze: --find-value/--at/--diagnose are not implemented yet\n");
+    if (o->find_value || o->at) {
+        fprintf(stderr, "hipvis-analyze: --find-value/--at are not implemented yet\n");
         return 2;
     }
     if (o->ntraces == 0) {
@@ -131,6 +139,7 @@ struct run {
     struct hv_perfetto *pf;
     struct hv_engine_observer pf_obs;
     FILE *graphs_out;
+    struct hv_diag *diag;         /* --diagnose */
     uint64_t records;
 };
 
@@ -151,6 +160,8 @@ static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
     struct run *r = ctx;
     if (r->graphs_out)
         hv_report_graph(r->graphs_out, m, x);
+    if (r->diag)
+        hv_diag_on_graph(r->diag, m, x);
 }
 
 /* Analyzes one trace into `out`. Returns 0, or 2 when the input is
@@ -171,7 +182,7 @@ static int analyze_one(struct run *run, const char *path, struct hv_findings *ou
     struct hv_engine_observer obs = {.ctx = run};
     if (run->pf)
         obs.call = call_cb;
-    if (run->graphs_out)
+    if (run->graphs_out || run->diag)
         obs.graph = graph_cb;
     struct hv_engine *e = hv_engine_new(hdr, path, out, &eo, &hooks, &obs);
     if (!e) {
@@ -181,10 +192,15 @@ static int analyze_one(struct run *run, const char *path, struct hv_findings *ou
     }
     if (run->pf)
         hv_perfetto_begin_trace(run->pf, hdr->pid, hdr->exe);
+    if (run->diag)
+        hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
     const struct hv_rec_header *rec;
     int rc;
-    while ((rc = hv_reader_next(rd, &rec)) == 1)
+    while ((rc = hv_reader_next(rd, &rec)) == 1) {
         hv_engine_feed(e, rec);
+        if (run->diag)
+            hv_diag_feed(run->diag, rec);
+    }
     struct hv_input_health h = {0};
     int status = 0;
     if (rc < 0) {
@@ -210,12 +226,36 @@ static int analyze_one(struct run *run, const char *path, struct hv_findings *ou
     h.late_records = st.late_records;
     h.chunk_gaps = st.chunk_gaps;
     hv_engine_finish(e, &h);
+    if (run->diag)
+        hv_diag_end_trace(run->diag);  /* the findings are complete; the reader still has the strings */
     if (hv_findings_add_trace(out, hv_engine_summary(e)) != 0)
         status = 2;
     run->records += hv_engine_summary(e)->records;
     hv_engine_free(e);
     hv_reader_close(rd);
     return status;
+}
+
+static void diag_json(FILE *out, const void *ctx)
+{
+    hv_diag_json(out, ctx);
+}
+
+/* --diagnose: the evidence collector, with the --code-object files loaded. */
+static int diag_open(struct run *run, struct hv_findings *out)
+{
+    run->diag = hv_diag_new(out);
+    if (!run->diag) {
+        fprintf(stderr, "hipvis-analyze: out of memory\n");
+        return 2;
+    }
+    for (int i = 0; i < run->o->ncode_objects; i++)
+        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0) {
+            fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", run->o->code_objects[i],
+                    errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
+            return 2;
+        }
+    return 0;
 }
 
 static double now_s(void)
@@ -231,18 +271,28 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) {
         free(o.traces);
+        free(o.code_objects);
         return rc;
     }
     struct hv_findings out;
     hv_findings_init(&out);
     out.keep_all = o.all;
     struct run run = {.o = &o, .graphs_out = o.graphs ? (o.json ? stderr : stdout) : NULL};
+    if (o.diagnose && diag_open(&run, &out) != 0) {
+        hv_diag_free(run.diag);
+        hv_findings_free(&out);
+        free(o.traces);
+        free(o.code_objects);
+        return 2;
+    }
     FILE *pff = NULL;
     if (o.perfetto) {
         pff = fopen(o.perfetto, "w");
         if (!pff) {
             fprintf(stderr, "hipvis-analyze: %s: %s\n", o.perfetto, strerror(errno));
+            hv_diag_free(run.diag);
             free(o.traces);
+            free(o.code_objects);
             return 2;
         }
         run.pf = hv_perfetto_open(pff);
@@ -257,10 +307,16 @@ int main(int argc, char **argv)
             status = 2;
     double dt = now_s() - t0;
     struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all};
+    if (run.diag) {
+        ro.json_extra = diag_json;
+        ro.json_extra_ctx = run.diag;
+    }
     if (o.json)
         hv_report_json(stdout, &out, &ro);
     else
         hv_report_text(stdout, &out, &ro);
+    if (run.diag && !o.json)
+        hv_diag_text(stdout, run.diag);
     for (size_t i = 0; i < out.ntraces; i++)
         if (out.traces[i].read_status)
             fprintf(stderr, "hipvis-analyze: warning: %s is incomplete (%s at byte %" PRIu64
@@ -282,7 +338,9 @@ int main(int argc, char **argv)
         status = 1;
     if (fflush(stdout) != 0)
         status = 2;
+    hv_diag_free(run.diag);
     hv_findings_free(&out);
     free(o.traces);
+    free(o.code_objects);
     return status;
 }

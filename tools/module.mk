@@ -8,9 +8,10 @@ PROGRAMS     += $(BUILD)/hipvis-dump
 INSTALL_BINS += $(BUILD)/hipvis-dump
 
 # hipvis-analyze: traces -> findings (text / JSON / Perfetto)
-$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+# (--diagnose: src/analyze/diagnose/module.mk; libLLVM only with HAVE_LLVM=1)
+$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(DIAG_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS)
 PROGRAMS     += $(BUILD)/hipvis-analyze
 INSTALL_BINS += $(BUILD)/hipvis-analyze
 

@@ -53,6 +53,16 @@ const struct hv_file_header *hv_reader_header(const struct hv_reader *r);
 #define HV_READER_WINDOW 65536u
 int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec);
 
+/*
+ * Decompressing and checking frames (most of the cost of reading) runs on `n`
+ * worker threads, the frames being independent; the calling thread only
+ * frames the input and orders records. Records, errors, offsets and recovery
+ * are identical for every n. 0 decodes on the calling thread. The default is
+ * one fewer than the online CPUs, at most 3. Takes effect from the next chunk
+ * read when no workers are running yet; returns the number in effect.
+ */
+unsigned hv_reader_set_decode_threads(struct hv_reader *r, unsigned n);
+
 /* Records in exact file order, no reordering (hipvis-dump --raw). */
 int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec);
 

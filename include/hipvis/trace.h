@@ -127,6 +127,7 @@ enum hv_rec_type {
     HV_REC_PROBE = 13,        /* reserved: three-point probe result */
     HV_REC_EPOCH = 14,        /* struct hv_epoch: a stream's epoch advanced */
     HV_REC_CODEOBJ_NOTE = 15, /* struct hv_codeobj_note: code-object content skipped, and why */
+    HV_REC_GUARD = 16,        /* struct hv_guard: HIPVIS_GUARD synchronized before a graph launch */
     HV_REC__MAX
 };
 
@@ -440,10 +441,11 @@ struct hv_thread {
 };
 
 struct hv_payload {
-    struct hv_rec_header h;   /* type HV_REC_PAYLOAD; seq = the copy's seq */
+    struct hv_rec_header h;   /* type HV_REC_PAYLOAD; seq = the copy's seq (when 0/2) or the
+                                 observing call's (when 1): enum hv_payload_when below */
     uint64_t src;
     uint32_t len;             /* bytes captured (<= HIPVIS_PAYLOAD_BYTES) */
-    uint32_t when;            /* 0 at enqueue, 1 when first observed complete */
+    uint32_t when;            /* 0 at enqueue, 1 when first observed complete (hv_payload_when) */
     uint64_t hash;            /* FNV-1a 64 of the whole source range */
     /* uint8_t bytes[len], padded to 8 */
 };
@@ -459,5 +461,116 @@ struct hv_epoch {
 #define HV_REC_MAX_BYTES 65528u  /* size is a uint16_t multiple of 8 */
 
 static inline size_t hv_rec_padded(size_t n) { return (n + (HV_REC_ALIGN - 1)) & ~(size_t)(HV_REC_ALIGN - 1); }
+
+/* ==========================================================================
+ * Evidence records (issue 6; docs/evidence.md). Appended as one block:
+ * payload `when` values, stacks, memory maps and three-point probes.
+ * ======================================================================== */
+
+#define HV_HDR_PROBES   0x4u     /* three-point probe records may be present */
+
+/* hv_payload.when. Hashes are FNV-1a 64 over the copy's whole 1D source
+ * range; hv_copy_args.payload_hash holds the low 32 bits of the enqueue one. */
+enum hv_payload_when {
+    HV_PAYLOAD_ENQUEUE = 0,   /* right after the async H2D copy was enqueued; seq = the copy */
+    /* The source hashed differently when the host first observed the copy
+     * complete: it was rewritten while the copy could still be pending.
+     * seq = the observing call (sync, query, blocking copy); the copy is
+     * the pending async H2D copy from `src` whose enqueue hash differs. */
+    HV_PAYLOAD_OBSERVED = 1,
+    HV_PAYLOAD_UNCHECKED = 2, /* like ENQUEUE, but the copy will not be re-hashed (pending list full) */
+};
+
+/* A caller stack (HIPVIS_STACKS=1), after the call it belongs to. Stacks
+ * are deduplicated per process: the first use of a stack defines it
+ * (nframes > 0), later uses refer to it by id (nframes 0). */
+struct hv_stack {
+    struct hv_rec_header h;   /* type HV_REC_STACK; seq = the call */
+    uint32_t id;              /* stack table id, from 1; 0: not entered in the table (full) */
+    uint32_t nframes;         /* pcs that follow; 0 = reference to a stack defined earlier */
+    /* uint64_t pc[nframes]: return addresses, innermost first, hipvis's own frames removed */
+};
+#define HV_STACK_MAX_FRAMES 64u
+
+/* One loaded object of a memory-map snapshot, so stacks can be symbolized
+ * offline: ELF virtual address = pc - bias, looked up in `path` on disk. A
+ * snapshot is taken before the first stack and whenever the set of loaded
+ * objects changed (dlopen/dlclose); it replaces the previous one. */
+struct hv_map {
+    struct hv_rec_header h;   /* type HV_REC_MAPS; seq = the call after which it was taken */
+    uint64_t lo, hi;          /* address range of the object's PT_LOAD segments */
+    uint64_t bias;            /* load bias (dl_iterate_phdr dlpi_addr) */
+    uint32_t generation;      /* snapshot number, from 1 */
+    uint32_t index;           /* position in the snapshot (0 starts a new one) */
+    uint32_t count;           /* objects in the snapshot */
+    uint32_t path_len;        /* bytes of path, no NUL */
+    /* char path[path_len], padded to 8 */
+};
+
+/* Three-point probe (HIPVIS_PROBE): device-to-device snapshots of a range
+ * written by an H2D copy, taken on the copy's stream right after the copy,
+ * right before a graph launch and right after it, read back later. */
+enum hv_probe_point {
+    HV_PROBE_SOURCE = 0,      /* the copy's host source at enqueue (what should be there) */
+    HV_PROBE_AFTER_COPY,
+    HV_PROBE_PRE_REPLAY,
+    HV_PROBE_POST_REPLAY,
+    HV_PROBE__POINTS
+};
+#define HV_PROBE_HAVE(point) (1u << (point))
+
+enum hv_probe_status {
+    HV_PROBE_OK = 0,
+    HV_PROBE_ENQUEUE_FAILED,  /* a snapshot copy was refused by the runtime */
+    HV_PROBE_READ_FAILED,     /* the read-back failed */
+    HV_PROBE_LAUNCH_FAILED,   /* the graph launch itself failed */
+};
+
+struct hv_probe {
+    struct hv_rec_header h;   /* type HV_REC_PROBE; seq = the call at which it was read back */
+    uint64_t copy_seq;        /* the H2D copy */
+    uint64_t replay_seq;      /* the graph launch between the pre and post snapshots */
+    uint64_t exec;
+    uint64_t stream;          /* canonical stream of copy and launch */
+    uint64_t addr;            /* device range probed */
+    uint64_t src;             /* host source of that range */
+    uint32_t len;             /* bytes per point */
+    uint32_t have;            /* HV_PROBE_HAVE bits of the points read */
+    uint32_t status;          /* enum hv_probe_status */
+    uint16_t copy_api, replay_api;
+    /* uint8_t bytes[HV_PROBE__POINTS][len] in hv_probe_point order (points not
+     * read are zero), padded to 8 */
+};
+
+/* ==========================================================================
+ * Guard records (issue 7; docs/case-study-rocm-hip-3902.md). HIPVIS_GUARD
+ * makes the tracer apply a synchronization pattern before a graph launch
+ * that reads a range an H2D copy on the launch stream wrote in the current
+ * epoch (what same-epoch-write reports), so a fix can be tried on the real
+ * job without editing it. Return values are never changed; timing is.
+ * ======================================================================== */
+
+enum hv_guard_mode {
+    HV_GUARD_OFF = 0,
+    HV_GUARD_STREAM_SYNC,        /* hipStreamSynchronize(launch stream) */
+    HV_GUARD_EVENT_SYNC,         /* event recorded on the launch stream, host waits (system-scope fence) */
+    HV_GUARD_EVENT_SYNC_NOFENCE, /* the same, event created with hipEventDisableSystemFence: order only */
+    HV_GUARD_RELEASE_EVENT,      /* hipEventReleaseToSystem event recorded on the launch stream; no host wait */
+    HV_GUARD__MODES
+};
+
+struct hv_guard {
+    struct hv_rec_header h;   /* type HV_REC_GUARD; seq = the latest call before the guard (it is no call);
+                                 an HV_REC_EPOCH follows when the host waited */
+    uint64_t exec;            /* the graph exec about to be launched */
+    uint64_t stream;          /* canonical launch stream */
+    uint64_t copy_seq;        /* the H2D copy (launch stream, current epoch) into a range the exec reads */
+    uint64_t copy_dst, copy_bytes;
+    uint64_t completed_seq;   /* host-waiting modes: ops of `stream` with seq <= this are complete; else 0 */
+    uint64_t wait_ns;         /* host time the pattern took */
+    uint64_t count;           /* guarded launches in this process so far, this one included */
+    uint32_t mode;            /* enum hv_guard_mode */
+    int32_t  result;          /* the runtime's result for the pattern's first failing call, 0 if none */
+};
 
 #endif

@@ -108,6 +108,10 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
             e->write_rules[e->n_write++] = r;
         if (r->on_finish)
             e->finish_rules[e->n_finish++] = r;
+        if (r->on_aux)
+            e->aux_rules[e->n_aux++] = r;
+        if (r->on_launch_read)
+            e->read_rules[e->n_read++] = r;
     }
     for (uint32_t api = 0; api < HV_API__MAX; api++) {
         e->op[api] = (uint8_t)hv_api_op((uint16_t)api);
@@ -126,6 +130,9 @@ void hv_engine_free(struct hv_engine *e)
 {
     if (!e)
         return;
+    for (int i = 0; i < HV_RULE__COUNT; i++)
+        if (hv_rules[i]->free_state && e->m.rule_state[i])
+            hv_rules[i]->free_state(e->m.rule_state[i]);
     hv_model_free(&e->m);
     hv_u64map_free(&e->drop_ix);
     free(e->drops);
@@ -297,8 +304,13 @@ void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
         }
         break;
     }
+    case HV_REC_PAYLOAD:
+    case HV_REC_PROBE:
+        for (int i = 0; i < e->n_aux; i++)
+            e->aux_rules[i]->on_aux(&e->m, e->cur.h.seq == rec->seq ? &e->cur : NULL, rec);
+        break;
     default:
-        break;  /* strings (the reader keeps them), code objects, payloads: not needed here */
+        break;  /* strings (the reader keeps them), code objects, stacks, maps: not needed here */
     }
 }
 

@@ -124,6 +124,7 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
             e->sum.orphan_records++;
         return;
     }
+    hv_engine_eager_reads(e, k, args);  /* before its own writes land */
     for (uint32_t i = 0; i < k->count; i++) {
         const struct hv_karg *g = &args[i];
         if (g->access != HV_ACCESS_WRITE && g->access != HV_ACCESS_READ_WRITE)

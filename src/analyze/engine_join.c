@@ -30,7 +30,7 @@
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
 
 /* Returns 1 when the segment was pruned (and the caller must re-seek). */
-static int prune_if_done(struct hv_model *m, const struct hv_imap_seg *s)
+int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s)
 {
     const struct hv_writer *w = s->val;
     if (!hv_complete(m, w->stream, w->stream_id, w->seq))
@@ -136,7 +136,9 @@ static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const str
             continue;
         e->m.last_group = SIZE_MAX;
         emit_one(e, r, rp, rg, s);
-        if (e->memo_on && (e->m.last_group == SIZE_MAX || memo_push_group(e, (uint32_t)e->m.last_group) != 0))
+        if (!e->memo_on || e->m.last_group == HV_RULE_DECLINED)
+            continue;  /* declined: nothing to count on a repeat either */
+        if (e->m.last_group == SIZE_MAX || memo_push_group(e, (uint32_t)e->m.last_group) != 0)
             complete = 0;
     }
     if (e->memo_on) {
@@ -155,7 +157,7 @@ static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, co
     uint64_t end = x->maxhi[x->nranges - 1];
     while (hv_imap_seek(&m->writers, at, &s) && s.lo < end) {
         at = s.hi;
-        if (prune_if_done(m, &s))
+        if (hv_engine_prune_writer(m, &s))
             continue;
         /* Rules do not mutate the writer map, so s.val stays valid. */
         for (int k = 0; k < e->n_overlap; k++) {
@@ -177,7 +179,7 @@ static void walk_ranges(struct hv_engine *e, const struct hv_replay_ctx *rp, con
         uint64_t at = rg->lo;
         while (hv_imap_seek(&m->writers, at, &s) && s.lo < rg->hi) {
             at = s.hi;
-            if (prune_if_done(m, &s))
+            if (hv_engine_prune_writer(m, &s))
                 continue;
             for (int k = 0; k < e->n_overlap; k++) {
                 const struct hv_rule *r = e->overlap_rules[k];

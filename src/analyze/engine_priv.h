@@ -21,8 +21,9 @@ struct hv_engine {
     struct hv_engine_observer obs;
     /* Enabled rules by hook, so the hot path loops only over what applies. */
     const struct hv_rule *overlap_rules[HV_RULE__COUNT], *replay_rules[HV_RULE__COUNT],
-        *write_rules[HV_RULE__COUNT], *finish_rules[HV_RULE__COUNT];
-    int n_overlap, n_replay, n_write, n_finish;
+        *write_rules[HV_RULE__COUNT], *finish_rules[HV_RULE__COUNT], *read_rules[HV_RULE__COUNT],
+        *aux_rules[HV_RULE__COUNT];
+    int n_overlap, n_replay, n_write, n_finish, n_read, n_aux;
     uint8_t op[HV_API__MAX];
     uint8_t kind[HV_API__MAX];
     /* The last call: auxiliary records (KARGS of an eager launch) attach to it. */
@@ -57,6 +58,11 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
 void hv_engine_end_building(struct hv_engine *e);
 /* engine_join.c: the replay meets the writer history. */
 void hv_engine_join(struct hv_engine *e, const struct hv_replay_ctx *rp);
+/* Erases a writer segment the host has observed complete; 1 when it did
+ * (the caller must re-seek). */
+int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s);
+/* engine_reads.c: an eager launch's read arguments meet the writer history. */
+void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args);
 /* Adds counted-but-deferred repeats to their groups. */
 void hv_engine_memo_flush(struct hv_engine *e);
 

@@ -171,6 +171,7 @@ static struct hv_group *new_group(struct hv_findings *s, const struct hv_finding
     intern_side(s, &g->f.a);
     intern_side(s, &g->f.b);
     g->f.note = hv_findings_intern(s, f->note);
+    g->f.detail = hv_findings_intern(s, f->detail);
     g->hash = h;
     return g;
 }

@@ -29,6 +29,8 @@ enum hv_side_kind {
     HV_SIDE_REPLAY,      /* graph launch: exec/node/arg */
     HV_SIDE_FREE,        /* release of an allocation: dst = base, bytes */
     HV_SIDE_TRACE,       /* the input itself (truncation, drops) */
+    HV_SIDE_LAUNCH,      /* eager kernel launch reading through a pointer argument */
+    HV_SIDE_SYNC,        /* a host observation of completion (sync, query, blocking copy) */
 };
 
 /* Engine hint for a write (rocm-runtime-facts.md: small H2D copies run as blit
@@ -79,6 +81,9 @@ struct hv_finding {
     struct hv_fside b;       /* the later op: the replay or write that is exposed */
     uint64_t n1, n2;         /* rule-specific numbers (documented per rule) */
     const char *note;        /* rule-specific qualifier; transient on input */
+    /* Rule-specific detail of this occurrence (values seen, bytes changed).
+     * Not part of the group key: a group keeps its first occurrence's. */
+    const char *detail;
 };
 
 struct hv_group {

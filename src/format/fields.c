@@ -293,6 +293,47 @@ static const struct hv_field payload_fields[] = {
     F("hash", struct hv_payload, hash, HV_FMT_HEX, 0),
 };
 
+static const struct hv_field stack_fields[] = {
+    F("id", struct hv_stack, id, HV_FMT_U, 0),
+    F("nframes", struct hv_stack, nframes, HV_FMT_U, 0),
+};
+
+static const struct hv_field map_fields[] = {
+    F("generation", struct hv_map, generation, HV_FMT_U, 0),
+    F("index", struct hv_map, index, HV_FMT_U, 0),
+    F("count", struct hv_map, count, HV_FMT_U, 0),
+    F("lo", struct hv_map, lo, HV_FMT_HEX, 0),
+    F("hi", struct hv_map, hi, HV_FMT_HEX, 0),
+    F("bias", struct hv_map, bias, HV_FMT_HEX, 0),
+};
+
+static const struct hv_field probe_fields[] = {
+    F("copy_seq", struct hv_probe, copy_seq, HV_FMT_U, 0),
+    F("replay_seq", struct hv_probe, replay_seq, HV_FMT_U, 0),
+    F("exec", struct hv_probe, exec, HV_FMT_HEX, 0),
+    F("stream", struct hv_probe, stream, HV_FMT_HEX, 0),
+    F("addr", struct hv_probe, addr, HV_FMT_HEX, 0),
+    F("src", struct hv_probe, src, HV_FMT_HEX, 0),
+    F("len", struct hv_probe, len, HV_FMT_U, 0),
+    F("have", struct hv_probe, have, HV_FMT_HEX, 0),
+    F("status", struct hv_probe, status, HV_FMT_U, 0),
+    F("copy_api", struct hv_probe, copy_api, HV_FMT_API, 0),
+    F("replay_api", struct hv_probe, replay_api, HV_FMT_API, 0),
+};
+
+static const struct hv_field guard_fields[] = {
+    F("mode", struct hv_guard, mode, HV_FMT_U, 0),
+    F("exec", struct hv_guard, exec, HV_FMT_HEX, 0),
+    F("stream", struct hv_guard, stream, HV_FMT_HEX, 0),
+    F("copy_seq", struct hv_guard, copy_seq, HV_FMT_U, 0),
+    F("copy_dst", struct hv_guard, copy_dst, HV_FMT_HEX, 0),
+    F("copy_bytes", struct hv_guard, copy_bytes, HV_FMT_U, 0),
+    F("completed_seq", struct hv_guard, completed_seq, HV_FMT_U, 0),
+    F("wait_ns", struct hv_guard, wait_ns, HV_FMT_U, 0),
+    F("count", struct hv_guard, count, HV_FMT_U, 0),
+    F("result", struct hv_guard, result, HV_FMT_I, 0),
+};
+
 static const struct hv_field epoch_fields[] = {
     F("stream", struct hv_epoch, stream, HV_FMT_HEX, 0),
     F("epoch", struct hv_epoch, epoch, HV_FMT_EPOCH, 0),
@@ -312,6 +353,10 @@ struct hv_field_list hv_rec_fields(unsigned type)
     case HV_REC_THREAD:      return LIST(thread_fields);
     case HV_REC_PAYLOAD:     return LIST(payload_fields);
     case HV_REC_EPOCH:       return LIST(epoch_fields);
+    case HV_REC_GUARD:       return LIST(guard_fields);
+    case HV_REC_STACK:       return LIST(stack_fields);
+    case HV_REC_MAPS:        return LIST(map_fields);
+    case HV_REC_PROBE:       return LIST(probe_fields);
     default:                 return (struct hv_field_list){ NULL, 0 };  /* drops: by cause */
     }
 }

@@ -10,6 +10,7 @@ FORMAT_SRCS += \
     src/format/reader_input.c \
     src/format/reader_frames.c \
     src/format/reader_slots.c \
+    src/format/reader_pipe.c \
     src/format/reader.c \
     src/format/trace_path.c \
     src/format/trace_writer.c \

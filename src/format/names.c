@@ -17,7 +17,7 @@ const char *hv_rec_type_name(unsigned type)
         [HV_REC_THREAD] = "thread",       [HV_REC_PAYLOAD] = "payload",
         [HV_REC_STACK] = "stack",         [HV_REC_MAPS] = "maps",
         [HV_REC_PROBE] = "probe",         [HV_REC_EPOCH] = "epoch",
-        [HV_REC_CODEOBJ_NOTE] = "codeobj_note",
+        [HV_REC_CODEOBJ_NOTE] = "codeobj_note", [HV_REC_GUARD] = "guard",
     };
     return PICK(t, type);
 }

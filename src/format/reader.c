@@ -40,6 +40,7 @@ int hv_reader_open_file(FILE *f, const char *name, struct hv_reader **out, struc
     r->keep_off = HV_RD_KEEP_NONE;
     r->cur = HV_RD_SLOT_NONE;
     r->src = HV_SRC_MORE;
+    r->threads = hv_rd_default_threads();
     if (hv_rd_read_header(r) < 0) {
         *err = r->err;
         hv_reader_close(r);
@@ -139,7 +140,7 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
             continue;
         }
         if (r->src == HV_SRC_MORE) {
-            hv_rd_load_next(r);
+            hv_rd_next_chunk(r);
             continue;
         }
         if (r->win.count)
@@ -162,7 +163,7 @@ int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec)
     while (r->cur_p >= r->cur_end) {
         if (r->src != HV_SRC_MORE)
             return finish(r);
-        hv_rd_load_next(r);
+        hv_rd_next_chunk(r);
     }
     const struct hv_rec_header *h = (const void *)r->cur_p;
     r->cur_p += h->size;
@@ -172,6 +173,16 @@ int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec)
     r->st.records++;
     *rec = deliverable(r, h);
     return 1;
+}
+
+unsigned hv_reader_set_decode_threads(struct hv_reader *r, unsigned n)
+{
+    /* A running pipeline is not resized. */
+    if (!r->pipe) {
+        r->threads = n < HV_RD_MAX_THREADS ? n : HV_RD_MAX_THREADS;
+        r->pipe_failed = 0;
+    }
+    return r->threads;
 }
 
 const struct hv_read_error *hv_reader_error(const struct hv_reader *r) { return &r->err; }
@@ -186,7 +197,7 @@ const char *hv_reader_string(const struct hv_reader *r, uint32_t id) { return hv
 void hv_reader_stats(const struct hv_reader *r, struct hv_reader_stats *out)
 {
     *out = r->st;
-    out->bytes_read = hv_rd_offset(r);
+    out->bytes_read = hv_rd_consumed(r);
 }
 
 void hv_reader_close(struct hv_reader *r)
@@ -194,6 +205,7 @@ void hv_reader_close(struct hv_reader *r)
     if (!r)
         return;
     release_prev(r);
+    hv_rd_pipe_free(r);
     hv_rd_slots_free(r);
     hv_reorder_free(&r->win);
     hv_strtab_free(&r->strings);

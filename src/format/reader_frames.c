@@ -212,73 +212,85 @@ static int add_strings(struct hv_reader *r, const uint8_t *p, const uint8_t *end
     return 0;
 }
 
-/* Validates the chunk in slot s and points the cursor at it. Returns 1 with
- * records, 0 for a valid empty chunk, -1 on a problem. */
-static int take_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off)
+/* See reader_int.h: the pure part, shared with the decode workers. */
+int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch, uint64_t *nstr, char *why,
+                      size_t why_cap)
 {
-    const uint8_t *b = r->slots[s].buf;
-    struct hv_chunk_header ch;
-    if (used < sizeof ch) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "chunk of %zu bytes is shorter than a chunk header", used);
-        return bad_chunk(r, s);
-    }
-    memcpy(&ch, b, sizeof ch);
-    if (ch.magic != HV_CHUNK_MAGIC) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "bad chunk magic 0x%08x (expected 0x%08x)", ch.magic, HV_CHUNK_MAGIC);
-        return bad_chunk(r, s);
-    }
-    if (ch.payload_bytes != used - sizeof ch) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "chunk %u: header says %llu payload bytes, frame holds %zu",
-                    ch.chunk_index, (unsigned long long)ch.payload_bytes, used - sizeof ch);
-        return bad_chunk(r, s);
-    }
-    const uint8_t *p = b + sizeof ch, *end = b + used;
-    uint64_t n = 0, nstr = 0;
+#define BAD(...) do { if (why_cap) snprintf(why, why_cap, __VA_ARGS__); return -1; } while (0)
+    if (used < sizeof *ch)
+        BAD("chunk of %zu bytes is shorter than a chunk header", used);
+    memcpy(ch, b, sizeof *ch);
+    if (ch->magic != HV_CHUNK_MAGIC)
+        BAD("bad chunk magic 0x%08x (expected 0x%08x)", ch->magic, HV_CHUNK_MAGIC);
+    if (ch->payload_bytes != used - sizeof *ch)
+        BAD("chunk %u: header says %llu payload bytes, frame holds %zu", ch->chunk_index,
+            (unsigned long long)ch->payload_bytes, used - sizeof *ch);
+    const uint8_t *p = b + sizeof *ch, *end = b + used;
+    uint64_t n = 0;
+    *nstr = 0;
     while (p < end) {
         const struct hv_rec_header *h = (const void *)p;
         size_t left = (size_t)(end - p);
-        const char *why = NULL;
+        const char *bad = NULL;
         if (left < sizeof *h)
-            why = "record header cut by the end of the chunk";
+            bad = "record header cut by the end of the chunk";
         else if (h->size < sizeof *h)
-            why = "record size smaller than a record header";
+            bad = "record size smaller than a record header";
         else if (h->size % HV_REC_ALIGN)
-            why = "record size not a multiple of 8";
+            bad = "record size not a multiple of 8";
         else if (h->size > left)
-            why = "record runs past the end of the chunk";
+            bad = "record runs past the end of the chunk";
         else
-            why = hv_rec_check(h);
-        if (why) {
-            hv_rd_error(r, HV_READ_CORRUPT, off, "chunk %u, record %llu at chunk byte %zu (type %u, size %u): %s",
-                        ch.chunk_index, (unsigned long long)n, (size_t)(p - b),
-                        left >= sizeof *h ? h->type : 0u, left >= sizeof *h ? h->size : 0u, why);
-            return bad_chunk(r, s);
-        }
-        nstr += h->type == HV_REC_STRING;
+            bad = hv_rec_check(h);
+        if (bad)
+            BAD("chunk %u, record %llu at chunk byte %zu (type %u, size %u): %s", ch->chunk_index,
+                (unsigned long long)n, (size_t)(p - b), left >= sizeof *h ? h->type : 0u,
+                left >= sizeof *h ? h->size : 0u, bad);
+        *nstr += h->type == HV_REC_STRING;
         n++;
         p += h->size;
     }
-    if (n != ch.nrecords) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "chunk %u: header says %llu records, chunk holds %llu",
-                    ch.chunk_index, (unsigned long long)ch.nrecords, (unsigned long long)n);
-        return bad_chunk(r, s);
-    }
+    if (n != ch->nrecords)
+        BAD("chunk %u: header says %llu records, chunk holds %llu", ch->chunk_index,
+            (unsigned long long)ch->nrecords, (unsigned long long)n);
+    return 0;
+#undef BAD
+}
+
+int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off,
+                       const struct hv_chunk_header *ch, uint64_t nstr)
+{
+    const uint8_t *b = r->slots[s].buf, *end = b + used;
     /* Strings enter the table as their chunk is read, ahead of delivery, so
      * a lookup works even for a record the window delivers before its string. */
-    if (nstr && add_strings(r, b + sizeof ch, end) < 0) {
+    if (nstr && add_strings(r, b + sizeof *ch, end) < 0) {
         hv_rd_slot_drop(r, s);
         hv_rd_error(r, HV_READ_NOMEM, off, "out of memory in the string table");
         return fail(r, 0);
     }
-    if (r->seen_chunk && ch.chunk_index != r->next_chunk)
+    if (r->seen_chunk && ch->chunk_index != r->next_chunk)
         r->st.chunk_gaps++;
     r->seen_chunk = 1;
-    r->next_chunk = ch.chunk_index + 1;
+    r->next_chunk = ch->chunk_index + 1;
     r->st.chunks++;
     r->cur = s;
-    r->cur_p = b + sizeof ch;
+    r->cur_p = b + sizeof *ch;
     r->cur_end = end;
-    return n > 0;
+    return ch->nrecords > 0;
+}
+
+/* Validates the chunk in slot s and points the cursor at it. Returns 1 with
+ * records, 0 for a valid empty chunk, -1 on a problem. */
+static int take_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off)
+{
+    struct hv_chunk_header ch;
+    uint64_t nstr;
+    char why[sizeof r->err.what];
+    if (hv_rd_check_chunk(r->slots[s].buf, used, &ch, &nstr, why, sizeof why) < 0) {
+        hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
+        return bad_chunk(r, s);
+    }
+    return hv_rd_accept_chunk(r, s, used, off, &ch, nstr);
 }
 
 static int load_data_frame(struct hv_reader *r, uint64_t off)

@@ -3,6 +3,7 @@
  *   reader_input.c   the input buffer over the FILE*
  *   reader_frames.c  header, frames, chunk validation, resynchronisation
  *   reader_slots.c   decompressed chunk buffers pinned by the reorder window
+ *   reader_pipe.c    decode workers: frames decompressed in parallel
  *   reader.c         the public API: open, next (windowed), next_raw, close
  */
 #ifndef HV_FORMAT_READER_INT_H
@@ -35,6 +36,9 @@
  * faults) for every chunk. */
 #define HV_RD_IDLE_BYTES  (32u << 20)
 #define HV_RD_KEEP_NONE   UINT64_MAX
+#define HV_RD_MAX_THREADS 8               /* decode workers at most */
+#define HV_RD_DEFAULT_THREADS 3           /* by default: online CPUs - 1, at most this */
+#define HV_RD_PIPE_DEPTH  (2 * HV_RD_MAX_THREADS + 1)   /* jobs in flight at most */
 /* The input buffer grows to hold one whole compressed frame of the largest
  * chunk accepted (plus the readahead); past that the frame start is let go. */
 #define HV_RD_IN_MAX      (ZSTD_COMPRESSBOUND(HV_CHUNK_MAX_BYTES) + HV_RD_READAHEAD)
@@ -44,6 +48,7 @@ struct hv_slot {
     size_t cap;
     uint32_t live;          /* records of this chunk in the window or handed out */
     uint8_t busy;           /* holds (or is being filled with) a chunk */
+    uint8_t inflight;       /* a decode worker is filling it */
     uint64_t age;           /* load order, for evacuating the oldest first */
 };
 
@@ -90,6 +95,10 @@ struct hv_reader {
 
     struct hv_strtab strings;
 
+    unsigned threads;       /* decode workers wanted (reader_pipe.c) */
+    struct hv_pipe *pipe;   /* started on the first chunk needed */
+    int pipe_failed, barrier;
+
     enum hv_src src;
     int err_resumable;      /* after reporting, continue at the next frame magic */
     int resync;             /* scanning for a frame magic */
@@ -115,6 +124,25 @@ int hv_rd_read_header(struct hv_reader *r);   /* 0, or -1 with r->err set */
 /* Loads the next chunk and points the cursor at it; at the end of input sets
  * r->src to HV_SRC_END, on a problem to HV_SRC_FAILED. */
 void hv_rd_load_next(struct hv_reader *r);
+
+/* Checks a decoded chunk without touching reader state (decode workers
+ * call it too): 0 with *ch and *nstr (string records) filled, or -1 with the
+ * reason in why[why_cap] (why_cap 0: no text wanted). */
+int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch, uint64_t *nstr, char *why,
+                      size_t why_cap);
+/* Makes a checked chunk in slot s current: strings, gap count, cursor.
+ * 1 with records, 0 empty, -1 out of memory (r->src set). */
+int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off,
+                       const struct hv_chunk_header *ch, uint64_t nstr);
+
+/* reader_pipe.c */
+unsigned hv_rd_default_threads(void);
+/* Loads the next chunk like hv_rd_load_next, through the decode workers when
+ * there are any. */
+void hv_rd_next_chunk(struct hv_reader *r);
+/* File offset up to which frames have been handed over (stats). */
+uint64_t hv_rd_consumed(const struct hv_reader *r);
+void hv_rd_pipe_free(struct hv_reader *r);
 
 /* reader_slots.c */
 int hv_rd_slot_take(struct hv_reader *r, uint32_t *id);     /* 0, or -1 (memory) */

@@ -36,6 +36,7 @@ int hv_rd_slot_take(struct hv_reader *r, uint32_t *id)
     struct hv_slot *s = &r->slots[*id];
     r->idle_bytes -= s->cap;
     s->busy = 1;
+    s->inflight = 0;
     s->live = 0;
     s->age = r->next_age++;
     r->pinned += s->cap;
@@ -113,7 +114,7 @@ int hv_rd_evacuate(struct hv_reader *r)
     while (r->pinned > HV_RD_PIN_BYTES) {
         uint32_t oldest = HV_RD_SLOT_NONE;
         for (uint32_t i = 0; i < r->nslots; i++)
-            if (r->slots[i].busy && i != r->cur &&
+            if (r->slots[i].busy && !r->slots[i].inflight && i != r->cur &&
                 (oldest == HV_RD_SLOT_NONE || r->slots[i].age < r->slots[oldest].age))
                 oldest = i;
         if (oldest == HV_RD_SLOT_NONE)

@@ -16,7 +16,10 @@ const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
     [HV_REC_PAYLOAD] = sizeof(struct hv_payload),
     [HV_REC_EPOCH] = sizeof(struct hv_epoch),
     [HV_REC_CODEOBJ_NOTE] = sizeof(struct hv_codeobj_note),
-    /* STACK, MAPS, PROBE are reserved: no layout yet, read as opaque. */
+    [HV_REC_GUARD] = sizeof(struct hv_guard),
+    [HV_REC_STACK] = sizeof(struct hv_stack),
+    [HV_REC_MAPS] = sizeof(struct hv_map),
+    [HV_REC_PROBE] = sizeof(struct hv_probe),
 };
 
 /* Reads a 32-bit count/len field at `off` (records are 8-aligned, but a
@@ -36,6 +39,9 @@ size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
     case HV_REC_KARGS:       return field32(rec, offsetof(struct hv_kargs, count)) * sizeof(struct hv_karg);
     case HV_REC_CODEOBJ:     return field32(rec, offsetof(struct hv_codeobj_chunk, len));
     case HV_REC_PAYLOAD:     return field32(rec, offsetof(struct hv_payload, len));
+    case HV_REC_STACK:       return field32(rec, offsetof(struct hv_stack, nframes)) * 8u;
+    case HV_REC_MAPS:        return field32(rec, offsetof(struct hv_map, path_len));
+    case HV_REC_PROBE:       return field32(rec, offsetof(struct hv_probe, len)) * (uint64_t)HV_PROBE__POINTS;
     default:                 return 0;
     }
 }
@@ -45,7 +51,7 @@ const char *hv_rec_check(const struct hv_rec_header *rec)
     size_t fixed = hv_rec_fixed_size(rec->type);
     switch (rec->type) {
     case HV_REC_STRING: case HV_REC_GRAPH_EDGES: case HV_REC_KARGS:
-    case HV_REC_CODEOBJ: case HV_REC_PAYLOAD:
+    case HV_REC_CODEOBJ: case HV_REC_PAYLOAD: case HV_REC_STACK: case HV_REC_MAPS: case HV_REC_PROBE:
         if (rec->size < fixed)
             return "variable-length record shorter than its fixed part";
         /* 64-bit sum: count * 32 cannot overflow, nor can the addition. */

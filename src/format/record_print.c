@@ -281,6 +281,30 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
         tail_bytes(e, "data", pl + 1, pl->len);
         break;
     }
+    case HV_REC_STACK: {
+        const struct hv_stack *st = (const struct hv_stack *)h;
+        const uint64_t *pc = (const uint64_t *)(st + 1);
+        key(e, "pcs");
+        open_(e, '[');
+        for (uint32_t i = 0; i < st->nframes; i++)
+            fprintf(e->o, "%s\"0x%" PRIx64 "\"", i ? "," : "", pc[i]);
+        close_(e, ']');
+        break;
+    }
+    case HV_REC_MAPS: {
+        const struct hv_map *mp = (const struct hv_map *)h;
+        key(e, "path");
+        str(e, (const char *)(mp + 1), mp->path_len);
+        break;
+    }
+    case HV_REC_PROBE: {
+        static const char *const point[HV_PROBE__POINTS] = {"source", "after_copy", "pre_replay", "post_replay"};
+        const struct hv_probe *pr = (const struct hv_probe *)h;
+        for (unsigned i = 0; i < HV_PROBE__POINTS; i++)
+            if (pr->have & HV_PROBE_HAVE(i))
+                tail_bytes(e, point[i], (const unsigned char *)(pr + 1) + (size_t)i * pr->len, pr->len);
+        break;
+    }
     default:
         break;
     }

@@ -40,6 +40,48 @@ static int parse_int(const struct int_knob *k, const char *v, long long *out, ch
     return 0;
 }
 
+/* HIPVIS_PROBE: "off" | "auto" | comma list of ADDR:LEN (each strtoull
+ * base 0, so 0x... works; LEN 1..HV_PROBE_MAX_LEN). -1 after a message. */
+static int parse_probe(const char *v, struct hv_probe_spec *out, char *err, unsigned errlen)
+{
+    char msg[320];
+    memset(out, 0, sizeof *out);
+    if (!v || !*v || strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
+        return 0;
+    if (strcmp(v, "auto") == 0) {
+        out->mode = HV_PROBE_AUTO;
+        return 0;
+    }
+    const char *p = v;
+    out->mode = HV_PROBE_RANGES;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long long addr = strtoull(p, &end, 0), len = 0;
+        int ok = errno == 0 && end != p && *end == ':' && addr != 0;
+        if (ok) {
+            p = end + 1;
+            len = strtoull(p, &end, 0);
+            ok = errno == 0 && end != p && (*end == ',' || *end == '\0') && len >= 1 && len <= HV_PROBE_MAX_LEN &&
+                 out->n < sizeof out->r / sizeof out->r[0];
+        }
+        if (!ok) {
+            snprintf(msg, sizeof msg,
+                     "hipvis: HIPVIS_PROBE=\"%s\" is not accepted: expected off, auto, or up to 16 ADDR:LEN "
+                     "ranges separated by commas (LEN 1..%u); tracing disabled\n",
+                     v, HV_PROBE_MAX_LEN);
+            append(err, errlen, msg);
+            memset(out, 0, sizeof *out);
+            return -1;
+        }
+        out->r[out->n].addr = addr;
+        out->r[out->n].len = (uint32_t)len;
+        out->n++;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
 {
     static const struct int_knob enable = {"HIPVIS_ENABLE", 0, 1, 1, 0};
@@ -49,6 +91,8 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob quiet = {"HIPVIS_QUIET", 0, 1, 0, 0};
     static const struct int_knob sidecar = {"HIPVIS_SIDECAR", 0, 1, 0, 0};
     static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
+    static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
+    static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
     long long v;
     int rc = 0;
 
@@ -69,6 +113,16 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->sidecar = (int)v;
     rc |= parse_int(&codeobj, getenv_fn(codeobj.name), &v, err, errlen);
     cfg->codeobj_bytes = (uint64_t)v << 20;
+    /* Payloads default off in sidecar mode: node-local segments and alerts
+     * should not carry user data (token ids) unless asked to. */
+    struct int_knob payload = {"HIPVIS_PAYLOAD_BYTES", 0, 16384, cfg->sidecar ? 0 : 4096, 0};
+    rc |= parse_int(&payload, getenv_fn(payload.name), &v, err, errlen);
+    cfg->payload_bytes = (uint32_t)v;
+    rc |= parse_int(&rewrite, getenv_fn(rewrite.name), &v, err, errlen);
+    cfg->rewrite_check_bytes = (uint32_t)v * 1024u;
+    rc |= parse_int(&stacks, getenv_fn(stacks.name), &v, err, errlen);
+    cfg->stacks = (int)v;
+    rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
 
     const char *dir = getenv_fn("HIPVIS_SIDECAR_DIR");
     if (dir && (dir[0] != '/' || strlen(dir) >= sizeof cfg->sidecar_dir)) {

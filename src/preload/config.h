@@ -20,7 +20,23 @@ struct hv_config {
     uint64_t codeobj_bytes;      /* HIPVIS_CODEOBJ_MB: code-object bytes stored per process,
                                     MiB, 0..65536 (default 128; 0 stores none), docs/kernel-args.md */
     char sidecar_dir[256];       /* HIPVIS_SIDECAR_DIR: absolute directory of the segments (default /dev/shm) */
+    /* Evidence collection (docs/evidence.md). */
+    uint32_t payload_bytes;      /* HIPVIS_PAYLOAD_BYTES: source bytes recorded per H2D copy, 0..16384
+                                    (default 4096 with the file transport, 0 with HIPVIS_SIDECAR=1:
+                                    payloads can hold user data such as token ids) */
+    uint32_t rewrite_check_bytes;/* HIPVIS_REWRITE_CHECK_KB: async H2D copies from pinned memory up to
+                                    this size are hashed at enqueue and when first observed complete,
+                                    KiB, 0..1024 (default 16; 0 off) */
+    int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
+    struct hv_probe_spec {       /* HIPVIS_PROBE: off (default) | auto | ADDR:LEN[,ADDR:LEN...] */
+        int mode;                /* enum hv_probe_mode */
+        uint32_t n;
+        struct { uint64_t addr; uint32_t len; } r[16];
+    } probe;
 };
+
+enum hv_probe_mode { HV_PROBE_OFF = 0, HV_PROBE_AUTO = 1, HV_PROBE_RANGES = 2 };
+#define HV_PROBE_MAX_LEN 4096u   /* bytes per probed range (one snapshot) */
 
 /* Fills *cfg from `getenv_fn` (getenv in production, a table in tests).
  * Returns 0, or -1 after writing one message per bad variable to `err`

@@ -5,13 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PIECE_MAX 32768u        /* payload bytes per HV_REC_CODEOBJ, before the ring-size limit */
 #define REGISTRY_BUCKETS 1024u
 
 struct hv_co_store {
     uint64_t hash;
-    const uint8_t *bytes;
+    _Atomic(const uint8_t *) bytes; /* replaced when a gone object's image comes back */
     uint64_t len;
     char target[96];
     _Atomic int started;        /* storage decided: once */
@@ -21,8 +22,8 @@ struct hv_co_store {
     uint64_t next;              /* next offset to write (owned by the busy holder) */
     uint32_t target_id;         /* string id (owned by the busy holder) */
     struct hv_co_store *next_pending; /* set before the store is published on the list */
-    struct hv_co_store *next_hash;    /* registry chain, under reg_lock */
-    struct hv_co_store *next_all;     /* every store, under reg_lock */
+    struct hv_co_store *next_hash;    /* registry chain; set before publication */
+    struct hv_co_store *next_all;     /* every store; set before publication */
 };
 
 _Atomic unsigned hv_costore_pending;
@@ -31,19 +32,20 @@ _Atomic unsigned hv_costore_pending;
 static _Atomic(struct hv_co_store *) pending_head;
 /* Bytes promised to stored objects, against HIPVIS_CODEOBJ_MB. */
 static _Atomic uint64_t budget_used;
+/* Bytes of pieces written so far: whether a pump made progress. */
+static _Atomic uint64_t bytes_written;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct hv_co_store *buckets[REGISTRY_BUCKETS];
-static struct hv_co_store *all_stores;
-static struct hv_co_use *all_uses;
-static int atfork_done;
+/* Lock-free, insert-only registry: no lock to inherit held across fork(). */
+static _Atomic(struct hv_co_store *) buckets[REGISTRY_BUCKETS];
+static _Atomic(struct hv_co_store *) all_stores;
+static _Atomic(struct hv_co_use *) all_uses;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 /* A fork child writes its own trace: what the parent stored is not in it. */
-static void prepare(void) { pthread_mutex_lock(&reg_lock); }
-static void parent(void) { pthread_mutex_unlock(&reg_lock); }
 static void child(void)
 {
-    for (struct hv_co_store *s = all_stores; s; s = s->next_all) {
+    for (struct hv_co_store *s = atomic_load(&all_stores); s; s = s->next_all) {
         atomic_store(&s->started, 0);
         atomic_store(&s->done, 0);
         atomic_store(&s->busy, 0);
@@ -51,47 +53,52 @@ static void child(void)
         s->target_id = 0;
         s->next_pending = NULL;
     }
-    for (struct hv_co_use *u = all_uses; u; u = u->next_all)
+    for (struct hv_co_use *u = atomic_load(&all_uses); u; u = u->next_all)
         atomic_store(&u->settled, 0);
     atomic_store(&pending_head, NULL);
     atomic_store(&hv_costore_pending, 0);
     atomic_store(&budget_used, 0);
-    pthread_mutex_unlock(&reg_lock);
 }
 
-/* Under reg_lock. */
-static void register_atfork(void)
+static void register_atfork(void) { pthread_atfork(NULL, NULL, child); }
+
+static struct hv_co_store *lookup(struct hv_co_store *s, uint64_t hash, size_t len)
 {
-    if (!atfork_done && pthread_atfork(prepare, parent, child) == 0)
-        atfork_done = 1;
+    while (s && (s->hash != hash || s->len != len))
+        s = s->next_hash;
+    return s;
 }
 
 struct hv_co_store *hv_costore_object(uint64_t hash, const void *bytes, size_t len, const char *target)
 {
-    struct hv_co_store *s;
-    pthread_mutex_lock(&reg_lock);
-    register_atfork();
-    for (s = buckets[hash % REGISTRY_BUCKETS]; s; s = s->next_hash)
-        if (s->hash == hash && s->len == len)
-            break;
-    /* An object seen again after its first image was unloaded (the library
-     * was dlclose'd and loaded again) can be read from the new image. */
-    if (s && atomic_load(&s->gone) && !atomic_load(&s->started)) {
-        s->bytes = bytes;
-        atomic_store(&s->gone, 0);
+    _Atomic(struct hv_co_store *) *bucket = &buckets[hash % REGISTRY_BUCKETS];
+    pthread_once(&fork_once, register_atfork);
+    struct hv_co_store *s = lookup(atomic_load(bucket), hash, len);
+    if (s) {
+        /* Seen again after its first image was unloaded (the library was
+         * dlclose'd and loaded again): read it from the new image. */
+        if (atomic_load(&s->gone) && !atomic_load(&s->started)) {
+            atomic_store(&s->bytes, bytes);
+            atomic_store(&s->gone, 0);
+        }
+        return s;
     }
-    if (!s && (s = calloc(1, sizeof *s)) != NULL) {
-        s->hash = hash;
-        s->bytes = bytes;
-        s->len = len;
-        snprintf(s->target, sizeof s->target, "%s", target ? target : "");
-        s->next_hash = buckets[hash % REGISTRY_BUCKETS];
-        buckets[hash % REGISTRY_BUCKETS] = s;
-        s->next_all = all_stores;
-        all_stores = s;
-    }
-    pthread_mutex_unlock(&reg_lock);
-    return s;
+    if (!(s = calloc(1, sizeof *s)))
+        return NULL;
+    s->hash = hash;
+    atomic_init(&s->bytes, bytes);
+    s->len = len;
+    snprintf(s->target, sizeof s->target, "%s", target ? target : "");
+    s->next_hash = atomic_load(bucket);
+    while (!atomic_compare_exchange_weak(bucket, &s->next_hash, s))
+        ;
+    /* Two first sightings at once: the older entry is the one; this one
+     * stays unreachable by hash (and harmless). */
+    struct hv_co_store *older = lookup(s->next_hash, hash, len);
+    s->next_all = atomic_load(&all_stores);
+    while (!atomic_compare_exchange_weak(&all_stores, &s->next_all, s))
+        ;
+    return older ? older : s;
 }
 
 void hv_costore_forget(struct hv_co_store *s)
@@ -114,10 +121,9 @@ struct hv_co_use *hv_costore_use(struct hv_co_store *const *s, uint32_t n)
         return NULL;
     u->n = n < HV_CO_MAX_CANDIDATES ? n : HV_CO_MAX_CANDIDATES;
     memcpy(u->s, s, u->n * sizeof *s);
-    pthread_mutex_lock(&reg_lock);
-    u->next_all = all_uses;
-    all_uses = u;
-    pthread_mutex_unlock(&reg_lock);
+    u->next_all = atomic_load(&all_uses);
+    while (!atomic_compare_exchange_weak(&all_uses, &u->next_all, u))
+        ;
     return u;
 }
 
@@ -158,6 +164,31 @@ static void finish(struct hv_co_store *s)
     atomic_fetch_sub(&hv_costore_pending, 1);
 }
 
+/* At exit the objects still pending get the time they need: this runs
+ * before the tracer's destructor stops the writer (atexit handlers
+ * registered after start-up run before library destructors), and waits
+ * for the writer to make room, giving up after EXIT_PATIENCE_MS without
+ * progress. The exiting thread writes, if it has a ring. */
+#define EXIT_PATIENCE_MS 500
+static void flush_at_exit(void)
+{
+    struct hv_thread_ctx *t = &hv_tls;
+    int idle = 0;
+    while (idle < EXIT_PATIENCE_MS && t->ring && atomic_load(&hv_costore_pending) &&
+           atomic_load(&hv_tracer.state) == HV_TRACER_ON) {
+        uint64_t before = atomic_load(&bytes_written);
+        hv_costore_touch_slow(t, atomic_load(&hv_tracer.col->seq), NULL);
+        if (atomic_load(&bytes_written) == before) {
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+            idle++;
+        } else {
+            idle = 0;
+        }
+    }
+}
+
+static void register_exit_flush(void) { atexit(flush_at_exit); }
+
 /* Decides once whether `s` is stored; a stored one joins the pending list. */
 static void start(struct hv_thread_ctx *t, uint64_t seq, struct hv_co_store *s)
 {
@@ -169,6 +200,7 @@ static void start(struct hv_thread_ctx *t, uint64_t seq, struct hv_co_store *s)
         hv_costore_note(t, seq, HV_CO_NOTE_NOT_STORED, s->hash, s->len, 1, no);
         return;
     }
+    pthread_once(&exit_once, register_exit_flush);
     s->next_pending = atomic_load(&pending_head);
     while (!atomic_compare_exchange_weak(&pending_head, &s->next_pending, s))
         ;
@@ -214,9 +246,10 @@ static int write_some(struct hv_thread_ctx *t, uint64_t seq, struct hv_co_store 
             c->offset = s->next;
             c->len = n;
             c->arch_id = s->target_id;
-            memcpy(c + 1, s->bytes + s->next, n);
+            memcpy(c + 1, atomic_load_explicit(&s->bytes, memory_order_relaxed) + s->next, n);
             hv_aux_commit(t, c);
             s->next += n;
+            atomic_fetch_add_explicit(&bytes_written, n, memory_order_relaxed);
         }
         if (s->next == s->len)
             finish(s);

@@ -11,7 +11,7 @@
 
 /* process_vm_readv on ourselves stops at the first unreadable page instead
  * of faulting. -1 when the kernel refuses it (seccomp, old kernel). */
-static ssize_t read_self(void *dst, const void *src, size_t n)
+ssize_t hv_safe_read(void *dst, const void *src, size_t n)
 {
     struct iovec local = {dst, n}, remote = {(void *)(uintptr_t)src, n};
     ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
@@ -32,7 +32,7 @@ size_t hv_safecopy_image(const void *p, size_t max, size_t (*extent)(const void 
         if (!nb)
             break;
         buf = nb;
-        ssize_t r = read_self(buf + got, (const unsigned char *)p + got, want - got);
+        ssize_t r = hv_safe_read(buf + got, (const unsigned char *)p + got, want - got);
         if (r < 0) {
             /* No safe read here: trust the image as the runtime did (it
              * accepted it), the way hipvis did before this guard. */

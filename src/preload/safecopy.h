@@ -8,6 +8,12 @@
 #define HIPVIS_SAFECOPY_H
 
 #include <stddef.h>
+#include <sys/types.h>
+
+/* Copies n bytes at src into dst without faulting: returns the bytes read
+ * (short at the first unreadable page, 0 when none), or -1 when the kernel
+ * refuses the read (process_vm_readv unavailable). */
+ssize_t hv_safe_read(void *dst, const void *src, size_t n);
 
 /* Reads the image at `p` into a new buffer (*out, free() it), growing the
  * read until `extent(buf, got)` says how long the image is or a read stops

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "preload/evidence.h"
 #include "preload/realsym.h"
+#include "preload/runtime_version.h"
 
 struct hv_tracer hv_tracer;
 __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
@@ -62,6 +64,7 @@ static int setup_locked(void)
     }
     if (hv_tracer.col)
         hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
+    hv_evidence_setup(&hv_tracer.cfg);
     hv_alloc_map_init(hv_tracer.allocs);
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
@@ -95,9 +98,11 @@ static void fill_header(struct hv_file_header *h)
     h->clock = hv_clock_use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
     h->ring_kb = (uint32_t)(hv_tracer.cfg.ring_bytes / 1024);
+    h->flags = hv_evidence_header_flags();
     snprintf(h->hipvis_version, sizeof h->hipvis_version, "%s", HIPVIS_VERSION);
     gethostname(h->host, sizeof h->host - 1);
     snprintf(h->runtime_path, sizeof h->runtime_path, "%s", hv_runtime_path());
+    hv_runtime_version(h->runtime_path, h->runtime_version, sizeof h->runtime_version);
     ssize_t n = readlink("/proc/self/exe", h->exe, sizeof h->exe - 1);
     if (n > 0)
         h->exe[n] = '\0';
@@ -188,12 +193,16 @@ static void emit_epoch(uint64_t stream, uint64_t epoch, void *arg)
 {
     struct epoch_ctx *x = arg;
     struct hv_epoch *e = hv_aux_begin(x->t, HV_REC_EPOCH, sizeof *e, x->seq);
-    if (!e)
-        return;
-    e->stream = stream;
-    e->epoch = epoch;
-    e->completed_seq = x->seq;
-    hv_aux_commit(x->t, e);
+    if (e) {
+        e->stream = stream;
+        e->epoch = epoch;
+        e->completed_seq = x->seq;
+        hv_aux_commit(x->t, e);
+    }
+    /* Evidence that waits for completion (rewrite check, probe read-back),
+     * recorded after the epoch record that explains it. */
+    if (hv_ev(HV_EV_OBSERVE))
+        hv_ev_observed(x->t, x->seq, stream, x->seq);
 }
 
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq)

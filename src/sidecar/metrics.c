@@ -69,6 +69,12 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
     fprintf(f, "hipvis_sidecar_alerts_total %llu\n", (unsigned long long)n->alerts);
     head(f, "hipvis_sidecar_drain_cycles_total", "counter", "drain cycles run");
     fprintf(f, "hipvis_sidecar_drain_cycles_total %llu\n", (unsigned long long)n->cycles);
+    head(f, "hipvis_sidecar_cycle_gap_max_seconds", "gauge", "longest time between two drain cycles (keeping up?)");
+    fprintf(f, "hipvis_sidecar_cycle_gap_max_seconds %.6f\n", (double)n->cycle_gap_max_ns * 1e-9);
+    head(f, "hipvis_sidecar_cycle_work_max_seconds", "gauge", "longest time the work of one drain cycle took");
+    fprintf(f, "hipvis_sidecar_cycle_work_max_seconds %.6f\n", (double)n->cycle_work_max_ns * 1e-9);
+    head(f, "hipvis_sidecar_ring_fill_max_ratio", "gauge", "fullest a ring was found at a drain (1: it overflowed)");
+    fprintf(f, "hipvis_sidecar_ring_fill_max_ratio %.4f\n", n->ring_fill_max);
     head(f, "hipvis_sidecar_cpu_seconds_total", "counter", "CPU time of the sidecar");
     fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"user\"} %.6f\n", n->cpu_user_s);
     fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"system\"} %.6f\n", n->cpu_system_s);

@@ -32,6 +32,9 @@ struct sc_node_metrics {
     uint64_t files_deleted, bytes_deleted, disk_bytes;
     uint64_t alerts;
     uint64_t cycles;
+    uint64_t cycle_gap_max_ns;          /* longest time between two drain cycles */
+    uint64_t cycle_work_max_ns;         /* longest time one cycle's work took */
+    double ring_fill_max;               /* fullest any ring was found at a drain, 0..1 */
     double cpu_user_s, cpu_system_s;
     uint64_t start_realtime_s;
 };

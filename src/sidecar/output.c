@@ -38,6 +38,7 @@ static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
     }
     o->open_failed = 0;
     o->opened_ns = hv_mono_ns();
+    snprintf(o->last_path, sizeof o->last_path, "%s", hv_trace_writer_path(o->w));
     o->files++;
     atomic_store(&acc->files, atomic_load(&acc->files) + 1);
     sc_info("pid %llu: writing %s", (unsigned long long)o->hdr.pid, hv_trace_writer_path(o->w));
@@ -129,6 +130,8 @@ void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const str
 }
 
 const char *sc_output_path(const struct sc_output *o) { return o->w ? hv_trace_writer_path(o->w) : NULL; }
+
+const char *sc_output_last_path(const struct sc_output *o) { return o->last_path; }
 
 void sc_output_totals(const struct sc_output *o, uint64_t *written, uint64_t *lost, uint64_t *bytes)
 {

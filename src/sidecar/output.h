@@ -46,6 +46,7 @@ struct sc_output {
     uint64_t base_calls, base_dropped[HV_DROP__COUNT];   /* counts at the previous footer */
     uint64_t unfiled_lost;     /* records lost while no file could be opened */
     int open_failed;           /* logged once */
+    char last_path[4096];      /* the file opened last (open or closed since) */
     /* For metrics, this sidecar's lifetime. */
     uint64_t written, lost, bytes, files;
 };
@@ -65,5 +66,7 @@ void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const str
 void sc_output_totals(const struct sc_output *o, uint64_t *written, uint64_t *lost, uint64_t *bytes);
 /* Path of the open file, NULL when none. */
 const char *sc_output_path(const struct sc_output *o);
+/* The open file, or the one closed last ("" before any). */
+const char *sc_output_last_path(const struct sc_output *o);
 
 #endif

@@ -17,9 +17,23 @@
 static void on_new_group(void *ctx, const struct hv_group *g)
 {
     struct sc_proc *p = ctx;
-    const char *trace = sc_output_path(&p->out);
     if (p->cfg->alerts)
-        sc_alerts_emit(p->cfg->alerts, g, p->seg.info.file.exe, trace ? trace : p->last_trace);
+        sc_alerts_emit(p->cfg->alerts, g, p->seg.info.file.exe, sc_output_last_path(&p->out));
+}
+
+static int guarded(struct sc_proc *p, void (*fn)(void *));
+
+/* The first reads of the shared header: the accounting baseline a previous
+ * sidecar left, and our pid for operators. */
+static void attach_body(void *arg)
+{
+    struct sc_proc *p = arg;
+    struct hv_shm_consumer *acc = &p->seg.hdr->consumer;
+    sc_output_init(&p->out, &p->cfg->out, &p->seg.info.file, acc);
+    atomic_store(&acc->consumer_pid, (uint64_t)getpid());
+    sc_info("pid %llu (%s): draining %s (%llu KiB rings, %llu records already released)",
+            (unsigned long long)p->seg.info.pid, p->exe, p->seg.path,
+            (unsigned long long)(p->seg.info.ring_bytes / 1024), (unsigned long long)atomic_load(&acc->released));
 }
 
 struct sc_proc *sc_proc_new(const struct sc_proc_cfg *cfg, struct sc_segment *seg)
@@ -57,22 +71,19 @@ struct sc_proc *sc_proc_new(const struct sc_proc_cfg *cfg, struct sc_segment *se
     size_t len = strnlen(exe, sizeof p->exe - 1);   /* a long name is cut, on purpose */
     memcpy(p->exe, exe, len);
     p->exe[len] = '\0';
-    sc_output_init(&p->out, &cfg->out, &p->seg.info.file, &p->seg.hdr->consumer);
+    p->m.pid = p->seg.info.pid;
+    memcpy(p->m.exe, p->exe, len + 1);
+    p->m.active = 1;
+    /* A segment that shrank already is abandoned at the first check. */
+    if (guarded(p, attach_body) != 0)
+        return p;
     if (cfg->analyze) {
         char label[300];
         snprintf(label, sizeof label, "pid %llu (%s)", (unsigned long long)p->seg.info.pid, p->exe);
-        p->an = sc_stream_new(&p->seg.info.file, label, cfg->rules_disabled, on_new_group, p);
+        p->an = sc_stream_new(&p->seg.info.file, label, cfg->rules_disabled, p->seg.info.ring_bytes, on_new_group, p);
         if (!p->an)
             sc_log("pid %llu: out of memory for the streaming analysis; tracing only", (unsigned long long)p->seg.info.pid);
     }
-    atomic_store(&p->seg.hdr->consumer.consumer_pid, (uint64_t)getpid());
-    p->m.pid = p->seg.info.pid;
-    snprintf(p->m.exe, sizeof p->m.exe, "%s", p->exe);
-    p->m.active = 1;
-    sc_info("pid %llu (%s): draining %s (%llu KiB rings, %llu records already released)",
-            (unsigned long long)p->seg.info.pid, p->exe, p->seg.path,
-            (unsigned long long)(p->seg.info.ring_bytes / 1024),
-            (unsigned long long)atomic_load(&p->seg.hdr->consumer.released));
     return p;
 }
 
@@ -161,7 +172,7 @@ static int guarded(struct sc_proc *p, void (*fn)(void *))
     return -1;
 }
 
-uint64_t sc_proc_cycle(struct sc_proc *p, int *busy)
+uint64_t sc_proc_cycle(struct sc_proc *p, double *fill)
 {
     /* Ticks become ns only with a rate measured over >= 1 ms; until then the
      * records wait in the ring. */
@@ -170,8 +181,9 @@ uint64_t sc_proc_cycle(struct sc_proc *p, int *busy)
         return 0;
     if (p->an)
         sc_stream_cycle(p->an);
-    if (p->fill_max * 2 > p->seg.info.ring_bytes)
-        *busy = 1;
+    double f = (double)p->fill_max / (double)p->seg.info.ring_bytes;
+    if (f > *fill)
+        *fill = f;
     return p->cycle_records;
 }
 
@@ -238,9 +250,6 @@ static void close_body(void *arg)
 static void close_file(struct sc_proc *p, int final)
 {
     struct close_ctx x = {p, final};
-    const char *path = sc_output_path(&p->out);
-    if (path)
-        snprintf(p->last_trace, sizeof p->last_trace, "%s", path);
     if (!p->faulted && sc_guarded(close_body, &x) == 0)
         return;
     struct hv_shm_consumer acc;
@@ -265,8 +274,8 @@ void sc_proc_end(struct sc_proc *p, int final)
         nanosleep(&ms, NULL);
         hv_clock_refine(&p->cal);
     }
-    int busy = 0;
-    sc_proc_cycle(p, &busy);
+    double fill = 0;
+    sc_proc_cycle(p, &fill);
     close_file(p, final && !p->faulted);
     sc_proc_metrics(p);
     if (p->an) {

@@ -46,15 +46,14 @@ struct sc_proc {
     int faulted;                  /* SIGBUS while reading: segment abandoned */
     int final;
     char exe[128];                /* basename, for labels */
-    char last_trace[4096];        /* the file alerts name once it is closed */
     struct sc_proc_metrics m;
 };
 
 /* Takes over an opened segment (on failure the segment is closed). */
 struct sc_proc *sc_proc_new(const struct sc_proc_cfg *cfg, struct sc_segment *seg);
-/* One drain cycle. Returns records drained; sets *busy when a ring was more
- * than half full (drain again soon). */
-uint64_t sc_proc_cycle(struct sc_proc *p, int *busy);
+/* One drain cycle. Returns records drained; raises *fill to the fullest
+ * ring's fill ratio found (0..1), which sets the next wait. */
+uint64_t sc_proc_cycle(struct sc_proc *p, double *fill);
 /* 1 when the process is over: its pid is gone and the last cycle drained
  * nothing, or its segment has been CLOSED for the grace period. */
 int sc_proc_is_over(struct sc_proc *p, uint64_t now_ns);

@@ -159,21 +159,22 @@ enum sc_open_status sc_segment_open(struct sc_segment *s, const char *dir, const
                     (long long)st.st_size);
     if ((uint64_t)st.st_size < sizeof(struct hv_shm_header))
         return fail(s, SC_SEG_CORRUPT, why, whylen, "%lld bytes, shorter than its header", (long long)st.st_size);
-    struct hv_shm_header *h = mmap(NULL, sizeof *h, PROT_READ, MAP_SHARED, s->fd, 0);
-    if (h == MAP_FAILED)
-        return fail(s, SC_SEG_CORRUPT, why, whylen, "mmap: %s", strerror(errno));
-    /* Acquire pairs with the producer's release of the magic. */
-    if (atomic_load_explicit(&h->magic, memory_order_acquire) != HV_SHM_MAGIC) {
-        munmap(h, sizeof *h);
-        return fail(s, SC_SEG_CORRUPT, why, whylen, "magic changed while opening");
+    /* Validate a private copy read with pread: a file that shrinks meanwhile
+     * gives a short read here, not a SIGBUS. The magic was stored last
+     * (release); the read happens after we saw it, so the header is complete. */
+    struct hv_shm_header *h = malloc(sizeof *h);
+    if (!h)
+        return fail(s, SC_SEG_CORRUPT, why, whylen, "out of memory");
+    if (pread(s->fd, h, sizeof *h, 0) != (ssize_t)sizeof *h) {
+        free(h);
+        return fail(s, SC_SEG_CORRUPT, why, whylen, "header shrank while being read");
     }
     rc = check_header(s, h, pid, (uint64_t)st.st_size, why, whylen);
-    if (rc != SC_SEG_OK) {
-        munmap(h, sizeof *h);
+    if (rc == SC_SEG_OK)
+        copy_info(&s->info, h);
+    free(h);
+    if (rc != SC_SEG_OK)
         return rc;
-    }
-    copy_info(&s->info, h);
-    munmap(h, sizeof *h);
     s->hdr_bytes = s->info.rings_offset;
     void *m = mmap(NULL, s->hdr_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
     if (m == MAP_FAILED)
@@ -235,7 +236,11 @@ struct hv_ring *sc_segment_ring(struct sc_segment *s, uint32_t slot, const char 
     } else if (fstat(s->fd, &st) != 0 || (uint64_t)st.st_size < off + s->info.ring_stride) {
         *why = "ring lies beyond the end of the file";
     } else {
-        void *m = mmap(NULL, s->info.ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, (off_t)off);
+        /* MAP_POPULATE: the producer's pages exist already; mapping them all
+         * now costs one call instead of a fault per page during the first
+         * drain, when the ring may be nearly full. */
+        void *m = mmap(NULL, s->info.ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, s->fd,
+                       (off_t)off);
         if (m == MAP_FAILED) {
             *why = "cannot map the ring";
         } else if (!sc_segment_ring_sane(s, m)) {

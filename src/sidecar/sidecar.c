@@ -218,6 +218,19 @@ static void write_metrics(struct sidecar *sc)
 
 /* ---- main loop ---- */
 
+/* How long to wait before the next cycle, from how full the fullest ring
+ * was: a ring found a quarter full would fill in about three more periods
+ * at that rate, so drain again at once; an eighth, soon. Producers never
+ * wait for the sidecar, so lateness costs records, not time. */
+static int next_wait_ms(int interval_ms, double fill)
+{
+    if (fill >= 0.25)
+        return 0;
+    if (fill >= 0.125)
+        return interval_ms > 4 ? interval_ms / 4 : 1;
+    return interval_ms;
+}
+
 static int setup(struct sidecar *sc, const struct sc_options *o)
 {
     memset(sc, 0, sizeof *sc);
@@ -270,20 +283,26 @@ int sc_run(const struct sc_options *o)
     struct sidecar sc;
     if (setup(&sc, o) != 0)
         return 1;
-    uint64_t last_scan = 0, last_over = 0, last_cap = 0, last_metrics = 0;
-    int busy = 0, cap_due = 1;
+    uint64_t last_scan = 0, last_over = 0, last_cap = 0, last_metrics = 0, last_cycle = 0;
+    int cap_due = 1;
+    double fill = 0;
     while (!stop_requested) {
         sc.now = hv_mono_ns();
         int full = last_scan == 0 || sc.now - last_scan >= (uint64_t)o->scan_ms * 1000000ull;
         if (full)
             last_scan = sc.now;
-        sc_scan_poll(&sc.scan, busy ? 0 : o->interval_ms, full, consider, &sc);
+        sc_scan_poll(&sc.scan, next_wait_ms(o->interval_ms, fill), full, consider, &sc);
         sc.now = hv_mono_ns();
-        busy = 0;
+        if (last_cycle && sc.now - last_cycle > sc.node.cycle_gap_max_ns)
+            sc.node.cycle_gap_max_ns = sc.now - last_cycle;
+        last_cycle = sc.now;
+        fill = 0;
         for (size_t i = 0; i < sc.nprocs; i++) {
-            sc_proc_cycle(sc.procs[i], &busy);
+            sc_proc_cycle(sc.procs[i], &fill);
             cap_due |= sc_proc_maybe_rotate(sc.procs[i], sc.now);
         }
+        if (fill > sc.node.ring_fill_max)
+            sc.node.ring_fill_max = fill;
         sc.node.cycles++;
         if (sc.now - last_over >= OVER_CHECK_NS) {
             last_over = sc.now;
@@ -300,6 +319,9 @@ int sc_run(const struct sc_options *o)
             write_metrics(&sc);
             last_metrics = sc.now;
         }
+        uint64_t work = hv_mono_ns() - sc.now;
+        if (work > sc.node.cycle_work_max_ns)
+            sc.node.cycle_work_max_ns = work;
     }
     sc_info("shutting down: draining %zu processes", sc.nprocs);
     sc.now = hv_mono_ns();

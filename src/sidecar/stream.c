@@ -8,7 +8,10 @@
 #include "format/reorder.h"
 #include "format/strtab.h"
 
-/* One drain cycle's records, copied out of the rings. */
+/* One drain cycle's records, copied out of the rings. The window refers to
+ * them by (block, offset), not by pointer, so a block may grow (move) while
+ * it is being filled and records enter the window as they are staged, while
+ * still in cache. */
 struct block {
     uint8_t *p;
     size_t used, cap;
@@ -24,6 +27,8 @@ struct sc_stream {
     uint64_t ord;
     uint64_t seen_max;        /* highest seq staged so far */
     uint64_t watermark;       /* highest seq staged by the end of the previous cycle */
+    size_t low;               /* staged this cycle at or below the watermark */
+    size_t held_before;       /* window entries left from the previous cycle */
     uint64_t last_fed;
     int fed_any;
     sc_new_group_fn on_new;
@@ -43,7 +48,7 @@ static void on_finding(void *ctx, const struct hv_finding *f, const struct hv_gr
 }
 
 struct sc_stream *sc_stream_new(const struct hv_file_header *hdr, const char *label, uint32_t rules_disabled,
-                                sc_new_group_fn on_new, void *ctx)
+                                size_t cycle_bytes, sc_new_group_fn on_new, void *ctx)
 {
     struct sc_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -54,6 +59,12 @@ struct sc_stream *sc_stream_new(const struct hv_file_header *hdr, const char *la
     s->f.observer_ctx = s;
     s->on_new = on_new;
     s->ctx = ctx;
+    /* Sized for a cycle's usual volume up front: growing while the rings
+     * are full is when it hurts. */
+    for (int i = 0; i < 2; i++) {
+        s->blk[i].p = malloc(cycle_bytes);
+        s->blk[i].cap = s->blk[i].p ? cycle_bytes : 0;
+    }
     struct hv_engine_options eo = {.rules_disabled = rules_disabled};
     struct hv_model_hooks hooks = {.string = string_cb, .string_ctx = &s->strings};
     s->e = hv_engine_new(hdr, s->label, &s->f, &eo, &hooks, NULL);
@@ -84,10 +95,22 @@ struct hv_rec_header *sc_stream_stage(struct sc_stream *s, const struct hv_rec_h
     }
     struct hv_rec_header *copy = (struct hv_rec_header *)(b->p + b->used);
     memcpy(copy, rec, size);
+    struct hv_ent e = {.seq = copy->seq, .ord = s->ord++, .rec = (const void *)(uintptr_t)b->used,
+                       .slot = (uint32_t)s->cur, .bytes = (uint32_t)size};
     b->used += size;
+    if (hv_reorder_push(&s->q, &e) != 0) {
+        s->st.unanalyzed++;
+        return copy;
+    }
     if (copy->seq > s->seen_max)
         s->seen_max = copy->seq;
+    s->low += copy->seq <= s->watermark;
     return copy;
+}
+
+static const struct hv_rec_header *resolve(const struct sc_stream *s, const struct hv_ent *e)
+{
+    return (const struct hv_rec_header *)(s->blk[e->slot].p + (uintptr_t)e->rec);
 }
 
 static void feed(struct sc_stream *s, const struct hv_rec_header *rec)
@@ -106,38 +129,21 @@ static void feed(struct sc_stream *s, const struct hv_rec_header *rec)
     s->st.fed++;
 }
 
-/* Moves the current block's records into the window; returns how many of
- * them are at or below the watermark (they are fed this cycle). */
-static size_t push_block(struct sc_stream *s, uint64_t watermark)
-{
-    struct block *b = &s->blk[s->cur];
-    size_t low = 0;
-    for (size_t at = 0; at < b->used;) {
-        const struct hv_rec_header *r = (const struct hv_rec_header *)(b->p + at);
-        struct hv_ent e = {.seq = r->seq, .ord = s->ord++, .rec = r, .bytes = r->size};
-        at += r->size;
-        if (hv_reorder_push(&s->q, &e) != 0) {
-            s->st.unanalyzed++;
-            continue;
-        }
-        low += r->seq <= watermark;
-    }
-    return low;
-}
-
 void sc_stream_cycle(struct sc_stream *s)
 {
-    /* Everything still held is from the previous cycle, hence at or below
-     * the watermark; popping that many plus the new ones below it yields
-     * exactly the records <= watermark, in order. */
-    size_t n = s->q.count + push_block(s, s->watermark);
+    /* What the window held before this cycle is from the previous one, hence
+     * at or below the watermark; popping that many plus this cycle's records
+     * below it yields exactly the records <= watermark, in order. */
+    size_t n = s->held_before + s->low;
     for (size_t i = 0; i < n && s->q.count; i++) {
         struct hv_ent e;
         hv_reorder_pop(&s->q, &e);
-        feed(s, e.rec);
+        feed(s, resolve(s, &e));
     }
     hv_engine_sync_findings(s->e);
     s->watermark = s->seen_max;
+    s->low = 0;
+    s->held_before = s->q.count;
     /* The previous cycle's block is empty of held records now: refill it. */
     s->cur ^= 1;
     s->blk[s->cur].used = 0;
@@ -145,11 +151,10 @@ void sc_stream_cycle(struct sc_stream *s)
 
 void sc_stream_finish(struct sc_stream *s, const struct hv_input_health *in)
 {
-    push_block(s, 0);
     while (s->q.count) {
         struct hv_ent e;
         hv_reorder_pop(&s->q, &e);
-        feed(s, e.rec);
+        feed(s, resolve(s, &e));
     }
     s->blk[0].used = s->blk[1].used = 0;
     hv_engine_finish(s->e, in);

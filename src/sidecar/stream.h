@@ -24,8 +24,10 @@ struct sc_stream;
 /* A finding group appeared for the first time. */
 typedef void (*sc_new_group_fn)(void *ctx, const struct hv_group *g);
 
+/* cycle_bytes: the usual volume of one drain cycle (the ring size), to size
+ * the staging buffers up front. */
 struct sc_stream *sc_stream_new(const struct hv_file_header *hdr, const char *label, uint32_t rules_disabled,
-                                sc_new_group_fn on_new, void *ctx);
+                                size_t cycle_bytes, sc_new_group_fn on_new, void *ctx);
 /* Copies a drained record into the current cycle; the copy is what the
  * engine will see, so the caller may fix it up (timestamps). NULL when out of
  * memory (the record then goes unanalyzed, counted). */

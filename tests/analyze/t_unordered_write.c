@@ -2,6 +2,8 @@
 #include "scenarios.h"
 #include "tcheck.h"
 
+#include <string.h>
+
 static struct hv_findings out;
 static struct tb t;
 
@@ -98,5 +100,50 @@ void test_unordered_inferred_softened(void)
     tb_engine_close(&t);
     const struct hv_group *g = tb_group(&out, HV_RULE_UNORDERED_WRITE);
     CHECK(g && g->f.severity == HV_SEV_WARNING && g->f.b.origin == HV_ARG_INFERRED);
+    hv_findings_free(&out);
+}
+
+/* Eager launches read too (the prefill step of decode_loop
+ * --side-stream-copy): the same race as a replay, reported with the launch
+ * as the reader. */
+void test_unordered_eager_read(void)
+{
+    struct tb_arg rd[] = {{.value = SC_BUF, .index = 0, .access = HV_ACCESS_READ},
+                          {.value = SC_OUT, .index = 1, .access = HV_ACCESS_WRITE}};
+    struct tb_arg wr[] = {{.value = SC_BUF, .index = 0, .access = HV_ACCESS_WRITE}};
+
+    open_();
+    tb_copy(&t, SC_SIDE, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, rd, 2);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, rd, 2);
+    tb_engine_close(&t);
+    const struct hv_group *g = tb_group(&out, HV_RULE_UNORDERED_WRITE);
+    CHECK(g && g->count == 2 && g->f.severity == HV_SEV_ERROR && g->f.b.kind == HV_SIDE_LAUNCH);
+    CHECK(g && g->f.lo == SC_BUF && g->f.hi == SC_BUF + SC_BUF_BYTES && g->f.b.arg_index == 0 && g->f.b.value == SC_BUF);
+    CHECK(g && g->f.a.stream == SC_SIDE && g->f.b.stream == SC_MAIN && g->f.b.name &&
+          strcmp(g->f.b.name, SC_KERNEL) == 0);
+    hv_findings_free(&out);
+
+    /* Ordered by an event wait, by a host sync, or on the same stream: nothing. */
+    open_();
+    tb_copy(&t, SC_SIDE, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
+    tb_event_record(&t, SC_EVENT, SC_SIDE);
+    tb_stream_wait(&t, SC_MAIN, SC_EVENT);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, rd, 2);
+    tb_copy(&t, SC_SIDE, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
+    tb_stream_sync(&t, SC_SIDE);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, rd, 2);
+    tb_copy(&t, SC_MAIN, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, rd, 2);
+    tb_engine_close(&t);
+    CHECK_EQ_U(out.ngroups, 0);
+    hv_findings_free(&out);
+
+    /* A launch that only writes the buffer does not read it. */
+    open_();
+    tb_copy(&t, SC_SIDE, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
+    tb_launch(&t, SC_MAIN, SC_KERNEL_ID, wr, 1);
+    tb_engine_close(&t);
+    CHECK_EQ_U(tb_count_rule(&out, HV_RULE_UNORDERED_WRITE), 0);
     hv_findings_free(&out);
 }

@@ -16,7 +16,7 @@ const char *t_tool, *t_tmp;
     X(test_u64map) X(test_imap_random) X(test_vclock) X(test_findings_grouping)                    \
     X(test_same_epoch_decode_loop) X(test_same_epoch_negatives) X(test_same_epoch_engine_hint)     \
     X(test_same_epoch_kernel_writer) X(test_unordered_side_stream) X(test_unordered_orderings)     \
-    X(test_unordered_legacy_barrier) X(test_unordered_inferred_softened)                           \
+    X(test_unordered_legacy_barrier) X(test_unordered_inferred_softened) X(test_unordered_eager_read) \
     X(test_write_during_replay_positive) X(test_write_during_replay_negative)                       \
     X(test_stale_capture_realloc) X(test_stale_capture_freed) X(test_stale_capture_negative)       \
     X(test_concurrent_shared_positive) X(test_concurrent_shared_negative) X(test_input_health)     \

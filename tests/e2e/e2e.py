@@ -198,7 +198,10 @@ class E2E:
     def case_side_stream(self):
         label = "--side-stream-copy (no event wait)"
         out, recs, report, bufs = self.decode("side", "--steps", "200", "--side-stream-copy")
-        groups = [g for g in report["findings"] if g["rule"] == "unordered-write"]
+        everything = [g for g in report["findings"] if g["rule"] == "unordered-write"]
+        groups = [g for g in everything if g["later"]["role"] == "replay"]
+        # the prefill steps read the buffer with an eager launch: a race too
+        eager = [g for g in everything if g["later"]["role"] == "read"]
         seqs = self.by_seq(recs)
         bad = []
         for g in groups:
@@ -212,6 +215,10 @@ class E2E:
         self.check(groups and not bad, f"{label}: unordered-write (error) on cu_seqlens_q, copy stream != replay stream",
                    "; ".join(bad[:3]) or "none reported")
         self.check(sum(g["count"] for g in groups) == replays, f"{label}: every replay is unordered")
+        prefills = int(re.search(r"prefills=(\d+)", out).group(1))
+        self.check(prefills > 0 and sum(g["count"] for g in eager) == prefills and
+                   all(g["later"]["kernel"] == CONVERT and g["later"]["kind"] == "launch" for g in eager),
+                   f"{label}: every prefill step's eager {CONVERT} launch is unordered too ({prefills})")
         self.check(not [g for g in report["findings"] if g["rule"] == "same-epoch-write"],
                    f"{label}: no same-epoch-write (the write is not on the replay's stream)")
 

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target for the trace reader (make fuzz): any byte string is
- * opened, read to the end in both modes, resynchronising after corrupt
+ * opened, read to the end in both modes (seq order with decode workers, file
+ * order without), resynchronising after corrupt
  * frames, and every record, header, footer and stats line is printed in
  * both formats, so the printer's use of counts and lengths is fuzzed too.
  */
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct hv_reader *r;
         struct hv_read_error err;
         if (hv_reader_open_file(f, "fuzz", &r, &err) == 0) {
+            hv_reader_set_decode_threads(r, raw ? 0 : 2);   /* both decode paths */
             struct hv_printer p = { sink, raw ? HV_PRINT_TEXT : HV_PRINT_JSON, r };
             hv_print_header(&p, hv_reader_header(r));
             const struct hv_rec_header *rec;

@@ -62,6 +62,9 @@ size_t hv_gen_record(struct hv_gen *g, unsigned type, void *buf)
     case HV_REC_KARGS:       tail = sizeof(struct hv_karg) * (hv_gen_rand(g) % 6); break;
     case HV_REC_CODEOBJ:     tail = hv_gen_rand(g) % 2000; break;
     case HV_REC_PAYLOAD:     tail = hv_gen_rand(g) % 64; break;
+    case HV_REC_STACK:       tail = 8 * (hv_gen_rand(g) % 8); break;
+    case HV_REC_MAPS:        tail = 1 + hv_gen_rand(g) % 60; break;
+    case HV_REC_PROBE:       tail = HV_PROBE__POINTS * (hv_gen_rand(g) % 16); break;
     default:
         if (!fixed)
             fixed = 24 + 8 * (hv_gen_rand(g) % 8);   /* opaque */
@@ -98,8 +101,15 @@ size_t hv_gen_record(struct hv_gen *g, unsigned type, void *buf)
     case HV_REC_KARGS:       ((struct hv_kargs *)buf)->count = (uint32_t)(tail / sizeof(struct hv_karg)); break;
     case HV_REC_CODEOBJ:     ((struct hv_codeobj_chunk *)buf)->len = (uint32_t)tail; break;
     case HV_REC_PAYLOAD:     ((struct hv_payload *)buf)->len = (uint32_t)tail; break;
+    case HV_REC_STACK:       ((struct hv_stack *)buf)->nframes = (uint32_t)(tail / 8); break;
+    case HV_REC_MAPS:        ((struct hv_map *)buf)->path_len = (uint32_t)tail; break;
+    case HV_REC_PROBE:       ((struct hv_probe *)buf)->len = (uint32_t)(tail / HV_PROBE__POINTS); break;
     default: break;
     }
+    /* A variable-length type added to the format but not yet here: keep the
+     * record valid by zeroing its body (counts of 0, no tail). */
+    if (hv_rec_check(h))
+        memset(h + 1, 0, size - sizeof *h);
     return size;
 }
 

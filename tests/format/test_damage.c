@@ -37,6 +37,7 @@ static void check_cut(const uint8_t *buf, size_t cut, const struct tu_frame *f, 
         }
     }
     CHECKF(tu_open_mem(buf, cut, &r, &err) == 0, "cut %zu: %s", cut, err.what);
+    hv_reader_set_decode_threads(r, (unsigned)(cut / 2 % 3));   /* 0, 1, 2 workers in turn */
     struct hv_reclist out = { 0 };
     int nerr;
     size_t got = tu_read_all(r, raw, &out, &err, &nerr);
@@ -133,6 +134,7 @@ static void test_flipped_bytes(void)
         struct hv_read_error err;
         int nerr;
         CHECK(tu_open_mem(buf, len, &r, &err) == 0);
+        hv_reader_set_decode_threads(r, (unsigned)i % 3);
         size_t got = tu_read_all(r, 0, NULL, &err, &nerr);
         struct hv_reader_stats st;
         hv_reader_stats(r, &st);
@@ -215,7 +217,15 @@ static void mk_size0(struct tu_buf *t, const struct hv_reclist *l) { records_wit
 static void mk_size12(struct tu_buf *t, const struct hv_reclist *l) { records_with(t, l, 4, 12, UINT32_MAX); }
 static void mk_unaligned(struct tu_buf *t, const struct hv_reclist *l) { records_with(t, l, 5, 36, UINT32_MAX); }
 static void mk_overrun(struct tu_buf *t, const struct hv_reclist *l) { records_with(t, l, 9, 65528, UINT32_MAX); }
-static void mk_kargs(struct tu_buf *t, const struct hv_reclist *l) { records_with(t, l, 5, UINT16_MAX, 1000); }
+/* A call record (big enough for a kargs fixed part) made a kargs record
+ * whose count runs far past its size. */
+static void mk_kargs(struct tu_buf *t, const struct hv_reclist *l)
+{
+    size_t at = 0;
+    while (at < 9 && hv_reclist_get(l, 10 + at)->type != HV_REC_CALL)
+        at++;
+    records_with(t, l, at, UINT16_MAX, 1000);
+}
 static void mk_checksum(struct tu_buf *t, const struct hv_reclist *l)
 {
     tu_put_records(t, 1, l, 10, 20);
@@ -276,11 +286,13 @@ static void test_malformed_chunks(void)
         size_t bad_len = t.len - bad;
         tu_put_records(&t, 2, &l, 20, 30);
         tu_put_footer(&t);
-        for (int raw = 0; raw < 2; raw++) {
+        for (int mode = 0; mode < 4; mode++) {
+            int raw = mode & 1;
             struct hv_reader *r;
             struct hv_read_error err;
             const struct hv_rec_header *rec;
             CHECK(tu_open_mem(t.b, t.len, &r, &err) == 0);
+            hv_reader_set_decode_threads(r, mode < 2 ? 0 : 3);
             int n = 0, rc;
             while ((rc = raw ? hv_reader_next_raw(r, &rec) : hv_reader_next(r, &rec)) == 1)
                 n++;

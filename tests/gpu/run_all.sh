@@ -15,6 +15,7 @@
 #   summary.txt    the table (also printed last)
 #   traces.tar.gz  the case traces, for hipvis-analyze on the development machine
 #   logs.tar.gz    every process's stdout/stderr and the trace statistics
+#   progress.log   each process's exit code and last lines, written as it ends
 #   env.txt        GPU, driver, library versions
 # NVLink multicast stays off: NCCL_NVLS_ENABLE=0, TORCH_SYMM_MEM_DISABLE_MULTICAST=1,
 # NVSHMEM_DISABLE_NVLS=1.
@@ -28,6 +29,7 @@ lib=$root/build/libhipvis.so
 dump=$root/build/hipvis-dump
 res=$OUT/results.jsonl
 : > "$res"
+: > "$OUT/progress.log"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export PYTHONUNBUFFERED=1 TRITON_CACHE_DIR=$work/triton HIPVIS_QUIET=1
 cd "$root"
@@ -49,13 +51,16 @@ cat "$OUT/env.txt"
 traced=(env LD_PRELOAD="$lib")
 [ -n "$libpath" ] && traced+=(LD_LIBRARY_PATH="$libpath")
 
-# run NAME cmd...: runs cmd (timeout 240 s), logs it, appends its result line
+# run NAME cmd...: runs cmd (timeout $STEP_TIMEOUT s), logs it, appends its
+# result line. The tail of each process's output also goes to
+# $OUT/progress.log at once, so a call cut short still brings back why.
+STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 run() {
     local name=$1
     shift
     local t0 t1 rc
     t0=$(date +%s.%N)
-    timeout 240 "$@" > "$work/logs/$name.out" 2> "$work/logs/$name.err"
+    timeout -k 5 "$STEP_TIMEOUT" "$@" > "$work/logs/$name.out" 2> "$work/logs/$name.err"
     rc=$?
     t1=$(date +%s.%N)
     python3 - "$name" "$rc" "$t0" "$t1" "$work/logs/$name.out" >> "$res" <<'PY'
@@ -69,6 +74,7 @@ print(json.dumps({"name": name, "rc": int(rc), "seconds": round(float(t1) - floa
 PY
     echo "== $name: exit $rc, $(python3 -c "print(round($t1 - $t0, 1))") s"
     [ "$rc" = 0 ] || tail -5 "$work/logs/$name.err"
+    { echo "== $name: exit $rc"; tail -40 "$work/logs/$name.err"; tail -3 "$work/logs/$name.out"; } >> "$OUT/progress.log"
 }
 
 trace_stats() { # summarise each trace of the case (records, drops) into the logs
@@ -118,6 +124,9 @@ if [ "$mode" = single ]; then
     ls -l "$work/overhead" > "$work/logs/overhead-traces.txt"
     cp "$(ls "$work"/overhead/*.zst | head -1)" "$work/traces/" 2>/dev/null
 elif [ "$mode" = tp ]; then
+    # One host: NCCL's bootstrap on loopback; NCCL says what it picked.
+    export NCCL_SOCKET_IFNAME=${NCCL_SOCKET_IFNAME:-lo} NCCL_DEBUG=${NCCL_DEBUG:-INFO}
+    STEP_TIMEOUT=${TP_STEP_TIMEOUT:-120}
     port=$((29500 + RANDOM % 1000))
     for arm in none hipvis; do
         for r in 0 1; do

@@ -8,6 +8,7 @@ multicast stays off (NCCL_NVLS_ENABLE=0 and friends, set by the caller).
 
 Environment: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT.
 """
+import faulthandler
 import json
 import os
 import sys
@@ -31,6 +32,7 @@ class TPDecode:
         self.graphs = {}
         self.body(N)  # compile and create the communicator outside capture
         torch.cuda.synchronize()
+        phase("eager all-reduce done")
         for bs in SIZES:
             side = torch.cuda.Stream()
             side.wait_stream(torch.cuda.current_stream())
@@ -58,14 +60,29 @@ class TPDecode:
         self.graphs[SIZES[i % len(SIZES)]][0].replay()
 
 
+def nccl_version():
+    v = torch.cuda.nccl.version()
+    return ".".join(map(str, v)) if isinstance(v, tuple) else str(v)
+
+
+def phase(msg):
+    print("tp rank %s: %s" % (os.environ.get("RANK"), msg), file=sys.stderr, flush=True)
+
+
 def main():
+    # A hang prints every thread's stack (and ends the process) instead of
+    # waiting for the caller's timeout.
+    faulthandler.dump_traceback_later(int(os.environ.get("TP_HANG_S", "90")), exit=True)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", rank=rank, world_size=world, device_id=torch.device("cuda", rank))
+    phase("process group up")
     d = TPDecode(rank)
+    phase("graphs captured")
     for i in range(48):
         d.step(i)
     torch.cuda.synchronize()
+    phase("replays done")
     # The graphs computed the same sums on both ranks (all-reduced input).
     check = d.graphs[SIZES[-1]][1].clone()
     ref = check.clone()
@@ -74,7 +91,7 @@ def main():
     dist.destroy_process_group()
     print(json.dumps({"result": {"case": "tp", "rank": rank, "world": world, "hipvis": hipvis_switch() is not None,
                                  "cu_seqlens_q": hex(d.cu_seqlens_q.data_ptr()), "ranks_agree": same,
-                                 "triton_kernel": seqlen_kernel.fn.__name__, "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+                                 "triton_kernel": seqlen_kernel.fn.__name__, "nccl": nccl_version(),
                                  "gpu": torch.cuda.get_device_name(rank), "torch": torch.__version__}}), flush=True)
 
 

@@ -45,14 +45,15 @@ static void host_node(void *user) { ++*(int *)user; }
 typedef hipError_t (*launch_fn)(hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                 hipStream_t, void **, void **);
 
-/* What Triton's HIP launcher does: the runtime the process already loaded,
- * looked up by name. */
-static launch_fn triton_style_launcher(void)
+/* What Triton's HIP launcher does: functions of the runtime the process
+ * already loaded, looked up by name. Also how functions that HIP 5.2 lacks
+ * are reached: NULL there. */
+static void *runtime_sym(const char *name)
 {
     void *h = dlopen("libamdhip64.so", RTLD_NOLOAD | RTLD_LAZY);
     if (!h)
         h = dlopen("libamdhip64.so.5", RTLD_NOLOAD | RTLD_LAZY);
-    return h ? (launch_fn)dlsym(h, "hipModuleLaunchKernel") : NULL;
+    return h ? dlsym(h, name) : NULL;
 }
 
 int main(int argc, char **argv)
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
     void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &blob, HIP_LAUNCH_PARAM_BUFFER_SIZE, &blob_bytes,
                      HIP_LAUNCH_PARAM_END};
     R(hipModuleLaunchKernel(accum, 1, 1, 1, KN, 1, 1, 0, s1, NULL, extra));
-    launch_fn launch = triton_style_launcher();
+    launch_fn launch = (launch_fn)runtime_sym("hipModuleLaunchKernel");
     printf("triton-style launcher %s\n", launch ? "found" : "missing");
     void *c_args[] = {&mid, &acc, &out, &n};
     if (launch)
@@ -124,7 +125,10 @@ int main(int argc, char **argv)
     R(hipEventRecord(ef, s1));
     R(hipStreamWaitEvent(s2, ef, 0));
     R(hipModuleLaunchKernel(producer, 1, 1, 1, KN, 1, 1, 0, s1, p_args, NULL));
-    R(hipLaunchHostFunc(s2, host_node, &host_runs));
+    hipError_t (*host_func)(hipStream_t, hipHostFn_t, void *) =
+        (hipError_t(*)(hipStream_t, hipHostFn_t, void *))runtime_sym("hipLaunchHostFunc");
+    if (host_func)
+        R(host_func(s2, host_node, &host_runs));
     R(hipEventRecord(ep, s1));
     R(hipStreamWaitEvent(s2, ep, 0));
     void *a_args[] = {&acc, &in, &n};
@@ -132,9 +136,9 @@ int main(int argc, char **argv)
     R(hipEventRecord(ej, s2));
     R(hipStreamWaitEvent(s1, ej, 0));
     R(hipModuleLaunchKernel(consume, 1, 1, 1, KN, 1, 1, 0, s1, c_args, NULL));
-    /* ROCm 6+: an event record node; absent from HIP 5.2 runtimes. */
+    /* ROCm 6+: an event record node. */
     hipError_t (*record_flags)(hipEvent_t, hipStream_t, unsigned) =
-        (hipError_t(*)(hipEvent_t, hipStream_t, unsigned))dlsym(RTLD_DEFAULT, "hipEventRecordWithFlags");
+        (hipError_t(*)(hipEvent_t, hipStream_t, unsigned))runtime_sym("hipEventRecordWithFlags");
     if (record_flags)
         R(record_flags(edone, s1, hipEventRecordExternal));
     R(hipStreamEndCapture(s1, &graph));

@@ -454,7 +454,7 @@ bool hd_copy_needs_delay(const struct hd_work *w)
            !w->u.copy.staged;
 }
 
-/* h2a: the window [off, off+len) of a copy into device memory is written
+/* h2a: the window [off, off+len) of a copy from the host into device memory is written
  * late: the copy lands, then the previous copy's window to the same
  * destination lands over it (an older write arriving after the current one),
  * and this copy's window is kept to land after the next copy. */
@@ -507,7 +507,10 @@ void hd_copy_execute(struct hd_work *w, int device)
         for (size_t y = 0; y < height; y++)
             memmove(dbase + z * p->dstPtr.pitch * p->dstPtr.ysize + y * p->dstPtr.pitch,
                     sbase + z * spitch * sysize + y * spitch, width);
-    if ((hd_cfg.faults & HD_FAULT_H2A) && height == 1 && depth == 1)
+    /* h2a models a late write against an H2D copy (ROCm/ATOM#1468): device
+     * sources (D2D copies, a tracer's probe snapshots) are left alone. */
+    if ((hd_cfg.faults & HD_FAULT_H2A) && height == 1 && depth == 1 &&
+        (w->u.copy.staged || hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) != HD_A_DEVICE))
         h2a_apply(dbase, width);
 }
 

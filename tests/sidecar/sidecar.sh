@@ -65,7 +65,7 @@ produce() {
   # In a subshell whose stderr is the log: a producer that dies of a signal
   # on purpose (SIGKILL, SIGBUS after truncation) is reported there, not here.
   ( HIPVIS_QUIET=1 HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" \
-      timeout 30 "${producer[@]}" "$@" >"$out" ) 2>>"$work/producers.log" &
+      timeout 30 "${producer[@]}" "$@" >"$out"; exit $? ) 2>>"$work/producers.log" &
   PIDS+=($!)
 }
 

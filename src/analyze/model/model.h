@@ -186,6 +186,9 @@ struct hv_model {
     int      oom;
     uint64_t exec_sites;             /* counter behind hv_exec.site */
     size_t   last_group;             /* group index of the last finding emitted (SIZE_MAX none) */
+    /* State a rule keeps across records, by rule id (rules_disabled is a
+     * 32-bit mask, so 32 rules at most); freed through hv_rule.free_state. */
+    void    *rule_state[32];
 };
 
 int  hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out,

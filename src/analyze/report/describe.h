@@ -16,7 +16,7 @@ const char *hv_dir_text(int dir);        /* "H2D", ... */
 const char *hv_access_text(int access);  /* "read", "write", "read-write", "unknown" */
 const char *hv_origin_text(int origin);  /* "metadata", "inferred" */
 const char *hv_node_type_text(int type); /* "kernel", "memcpy", ... */
-const char *hv_side_kind_text(int kind); /* "copy", "memset", "kernel", "replay", "free", "trace" */
+const char *hv_side_kind_text(int kind); /* "copy", "memset", "kernel", "replay", "free", "trace", "launch" */
 /* "arg 3", "dst", "src" or "" */
 const char *hv_arg_text(int arg_index, char *buf, size_t len);
 /* 2048 -> "2 KiB", 1536 -> "1536 B" */

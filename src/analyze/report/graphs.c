@@ -11,14 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/placement.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/report.h"
 
-static int is_collective(const char *name)
-{
-    return name && (strncmp(name, "ncclDevKernel", 13) == 0 || strncmp(name, "ncclKernel", 10) == 0 ||
-                    strncmp(name, "rccl", 4) == 0);
-}
+#define is_collective hv_place_is_collective
 
 struct shape {
     uint32_t roots, longest, max_out, edges;
@@ -117,6 +114,16 @@ void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t xi)
     if (sh.roots > 1 || sh.max_out >= 4)
         fprintf(out, "  shape: %s - the HIP runtime may run nodes on parallel queues\n",
                 sh.roots > 1 ? "several roots" : "out-degree >= 4");
+    /* Which nodes would start early (placement.h); none for a linear graph. */
+    struct hv_place_cfg pc;
+    struct hv_place pl;
+    hv_place_config(&pc, m->sum ? m->sum->knobs : NULL, m->cuda);
+    if (hv_place_compute(m, x, &pc, &pl) != 0)
+        memset(&pl, 0, sizeof pl);
+    if (pl.uses_parallel)
+        fprintf(out, "  placement (DEBUG_HIP_FORCE_GRAPH_QUEUES=%u%s): nodes marked [early] may start before the "
+                     "launch stream's earlier work\n",
+                pc.queues, pc.root_nowait ? "" : ", DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0");
     for (uint32_t k = 0; k < x->nnodes; k++) {
         const struct hv_gnode *g = &x->nodes[k];
         const char *name = g->type == HV_NODE_KERNEL ? hv_model_name(m, g->name_id, g->func) : NULL;
@@ -124,6 +131,10 @@ void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t xi)
                 name ? " " : "", name ? name : "");
         if (is_collective(name))
             fputs(" [collective]", out);
+        if (pl.flags && (pl.flags[k] & HV_PLACE_UNORDERED))
+            fprintf(out, " [early: %s]", hv_place_reason(pl.flags[k]));
+        else if (pl.flags && (pl.flags[k] & HV_PLACE_PARALLEL))
+            fputs(" [parallel queue]", out);
         if (g->type == HV_NODE_MEMCPY || g->type == HV_NODE_MEMSET)
             fprintf(out, " dst 0x%" PRIx64 " bytes %" PRIu64, g->dst, g->bytes);
         fputc('\n', out);
@@ -132,4 +143,5 @@ void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t xi)
                 fprintf(out, "      arg %u = 0x%" PRIx64 " %s (%s)\n", x->args[a].index, x->args[a].value,
                         hv_access_text(x->args[a].access), hv_origin_text(x->args[a].origin));
     }
+    hv_place_free(&pl);
 }

@@ -6,8 +6,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analyze/placement.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/report.h"
+#include "analyze/rules/evidence_fmt.h"
 #include "analyze/rules/rules.h"
 
 #ifndef HIPVIS_VERSION
@@ -37,12 +39,15 @@ static const char *role(int kind)
     case HV_SIDE_MEMSET:
     case HV_SIDE_KERNEL: return "write";
     case HV_SIDE_REPLAY: return "replay";
+    case HV_SIDE_LAUNCH: return "read";
     case HV_SIDE_FREE: return "release";
+    case HV_SIDE_SYNC: return "observe";
     default: return "input";
     }
 }
 
-static void side(FILE *out, const char *key, const struct hv_fside *s)
+static void side(FILE *out, const char *key, const struct hv_finding *f, const struct hv_fside *s,
+                 const struct hv_report_opts *o)
 {
     char b[48];
     if (s->kind == HV_SIDE_NONE || s->kind == HV_SIDE_TRACE) {
@@ -93,6 +98,13 @@ static void side(FILE *out, const char *key, const struct hv_fside *s)
             kv_hex(out, "pointer", s->value);
         }
         break;
+    case HV_SIDE_LAUNCH:
+        kv_str(out, "kernel", s->name);
+        fprintf(out, ",\"arg_index\":%d", s->arg_index);
+        kv_str(out, "access", hv_access_text(s->access));
+        kv_str(out, "origin", hv_origin_text(s->origin));
+        kv_hex(out, "pointer", s->value);
+        break;
     case HV_SIDE_FREE:
         kv_hex(out, "base", s->dst);
         kv_u64(out, "bytes", s->bytes);
@@ -103,6 +115,8 @@ static void side(FILE *out, const char *key, const struct hv_fside *s)
     const char *hint = hv_hint_text(s->hint);
     if (hint)
         kv_str(out, "engine", hint);
+    if (o->side_json)
+        o->side_json(o->side_ctx, out, f, s);
     fputc('}', out);
 }
 
@@ -129,9 +143,11 @@ static void finding(FILE *out, const struct hv_group *g, const struct hv_report_
     } else {
         fprintf(out, ",\"buffer\":null");
     }
-    side(out, "earlier", &f->a);
-    side(out, "later", &f->b);
+    side(out, "earlier", f, &f->a, o);
+    side(out, "later", f, &f->b, o);
     kv_str(out, "note", f->note);
+    if (f->detail)
+        kv_str(out, "detail", f->detail);
     switch (f->rule) {
     case HV_RULE_SAME_EPOCH_WRITE:
         kv_u64(out, "write_bytes", f->n1);
@@ -149,6 +165,24 @@ static void finding(FILE *out, const struct hv_group *g, const struct hv_report_
         break;
     case HV_RULE_RECORDS_DROPPED:
         kv_u64(out, "missing", f->n1);
+        break;
+    case HV_RULE_HOST_SOURCE_REWRITTEN:
+        if (f->detail) {
+            kv_u64(out, "first_changed_offset", f->n1);
+            kv_u64(out, "bytes_changed", f->n2);
+        } else if (f->a.kind == HV_SIDE_TRACE) {
+            kv_u64(out, "unchecked", f->n1);
+        }
+        break;
+    case HV_RULE_THREE_POINT_PROBE:
+        kv_str(out, "point", hv_probe_point_name((unsigned)f->n1));
+        if (f->n1)
+            kv_u64(out, "first_differing_offset", f->n2);
+        break;
+    case HV_RULE_PARALLEL_QUEUE_READ:
+        kv_u64(out, "queues", f->n2);
+        kv_str(out, "placement", (f->n1 & HV_PLACE_DROPPED) ? "dropped-wait"
+                                 : (f->n1 & HV_PLACE_ROOT) ? "root-no-wait" : "inherited");
         break;
     default:
         break;
@@ -215,5 +249,8 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
         finding(out, v[i], o);
     }
     free(v);
-    fprintf(out, "]}\n");
+    fputc(']', out);
+    if (o->json_extra)
+        o->json_extra(out, o->json_extra_ctx);
+    fprintf(out, "}\n");
 }

@@ -15,6 +15,16 @@ struct hv_report_opts {
     int fail_on;        /* enum hv_severity threshold, for the verdict line */
     int all;            /* list every occurrence of each group */
     int verbose;
+    /* Optional: more about one side of a finding (its caller stack, from
+     * forensics_stacks.c). JSON: write ",\"key\":value" members into the
+     * side's object; text: write whole lines. NULL: nothing. */
+    void (*side_json)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
+    void (*side_text)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
+    void *side_ctx;
+    /* Optional: called before the JSON document closes, to append members
+     * (--diagnose: ,"diagnoses":[...]). NULL: none. */
+    void (*json_extra)(FILE *out, const void *ctx);
+    const void *json_extra_ctx;
 };
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);

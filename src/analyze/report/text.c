@@ -26,7 +26,9 @@ static const char *side_label(int kind)
     case HV_SIDE_MEMSET:
     case HV_SIDE_KERNEL: return "write";
     case HV_SIDE_REPLAY: return "replay";
+    case HV_SIDE_LAUNCH: return "read";
     case HV_SIDE_FREE: return "release";
+    case HV_SIDE_SYNC: return "observed";
     default: return "";
     }
 }
@@ -61,6 +63,12 @@ static void side(FILE *out, const struct hv_fside *s)
                 hv_arg_text(s->arg_index, b1, sizeof b1), s->value);
         where(out, s);
         break;
+    case HV_SIDE_LAUNCH:
+        fprintf(out, " kernel %s %s reads 0x%" PRIx64 " (%s, %s)", s->name ? s->name : "?",
+                hv_arg_text(s->arg_index, b1, sizeof b1), s->value, hv_access_text(s->access),
+                hv_origin_text(s->origin));
+        where(out, s);
+        break;
     case HV_SIDE_REPLAY:
         fprintf(out, " exec 0x%" PRIx64, s->exec);
         where(out, s);
@@ -76,6 +84,9 @@ static void side(FILE *out, const struct hv_fside *s)
     case HV_SIDE_FREE:
         fprintf(out, " seq %" PRIu64 " released 0x%" PRIx64 " (%s)\n", s->seq, s->dst,
                 hv_bytes_text(s->bytes, b1, sizeof b1));
+        break;
+    case HV_SIDE_SYNC:
+        where(out, s);
         break;
     default:
         fputc('\n', out);
@@ -129,7 +140,11 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
         fputc('\n', out);
     }
     side(out, &f->a);
+    if (o->side_text)
+        o->side_text(o->side_ctx, out, f, &f->a);
     side(out, &f->b);
+    if (o->side_text)
+        o->side_text(o->side_ctx, out, f, &f->b);
     folded_nodes(out, v, nfold);
     switch (f->rule) {
     case HV_RULE_STALE_CAPTURE_POINTER:
@@ -149,6 +164,8 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
         if (f->note)
             fprintf(out, "  note     %s\n", f->note);
     }
+    if (f->detail)
+        fprintf(out, "  detail   %s\n", f->detail);
     fprintf(out, "  why      %s\n", hv_rule_why(f->rule));
     if (o->all && g->nocc) {
         fprintf(out, "  each     (earlier seq -> later seq):");

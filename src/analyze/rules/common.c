@@ -85,6 +85,23 @@ void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec,
     }
 }
 
+void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct hv_read_ctx *rd)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = HV_SIDE_LAUNCH;
+    s->api = rd->api;
+    s->stream = rd->stream_id;
+    s->seq = rd->seq;
+    s->epoch = rd->epoch;
+    s->ts_ns = rd->ts_ns;
+    s->node_index = -1;
+    s->arg_index = (int16_t)rd->arg->index;
+    s->access = rd->arg->access;
+    s->origin = rd->arg->origin;
+    s->value = rd->arg->value;
+    s->name = hv_model_name(m, rd->name_id, rd->func);
+}
+
 void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi)
 {
     memset(f, 0, sizeof *f);

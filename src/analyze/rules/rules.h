@@ -18,6 +18,9 @@ enum hv_rule_id {
     HV_RULE_CONCURRENT_SHARED_REPLAY,
     HV_RULE_TRACE_TRUNCATED,
     HV_RULE_RECORDS_DROPPED,
+    HV_RULE_PARALLEL_QUEUE_READ,
+    HV_RULE_HOST_SOURCE_REWRITTEN,
+    HV_RULE_THREE_POINT_PROBE,
     HV_RULE__COUNT
 };
 
@@ -32,6 +35,18 @@ struct hv_replay_ctx {
 struct hv_write_ctx {
     uint64_t lo, hi;
     const struct hv_writer *w;
+};
+
+/* An eager kernel launch reading through a pointer argument, as the hooks see it. */
+struct hv_read_ctx {
+    uint64_t seq, epoch, ts_ns;
+    uint64_t stream_id;          /* canonical id */
+    uint32_t stream;             /* stream index */
+    uint16_t api;
+    uint64_t func;               /* kernel function handle */
+    uint32_t name_id;
+    const struct hv_karg *arg;   /* the argument read through */
+    uint64_t lo, hi;             /* the range it is assumed to read (hv_pointer_range) */
 };
 
 /* What the engine knows about the input when it finishes. */
@@ -55,7 +70,9 @@ struct hv_rule {
      * argument range overlaps, so the engine can remember which groups it
      * produced and count repeats without rebuilding them (engine_join.c).
      * Then, for each argument range `rg` of the exec that reads [lo, hi) of
-     * the segment: emit exactly one finding (hv_rule_emit). */
+     * the segment: emit exactly one finding (hv_rule_emit), or decline
+     * (hv_rule_decline) when the answer for that range is "none" — it too
+     * may depend only on the writer, the replay site and the range. */
     int (*overlap_applies)(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w);
     void (*on_overlap)(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg,
                        uint64_t lo, uint64_t hi, const struct hv_writer *w);
@@ -63,8 +80,18 @@ struct hv_rule {
     void (*on_replay)(struct hv_model *m, const struct hv_replay_ctx *rp);
     /* An eager write is about to be applied (before it becomes the last writer). */
     void (*on_write)(struct hv_model *m, const struct hv_write_ctx *wr);
+    /* An eager kernel launch reads [lo, hi) of a last-writer segment whose
+     * write the host has not observed complete (engine_reads.c). */
+    void (*on_launch_read)(struct hv_model *m, const struct hv_read_ctx *rd, uint64_t lo, uint64_t hi,
+                           const struct hv_writer *w);
     /* The trace ended. */
     void (*on_finish)(struct hv_model *m, const struct hv_input_health *in);
+    /* An auxiliary evidence record (HV_REC_PAYLOAD, HV_REC_PROBE) after the
+     * model applied the call it follows; `cur` is that call (same seq), or
+     * NULL when the record follows none. */
+    void (*on_aux)(struct hv_model *m, const struct hv_call *cur, const struct hv_rec_header *rec);
+    /* Frees what the rule kept in m->rule_state[id] (engine teardown). */
+    void (*free_state)(void *state);
 };
 
 /* Every rule, indexed by id. */
@@ -85,10 +112,14 @@ int hv_sev_soften(int sev);
 void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct hv_writer *w);
 void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec, const struct hv_replay *r,
                     const struct hv_arange *rg);
+void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct hv_read_ctx *rd);
 /* Starts a finding of rule id at its default severity for the affected
  * range [lo, hi), with the allocation that holds it. */
 void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi);
 void hv_rule_emit(struct hv_model *m, const struct hv_finding *f);
+/* on_overlap found nothing to report for this range (remembered by the memo). */
+#define HV_RULE_DECLINED (SIZE_MAX - 1)
+static inline void hv_rule_decline(struct hv_model *m) { m->last_group = HV_RULE_DECLINED; }
 /* A finding about the input itself (no ops, no range). */
 void hv_rule_emit_input(struct hv_model *m, int rule, uint64_t n1, uint64_t n2, const char *note);
 

@@ -6,6 +6,11 @@
  * observed the write complete. That is a data race in the programming model:
  * the graph may read the old or the new bytes, or a mix.
  *
+ * The same check runs for eager kernel launches that read through a
+ * pointer argument (on_launch_read): the prefill step of a decode loop
+ * reads the buffer with an ordinary launch, and a write on a side stream
+ * races with it exactly as with a replay.
+ *
  * Severity: error; warning when the argument was only inferred to be a
  * pointer (value match against an allocation, no code-object metadata).
  */
@@ -31,12 +36,30 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
     hv_rule_emit(m, &f);
 }
 
+static void on_launch_read(struct hv_model *m, const struct hv_read_ctx *rd, uint64_t lo, uint64_t hi,
+                           const struct hv_writer *w)
+{
+    if (w->stream == rd->stream && w->stream_id == rd->stream_id)
+        return;
+    if (hv_ordered(m, w->stream, w->stream_id, w->seq, rd->stream))
+        return;
+    struct hv_finding f;
+    hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
+    if (rd->arg->origin == HV_ARG_INFERRED)
+        f.severity = (uint8_t)hv_sev_soften(f.severity);
+    hv_side_writer(m, &f.a, w);
+    hv_side_launch(m, &f.b, rd);
+    f.n1 = w->bytes;
+    hv_rule_emit(m, &f);
+}
+
 const struct hv_rule hv_rule_unordered_write = {
     .id = HV_RULE_UNORDERED_WRITE,
     .severity = HV_SEV_ERROR,
     .name = "unordered-write",
-    .why = "the write is on another stream and no event wait or host sync orders it before the replay: "
-           "a data race, the graph may read old, new or torn bytes",
+    .why = "the write is on another stream and no event wait or host sync orders it before the reader "
+           "(a replay or an eager kernel launch): a data race, the reader may see old, new or torn bytes",
     .overlap_applies = applies,
     .on_overlap = on_overlap,
+    .on_launch_read = on_launch_read,
 };

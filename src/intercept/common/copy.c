@@ -1,6 +1,7 @@
 /* Copies and memsets: every copy is a write of [dst, dst+bytes) by its
  * stream, every memset a write of its range. */
 #include "intercept/common/intercept.h"
+#include "preload/evidence.h"
 
 static enum hv_dir resolve_dir(int kind, enum hv_mem dst, enum hv_mem src)
 {
@@ -46,7 +47,13 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     a->src_device = (int16_t)cp->src_device;
     uint64_t seq = c->h.seq, stream = c->stream;
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    struct hv_copy_ev ev;
+    int evidence = hv_ev(HV_EV_COPY);
+    if (evidence)
+        hv_ev_copy_begin(&ev, c);   /* payload hash goes into the record */
     hv_call_commit(t, c);
+    if (evidence)
+        hv_ev_copy_end(t, &ev);
     /* A blocking copy returns only after the stream's earlier work is done. */
     if (blocking)
         hv_observe_stream(t, seq, stream);
@@ -68,6 +75,7 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     uint64_t seq = c->h.seq, stream = c->stream;
     int blocking = !m->async && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     hv_call_commit(t, c);
+    hv_ev_stack(t, seq);
     if (blocking)
         hv_observe_stream(t, seq, stream);
 }

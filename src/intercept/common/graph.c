@@ -8,6 +8,7 @@
 
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
+#include "preload/evidence.h"
 #include "preload/kargs.h"
 
 #define HV_GRAPH_MAX_DEPTH 8
@@ -183,7 +184,10 @@ void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     c->a.graph.exec = exec;
     c->a.graph.graph = graph;
+    uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
+    if (s.id)   /* launches and uploads: post-replay probe snapshots, stack */
+        hv_ev_replay_after(t, seq, r);
 }
 
 void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,

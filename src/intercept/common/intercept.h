@@ -28,13 +28,24 @@
  * `trace` with `t_`, `api_` (record id) and `r_`. errno is restored to what
  * the runtime left before returning.
  */
-#define HV_WRAP_ALWAYS(ret_t, missing, name, params, args, always, trace)                  \
+#define HV_WRAP_ALWAYS(ret_t, missing, name, params, args, always, trace) \
+    HV_WRAP_BEFORE(ret_t, missing, name, params, args, (void)0, always, trace)
+
+/* The same, running `before` (with `t_` and `api_` in scope) ahead of the
+ * real call when the call is traced: for what must happen on the stream
+ * before the call's own work (the probe's pre-replay snapshot). */
+#define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace)          \
     HV_EXPORT ret_t name params;                                                            \
     HV_WRAPPER(name);                                                                       \
     HV_EXPORT ret_t name params                                                             \
     {                                                                                       \
         __typeof__(&name) real_ = HV_REAL(name);                                            \
         struct hv_thread_ctx *t_ = hv_enter();                                              \
+        if (t_) {                                                                           \
+            const uint16_t api_ = HV_API_##name;                                            \
+            (void)api_;                                                                     \
+            before;                                                                         \
+        }                                                                                   \
         ret_t r_ = real_ ? real_ args : (missing);                                          \
         int errno_ = errno;                                                                 \
         always;                                                                             \

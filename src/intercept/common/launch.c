@@ -2,6 +2,7 @@
  * arguments; launches on a capturing stream become graph nodes. */
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
+#include "preload/evidence.h"
 #include "preload/kargs.h"
 
 const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,
@@ -55,6 +56,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     a->event_stop = l->ev_stop;
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
+    hv_ev_stack(t, seq);
     if (l->announce)
         hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
     hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);

@@ -2,6 +2,7 @@
  * (record/wait give the analyzer its cross-stream happens-before edges),
  * stream lifetime, device selection and allocations. */
 #include "intercept/common/intercept.h"
+#include "preload/evidence.h"
 
 /* Success from a sync or query means the stream's earlier work is done;
  * anything else (not ready, errors) observes nothing. */
@@ -14,9 +15,12 @@ void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, stru
     int legacy = c->stream_form == HV_STREAM_FORM_LEGACY_NULL;
     if (r == 0 && !legacy)
         hv_observe_complete(t, c, c->stream, seq);
+    uint64_t stream = c->stream;
     hv_call_commit(t, c);
     if (r == 0 && legacy)
         hv_observe_device(t, seq, t->device);
+    else if (r == 0 && hv_ev(HV_EV_OBSERVE))
+        hv_ev_observed(t, seq, stream, seq);
 }
 
 void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r)
@@ -42,7 +46,10 @@ void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint6
         if (r == 0)
             hv_observe_complete(t, c, stream, rec_seq);
     }
+    uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
+    if (known && r == 0 && hv_ev(HV_EV_OBSERVE))
+        hv_ev_observed(t, seq, stream, rec_seq);
 }
 
 void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,

@@ -18,6 +18,7 @@ struct modrec {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static struct hv_co_table table;
 static struct hv_co_store **stores; /* parallel to table.objects */
 static size_t nstores;
@@ -84,8 +85,15 @@ static int references(const void *buf, size_t len, size_t from)
     return 0;
 }
 
+/* fork() while another thread holds the lock must not leave it held in the
+ * child, which may load modules too. */
+static void lock_table(void) { pthread_mutex_lock(&lock); }
+static void unlock_table(void) { pthread_mutex_unlock(&lock); }
+static void register_atfork(void) { pthread_atfork(lock_table, unlock_table, unlock_table); }
+
 void hv_cotab_load(uint64_t module, const void *image, size_t len, void *copy, struct hv_cotab_load *out)
 {
+    pthread_once(&fork_once, register_atfork);
     memset(out, 0, sizeof *out);
     memset(out->first_offset, 0xff, sizeof out->first_offset);
     if (!image || !len) {

@@ -5,6 +5,7 @@
  * API and node types.
  */
 #include "intercept/hip/hip_common.h"
+#include "preload/evidence.h"
 
 /* The runtime functions the walk needs; not intercepted, so resolved per walk. */
 struct graph_api {
@@ -136,10 +137,20 @@ HV_HIP_WRAP(hipGraphInstantiateWithFlags, (hipGraphExec_t * pe, hipGraph_t g, un
             INSTANTIATE(f, 0))
 HV_HIP_WRAP(hipGraphInstantiateWithParams, (hipGraphExec_t * pe, hipGraph_t g, hv_hipGraphInstantiateParams *p),
             (pe, g, p), INSTANTIATE(p ? p->flags : 0, p ? HV_PTR(p->errNode_out) : 0))
-HV_HIP_WRAP(hipGraphLaunch, (hipGraphExec_t e, hipStream_t s), (e, s),
-            hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
-HV_HIP_WRAP(hipGraphLaunch_spt, (hipGraphExec_t e, hipStream_t s), (e, s),
-            hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_SPT)))
+/* Launches: the probe's pre-replay snapshot must be on the stream before the graph. */
+#define BEFORE_LAUNCH(spt)                                                               \
+    do {                                                                                 \
+        if (hv_ev(HV_EV_PROBE)) {                                                        \
+            struct hv_sref sr_ = S(spt);                                                 \
+            hv_ev_replay_before(t_, sr_.id, sr_.form, HV_PTR(e), api_);                  \
+        }                                                                                \
+    } while (0)
+HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch, (hipGraphExec_t e, hipStream_t s),
+               (e, s), BEFORE_LAUNCH(HV_HIP_LEGACY), (void)0,
+               hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
+HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch_spt,
+               (hipGraphExec_t e, hipStream_t s), (e, s), BEFORE_LAUNCH(HV_HIP_SPT), (void)0,
+               hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_SPT)))
 HV_HIP_WRAP(hipGraphUpload, (hipGraphExec_t e, hipStream_t s), (e, s),
             hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
 HV_HIP_WRAP(hipGraphExecDestroy, (hipGraphExec_t e), (e), hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, HV_NO_STREAM))

@@ -1,0 +1,146 @@
+/*
+ * Internals of --diagnose (not an API): the evidence gathered from one
+ * trace's records, and the diagnosis of one same-epoch-write group.
+ */
+#ifndef HV_DIAGNOSE_INT_H
+#define HV_DIAGNOSE_INT_H
+
+#include <stdint.h>
+
+#include "analyze/diagnose/diagnose.h"
+#include "analyze/diagnose/scalar_exposure.h"
+#include "analyze/placement.h"
+
+/* The hypotheses of ../shared/research/rocm-runtime-facts.md. H2 is split:
+ * a device-side write landing after the copy stays H2, the host rewriting
+ * the pinned source before the copy ran is "host-race" (H2b). */
+enum hv_hyp { HV_HYP_H1 = 0, HV_HYP_HOST, HV_HYP_H2, HV_HYP_H3, HV_HYP_H4, HV_HYP__N };
+
+/* ---- evidence from records (evidence.c) ---- */
+
+struct dx_kernel { uint64_t func, hash; uint32_t name_id; };
+struct dx_object { uint64_t hash, total, got; unsigned char *bytes; };
+
+/* Host-source hashes (HV_REC_PAYLOAD) per pinned source address. */
+struct dx_source {
+    uint64_t src;
+    uint64_t enqueued, rewritten, unchecked;
+    uint64_t first_rewrite_seq;  /* the observing call */
+};
+
+/* Three-point probes (HV_REC_PROBE) per device address probed. */
+enum { DX_PROBE_MATCH = 0, DX_PROBE_AFTER_COPY, DX_PROBE_PRE_REPLAY, DX_PROBE_POST_REPLAY, DX_PROBE__N };
+struct dx_probe {
+    uint64_t addr, len;
+    uint64_t by_point[DX_PROBE__N];   /* probed replays by first point that differs from the source */
+    uint64_t failed;
+    uint64_t first_seq;               /* replay of the first divergence */
+    uint32_t first_off;               /* byte offset of its first differing byte */
+    uint8_t want, got;                /* those bytes: source, snapshot */
+    uint8_t first_point;
+};
+
+struct dx_guard { uint64_t stream, count; uint32_t modes; };
+
+/* Placement of one exec's nodes, taken when its inventory completed. */
+struct dx_place {
+    uint64_t exec, inst_seq;
+    uint32_t nnodes, roots, branches, collectives;
+    uint8_t uses_parallel;
+    uint64_t *node;                   /* node handles, exec->nodes order */
+    uint8_t *flags;                   /* HV_PLACE_* */
+};
+
+#define DX_VEC(type, name) type *name; size_t n_##name, cap_##name
+
+struct dx_trace {
+    uint64_t pid;
+    uint32_t hdr_flags;
+    char path[256];
+    char runtime[64], runtime_path[256];
+    char knobs[512];
+    int cuda;
+    const char *(*string)(void *, uint32_t);
+    void *string_ctx;
+    size_t first_group;               /* findings groups added by this trace start here */
+    DX_VEC(struct dx_kernel, kernels);
+    DX_VEC(struct dx_object, objects);
+    DX_VEC(struct dx_source, sources);
+    DX_VEC(struct dx_probe, probes);
+    DX_VEC(struct dx_guard, guards);
+    DX_VEC(struct dx_place, places);
+    uint64_t payload_records, probe_records, guard_records, codeobj_bytes;
+};
+
+void dx_trace_init(struct dx_trace *t, const struct hv_file_header *hdr, const char *path, size_t first_group,
+                   const char *(*string)(void *, uint32_t), void *ctx);
+void dx_trace_free(struct dx_trace *t);
+void dx_trace_feed(struct dx_trace *t, const struct hv_rec_header *rec);
+void dx_trace_graph(struct dx_trace *t, const struct hv_model *m, uint32_t exec);
+/* Lookups used by the verdict. NULL when nothing was recorded. */
+const struct dx_source *dx_source_of(const struct dx_trace *t, uint64_t src);
+const struct dx_probe *dx_probe_of(const struct dx_trace *t, uint64_t lo, uint64_t hi);
+const struct dx_place *dx_place_of(const struct dx_trace *t, uint64_t exec, uint64_t before_seq);
+uint64_t dx_guarded(const struct dx_trace *t, uint64_t stream, uint32_t *modes);
+/* Code-object hash of the kernel named `name` (0 unknown). */
+uint64_t dx_kernel_hash(const struct dx_trace *t, const char *name);
+/* Hands the trace's complete code objects to the classifier (origin "trace"). */
+void dx_trace_objects(const struct dx_trace *t, struct hv_sx *sx);
+
+/* ---- one diagnosis (verdict.c) ---- */
+
+#define DX_MAX_ITEMS 24
+struct dx_item {
+    int8_t w[HV_HYP__N];              /* weight for each hypothesis (+ supports, - refutes) */
+    uint8_t observed;                 /* a direct observation (probe, host-source hash), not a prediction */
+    char text[320];
+};
+
+struct dx_diag {
+    /* the group */
+    uint64_t pid;
+    size_t group;
+    uint64_t lo, hi, count, first_seq, last_seq;
+    uint64_t write_seq, write_stream, src, dst, bytes;
+    uint16_t write_api, replay_api;
+    uint8_t src_mem, hint;
+    uint64_t exec, node, replay_stream;
+    int32_t node_index;
+    int16_t arg_index;
+    char kernel[128];
+    char trace[256];
+    char runtime[64];
+    /* the answer */
+    struct dx_item items[DX_MAX_ITEMS];
+    int nitems;
+    int score[HV_HYP__N];
+    uint8_t order[HV_HYP__N];         /* hypotheses, best first */
+    int verdict;                      /* enum hv_hyp, -1 undetermined */
+    uint8_t observed;                 /* the verdict rests on a direct observation */
+    struct hv_sx_result sx;
+};
+
+struct hv_diag {
+    struct hv_findings *out;
+    struct hv_sx *sx;
+    struct dx_trace cur;
+    int in_trace;
+    struct dx_diag *v;
+    size_t n, cap;
+    uint64_t traces, groups_seen;
+};
+
+/* Diagnoses one same-epoch-write group of the current trace. */
+void dx_diagnose(struct hv_diag *d, const struct hv_group *g, size_t gi, struct dx_diag *out);
+
+/* ---- fixed knowledge (hypotheses.c) ---- */
+
+struct dx_fix { const char *pattern, *cost, *guard; };
+const char *dx_hyp_id(int h);         /* "H1", "host-race", ... */
+const char *dx_hyp_title(int h);
+const char *dx_hyp_confirm(int h);    /* observables that would confirm it */
+const char *dx_hyp_refute(int h);
+/* Fix patterns that apply, cheapest first; *n set. */
+const struct dx_fix *dx_hyp_fixes(int h, int *n);
+
+#endif

@@ -1,0 +1,100 @@
+/* diagnose: the driver of --diagnose (see diagnose.h). */
+#include "analyze/diagnose/diagnose.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/diagnose/diag_int.h"
+#include "analyze/rules/rules.h"
+
+struct hv_diag *hv_diag_new(struct hv_findings *out)
+{
+    struct hv_diag *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->out = out;
+    d->sx = hv_sx_new();
+    if (!d->sx) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void hv_diag_free(struct hv_diag *d)
+{
+    if (!d)
+        return;
+    if (d->in_trace)
+        dx_trace_free(&d->cur);
+    hv_sx_free(d->sx);
+    free(d->v);
+    free(d);
+}
+
+int hv_diag_add_code_object(struct hv_diag *d, const char *path)
+{
+    return hv_sx_add_file(d->sx, path);
+}
+
+void hv_diag_begin_trace(struct hv_diag *d, const struct hv_file_header *hdr, const char *path,
+                         const char *(*string)(void *, uint32_t), void *string_ctx)
+{
+    if (d->in_trace)
+        dx_trace_free(&d->cur);
+    dx_trace_init(&d->cur, hdr, path, d->out->ngroups, string, string_ctx);
+    d->in_trace = 1;
+    d->traces++;
+}
+
+void hv_diag_feed(struct hv_diag *d, const struct hv_rec_header *rec)
+{
+    if (d->in_trace)
+        dx_trace_feed(&d->cur, rec);
+}
+
+void hv_diag_on_graph(struct hv_diag *d, const struct hv_model *m, uint32_t exec)
+{
+    if (d->in_trace)
+        dx_trace_graph(&d->cur, m, exec);
+}
+
+static struct dx_diag *push(struct hv_diag *d)
+{
+    if (d->n == d->cap) {
+        size_t ncap = d->cap ? d->cap * 2 : 8;
+        struct dx_diag *nv = realloc(d->v, ncap * sizeof *nv);
+        if (!nv)
+            return NULL;
+        d->v = nv;
+        d->cap = ncap;
+    }
+    return &d->v[d->n++];
+}
+
+/* Every same-epoch-write group this trace produced gets a diagnosis. The
+ * trace's code objects are only needed while its groups are diagnosed. */
+void hv_diag_end_trace(struct hv_diag *d)
+{
+    if (!d->in_trace)
+        return;
+    struct dx_trace *t = &d->cur;
+    dx_trace_objects(t, d->sx);
+    for (size_t i = t->first_group; i < d->out->ngroups; i++) {
+        const struct hv_group *g = &d->out->groups[i];
+        if (g->f.rule != HV_RULE_SAME_EPOCH_WRITE || g->f.pid != t->pid)
+            continue;
+        d->groups_seen++;
+        struct dx_diag *x = push(d);
+        if (x)
+            dx_diagnose(d, g, i, x);
+    }
+    hv_sx_drop_origin(d->sx, "trace");
+    dx_trace_free(t);
+    d->in_trace = 0;
+}
+
+size_t hv_diag_count(const struct hv_diag *d)
+{
+    return d->n;
+}

@@ -1,0 +1,50 @@
+/*
+ * forensics — evidence questions asked of a trace after the fact
+ * (hipvis-analyze only; docs/evidence.md):
+ *
+ *   value search   --find-value V --at ADDR[:LEN] | kernel:NAME:ARG [--replay SEQ]
+ *                  every recorded write that put V at that address, with
+ *                  its epoch distance to a replay that reads it
+ *   stacks         the caller stack of a finding's ops (HIPVIS_STACKS=1
+ *                  traces), symbolized from the memory maps in the trace
+ *                  and the ELF symbol tables of the files on disk
+ *
+ * Not part of libhvanalyze.a (the sidecar links that): symbolization needs
+ * libelf.
+ */
+#ifndef HV_ANALYZE_FORENSICS_H
+#define HV_ANALYZE_FORENSICS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze/findings.h"
+#include "analyze/report/report.h"
+
+/* ---- value search (value_*.c) ---- */
+
+struct hv_value_query {
+    const char *value;           /* --find-value V[:W], W in 1,2,4,8 bytes (default 4) */
+    const char *at;              /* --at ADDR[:LEN] or kernel:NAME:ARG */
+    const char *replay;          /* --replay SEQ, or NULL: the last replay reading the range */
+    int json;
+};
+
+/* Runs the search over each trace and prints the report to `out`.
+ * Returns 0 when V was found, 1 when not, 2 on a bad query or unreadable
+ * input (after a message on stderr). */
+int hv_value_search(const struct hv_value_query *q, const char *const *traces, int ntraces, FILE *out);
+
+/* ---- stacks (stacks_*.c) ---- */
+
+struct hv_stack_index;
+
+/* Reads the stacks and memory maps of every trace that has them, for the
+ * ops the findings name (first occurrence of each group), and symbolizes
+ * them. NULL when no trace has stacks (or out of memory). */
+struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces);
+/* Report hooks: a side's stack as a JSON member / text lines. */
+void hv_stacks_install(struct hv_stack_index *x, struct hv_report_opts *o);
+void hv_stacks_free(struct hv_stack_index *x);
+
+#endif

@@ -1,0 +1,102 @@
+/* Evidence hooks: the dispatch from the record fillers to payload.c,
+ * probe.c and stacks.c (see evidence.h). */
+#include "preload/evidence.h"
+
+#include "preload/tracer.h"
+
+unsigned hv_ev_flags;
+
+void hv_evidence_setup(const struct hv_config *cfg)
+{
+    unsigned f = 0;
+    if (cfg->payload_bytes)
+        f |= HV_EV_PAYLOAD;
+    if (cfg->rewrite_check_bytes)
+        f |= HV_EV_REWRITE;
+    if (cfg->probe.mode != HV_PROBE_OFF)
+        f |= HV_EV_PROBE;
+    if (cfg->stacks)
+        f |= HV_EV_STACKS;
+    hv_payload_setup(cfg);
+    hv_probe_setup(cfg);
+    hv_ev_flags = f;
+}
+
+uint32_t hv_evidence_header_flags(void)
+{
+    return (hv_ev(HV_EV_PAYLOAD) ? HV_HDR_PAYLOADS : 0) | (hv_ev(HV_EV_STACKS) ? HV_HDR_STACKS : 0) |
+           (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0);
+}
+
+uint64_t hv_fnv1a64(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
+{
+    const struct hv_copy_args *a = &c->a.copy;
+    ev->seq = c->h.seq;
+    ev->stream = c->stream;
+    ev->stream_form = c->stream_form;
+    ev->epoch = c->epoch;
+    ev->api = c->api;
+    ev->device = c->device;
+    ev->dst = a->dst;
+    ev->src = a->src;
+    ev->bytes = a->bytes;
+    ev->dir = a->dir;
+    ev->src_mem = a->src_mem;
+    ev->dst_mem = a->dst_mem;
+    ev->async = (a->flags & HV_COPY_ASYNC) != 0;
+    /* Only copies that ran (or will run): not failed, not captured into a
+     * graph. 2D copies are left out: their source is not one range. */
+    ev->ok = c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src;
+    ev->hashed = 0;
+    ev->hash = 0;
+    ev->staged = NULL;
+    /* Hashed while the call record is still open, so the record carries
+     * it; the bytes are those the host holds right after the runtime
+     * accepted the copy. */
+    if (ev->ok && ev->dir == HV_DIR_H2D && hv_ev(HV_EV_PAYLOAD | HV_EV_REWRITE)) {
+        hv_payload_hash(ev);
+        if (ev->hashed)
+            c->a.copy.payload_hash = (uint32_t)ev->hash;
+    }
+}
+
+void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
+{
+    if (hv_ev(HV_EV_PAYLOAD | HV_EV_REWRITE) && ev->hashed)
+        hv_payload_copy(t, ev);
+    if (hv_ev(HV_EV_PROBE) && ev->ok && ev->async && ev->dir == HV_DIR_H2D)
+        hv_probe_copy(t, ev);
+    if (hv_ev(HV_EV_STACKS))
+        hv_stacks_emit(t, ev->seq);
+}
+
+void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
+{
+    if (hv_ev(HV_EV_REWRITE))
+        hv_payload_observed(t, seq, stream, upto);
+    if (hv_ev(HV_EV_PROBE))
+        hv_probe_observed(t, seq, stream, upto);
+}
+
+void hv_ev_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)
+{
+    if (hv_ev(HV_EV_PROBE))
+        hv_probe_replay_before(t, stream, form, exec, api);
+}
+
+void hv_ev_replay_done(struct hv_thread_ctx *t, uint64_t seq, int32_t r)
+{
+    if (hv_ev(HV_EV_PROBE))
+        hv_probe_replay_after(t, seq, r);
+    if (hv_ev(HV_EV_STACKS))
+        hv_stacks_emit(t, seq);
+}

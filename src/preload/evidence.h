@@ -1,0 +1,104 @@
+/*
+ * Evidence collection (docs/evidence.md): what the record fillers in
+ * src/intercept/common call, at fixed points, to collect more than the call
+ * records say:
+ *   payload.c  source bytes of H2D copies and the host-source rewrite check
+ *   probe.c    three-point D2D snapshots around a copy and a graph launch
+ *   stacks.c   caller stacks at writes and graph launches, memory maps
+ *
+ * Every hook sits behind one test of `hv_ev_flags`, fixed at setup, so with
+ * every option off the hot path gains a load and a branch that is never
+ * taken. Hooks run inside a traced call (depth 1): the runtime calls they
+ * make themselves (probe snapshots) are never recorded.
+ */
+#ifndef HIPVIS_EVIDENCE_H
+#define HIPVIS_EVIDENCE_H
+
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+#include "preload/config.h"
+#include "record/collector.h"
+
+enum {
+    HV_EV_PAYLOAD = 1u,   /* HIPVIS_PAYLOAD_BYTES > 0 */
+    HV_EV_REWRITE = 2u,   /* HIPVIS_REWRITE_CHECK_KB > 0 */
+    HV_EV_PROBE = 4u,     /* HIPVIS_PROBE */
+    HV_EV_STACKS = 8u,    /* HIPVIS_STACKS=1 */
+};
+#define HV_EV_COPY (HV_EV_PAYLOAD | HV_EV_REWRITE | HV_EV_PROBE | HV_EV_STACKS)
+#define HV_EV_OBSERVE (HV_EV_REWRITE | HV_EV_PROBE)
+
+extern unsigned hv_ev_flags;
+
+static inline int hv_ev(unsigned bits)
+{
+    return __builtin_expect((hv_ev_flags & bits) != 0, 0);
+}
+
+/* Reads the options (after hv_config_load); sets hv_ev_flags. */
+void hv_evidence_setup(const struct hv_config *cfg);
+/* HV_HDR_* bits for the trace header. */
+uint32_t hv_evidence_header_flags(void);
+
+/* A copy, between filling its call record and committing it. begin() sets
+ * the record's payload_hash and keeps what end() needs; end() runs after the
+ * commit (a ring holds one reservation at a time) and emits the payload,
+ * queues the rewrite check, takes the after-copy probe snapshot and the
+ * stack. */
+struct hv_copy_ev {
+    uint64_t seq, stream, epoch, dst, src, bytes, hash;
+    const unsigned char *staged; /* the source bytes hashed (thread's buffer), NULL if not hashed */
+    uint16_t api;
+    uint8_t stream_form, src_mem, dst_mem, dir, async, hashed, ok;
+    int32_t device;
+};
+void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
+void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+
+void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq);
+
+/* The caller's stack for call `seq` (memsets, kernel launches). */
+static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
+{
+    if (hv_ev(HV_EV_STACKS))
+        hv_stacks_emit(t, seq);
+}
+
+/* The host observed all work of `stream` enqueued before call `upto`
+ * complete, at call `seq` (already committed, as are its epoch records). */
+void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+
+/* Around a graph launch on canonical stream `stream`: before() runs before
+ * the real launch (pre-replay snapshots), after() once its record is
+ * committed (post-replay snapshots; r is the launch's result). */
+void hv_ev_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api);
+void hv_ev_replay_done(struct hv_thread_ctx *t, uint64_t seq, int32_t r);
+static inline void hv_ev_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r)
+{
+    if (hv_ev(HV_EV_PROBE | HV_EV_STACKS))
+        hv_ev_replay_done(t, seq, r);
+}
+
+/* ---- internal to src/preload/{payload,probe,stacks}.c ---- */
+
+/* FNV-1a 64 of n bytes (the hash in HV_REC_PAYLOAD). */
+uint64_t hv_fnv1a64(const void *p, size_t n);
+/* Copies n bytes of host memory at src (kind `mem`) into dst: directly for
+ * memory the runtime allocated or registered for the host, through
+ * hv_safe_read otherwise, so a wrong guess never faults. 1 when all read. */
+int hv_read_host(void *dst, uint64_t src, uint64_t n, uint8_t mem);
+
+void hv_payload_setup(const struct hv_config *cfg);
+/* Stages and hashes ev's source when the options want it (sets staged, hash, hashed). */
+void hv_payload_hash(struct hv_copy_ev *ev);
+void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+
+void hv_probe_setup(const struct hv_config *cfg);
+void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api);
+void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r);
+
+#endif

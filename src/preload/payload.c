@@ -1,0 +1,222 @@
+/*
+ * Copy payloads and the host-source rewrite check (docs/evidence.md).
+ *
+ * Payloads: an H2D copy of at most HIPVIS_PAYLOAD_BYTES gets its source
+ * bytes recorded right after enqueue (HV_REC_PAYLOAD, when 0). They can hold
+ * user data (token ids): the sidecar transport records none by default.
+ *
+ * Rewrite check: an async H2D copy from pinned or registered memory (the
+ * runtime reads those when the copy executes; pageable sources are staged
+ * before the call returns, so rewriting them is harmless) of at most
+ * HIPVIS_REWRITE_CHECK_KB is hashed at enqueue and put on its stream's
+ * pending list. When the host first observes the copy complete (stream or
+ * event sync, successful query, blocking copy, device sync) the source is
+ * hashed again; a different hash means the host rewrote the buffer while
+ * the copy could still be pending, and an HV_REC_PAYLOAD with when 1
+ * follows the observing call.
+ *
+ * Bounds: HV_PENDING_STREAMS streams with pending copies at once, and
+ * HV_PENDING_PER_STREAM copies per stream. A copy that finds no room is
+ * recorded with when 2 (not checked), so the analyzer can count it.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/evidence.h"
+#include "preload/safecopy.h"
+#include "preload/tracer.h"
+
+#define HV_PENDING_STREAMS 64u
+#define HV_PENDING_PER_STREAM 32u
+
+struct pending_copy {
+    uint64_t seq, src, bytes, hash;
+};
+
+struct pending_stream {
+    uint64_t stream;     /* canonical id, 0 = free slot */
+    uint32_t n;          /* in enqueue (seq) order */
+    struct pending_copy c[HV_PENDING_PER_STREAM];
+};
+
+static struct pending_stream pending[HV_PENDING_STREAMS];
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Copies on all lists: an observation with nothing pending costs one load. */
+static _Atomic uint32_t pending_total;
+
+static uint32_t payload_limit, rewrite_limit, stage_bytes;
+
+/* The source is copied once into a per-thread buffer and hashed and
+ * recorded from there, so the hash and the bytes always agree. */
+static __thread unsigned char *stage_buf;
+static pthread_key_t stage_key;
+
+static void stage_free(void *p) { free(p); }
+
+static void lock_before_fork(void) { pthread_mutex_lock(&pending_lock); }
+static void unlock_after_fork(void) { pthread_mutex_unlock(&pending_lock); }
+/* The child's stream work is its own: the parent's pending copies are not. */
+static void child_after_fork(void)
+{
+    pthread_mutex_init(&pending_lock, NULL);
+    memset(pending, 0, sizeof pending);
+    atomic_store(&pending_total, 0);
+}
+
+void hv_payload_setup(const struct hv_config *cfg)
+{
+    payload_limit = cfg->payload_bytes;
+    rewrite_limit = cfg->rewrite_check_bytes;
+    stage_bytes = payload_limit > rewrite_limit ? payload_limit : rewrite_limit;
+    if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
+        pthread_atfork(lock_before_fork, unlock_after_fork, child_after_fork);
+    else
+        stage_bytes = 0;
+}
+
+static int host_known(uint8_t mem) { return mem == HV_MEM_HOST_PINNED || mem == HV_MEM_HOST_REGISTERED; }
+
+int hv_read_host(void *dst, uint64_t src, uint64_t n, uint8_t mem)
+{
+    const void *p = (const void *)(uintptr_t)src;
+    if (host_known(mem)) {
+        memcpy(dst, p, n);
+        return 1;
+    }
+    /* A pointer the copy's kind says is host memory, but that no traced
+     * call allocated: it may be device memory the host cannot read. */
+    return hv_safe_read(dst, p, n) == (ssize_t)n;
+}
+
+/* Copies [src, src+n) into this thread's buffer. */
+static const unsigned char *stage(uint64_t src, uint64_t n, uint8_t mem)
+{
+    if (!stage_buf) {
+        stage_buf = malloc(stage_bytes);
+        if (!stage_buf)
+            return NULL;
+        pthread_setspecific(stage_key, stage_buf);
+    }
+    return hv_read_host(stage_buf, src, n, mem) ? stage_buf : NULL;
+}
+
+void hv_payload_hash(struct hv_copy_ev *ev)
+{
+    int want_bytes = ev->bytes <= payload_limit;
+    int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= rewrite_limit;
+    if (!ev->bytes || !(want_bytes || want_check))
+        return;
+    ev->staged = stage(ev->src, ev->bytes, ev->src_mem);
+    if (!ev->staged)
+        return;
+    ev->hash = hv_fnv1a64(ev->staged, ev->bytes);
+    ev->hashed = 1;
+}
+
+static void emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t src, uint32_t when, uint64_t hash,
+                 const unsigned char *bytes, uint64_t n)
+{
+    uint32_t len = bytes && n <= payload_limit ? (uint32_t)n : 0;
+    struct hv_payload *p = hv_aux_begin(t, HV_REC_PAYLOAD, (uint32_t)(sizeof *p + len), seq);
+    if (!p)
+        return;
+    p->src = src;
+    p->len = len;
+    p->when = when;
+    p->hash = hash;
+    if (len)
+        memcpy(p + 1, bytes, len);
+    hv_aux_commit(t, p);
+}
+
+/* Queues the copy for its completion check; 0 when there is no room. */
+static int pending_add(const struct hv_copy_ev *ev)
+{
+    struct pending_stream *slot = NULL, *free_slot = NULL;
+    int ok = 0;
+    pthread_mutex_lock(&pending_lock);
+    for (uint32_t i = 0; i < HV_PENDING_STREAMS && !slot; i++) {
+        if (pending[i].stream == ev->stream)
+            slot = &pending[i];
+        else if (!pending[i].stream && !free_slot)
+            free_slot = &pending[i];
+    }
+    if (!slot && free_slot) {
+        slot = free_slot;
+        slot->stream = ev->stream;
+        slot->n = 0;
+    }
+    if (slot && slot->n < HV_PENDING_PER_STREAM) {
+        slot->c[slot->n++] = (struct pending_copy){ev->seq, ev->src, ev->bytes, ev->hash};
+        atomic_fetch_add_explicit(&pending_total, 1, memory_order_relaxed);
+        ok = 1;
+    }
+    pthread_mutex_unlock(&pending_lock);
+    return ok;
+}
+
+void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
+{
+    uint32_t when = HV_PAYLOAD_ENQUEUE;
+    if (hv_ev(HV_EV_REWRITE) && ev->async && host_known(ev->src_mem) && ev->bytes <= rewrite_limit &&
+        !pending_add(ev))
+        when = HV_PAYLOAD_UNCHECKED;
+    emit(t, ev->seq, ev->src, when, ev->hash, ev->staged, ev->bytes);
+}
+
+/* Takes stream's copies enqueued before `upto` off its list, into out[]. */
+static uint32_t pending_take(uint64_t stream, uint64_t upto, struct pending_copy *out)
+{
+    uint32_t n = 0;
+    pthread_mutex_lock(&pending_lock);
+    for (uint32_t i = 0; i < HV_PENDING_STREAMS; i++) {
+        struct pending_stream *s = &pending[i];
+        if (s->stream != stream)
+            continue;
+        uint32_t keep = 0;
+        for (uint32_t k = 0; k < s->n; k++) {
+            if (s->c[k].seq < upto)
+                out[n++] = s->c[k];
+            else
+                s->c[keep++] = s->c[k];
+        }
+        s->n = keep;
+        if (!keep)
+            s->stream = 0;
+        break;
+    }
+    atomic_fetch_sub_explicit(&pending_total, n, memory_order_relaxed);
+    pthread_mutex_unlock(&pending_lock);
+    return n;
+}
+
+/* Still the pinned/registered allocation it was? A source released since
+ * (hipHostFree) is not read: it may be unmapped. */
+static int still_host(uint64_t src, uint64_t bytes, uint8_t *mem)
+{
+    struct hv_alloc_range r;
+    if (!hv_alloc_find(hv_tracer.allocs, src, &r) || !host_known(r.mem) || src + bytes > r.base + r.bytes)
+        return 0;
+    *mem = r.mem;
+    return 1;
+}
+
+void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
+{
+    struct pending_copy done[HV_PENDING_PER_STREAM];
+    if (!atomic_load_explicit(&pending_total, memory_order_relaxed))
+        return;
+    uint32_t n = pending_take(stream, upto, done);
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t mem;
+        if (!still_host(done[i].src, done[i].bytes, &mem))
+            continue;
+        const unsigned char *now = stage(done[i].src, done[i].bytes, mem);
+        if (!now)
+            continue;
+        uint64_t h = hv_fnv1a64(now, done[i].bytes);
+        if (h != done[i].hash)
+            emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
+    }
+}
