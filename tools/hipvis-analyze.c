@@ -18,6 +18,7 @@
 
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
+#include "analyze/forensics/forensics.h"
 #include "analyze/report/report.h"
 #include "hipvis/reader.h"
 
@@ -26,7 +27,7 @@ struct opts {
     int fail_on;
     const char *perfetto;
     uint32_t rules_disabled;
-    const char *find_value, *at;  /* reserved: issue 6 */
+    const char *find_value, *at, *replay;  /* value search (src/analyze/forensics) */
     int diagnose;                 /* ranked hypotheses per same-epoch-write group */
     const char **code_objects;    /* --code-object FILE (repeatable) */
     int ncode_objects;
@@ -44,7 +45,10 @@ static void usage(FILE *out)
           "  --graphs             print each graph exec's inventory and shape\n"
           "  --disable RULE       turn a rule off (repeatable)\n"
           "  --stats              records/s and peak RSS on stderr\n"
-          "  --find-value V --at ADDR[:LEN]   (not yet: value forensics)\n"
+          "  --find-value V[:W] --at ADDR[:LEN]|kernel:NAME:ARG [--replay SEQ]\n"
+          "                       every recorded write that put V (W bytes, default 4) there, with its\n"
+          "                       epoch distance to the replay (default: the last one reading the range);\n"
+          "                       exit 0 found, 1 not found\n"
           "  --diagnose           rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group\n"
           "  --code-object FILE   code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)\n"
           "  --version, --help\n"
@@ -103,6 +107,9 @@ static int parse(int argc, char **argv, struct opts *o)
         } else if (strcmp(a, "--at") == 0) {
             NEED_VAL();
             o->at = val;
+        } else if (strcmp(a, "--replay") == 0) {
+            NEED_VAL();
+            o->replay = val;
         } else if (strcmp(a, "--diagnose") == 0) {
             o->diagnose = 1;
         } else if (strcmp(a, "--code-object") == 0) {
@@ -122,10 +129,6 @@ static int parse(int argc, char **argv, struct opts *o)
             o->traces[o->ntraces++] = a;
         }
 #undef NEED_VAL
-    }
-    if (o->find_value || o->at) {
-        fprintf(stderr, "hipvis-analyze: --find-value/--at are not implemented yet\n");
-        return 2;
     }
     if (o->ntraces == 0) {
         usage(stderr);
@@ -274,6 +277,13 @@ int main(int argc, char **argv)
         free(o.code_objects);
         return rc;
     }
+    if (o.find_value || o.at || o.replay) {
+        struct hv_value_query q = {.value = o.find_value, .at = o.at, .replay = o.replay, .json = o.json};
+        rc = o.ntraces ? hv_value_search(&q, o.traces, o.ntraces, stdout) : 2;
+        free(o.traces);
+        free(o.code_objects);
+        return fflush(stdout) != 0 ? 2 : rc;
+    }
     struct hv_findings out;
     hv_findings_init(&out);
     out.keep_all = o.all;
@@ -307,6 +317,10 @@ int main(int argc, char **argv)
             status = 2;
     double dt = now_s() - t0;
     struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all};
+    /* HIPVIS_STACKS=1 traces: the caller stack of each finding's ops. */
+    struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, o.traces, o.ntraces) : NULL;
+    if (stacks)
+        hv_stacks_install(stacks, &ro);
     if (run.diag) {
         ro.json_extra = diag_json;
         ro.json_extra_ctx = run.diag;
@@ -334,6 +348,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hipvis-analyze: %" PRIu64 " records in %.3f s = %.2f M records/s, peak RSS %ld MiB\n",
                 run.records, dt, dt > 0 ? (double)run.records / dt / 1e6 : 0.0, ru.ru_maxrss / 1024);
     }
+    hv_stacks_free(stacks);
     if (status == 0 && o.fail_on > HV_SEV_NONE && hv_findings_count_at(&out, o.fail_on, NULL) > 0)
         status = 1;
     if (fflush(stdout) != 0)

@@ -28,6 +28,7 @@ static void usage(FILE *out)
           "  --metrics-interval-ms N (default 1000)\n"
           "  --metrics-keep SECONDS  keep series of ended processes (default 300)\n"
           "  --closed-grace-ms N     a closed segment of a live pid (exec) is final after this (default 1000)\n"
+          "  --nice N                scheduling priority to take at start (default -10; 0 leaves it)\n"
           "  --no-analysis           traces only, no streaming rules\n"
           "  --disable RULE          turn a rule off (repeatable)\n"
           "  -q, --quiet             log warnings and errors only\n"
@@ -116,6 +117,8 @@ int main(int argc, char **argv)
             bad = parse_int(v, 10, 3600000, &o.metrics_ms);
         } else if (!strcmp(a, "--metrics-keep")) {
             bad = parse_int(v, 0, 86400 * 7, &o.metrics_keep_s);
+        } else if (!strcmp(a, "--nice")) {
+            bad = parse_int(v, -20, 19, &o.nice);
         } else if (!strcmp(a, "--closed-grace-ms")) {
             bad = parse_int(v, 0, 600000, &o.closed_grace_ms);
         } else if (!strcmp(a, "--disable")) {

@@ -9,9 +9,11 @@ INSTALL_BINS += $(BUILD)/hipvis-dump
 
 # hipvis-analyze: traces -> findings (text / JSON / Perfetto)
 # (--diagnose: src/analyze/diagnose/module.mk; libLLVM only with HAVE_LLVM=1)
-$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(DIAG_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+# (--find-value, stacks of findings: src/analyze/forensics/module.mk; libelf)
+$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(DIAG_LINK) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a \
+                         $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS) $(FORENSICS_LIBS)
 PROGRAMS     += $(BUILD)/hipvis-analyze
 INSTALL_BINS += $(BUILD)/hipvis-analyze
 

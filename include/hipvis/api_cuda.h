@@ -112,7 +112,7 @@
     X(1123, cudaFreeHost, HV_OP_FREE)                                         \
     X(1124, cudaHostUnregister, HV_OP_FREE)
 
-/* driver entry-point lookups */
+/* the current device; driver entry-point lookups */
 #define HV_CUDART_LOOKUP(X)                                                   \
     X(1130, cudaSetDevice, HV_OP_DEVICE)                                      \
     X(1150, cudaGetDriverEntryPoint, HV_OP_OTHER)                             \
@@ -120,11 +120,6 @@
     X(1152, cudaGetDriverEntryPointByVersion, HV_OP_OTHER)                    \
     X(1153, cudaGetDriverEntryPointByVersion_ptsz, HV_OP_OTHER)
 
-/* The CUDA runtime: ids 1000..1999. */
-#define HV_CUDA_APIS(X) \
-    HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \
-    HV_CUDART_SYNC(X) HV_CUDART_EVENT(X) HV_CUDART_ALLOC(X) \
-    HV_CUDART_LOOKUP(X)
 /* copies */
 #define HV_CUDRV_COPY(X)                                                      \
     X(2000, cuMemcpyHtoDAsync_v2, HV_OP_COPY)                                 \
@@ -247,9 +242,16 @@
     X(2170, cuGetProcAddress, HV_OP_OTHER)                                    \
     X(2171, cuGetProcAddress_v2, HV_OP_OTHER)
 
+/* The CUDA runtime: ids 1000..1999. */
+#define HV_CUDA_APIS(X) \
+    HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \
+    HV_CUDART_SYNC(X) HV_CUDART_EVENT(X) HV_CUDART_ALLOC(X) \
+    HV_CUDART_LOOKUP(X)
+
 /* The CUDA driver: ids 2000..2999. */
 #define HV_CUDA_DRV_APIS(X) \
     HV_CUDRV_COPY(X) HV_CUDRV_MEMSET(X) HV_CUDRV_LAUNCH(X) \
     HV_CUDRV_GRAPH(X) HV_CUDRV_SYNC(X) HV_CUDRV_EVENT(X) \
     HV_CUDRV_ALLOC(X) HV_CUDRV_MODULE(X)
+
 #endif

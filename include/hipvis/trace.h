@@ -185,7 +185,8 @@ struct hv_copy_args {
     uint8_t  dst_mem, src_mem;/* enum hv_mem */
     uint8_t  flags;           /* HV_COPY_* */
     int16_t  dst_device, src_device;  /* peer copies; -1 otherwise */
-    uint32_t payload_hash;    /* FNV-1a of source bytes at enqueue when hashed, else 0 */
+    uint32_t payload_hash;    /* low 32 bits of the source's hash at enqueue (hv_payload.hash) when
+                                 hashed, else 0 */
 };
 
 struct hv_memset_args {
@@ -446,7 +447,7 @@ struct hv_payload {
     uint64_t src;
     uint32_t len;             /* bytes captured (<= HIPVIS_PAYLOAD_BYTES) */
     uint32_t when;            /* 0 at enqueue, 1 when first observed complete (hv_payload_when) */
-    uint64_t hash;            /* FNV-1a 64 of the whole source range */
+    uint64_t hash;            /* XXH64 (seed 0) of the whole source range */
     /* uint8_t bytes[len], padded to 8 */
 };
 
@@ -469,8 +470,10 @@ static inline size_t hv_rec_padded(size_t n) { return (n + (HV_REC_ALIGN - 1)) &
 
 #define HV_HDR_PROBES   0x4u     /* three-point probe records may be present */
 
-/* hv_payload.when. Hashes are FNV-1a 64 over the copy's whole 1D source
- * range; hv_copy_args.payload_hash holds the low 32 bits of the enqueue one. */
+/* hv_payload.when. Hashes are XXH64 (seed 0) of the copy's whole 1D source
+ * range (a byte-serial hash such as FNV-1a costs ten times more on the
+ * hot path); hv_copy_args.payload_hash holds the low 32 bits of the
+ * enqueue one. */
 enum hv_payload_when {
     HV_PAYLOAD_ENQUEUE = 0,   /* right after the async H2D copy was enqueued; seq = the copy */
     /* The source hashed differently when the host first observed the copy
@@ -556,13 +559,15 @@ enum hv_guard_mode {
     HV_GUARD_EVENT_SYNC,         /* event recorded on the launch stream, host waits (system-scope fence) */
     HV_GUARD_EVENT_SYNC_NOFENCE, /* the same, event created with hipEventDisableSystemFence: order only */
     HV_GUARD_RELEASE_EVENT,      /* hipEventReleaseToSystem event recorded on the launch stream; no host wait */
+    HV_GUARD_COPY_SYNC,          /* at the copy instead: event after an async pinned H2D copy, host waits
+                                    before the program can touch the source again (the host race) */
     HV_GUARD__MODES
 };
 
 struct hv_guard {
-    struct hv_rec_header h;   /* type HV_REC_GUARD; seq = the latest call before the guard (it is no call);
-                                 an HV_REC_EPOCH follows when the host waited */
-    uint64_t exec;            /* the graph exec about to be launched */
+    struct hv_rec_header h;   /* type HV_REC_GUARD; seq = the latest call before the guard (it is no call;
+                                 copy-sync: the copy); an HV_REC_EPOCH follows when the host waited */
+    uint64_t exec;            /* the graph exec about to be launched (0 for copy-sync) */
     uint64_t stream;          /* canonical launch stream */
     uint64_t copy_seq;        /* the H2D copy (launch stream, current epoch) into a range the exec reads */
     uint64_t copy_dst, copy_bytes;

@@ -269,7 +269,9 @@ void hv_rd_next_chunk(struct hv_reader *r)
             uint64_t off = j->off;
             hv_rd_slot_drop(r, s);
             pipe_cancel(r);
-            r->in_pos = (size_t)(off - r->in_off);
+            /* Its bytes are still buffered (keep_off); only frames near the
+             * input buffer's limit could have pushed them out. */
+            r->in_pos = off >= r->in_off ? (size_t)(off - r->in_off) : 0;
             r->keep_off = HV_RD_KEEP_NONE;
             r->barrier = 0;
             hv_rd_load_next(r);
@@ -278,9 +280,8 @@ void hv_rd_next_chunk(struct hv_reader *r)
         int rc = hv_rd_accept_chunk(r, s, j->csize, j->off, &j->ch, j->nstr);
         if (rc != 0)
             return;   /* records to deliver, or out of memory (reported) */
-        /* An empty chunk: the slot is dropped when the next one is taken. */
-        if (r->slots[s].live == 0)
-            hv_rd_slot_drop(r, s);
+        /* A valid chunk without records: nothing points into it. */
+        hv_rd_slot_drop(r, s);
         r->cur = HV_RD_SLOT_NONE;
     }
 }

@@ -28,15 +28,6 @@ uint32_t hv_evidence_header_flags(void)
            (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0);
 }
 
-uint64_t hv_fnv1a64(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
 {
     const struct hv_copy_args *a = &c->a.copy;

@@ -82,12 +82,18 @@ static inline void hv_ev_replay_after(struct hv_thread_ctx *t, uint64_t seq, int
 
 /* ---- internal to src/preload/{payload,probe,stacks}.c ---- */
 
-/* FNV-1a 64 of n bytes (the hash in HV_REC_PAYLOAD). */
-uint64_t hv_fnv1a64(const void *p, size_t n);
-/* Copies n bytes of host memory at src (kind `mem`) into dst: directly for
- * memory the runtime allocated or registered for the host, through
- * hv_safe_read otherwise, so a wrong guess never faults. 1 when all read. */
+/* XXH64, seed 0, of n bytes: the hash in HV_REC_PAYLOAD (xxh64.c). */
+uint64_t hv_hash64(const void *p, size_t n);
+/* Copies n bytes of host memory at src (kind `mem`) into dst without ever
+ * faulting: directly for memory the runtime allocated or registered for
+ * the host and for memory hostmem.c knows is host memory, through
+ * hv_safe_read when unsure; never for managed memory (a CPU read migrates
+ * its pages). 1 when all was read. */
 int hv_read_host(void *dst, uint64_t src, uint64_t n, uint8_t mem);
+/* Whether [p, p+n) is ordinary readable host memory (hostmem.c): 1 yes,
+ * 0 no, -1 unknown right now (use hv_safe_read). */
+int hv_host_readable(uint64_t p, uint64_t n);
+void hv_hostmem_setup(void);
 
 void hv_payload_setup(const struct hv_config *cfg);
 /* Stages and hashes ev's source when the options want it (sets staged, hash, hashed). */

@@ -17,10 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "preload/evidence.h"
+#include "preload/realsym.h"
 #include "preload/streams.h"
 #include "preload/tracer.h"
 
 _Atomic int hv_guard_mode_v = -1;
+static _Atomic int guard_active;       /* the pattern applied now (hipvis_guard_set may change it) */
 static int guard_always;               /* HIPVIS_GUARD_WHEN=always */
 static _Atomic uint64_t guard_count;
 static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,7 +51,39 @@ static struct exec_reads *execs;       /* EXEC_SLOTS */
 static const char *const mode_names[HV_GUARD__MODES] = {
     [HV_GUARD_OFF] = "off", [HV_GUARD_STREAM_SYNC] = "stream-sync", [HV_GUARD_EVENT_SYNC] = "event-sync",
     [HV_GUARD_EVENT_SYNC_NOFENCE] = "event-sync-nofence", [HV_GUARD_RELEASE_EVENT] = "release-event",
+    [HV_GUARD_COPY_SYNC] = "copy-sync",
 };
+
+const char *hv_guard_mode_name(int mode)
+{
+    return mode >= 0 && mode < HV_GUARD__MODES ? mode_names[mode] : "?";
+}
+
+/* Front ends' runtime calls (hv_guard_register), by API-name prefix. */
+static struct {
+    const char *prefix;
+    const struct hv_guard_ops *ops;
+} runtimes[4];
+static _Atomic int nruntimes;
+
+void hv_guard_register(const char *api_prefix, const struct hv_guard_ops *ops)
+{
+    int i = atomic_fetch_add(&nruntimes, 1);
+    if (i < (int)(sizeof runtimes / sizeof runtimes[0])) {
+        runtimes[i].prefix = api_prefix;
+        runtimes[i].ops = ops;
+    }
+}
+
+static const struct hv_guard_ops *ops_for(uint16_t api)
+{
+    const char *name = hv_api_name(api);
+    int n = atomic_load(&nruntimes);
+    for (int i = 0; i < n && i < (int)(sizeof runtimes / sizeof runtimes[0]); i++)
+        if (strncmp(name, runtimes[i].prefix, strlen(runtimes[i].prefix)) == 0)
+            return runtimes[i].ops;
+    return NULL;
+}
 
 static void say(const char *msg)
 {
@@ -71,7 +106,7 @@ static void init_once(void)
                 mode = i;
         if (mode < 0) {
             snprintf(msg, sizeof msg, "hipvis: HIPVIS_GUARD=%s: expected off, stream-sync, event-sync, "
-                                      "event-sync-nofence or release-event; guards disabled\n", v);
+                                      "event-sync-nofence, release-event or copy-sync; guards disabled\n", v);
             say(msg);
             mode = HV_GUARD_OFF;
         }
@@ -93,6 +128,7 @@ static void init_once(void)
             mode = HV_GUARD_OFF;
         }
     }
+    atomic_store(&guard_active, mode);
     atomic_store(&hv_guard_mode_v, mode);
 }
 
@@ -127,10 +163,8 @@ static void *slot(void *table, size_t stride, uint32_t nslots, uint64_t key)
     return NULL;
 }
 
-void hv_guard_note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t epoch, uint64_t seq)
+static void note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t epoch, uint64_t seq)
 {
-    if (hv_guard_mode() == HV_GUARD_OFF || !stream || !bytes)
-        return;
     pthread_mutex_lock(&guard_lock);
     struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream);
     if (s) {
@@ -138,6 +172,19 @@ void hv_guard_note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t 
         s->next = (s->next + 1) % COPIES_PER_STREAM;
     }
     pthread_mutex_unlock(&guard_lock);
+}
+
+/* Does any exec's kernel node read [lo, hi)? (copy-sync: the copies a
+ * graph reads; scanning every exec is fine at a host round trip's cost.) */
+static int read_by_an_exec(uint64_t lo, uint64_t hi)
+{
+    int found = 0;
+    pthread_mutex_lock(&guard_lock);
+    for (uint32_t k = 0; k < EXEC_SLOTS && !found; k++)
+        for (uint32_t i = 0; execs[k].exec && i < execs[k].n && !found; i++)
+            found = execs[k].r[i].lo < hi && lo < execs[k].r[i].hi;
+    pthread_mutex_unlock(&guard_lock);
+    return found;
 }
 
 void hv_guard_exec_begin(uint64_t exec)
@@ -274,13 +321,33 @@ static void emit(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec,
      * sync call would, so epochs and the analyzer's happens-before agree. */
     if (r == 0 && mode != HV_GUARD_RELEASE_EVENT)
         hv_observe_stream(t, seq, stream);
+    /* copy-sync's seq is the copy itself, which the evidence hooks count as
+     * "enqueued before" only from seq + 1: its source is re-hashed now,
+     * before the program can touch it, not at the program's next sync. */
+    if (r == 0 && mode == HV_GUARD_COPY_SYNC && hv_ev(HV_EV_OBSERVE))
+        hv_ev_observed(t, seq, stream, seq + 1);
+}
+
+/* Runs the pattern for mode and records it under seq. */
+static void guard(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec, uint64_t stream, void *raw,
+                  const struct copy_note *c, const struct hv_guard_ops *ops)
+{
+    int before = ops->peek_error ? ops->peek_error() : 0;
+    uint64_t t0 = now_ns();
+    int r = apply(mode, t->device, raw, ops);
+    uint64_t ns = now_ns() - t0;
+    /* A failing guard call must not leave its error for the program's
+     * next hipGetLastError; an error the program had not read yet stays. */
+    if (r != 0 && before == 0 && ops->get_error)
+        ops->get_error();
+    emit(t, mode, seq, exec, stream, c, ns, r);
 }
 
 void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t stream, void *raw_stream,
                             const struct hv_guard_ops *ops)
 {
-    int mode = hv_guard_mode();
-    if (mode == HV_GUARD_OFF || !t || !stream)
+    int mode = hv_guard_mode() == HV_GUARD_OFF ? HV_GUARD_OFF : atomic_load(&guard_active);
+    if (mode == HV_GUARD_OFF || mode == HV_GUARD_COPY_SYNC || !t || !stream)
         return;
     struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
     if (!st || any_capture())
@@ -295,13 +362,42 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     /* Every op enqueued before this point has a seq <= this one (seqs are
      * taken after the runtime returned). */
     uint64_t seq = atomic_load_explicit(&hv_tracer.col->seq, memory_order_relaxed);
-    int before = ops->peek_error ? ops->peek_error() : 0;
-    uint64_t t0 = now_ns();
-    int r = apply(mode, t->device, raw_stream, ops);
-    uint64_t ns = now_ns() - t0;
-    /* A failing guard call must not leave its error for the program's
-     * next hipGetLastError; an error the program had not read yet stays. */
-    if (r != 0 && before == 0 && ops->get_error)
-        ops->get_error();
-    emit(t, mode, seq, exec, stream, hit ? &c : NULL, ns, r);
+    guard(t, mode, seq, exec, stream, raw_stream, hit ? &c : NULL, ops);
+}
+
+void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, uint64_t dst, uint64_t span,
+                         uint8_t src_mem, uint64_t epoch, uint64_t seq)
+{
+    if (hv_guard_mode() == HV_GUARD_OFF || !stream || !span)
+        return;
+    note_copy(stream, dst, span, epoch, seq);
+    int mode = atomic_load(&guard_active);
+    /* Only a pinned or registered source is read when the copy executes; a
+     * pageable one is staged before the call returns. */
+    if (mode != HV_GUARD_COPY_SYNC || (src_mem != HV_MEM_HOST_PINNED && src_mem != HV_MEM_HOST_REGISTERED))
+        return;
+    const struct hv_guard_ops *ops = ops_for(api);
+    if (!ops || any_capture() || (!guard_always && !read_by_an_exec(dst, dst + span)))
+        return;
+    struct copy_note c = {dst, dst + span, epoch, seq};
+    guard(t, mode, seq, 0, stream, ops->raw_stream(stream), &c, ops);
+}
+
+/* In-process A/B (tests/gpu/fix_patterns.py): switch the pattern of an
+ * armed guard (HIPVIS_GUARD set at start, so copies and execs are being
+ * noted) between blocks of the same loop. Returns 0, or -1 when guards are
+ * not armed or the name is unknown. From Python:
+ * ctypes.CDLL(None).hipvis_guard_set(b"event-sync"). */
+HV_EXPORT int hipvis_guard_set(const char *mode);
+
+HV_EXPORT int hipvis_guard_set(const char *mode)
+{
+    if (hv_guard_mode() == HV_GUARD_OFF || !mode)
+        return -1;
+    for (int i = 0; i < HV_GUARD__MODES; i++)
+        if (strcmp(mode, mode_names[i]) == 0) {
+            atomic_store(&guard_active, i);
+            return 0;
+        }
+    return -1;
 }

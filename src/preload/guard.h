@@ -20,9 +20,19 @@
  *   release-event       hipEventReleaseToSystem event recorded on the launch
  *                       stream, no host wait: a system-scope release/acquire
  *                       between copy and graph on the launch queue only
+ *   copy-sync           at the copy, not the launch: after an async H2D copy
+ *                       from pinned memory into a range some exec reads, an
+ *                       event recorded after it is waited on by the host
+ *                       before the copy call returns, so the program cannot
+ *                       rewrite the source while the copy is pending (the
+ *                       host race); eager readers are covered too
+ *
+ * hipvis_guard_set("mode") (exported) switches the pattern of an armed
+ * guard in-process, for A/B blocks of one run (tests/gpu/fix_patterns.py).
  *
  * HIPVIS_GUARD_WHEN=flagged (default) | always: `always` guards every launch
- * that has no capture in progress (cost baseline for the A/B).
+ * (copy-sync: every async pinned H2D copy) while no capture is in progress
+ * (cost baseline for the A/B).
  *
  * What it never changes: the launch's return value, errno, and (unless a
  * guard call fails while an earlier error is still unread) what
@@ -41,7 +51,9 @@
 #include "hipvis/trace.h"
 #include "record/collector.h"
 
-/* enum hv_guard_mode once HIPVIS_GUARD is read, -1 before. */
+/* enum hv_guard_mode once HIPVIS_GUARD is read, -1 before: the mode the
+ * process started with. Not OFF = armed (copies and execs are noted); the
+ * pattern applied can be switched later with hipvis_guard_set(). */
 extern _Atomic int hv_guard_mode_v;
 
 int hv_guard_init(void);
@@ -51,14 +63,6 @@ static inline int hv_guard_mode(void)
     int m = atomic_load_explicit(&hv_guard_mode_v, memory_order_relaxed);
     return __builtin_expect(m >= 0, 1) ? m : hv_guard_init();
 }
-
-/* Hooks from the record fillers; each returns at once when guards are off. */
-void hv_guard_note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t epoch, uint64_t seq);
-/* A fresh inventory of exec begins (instantiate, update). */
-void hv_guard_exec_begin(uint64_t exec);
-/* Kernel node `node` of exec reads through these arguments (replaces what
- * the node had: SetParams). */
-void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args, int n);
 
 /* The runtime calls a guard makes, supplied by the front end. Results: 0
  * success (hipSuccess, cudaSuccess). */
@@ -70,12 +74,36 @@ struct hv_guard_ops {
     int (*event_sync)(void *event);
     int (*peek_error)(void);
     int (*get_error)(void);
-    unsigned flags[HV_GUARD__MODES];  /* event creation flags per mode */
+    void *(*raw_stream)(uint64_t canonical);   /* canonical id (trace.h) -> the runtime's handle */
+    unsigned flags[HV_GUARD__MODES];           /* event creation flags per mode */
 };
+
+/* A front end's ops, by the prefix of its API names ("hip", "cuda"):
+ * copy-sync picks them from the copy's API. Called from a constructor. */
+void hv_guard_register(const char *api_prefix, const struct hv_guard_ops *ops);
+
+/* Hooks from the record fillers; each returns at once when guards are off.
+ * After an async H2D copy's records are committed (seq: the copy): notes
+ * it, and applies copy-sync when that is the mode. span: bytes from dst to
+ * the end of the last row. */
+void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, uint64_t dst, uint64_t span,
+                         uint8_t src_mem, uint64_t epoch, uint64_t seq);
+/* A fresh inventory of exec begins (instantiate, update). */
+void hv_guard_exec_begin(uint64_t exec);
+/* Kernel node `node` of exec reads through these arguments (replaces what
+ * the node had: SetParams). */
+void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args, int n);
 
 /* Before the real graph launch of `exec` on `raw_stream` (canonical id
  * `stream`): applies the configured pattern if this launch is flagged. */
 void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t stream, void *raw_stream,
                             const struct hv_guard_ops *ops);
+
+const char *hv_guard_mode_name(int mode);
+
+/* CUDA's launch hook (src/intercept/cuda/guard_cuda.c), with the handles
+ * as void * so the CUDA headers stay out of this one. HIP's is
+ * hv_guard_hip (src/intercept/hip/guard_hip.h). */
+void hv_guard_cuda(struct hv_thread_ctx *t, void *exec, void *stream, int spt);
 
 #endif

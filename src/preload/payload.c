@@ -69,6 +69,7 @@ void hv_payload_setup(const struct hv_config *cfg)
     payload_limit = cfg->payload_bytes;
     rewrite_limit = cfg->rewrite_check_bytes;
     stage_bytes = payload_limit > rewrite_limit ? payload_limit : rewrite_limit;
+    hv_hostmem_setup();
     if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
         pthread_atfork(lock_before_fork, unlock_after_fork, child_after_fork);
     else
@@ -80,13 +81,16 @@ static int host_known(uint8_t mem) { return mem == HV_MEM_HOST_PINNED || mem == 
 int hv_read_host(void *dst, uint64_t src, uint64_t n, uint8_t mem)
 {
     const void *p = (const void *)(uintptr_t)src;
-    if (host_known(mem)) {
+    if (mem == HV_MEM_MANAGED || mem == HV_MEM_DEVICE)
+        return 0;
+    /* Not allocated by a traced call: the copy's kind says host memory,
+     * but it may be device memory the host cannot read. */
+    int readable = host_known(mem) ? 1 : hv_host_readable(src, n);
+    if (readable == 1) {
         memcpy(dst, p, n);
         return 1;
     }
-    /* A pointer the copy's kind says is host memory, but that no traced
-     * call allocated: it may be device memory the host cannot read. */
-    return hv_safe_read(dst, p, n) == (ssize_t)n;
+    return readable < 0 && hv_safe_read(dst, p, n) == (ssize_t)n;
 }
 
 /* Copies [src, src+n) into this thread's buffer. */
@@ -110,7 +114,7 @@ void hv_payload_hash(struct hv_copy_ev *ev)
     ev->staged = stage(ev->src, ev->bytes, ev->src_mem);
     if (!ev->staged)
         return;
-    ev->hash = hv_fnv1a64(ev->staged, ev->bytes);
+    ev->hash = hv_hash64(ev->staged, ev->bytes);
     ev->hashed = 1;
 }
 
@@ -215,7 +219,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream,
         const unsigned char *now = stage(done[i].src, done[i].bytes, mem);
         if (!now)
             continue;
-        uint64_t h = hv_fnv1a64(now, done[i].bytes);
+        uint64_t h = hv_hash64(now, done[i].bytes);
         if (h != done[i].hash)
             emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
     }

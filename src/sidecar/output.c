@@ -9,6 +9,8 @@
 #include "record/clock.h"
 #include "sidecar/log.h"
 
+#define SC_CHUNK_BYTES (256u << 10)
+
 void sc_output_init(struct sc_output *o, const struct sc_output_cfg *cfg, const struct hv_file_header *hdr,
                     const struct hv_shm_consumer *acc)
 {
@@ -36,6 +38,10 @@ static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
         o->open_failed = 1;
         return rc;
     }
+    /* Smaller chunks than the writer's default: a drain cycle flushes
+     * anyway, and each chunk buffer page is first touched (faulted in) at
+     * drain rate. */
+    hv_trace_writer_set_chunk_bytes(o->w, SC_CHUNK_BYTES);
     o->open_failed = 0;
     o->opened_ns = hv_mono_ns();
     snprintf(o->last_path, sizeof o->last_path, "%s", hv_trace_writer_path(o->w));

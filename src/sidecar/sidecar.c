@@ -24,6 +24,7 @@
 #define PENDING_TIMEOUT_NS (2000ull * 1000000ull)   /* a header that never completes is corrupt */
 #define OVER_CHECK_NS (100ull * 1000000ull)
 #define CAP_CHECK_NS (5000ull * 1000000ull)
+#define MAX_ENDED 1024                              /* ended processes whose series are kept */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -48,6 +49,7 @@ void sc_options_default(struct sc_options *o)
     o->metrics_ms = 1000;
     o->metrics_keep_s = 300;
     o->closed_grace_ms = 1000;
+    o->nice = -10;
     o->analyze = 1;
 }
 
@@ -147,6 +149,14 @@ static void retire(struct sidecar *sc, size_t i, int final)
             sc->capended = nc;
         }
     }
+    if (sc->nended == MAX_ENDED) {
+        /* Many short-lived processes: the oldest series goes first. */
+        size_t oldest = 0;
+        for (size_t k = 1; k < sc->nended; k++)
+            if (sc->ended[k].ended_ns < sc->ended[oldest].ended_ns)
+                oldest = k;
+        sc->ended[oldest] = sc->ended[--sc->nended];
+    }
     if (sc->nended < sc->capended)
         sc->ended[sc->nended++] = *sc_proc_metrics(p);
     const char *name = strrchr(p->seg.path, '/');
@@ -242,6 +252,12 @@ static int setup(struct sidecar *sc, const struct sc_options *o)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* Producers never wait for the sidecar, so a sidecar that waits for a
+     * CPU costs records: on a busy node it must win the CPU when it wakes.
+     * It uses little of it (docs/sidecar.md, "Sizing and cost"). */
+    if (o->nice && setpriority(PRIO_PROCESS, 0, o->nice) != 0)
+        sc_log("note: cannot set nice %d (%s); draining at normal priority (run as root, with CAP_SYS_NICE, "
+               "or set Nice= in the service unit)", o->nice, strerror(errno));
     if (sc_guard_install() != 0) {
         sc_log("cannot install the SIGBUS handler: %s", strerror(errno));
         return -1;

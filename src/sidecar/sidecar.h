@@ -31,6 +31,7 @@ struct sc_options {
     int metrics_ms;              /* --metrics-interval-ms */
     int metrics_keep_s;          /* --metrics-keep: series of ended processes */
     int closed_grace_ms;         /* --closed-grace-ms */
+    int nice;                    /* --nice: scheduling priority asked for at start (default -10) */
     int analyze;                 /* 0: --no-analysis */
     uint32_t rules_disabled;     /* --disable RULE */
     int quiet;

@@ -140,6 +140,15 @@ static struct hv_call call(struct tb *t, uint16_t api, uint64_t stream)
     return c;
 }
 
+void tb_aux(struct tb *t, void *rec)
+{
+    struct hv_rec_header *h = rec;
+    h->seq = t->seq;
+    h->tid = t->tid;
+    h->ts_ns = t->ts;
+    emit(t, rec);
+}
+
 void tb_stream_create(struct tb *t, uint64_t stream, uint32_t flags)
 {
     struct hv_call c = call(t, HV_API_hipStreamCreateWithFlags, 0);

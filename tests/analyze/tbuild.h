@@ -83,6 +83,10 @@ void tb_event_sync(struct tb *t, uint64_t ev);
 /* A call that failed: it must be counted and change nothing. */
 void tb_failed_copy(struct tb *t, uint64_t stream, uint64_t dst, uint64_t bytes);
 
+/* An auxiliary record (payload, probe...) after the last call: its header's
+ * type and size are the caller's; seq, tid and time are filled in. */
+void tb_aux(struct tb *t, void *rec);
+
 /* Helpers over a findings store. */
 size_t tb_count_rule(const struct hv_findings *s, int rule);
 const struct hv_group *tb_group(const struct hv_findings *s, int rule);

@@ -61,6 +61,11 @@ def hipvis_switch():
 
 
 class Decode:
+    """The loop's buffers and graphs. Subclasses change `body` (what each
+    graph runs) and `capture_mode` (tp.py: NCCL inside the graphs)."""
+
+    capture_mode = "global"
+
     def __init__(self, dev="cuda"):
         # Persistent buffers first: cu_seqlens_q is the lowest address of its
         # segment, like a serving engine's input buffers allocated at start.
@@ -71,7 +76,7 @@ class Decode:
         self.pin_prefill = (torch.arange(N + 1, dtype=torch.int32) * 4).pin_memory()
         self.pool = torch.cuda.graph_pool_handle()
         self.graphs = {}
-        self.body(N)  # compile the Triton kernel eagerly, outside capture
+        self.body(N)  # compile the Triton kernel (and create communicators) eagerly, outside capture
         torch.cuda.synchronize()
         for bs in SIZES:
             side = torch.cuda.Stream()
@@ -79,8 +84,9 @@ class Decode:
             with torch.cuda.stream(side):
                 self.body(bs)
             torch.cuda.current_stream().wait_stream(side)
+            torch.cuda.synchronize()
             g = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(g, pool=self.pool):
+            with torch.cuda.graph(g, pool=self.pool, capture_error_mode=self.capture_mode):
                 res = self.body(bs)
             self.graphs[bs] = (g, res)
         torch.cuda.synchronize()

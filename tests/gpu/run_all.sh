@@ -6,8 +6,12 @@
 #
 # Builds nothing and needs no network: build/libhipvis.so and
 # build/hipvis-dump come with the working tree (x86-64 Debian 12 build).
-# If the machine lacks libzstd.so.1 or libmsgpackc.so.2, they are taken from
-# .devlibs/ (copied from the build machine), for the traced processes only.
+# If the machine lacks libzstd.so.1 or libmsgpackc.so.2 (the H200 image lacks
+# the latter), they are taken from .devlibs/, for the traced processes only.
+# Prepare and carry it from the build machine:
+#   mkdir -p .devlibs && cp -L /usr/lib/x86_64-linux-gnu/{libzstd.so.1,libmsgpackc.so.2} .devlibs/
+#   echo /.devlibs/ >> .git/info/exclude
+#   device run: carry [build/libhipvis.so, build/hipvis-dump, .devlibs]
 #
 # Every traced case runs under LD_PRELOAD=build/libhipvis.so with
 # HIPVIS_OUTPUT in a work folder. Written to $OUT (default ./gpu-out):
@@ -98,27 +102,26 @@ if [ "$mode" = single ]; then
     trace_stats d
     # (f) overhead: alternating whole-process runs, hipvis vs none; then
     # torch.profiler vs none; then the in-process A/B.
-    pairs=${PAIRS:-10}
-    for i in $(seq 1 "$pairs"); do
-        if [ $((i % 2)) = 1 ]; then order="none hipvis"; else order="hipvis none"; fi
-        for arm in $order; do
-            if [ "$arm" = none ]; then
-                run "f-none-$i" python3 tests/gpu/decode.py time --steps 2000 --blocks 5
-            else
-                run "f-hipvis-$i" "${traced[@]}" HIPVIS_OUTPUT="$work/overhead/f.%p.zst" python3 tests/gpu/decode.py time --steps 2000 --blocks 5
-            fi
+    # alternate A B N cmd...: N pairs of runs named A-i and B-i (A first in
+    # odd pairs, B first in even ones); each arm's command follows its name
+    # word in "$@" as: A-args... -- B-args...
+    alternate() {
+        local a=$1 b=$2 n=$3 i arm
+        shift 3
+        local -a cmd_a=() cmd_b=()
+        while [ "$1" != -- ]; do cmd_a+=("$1"); shift; done
+        shift
+        cmd_b=("$@")
+        for i in $(seq 1 "$n"); do
+            for arm in $([ $((i % 2)) = 1 ] && echo "$a $b" || echo "$b $a"); do
+                if [ "$arm" = "$a" ]; then run "$arm-$i" "${cmd_a[@]}"; else run "$arm-$i" "${cmd_b[@]}"; fi
+            done
         done
-    done
-    for i in $(seq 1 "${PROF_PAIRS:-5}"); do
-        if [ $((i % 2)) = 1 ]; then order="none prof"; else order="prof none"; fi
-        for arm in $order; do
-            if [ "$arm" = none ]; then
-                run "p-none-$i" python3 tests/gpu/decode.py time --steps 2000 --blocks 5
-            else
-                run "p-profiler-$i" python3 tests/gpu/decode.py time --steps 2000 --blocks 5 --profiler
-            fi
-        done
-    done
+    }
+    loop=(python3 tests/gpu/decode.py time --steps 2000 --blocks 5)
+    alternate f-none f-hipvis "${PAIRS:-10}" "${loop[@]}" -- \
+        "${traced[@]}" HIPVIS_OUTPUT="$work/overhead/f.%p.zst" "${loop[@]}"
+    alternate p-none p-profiler "${PROF_PAIRS:-5}" "${loop[@]}" -- "${loop[@]}" --profiler
     run f-ab "${traced[@]}" HIPVIS_OUTPUT="$work/traces/ab.%p.zst" python3 tests/gpu/decode.py ab --steps 2000 --blocks 30
     # one overhead trace comes back too (its size and record counts)
     ls -l "$work/overhead" > "$work/logs/overhead-traces.txt"

@@ -17,47 +17,21 @@ import torch
 import torch.distributed as dist
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from decode import N, SIZES, hipvis_switch, seqlen_kernel  # noqa: E402
+from decode import N, SIZES, Decode, hipvis_switch, seqlen_kernel  # noqa: E402
 
 
-class TPDecode:
-    def __init__(self, rank):
-        dev = torch.device("cuda", rank)
-        self.cu_seqlens_q = torch.zeros(N + 1, dtype=torch.int32, device=dev)
-        self.out = torch.zeros(N, device=dev)
-        self.hidden = torch.randn(N, 64, device=dev)
-        self.pin_decode = torch.arange(N + 1, dtype=torch.int32).pin_memory()
-        self.pin_prefill = (torch.arange(N + 1, dtype=torch.int32) * 4).pin_memory()
-        self.pool = torch.cuda.graph_pool_handle()
-        self.graphs = {}
-        self.body(N)  # compile and create the communicator outside capture
-        torch.cuda.synchronize()
-        phase("eager all-reduce done")
-        for bs in SIZES:
-            side = torch.cuda.Stream()
-            side.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(side):
-                self.body(bs)
-            torch.cuda.current_stream().wait_stream(side)
-            torch.cuda.synchronize()
-            g = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(g, pool=self.pool, capture_error_mode="thread_local"):
-                res = self.body(bs)
-            self.graphs[bs] = (g, res)
-        torch.cuda.synchronize()
+class TPDecode(Decode):
+    """decode.py's loop; each graph's body ends in a row-parallel layer's
+    all-reduce. Other threads (NCCL's proxy) may make calls while a graph is
+    captured, hence thread-local capture."""
+
+    capture_mode = "thread_local"
 
     def body(self, bs):
         seqlen_kernel[(1,)](self.cu_seqlens_q, self.out, bs, BLOCK=N)
         y = self.hidden[:bs] * self.out[:bs, None]
-        dist.all_reduce(y)  # row-parallel layer's reduction
+        dist.all_reduce(y)
         return torch.relu(y).sum(dim=1)
-
-    def step(self, i):
-        if i % 8 == 0:
-            self.cu_seqlens_q.copy_(self.pin_prefill, non_blocking=True)
-            seqlen_kernel[(1,)](self.cu_seqlens_q, self.out, N, BLOCK=N)
-        self.cu_seqlens_q.copy_(self.pin_decode, non_blocking=True)
-        self.graphs[SIZES[i % len(SIZES)]][0].replay()
 
 
 def nccl_version():
@@ -77,7 +51,7 @@ def main():
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", rank=rank, world_size=world, device_id=torch.device("cuda", rank))
     phase("process group up")
-    d = TPDecode(rank)
+    d = TPDecode(torch.device("cuda", rank))
     phase("graphs captured")
     for i in range(48):
         d.step(i)
@@ -88,11 +62,20 @@ def main():
     ref = check.clone()
     dist.broadcast(ref, 0)
     same = bool(torch.allclose(check, ref))
-    dist.destroy_process_group()
     print(json.dumps({"result": {"case": "tp", "rank": rank, "world": world, "hipvis": hipvis_switch() is not None,
                                  "cu_seqlens_q": hex(d.cu_seqlens_q.data_ptr()), "ranks_agree": same,
                                  "triton_kernel": seqlen_kernel.fn.__name__, "nccl": nccl_version(),
                                  "gpu": torch.cuda.get_device_name(rank), "torch": torch.__version__}}), flush=True)
+    # destroy_process_group can hang while graphs holding NCCL work are alive
+    # (pytorch/pytorch#115388): drop them first, and bound the wait.
+    d.graphs.clear()
+    del d
+    torch.cuda.synchronize()
+    faulthandler.cancel_dump_traceback_later()
+    faulthandler.dump_traceback_later(30, exit=True)
+    dist.destroy_process_group()
+    phase("process group destroyed")
+    faulthandler.cancel_dump_traceback_later()
 
 
 if __name__ == "__main__":

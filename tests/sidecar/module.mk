@@ -21,7 +21,8 @@ $(SIDECAR_TEST_DIR)/sc_segtool: tests/sidecar/sc_segtool.c $(call obj,src/record
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS)
 
-SIDECAR_TEST_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-sidecar $(BUILD)/hipvis $(DOUBLE_LIB) \
+SIDECAR_TEST_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-sidecar $(BUILD)/hipvis $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
+                     $(DOUBLE_LIB) $(BUILD)/tests/apps/decode_loop \
                      $(SIDECAR_TEST_DIR)/sc_producer $(SIDECAR_TEST_DIR)/sc_rawprod $(SIDECAR_TEST_DIR)/sc_check \
                      $(SIDECAR_TEST_DIR)/sc_segtool
 

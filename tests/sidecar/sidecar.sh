@@ -183,7 +183,44 @@ stop_sidecar || good=0
 [ "$drops" -gt 0 ] || { echo "  no drops counted while the sidecar was away"; good=0; }
 [ $good = 1 ] && ok "sidecar killed and restarted: producers unaffected, $drops drops counted" || bad "sidecar restart"
 
-# 6. Segments the sidecar must refuse: another uid, a wrong mode, a symlink.
+# 6. Rotation and the disk cap: files rotate by size and by age, every file
+#    of a process still adds up; with a cap, the oldest closed files go first
+#    and the total stays under it.
+good=1
+start_sidecar rotate --rotate-size 16K
+produce "$work/rot.out" 20000 2
+wait_producers
+read -r _ pid _ calls <"$work/rot.out"
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/rotate" "$pid" "$calls" --require-footer) || good=0
+nfiles=$(field "$line" files)
+echo "  by size (16K): $line"
+[ "${nfiles:-0}" -ge 3 ] || good=0
+stop_sidecar || good=0
+start_sidecar age --rotate-age 1s
+produce "$work/age.out" 2000 2.5
+wait_producers
+read -r _ pid _ calls <"$work/age.out"
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/age" "$pid" "$calls" --require-footer) || good=0
+echo "  by age (1 s): $line"
+[ "$(field "$line" files)" -ge 3 ] || good=0
+stop_sidecar || good=0
+start_sidecar cap --rotate-size 8K --disk-cap 40K
+produce "$work/cap.out" 20000 2
+wait_producers
+read -r _ pid _ calls <"$work/cap.out"
+wait_gone "$pid" || good=0
+stop_sidecar || good=0
+total=$(cat "$work/cap"/hipvis.*.zst | wc -c)
+deleted=$(awk '/^hipvis_sidecar_trace_files_deleted_total/ {print $2}' "$work/cap/hipvis.prom")
+echo "  cap 40K: $(ls "$work/cap"/hipvis.*.zst | wc -l) files left, $total bytes, $deleted deleted"
+[ "$total" -le 40960 ] && [ "${deleted:-0}" -gt 0 ] || good=0
+for f in "$work/cap"/hipvis.*.zst; do "$t/sc_check" --require-footer "$f" >/dev/null || good=0; done
+[ $good = 1 ] && ok "rotation by size and age (accounting exact over the files), disk cap deletes oldest" \
+              || bad "rotation/disk cap"
+
+# 7. Segments the sidecar must refuse: another uid, a wrong mode, a symlink.
 me=$(id -u)
 good=1
 start_sidecar refuse
@@ -218,7 +255,7 @@ fi
 rm -f "$seg"/hipvis.*.400000?.ring
 [ $good = 1 ] && ok "refused: another uid, mode 0644, symlink (each logged once, with the reason)" || bad refuse
 
-# 7. Corrupt segments are reported and skipped, never crash the sidecar:
+# 8. Corrupt segments are reported and skipped, never crash the sidecar:
 #    junk with a bad magic, a header whose geometry does not add up, a ring
 #    with a malformed record (the process's trace still gets a footer), and
 #    a segment truncated under the sidecar (SIGBUS while draining).
@@ -257,7 +294,7 @@ grep -q "pid $ringpid: ring 0 (tid [0-9]*) is corrupt at byte" "$work/corrupt.lo
               || { bad corrupt; grep -v "writing\|closed\|draining\|ended" "$work/corrupt.log" | head -20; }
 rm -f "$seg"/*.ring
 
-# 8. Streaming analysis output: the alerts file has one JSON line per new
+# 9. Streaming analysis output: the alerts file has one JSON line per new
 #    finding group (the ring damage above dropped records: records-dropped),
 #    and the metrics file is valid Prometheus text.
 good=1
@@ -285,7 +322,46 @@ print(f"  {len(alerts)} alert line(s), metrics parse")
 EOF
 [ $good = 1 ] && ok "alerts are JSON lines, once per group; metrics are Prometheus text" || bad "alerts/metrics"
 
-# 9. The launcher: hipvis run sets LD_PRELOAD and HIPVIS_OUTPUT (file
+# 10. Streaming analysis agrees with hipvis-analyze: the decode loop (the
+#    ROCm/hip#3902 pattern) drained by the sidecar gives the same finding
+#    groups live (alerts, metrics) as the offline analyzer on its trace.
+if [ "$mode" = preload ]; then
+  good=1
+  start_sidecar stream
+  ( HIPVIS_QUIET=1 HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" LD_PRELOAD="$lib" \
+      timeout 30 "$build/tests/apps/decode_loop" --steps 200 --prefill-every 8 >/dev/null; exit $? ) \
+      2>>"$work/producers.log" &
+  PIDS+=($!)
+  wait_producers
+  pid=$(ls "$work/stream" | sed -n 's/^hipvis\.\([0-9]*\)\..*\.zst$/\1/p' | head -1)
+  wait_gone "$pid" || good=0
+  stop_sidecar || good=0
+  "$build/hipvis-analyze" --json --fail-on none "$work/stream"/hipvis.*.zst >"$work/stream.json" || good=0
+  python3 - "$work/stream.json" "$work/stream/alerts.jsonl" "$work/stream/hipvis.prom" <<'EOF' || good=0
+import json, re, sys
+offline = json.load(open(sys.argv[1]))["findings"]
+alerts = [json.loads(l) for l in open(sys.argv[2])]
+key = lambda f: (f["pid"], f["rule"], f["first_seq"])
+if sorted(map(key, offline)) != sorted(map(key, alerts)):
+    sys.exit(f"offline groups {sorted(map(key, offline))} != alerts {sorted(map(key, alerts))}")
+occ = {}
+for line in open(sys.argv[3]):
+    m = re.match(r'hipvis_findings_total\{pid="(\d+)",exe="[^"]*",rule="([^"]+)"\} (\d+)', line)
+    if m and int(m.group(3)):
+        occ[(int(m.group(1)), m.group(2))] = int(m.group(3))
+want = {}
+for f in offline:
+    want[(f["pid"], f["rule"])] = want.get((f["pid"], f["rule"]), 0) + f["count"]
+if occ != want:
+    sys.exit(f"metrics {occ} != offline {want}")
+if not any(f["rule"] == "same-epoch-write" for f in offline):
+    sys.exit("no same-epoch-write finding in the decode loop")
+print(f"  {len(alerts)} groups live = offline, {sum(want.values())} occurrences")
+EOF
+  [ $good = 1 ] && ok "streaming analysis: decode loop alerts and metrics == hipvis-analyze" || bad "streaming analysis"
+fi
+
+# 11. The launcher: hipvis run sets LD_PRELOAD and HIPVIS_OUTPUT (file
 #    transport), hipvis run --sidecar sets HIPVIS_SIDECAR, and the
 #    subcommands exec their tools. (raw mode: nothing is preloaded.)
 good=1

@@ -263,11 +263,14 @@ static void rank(struct dx_diag *d)
             d->order[j] = d->order[j - 1];
             d->order[j - 1] = x;
         }
-    int top = d->order[0];
+    int top = d->order[0], next = d->order[1];
     d->verdict = d->score[top] > 0 ? top : -1;
+    /* "observed" when a direct observation sets the leader apart from the
+     * runner-up, not merely agrees with both (probes that all match favour
+     * H1 and H3 alike). */
     d->observed = 0;
     for (int i = 0; d->verdict >= 0 && i < d->nitems; i++)
-        if (d->items[i].observed && d->items[i].w[top] > 0)
+        if (d->items[i].observed && d->items[i].w[top] > 0 && d->items[i].w[top] > d->items[i].w[next])
             d->observed = 1;
 }
 

@@ -306,7 +306,8 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
             m->oom = 1;
             return;
         }
-    qsort(x->ranges, x->nranges, sizeof *x->ranges, range_cmp);
+    if (x->nranges)  /* an exec without pointer arguments has no array at all (qsort wants one) */
+        qsort(x->ranges, x->nranges, sizeof *x->ranges, range_cmp);
     uint64_t mx = 0;
     for (uint32_t i = 0; i < x->nranges; i++) {
         if (x->ranges[i].hi > mx)

@@ -16,7 +16,7 @@ struct hv_report_opts {
     int all;            /* list every occurrence of each group */
     int verbose;
     /* Optional: more about one side of a finding (its caller stack, from
-     * forensics_stacks.c). JSON: write ",\"key\":value" members into the
+     * src/analyze/forensics/stacks_index.c). JSON: write ",\"key\":value" members into the
      * side's object; text: write whole lines. NULL: nothing. */
     void (*side_json)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
     void (*side_text)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);

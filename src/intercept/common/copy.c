@@ -2,6 +2,7 @@
  * stream, every memset a write of its range. */
 #include "intercept/common/intercept.h"
 #include "preload/evidence.h"
+#include "preload/guard.h"
 
 static enum hv_dir resolve_dir(int kind, enum hv_mem dst, enum hv_mem src)
 {
@@ -47,6 +48,11 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     a->src_device = (int16_t)cp->src_device;
     uint64_t seq = c->h.seq, stream = c->stream;
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded against. */
+    int guard = r == 0 && !blocking && a->dir == HV_DIR_H2D && !(c->flags & HV_CALL_CAPTURING);
+    uint64_t span = a->height > 1 && a->dpitch ? a->dpitch * (a->height - 1) + cp->bytes : a->bytes;
+    uint64_t epoch = c->epoch, a_dst = a->dst;
+    uint8_t src_mem = a->src_mem;
     struct hv_copy_ev ev;
     int evidence = hv_ev(HV_EV_COPY);
     if (evidence)
@@ -54,6 +60,8 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     hv_call_commit(t, c);
     if (evidence)
         hv_ev_copy_end(t, &ev);
+    if (guard)
+        hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);
     /* A blocking copy returns only after the stream's earlier work is done. */
     if (blocking)
         hv_observe_stream(t, seq, stream);

@@ -9,6 +9,7 @@
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
 #include "preload/evidence.h"
+#include "preload/guard.h"
 #include "preload/kargs.h"
 
 #define HV_GRAPH_MAX_DEPTH 8
@@ -74,6 +75,8 @@ static void emit_node(struct walk *w, void *graph, void *node, uint32_t index, u
     uint64_t func = d.type == HV_NODE_KERNEL ? d.u.kernel.func : 0;
     if (func)
         nargs = hv_kargs_collect(func, d.kparams, NULL, 0, args, HV_MAX_KARGS);
+    if (func)
+        hv_guard_note_args(w->exec, HV_PTR(node), args, nargs);  /* HIPVIS_GUARD: what the exec reads */
     if (d.type == HV_NODE_KERNEL) {
         const struct hv_kernel_info *k = hv_kernels_find(func);
         d.u.kernel.name_id = k ? k->name_id : 0;
@@ -159,6 +162,7 @@ void hv_graph_walk(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *g
                    const struct hv_node_getters *get, void *ctx)
 {
     struct walk w = {t, ops, get, ctx, seq, exec, 0, 0};
+    hv_guard_exec_begin(exec);
     if (graph)
         walk_graph(&w, graph, 0, 0);
 }
@@ -218,6 +222,8 @@ void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, ui
     hv_call_commit(t, c);
     if (r == 0)
         hv_kargs_emit(t, seq, node, func, 0, args, n);
+    if (r == 0 && func)
+        hv_guard_note_args(exec, node, args, n);
 }
 
 void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, int begin, unsigned mode,

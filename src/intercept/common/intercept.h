@@ -262,6 +262,16 @@ struct hv_node_getters {
     int (*child)(void *node, void **graph);
 };
 
+/* A memset node's payload: `width` elements of `elem` bytes per row. */
+static inline void hv_node_memset(struct hv_node_desc *d, uint64_t dst, uint64_t width, uint32_t elem,
+                                  uint64_t height, uint32_t value)
+{
+    d->u.memset.dst = dst;
+    d->u.memset.bytes = width * elem * (height ? height : 1);
+    d->u.memset.value = value;
+    d->u.memset.elem_size = elem;
+}
+
 /* Loads the getters through `sym` from the runtime's names for them. */
 void hv_node_getters_load(struct hv_node_getters *g, void *(*sym)(const char *), const char *record_event,
                           const char *wait_event, const char *host, const char *child);

@@ -119,12 +119,8 @@ static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_n
     case HV_NODE_MEMSET: {
         CUDA_MEMSET_NODE_PARAMS p;
         memset(&p, 0, sizeof p);
-        if (g->memset_params && g->memset_params(node, &p) == CUDA_SUCCESS) {
-            d->u.memset.dst = (uint64_t)p.dst;
-            d->u.memset.bytes = (uint64_t)p.width * p.elementSize * (p.height ? p.height : 1);
-            d->u.memset.value = p.value;
-            d->u.memset.elem_size = p.elementSize;
-        }
+        if (g->memset_params && g->memset_params(node, &p) == CUDA_SUCCESS)
+            hv_node_memset(d, (uint64_t)p.dst, p.width, p.elementSize, p.height, p.value);
         break;
     }
     default:

@@ -1,6 +1,7 @@
 /* Runtime capture, instantiate, replay and exec updates. A cudaGraph_t is a
  * CUgraph: the inventory is walked through the driver (cu_graph.c). */
 #include "intercept/cuda/cuda_common.h"
+#include "preload/guard.h"
 
 /* Kernel nodes set through the runtime name a host stub: learn its layout
  * first so the new arguments can be read. */
@@ -36,8 +37,12 @@ HV_CUDART_WRAP(cudaGraphInstantiateWithParams, (cudaGraphExec_t * pe, cudaGraph_
                (pe, g, p), INSTANTIATE_P())
 HV_CUDART_WRAP(cudaGraphInstantiateWithParams_ptsz,
                (cudaGraphExec_t * pe, cudaGraph_t g, cudaGraphInstantiateParams *p), (pe, g, p), INSTANTIATE_P())
-HV_CUDART_WRAP(cudaGraphLaunch, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_LEGACY))
-HV_CUDART_WRAP(cudaGraphLaunch_ptsz, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_PER_THREAD))
+/* HIPVIS_GUARD synchronizes before the real launch (guard_cuda.c). */
+#define LAUNCH(name, spt)                                                                                       \
+    HV_WRAP_BEFORE(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, (cudaGraphExec_t e, cudaStream_t s), \
+                   (e, s), hv_guard_cuda(t_, e, s, spt), (void)0, EXEC(spt))
+LAUNCH(cudaGraphLaunch, HV_SPT_LEGACY)
+LAUNCH(cudaGraphLaunch_ptsz, HV_SPT_PER_THREAD)
 HV_CUDART_WRAP(cudaGraphUpload, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaGraphUpload_ptsz, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_PER_THREAD))
 HV_CUDART_WRAP(cudaGraphExecDestroy, (cudaGraphExec_t e), (e),

@@ -4,6 +4,7 @@
  * and the walk are src/intercept/common/graph.c; this file is HIP's query
  * API and node types.
  */
+#include "intercept/hip/guard_hip.h"
 #include "intercept/hip/hip_common.h"
 #include "preload/evidence.h"
 
@@ -98,12 +99,8 @@ static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_n
     case HV_NODE_MEMSET: {
         hipMemsetParams p;
         memset(&p, 0, sizeof p);
-        if (g->memset_params && g->memset_params(node, &p) == hipSuccess) {
-            d->u.memset.dst = HV_PTR(p.dst);
-            d->u.memset.bytes = (uint64_t)p.width * p.elementSize * (p.height ? p.height : 1);
-            d->u.memset.value = p.value;
-            d->u.memset.elem_size = p.elementSize;
-        }
+        if (g->memset_params && g->memset_params(node, &p) == hipSuccess)
+            hv_node_memset(d, HV_PTR(p.dst), p.width, p.elementSize, p.height, p.value);
         break;
     }
     default:
@@ -137,13 +134,15 @@ HV_HIP_WRAP(hipGraphInstantiateWithFlags, (hipGraphExec_t * pe, hipGraph_t g, un
             INSTANTIATE(f, 0))
 HV_HIP_WRAP(hipGraphInstantiateWithParams, (hipGraphExec_t * pe, hipGraph_t g, hv_hipGraphInstantiateParams *p),
             (pe, g, p), INSTANTIATE(p ? p->flags : 0, p ? HV_PTR(p->errNode_out) : 0))
-/* Launches: the probe's pre-replay snapshot must be on the stream before the graph. */
+/* Launches: the probe's pre-replay snapshot must be on the stream before the
+ * graph, and HIPVIS_GUARD's synchronization (guard_hip.c) right before it. */
 #define BEFORE_LAUNCH(spt)                                                               \
     do {                                                                                 \
         if (hv_ev(HV_EV_PROBE)) {                                                        \
             struct hv_sref sr_ = S(spt);                                                 \
             hv_ev_replay_before(t_, sr_.id, sr_.form, HV_PTR(e), api_);                  \
         }                                                                                \
+        hv_guard_hip(t_, e, s, spt);                                                     \
     } while (0)
 HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch, (hipGraphExec_t e, hipStream_t s),
                (e, s), BEFORE_LAUNCH(HV_HIP_LEGACY), (void)0,

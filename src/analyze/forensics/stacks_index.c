@@ -1,0 +1,310 @@
+/*
+ * Stacks of the ops findings name (HIPVIS_STACKS=1 traces): after the
+ * findings are complete, each trace that has stacks is read once more for
+ * its HV_REC_STACK and HV_REC_MAPS records only. A stack's frames are
+ * resolved to (object, offset) with the memory-map snapshot in force when
+ * the stack was first recorded, then symbolized from the objects' symbol
+ * tables (symbolize.c). Memory: the stack table (distinct stacks) plus one
+ * entry per op the findings name.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/forensics/forensics.h"
+#include "analyze/forensics/symbolize.h"
+#include "analyze/model/u64map.h"
+#include "hipvis/reader.h"
+
+#define NO_MODULE UINT32_MAX
+
+struct frame {
+    uint64_t pc, offset, fn_off;
+    uint32_t module;           /* index into paths, NO_MODULE when in no mapped object */
+    const char *fn;            /* symbolizer-owned, NULL unknown */
+};
+
+struct def {
+    uint32_t first, n;         /* frames[first..first+n) */
+};
+
+struct want {
+    uint64_t seq;
+    uint32_t id, def;          /* def UINT32_MAX until known */
+};
+
+struct mapent {
+    uint64_t lo, hi, bias;
+    uint32_t path;
+};
+
+struct tstacks {
+    uint64_t pid;
+    struct hv_u64map want_ix;  /* seq -> index into want */
+    struct want *want;
+    uint32_t nwant, capwant;
+    struct hv_u64map id_ix;    /* stack id -> def */
+    struct mapent *maps;       /* the snapshot in force while reading */
+    uint32_t nmaps, capmaps;
+};
+
+struct hv_stack_index {
+    struct tstacks *t;
+    uint32_t nt;
+    char **paths;
+    uint32_t npaths, cappaths;
+    struct frame *frames;
+    uint32_t nframes, capframes;
+    struct def *defs;
+    uint32_t ndefs, capdefs;
+    struct hv_symbolizer *sym;
+};
+
+#define GROW(arr, n, cap, init)                                                      \
+    ((n) < (cap) ? 1 : ({                                                             \
+        uint32_t nc_ = (cap) ? (cap) * 2 : (init);                                    \
+        __typeof__(arr) na_ = realloc((arr), nc_ * sizeof *(arr));                    \
+        if (na_) {                                                                    \
+            (arr) = na_;                                                              \
+            (cap) = nc_;                                                              \
+        }                                                                             \
+        na_ != NULL;                                                                  \
+    }))
+
+static uint32_t intern_path(struct hv_stack_index *x, const char *p, size_t len)
+{
+    for (uint32_t i = 0; i < x->npaths; i++)
+        if (strlen(x->paths[i]) == len && memcmp(x->paths[i], p, len) == 0)
+            return i;
+    if (!GROW(x->paths, x->npaths, x->cappaths, 16))
+        return NO_MODULE;
+    char *s = malloc(len + 1);
+    if (!s)
+        return NO_MODULE;
+    memcpy(s, p, len);
+    s[len] = '\0';
+    x->paths[x->npaths] = s;
+    return x->npaths++;
+}
+
+static void want_seq(struct tstacks *t, uint64_t seq)
+{
+    if (!seq || hv_u64map_get(&t->want_ix, seq) != HV_U64MAP_NONE || !GROW(t->want, t->nwant, t->capwant, 64))
+        return;
+    t->want[t->nwant] = (struct want){seq, 0, UINT32_MAX};
+    if (hv_u64map_put(&t->want_ix, seq, t->nwant) == 0)
+        t->nwant++;
+}
+
+static void on_map(struct hv_stack_index *x, struct tstacks *t, const struct hv_map *m)
+{
+    if (m->index == 0)
+        t->nmaps = 0;   /* a new snapshot replaces the last */
+    if (!GROW(t->maps, t->nmaps, t->capmaps, 64))
+        return;
+    t->maps[t->nmaps++] = (struct mapent){m->lo, m->hi, m->bias, intern_path(x, (const char *)(m + 1), m->path_len)};
+}
+
+static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct hv_stack *s)
+{
+    if (!GROW(x->defs, x->ndefs, x->capdefs, 64))
+        return UINT32_MAX;
+    struct def *d = &x->defs[x->ndefs];
+    d->first = x->nframes;
+    d->n = 0;
+    const uint8_t *pcs = (const uint8_t *)(s + 1);
+    for (uint32_t i = 0; i < s->nframes; i++) {
+        if (!GROW(x->frames, x->nframes, x->capframes, 256))
+            break;
+        struct frame *f = &x->frames[x->nframes++];
+        memcpy(&f->pc, pcs + 8u * i, 8);
+        f->module = NO_MODULE;
+        f->offset = f->pc;
+        f->fn = NULL;
+        for (uint32_t k = 0; k < t->nmaps; k++)
+            if (f->pc >= t->maps[k].lo && f->pc < t->maps[k].hi) {
+                f->module = t->maps[k].path;
+                f->offset = f->pc - t->maps[k].bias;
+                break;
+            }
+        d->n++;
+    }
+    if (s->id)
+        hv_u64map_put(&t->id_ix, s->id, x->ndefs);
+    return x->ndefs++;
+}
+
+static int read_trace(struct hv_stack_index *x, struct tstacks *t, const char *path)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0)
+        return -1;
+    const struct hv_rec_header *rec;
+    while (hv_reader_next(rd, &rec) == 1) {
+        if (rec->type == HV_REC_MAPS && rec->size >= sizeof(struct hv_map)) {
+            const struct hv_map *m = (const struct hv_map *)(const void *)rec;
+            if (sizeof *m + (uint64_t)m->path_len <= rec->size)
+                on_map(x, t, m);
+        } else if (rec->type == HV_REC_STACK && rec->size >= sizeof(struct hv_stack)) {
+            const struct hv_stack *s = (const struct hv_stack *)(const void *)rec;
+            if (sizeof *s + 8ull * s->nframes > rec->size)
+                continue;
+            uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
+            uint32_t d = s->nframes ? on_def(x, t, s) : UINT32_MAX;
+            if (w != HV_U64MAP_NONE) {
+                t->want[w].id = s->id;
+                t->want[w].def = d;
+            }
+        }
+    }
+    hv_reader_close(rd);
+    /* References resolve to their definition, wherever it came in the trace. */
+    for (uint32_t i = 0; i < t->nwant; i++)
+        if (t->want[i].def == UINT32_MAX && t->want[i].id)
+            t->want[i].def = hv_u64map_get(&t->id_ix, t->want[i].id);
+    return 0;
+}
+
+static int has_stacks(const char *path, uint64_t *pid)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0)
+        return 0;
+    const struct hv_file_header *h = hv_reader_header(rd);
+    int yes = (h->flags & HV_HDR_STACKS) != 0;
+    *pid = h->pid;
+    hv_reader_close(rd);
+    return yes;
+}
+
+void hv_stacks_free(struct hv_stack_index *x)
+{
+    if (!x)
+        return;
+    for (uint32_t i = 0; i < x->nt; i++) {
+        hv_u64map_free(&x->t[i].want_ix);
+        hv_u64map_free(&x->t[i].id_ix);
+        free(x->t[i].want);
+        free(x->t[i].maps);
+    }
+    free(x->t);
+    for (uint32_t i = 0; i < x->npaths; i++)
+        free(x->paths[i]);
+    free(x->paths);
+    free(x->frames);
+    free(x->defs);
+    hv_symbolizer_free(x->sym);
+    free(x);
+}
+
+struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces)
+{
+    struct hv_stack_index *x = calloc(1, sizeof *x);
+    if (!x || !(x->t = calloc((size_t)ntraces + 1, sizeof *x->t)) || !(x->sym = hv_symbolizer_new())) {
+        hv_stacks_free(x);
+        return NULL;
+    }
+    for (int i = 0; i < ntraces; i++) {
+        uint64_t pid;
+        if (!has_stacks(traces[i], &pid))
+            continue;
+        struct tstacks *t = &x->t[x->nt++];
+        t->pid = pid;
+        hv_u64map_init(&t->want_ix);
+        hv_u64map_init(&t->id_ix);
+        for (size_t g = 0; g < s->ngroups; g++) {
+            const struct hv_finding *f = &s->groups[g].f;
+            if (f->pid == pid) {
+                want_seq(t, f->a.seq);
+                want_seq(t, f->b.seq);
+            }
+        }
+        read_trace(x, t, traces[i]);
+    }
+    if (!x->nt) {
+        hv_stacks_free(x);
+        return NULL;
+    }
+    /* Return addresses point after the call: symbolize pc - 1. */
+    for (uint32_t i = 0; i < x->nframes; i++) {
+        struct frame *f = &x->frames[i];
+        if (f->module != NO_MODULE)
+            f->fn = hv_symbolize(x->sym, x->paths[f->module], f->offset ? f->offset - 1 : 0, &f->fn_off);
+        if (f->fn)
+            f->fn_off++;
+    }
+    return x;
+}
+
+static const struct def *def_of(const struct hv_stack_index *x, uint64_t pid, uint64_t seq)
+{
+    for (uint32_t i = 0; i < x->nt; i++) {
+        const struct tstacks *t = &x->t[i];
+        if (t->pid != pid)
+            continue;
+        uint32_t w = hv_u64map_get(&t->want_ix, seq);
+        if (w == HV_U64MAP_NONE || t->want[w].def >= x->ndefs)
+            return NULL;
+        return &x->defs[t->want[w].def];
+    }
+    return NULL;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s)
+{
+    const struct hv_stack_index *x = ctx;
+    const struct def *d = s->seq ? def_of(x, f->pid, s->seq) : NULL;
+    if (!d)
+        return;
+    fprintf(out, ",\"stack\":[");
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct frame *fr = &x->frames[d->first + i];
+        fprintf(out, "%s{\"pc\":\"0x%" PRIx64 "\",\"module\":", i ? "," : "", fr->pc);
+        if (fr->module == NO_MODULE)
+            fprintf(out, "null");
+        else
+            hv_json_str(out, x->paths[fr->module]);
+        fprintf(out, ",\"offset\":\"0x%" PRIx64 "\",\"function\":", fr->offset);
+        if (fr->fn) {
+            hv_json_str(out, fr->fn);
+            fprintf(out, ",\"function_offset\":\"0x%" PRIx64 "\"", fr->fn_off);
+        } else {
+            fprintf(out, "null");
+        }
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s)
+{
+    const struct hv_stack_index *x = ctx;
+    const struct def *d = s->seq ? def_of(x, f->pid, s->seq) : NULL;
+    for (uint32_t i = 0; d && i < d->n && i < 8; i++) {
+        const struct frame *fr = &x->frames[d->first + i];
+        fprintf(out, "           %s #%u ", i ? "     " : "stack", i);
+        if (fr->fn)
+            fprintf(out, "%s+0x%" PRIx64 " ", fr->fn, fr->fn_off);
+        if (fr->module != NO_MODULE)
+            fprintf(out, "(%s+0x%" PRIx64 ")\n", base_name(x->paths[fr->module]), fr->offset);
+        else
+            fprintf(out, "(0x%" PRIx64 ")\n", fr->pc);
+    }
+    if (d && d->n > 8)
+        fprintf(out, "                  ... %u more frames\n", d->n - 8);
+}
+
+void hv_stacks_install(struct hv_stack_index *x, struct hv_report_opts *o)
+{
+    o->side_json = side_json;
+    o->side_text = side_text;
+    o->side_ctx = x;
+}

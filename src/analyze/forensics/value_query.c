@@ -1,0 +1,186 @@
+/*
+ * Value search: the query (--find-value V[:W] --at ADDR[:LEN] |
+ * kernel:NAME:ARG, --replay SEQ), resolving a kernel-argument target to its
+ * buffer, and the loop that runs one trace through an engine.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/forensics/value_int.h"
+#include "hipvis/reader.h"
+
+static int bad(const char *what, const char *v)
+{
+    fprintf(stderr, "hipvis-analyze: %s: cannot parse '%s'\n", what, v);
+    return -1;
+}
+
+static int parse_u64(const char *s, const char **end, uint64_t *out)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 0);
+    if (errno || e == s)
+        return -1;
+    *out = v;
+    *end = e;
+    return 0;
+}
+
+int hv_vq_parse(const struct hv_value_query *q, struct hv_vq *o)
+{
+    memset(o, 0, sizeof *o);
+    if (!q->value || !q->at) {
+        fprintf(stderr, "hipvis-analyze: --find-value and --at go together\n");
+        return -1;
+    }
+    char *e;
+    errno = 0;
+    long long v = strtoll(q->value, &e, 0);
+    if (errno || e == q->value)
+        return bad("--find-value", q->value);
+    o->width = 4;
+    if (*e == ':') {
+        unsigned long w = strtoul(e + 1, &e, 10);
+        if (w != 1 && w != 2 && w != 4 && w != 8)
+            return bad("--find-value width (1, 2, 4 or 8)", q->value);
+        o->width = (unsigned)w;
+    }
+    if (*e)
+        return bad("--find-value", q->value);
+    o->v = v;
+    for (unsigned i = 0; i < 8; i++)
+        o->value[i] = (uint8_t)((uint64_t)v >> (8 * i));
+
+    const char *a = q->at, *end;
+    if (strncmp(a, "kernel:", 7) == 0) {
+        const char *name = a + 7, *colon = strrchr(name, ':');
+        char *ae;
+        long arg = colon ? strtol(colon + 1, &ae, 10) : -1;
+        if (!colon || colon == name || arg < 0 || *ae)
+            return bad("--at kernel:NAME:ARG", a);
+        o->kernel = name;
+        o->kernel_len = (size_t)(colon - name);
+        o->arg = (int)arg;
+    } else {
+        uint64_t lo, len = o->width;
+        if (parse_u64(a, &end, &lo) != 0 || (*end && *end != ':'))
+            return bad("--at ADDR[:LEN]", a);
+        if (*end == ':' && (parse_u64(end + 1, &end, &len) != 0 || *end || !len))
+            return bad("--at ADDR[:LEN]", a);
+        o->lo = lo;
+        o->hi = lo + len;
+    }
+    if (q->replay) {
+        if (parse_u64(q->replay, &end, &o->replay_seq) != 0 || *end || !o->replay_seq)
+            return bad("--replay SEQ", q->replay);
+    }
+    return 0;
+}
+
+static const char *strings(void *ctx, uint32_t id)
+{
+    return hv_reader_string(ctx, id);
+}
+
+int hv_vq_run_trace(const char *path, hv_vq_feed_fn fn, void *ctx, struct hv_engine_observer *obs,
+                    struct hv_file_header *hdr_out)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0) {
+        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s\n", path, hv_read_status_name(err.status),
+                err.offset, err.what);
+        return 2;
+    }
+    if (hdr_out)
+        *hdr_out = *hv_reader_header(rd);
+    struct hv_findings none;
+    hv_findings_init(&none);
+    struct hv_model_hooks hooks = {.string = strings, .string_ctx = rd};
+    struct hv_engine *e = hv_engine_new(hv_reader_header(rd), path, &none, NULL, &hooks, obs);
+    int status = e ? 0 : 2;
+    const struct hv_rec_header *rec;
+    int rc = 0;
+    while (e && (rc = hv_reader_next(rd, &rec)) == 1) {
+        hv_engine_feed(e, rec);
+        fn(ctx, e, rec);
+    }
+    if (rc < 0) {
+        const struct hv_read_error *re = hv_reader_error(rd);
+        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (searched the records before it)\n", path,
+                hv_read_status_name(re->status), re->offset, re->what);
+        if (re->status != HV_READ_TRUNCATED)
+            status = 2;
+    }
+    hv_engine_free(e);
+    hv_findings_free(&none);
+    hv_reader_close(rd);
+    return status;
+}
+
+/* ---- kernel:NAME:ARG ---- */
+
+struct resolve {
+    struct hv_vq *vq;
+    int found;
+};
+
+static int name_is(const struct hv_vq *vq, const char *name)
+{
+    return name && strlen(name) == vq->kernel_len && strncmp(name, vq->kernel, vq->kernel_len) == 0;
+}
+
+/* A graph inventory completed: an argument range of a kernel node named NAME. */
+static void on_graph(void *ctx, const struct hv_model *m, uint32_t x)
+{
+    struct resolve *r = ctx;
+    const struct hv_exec *ex = &m->execs[x];
+    for (uint32_t i = 0; i < ex->nranges && !r->found; i++) {
+        const struct hv_arange *rg = &ex->ranges[i];
+        const struct hv_gnode *g = &ex->nodes[rg->node];
+        if (g->type == HV_NODE_KERNEL && rg->arg_index == r->vq->arg &&
+            name_is(r->vq, hv_model_name(m, g->name_id, g->func))) {
+            r->vq->lo = rg->lo;
+            r->vq->hi = rg->hi;
+            r->found = 1;
+        }
+    }
+}
+
+/* An eager launch's pointer arguments. */
+static void on_record(void *ctx, struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    struct resolve *r = ctx;
+    const struct hv_kargs *k = (const struct hv_kargs *)(const void *)rec;
+    if (r->found || rec->type != HV_REC_KARGS || k->owner_node || rec->size < sizeof *k ||
+        (uint64_t)k->count * sizeof(struct hv_karg) > rec->size - sizeof *k)
+        return;
+    const struct hv_model *m = hv_engine_model(e);
+    const struct hv_karg *args = (const struct hv_karg *)(const void *)(k + 1);
+    if (!name_is(r->vq, hv_model_name(m, k->name_id, k->func)))
+        return;
+    for (uint32_t i = 0; i < k->count && !r->found; i++) {
+        if (args[i].index != r->vq->arg)
+            continue;
+        struct hv_imap_seg a;
+        hv_pointer_range(m, args[i].value, args, k->count, &r->vq->lo, &r->vq->hi, &a);
+        r->found = 1;
+    }
+}
+
+int hv_vq_resolve(struct hv_vq *vq, const char *path)
+{
+    struct resolve r = {vq, 0};
+    struct hv_engine_observer obs = {.ctx = &r, .graph = on_graph};
+    if (hv_vq_run_trace(path, on_record, &r, &obs, NULL) == 2)
+        return -1;
+    if (!r.found) {
+        fprintf(stderr, "hipvis-analyze: %s: no launch or graph node of kernel %.*s with pointer argument %d\n",
+                path, (int)vq->kernel_len, vq->kernel, vq->arg);
+        return -1;
+    }
+    return 0;
+}

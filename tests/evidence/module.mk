@@ -1,0 +1,31 @@
+# tests/evidence: evidence collection end to end (docs/evidence.md) on the
+# HIP runtime test double (TEST-ONLY): payloads and the host-source rewrite
+# check, three-point probes, --find-value, symbolized stacks. Optimised
+# build only, like check-e2e (the sanitizer build's libhipvis.so cannot be
+# preloaded); the rules' unit tests run in check-analyze, sanitized too.
+EVIDENCE_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
+                 $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop
+
+check-evidence: $(EVIDENCE_DEPS)
+	python3 tests/evidence/evidence.py $(BUILD)
+
+CHECKS += check-evidence
+
+# Bench: added cost per call of each option (stacks off vs on vs direct,
+# payloads, rewrite check), side by side in one run.
+EVIDENCE_BENCH := $(BUILD)/tests/evidence
+
+$(EVIDENCE_BENCH)/libbenchev.so: tests/evidence/bench_stub.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+
+# -fno-omit-frame-pointer and -O1: the call chain must stay a chain of frames.
+$(EVIDENCE_BENCH)/bench_evidence: tests/evidence/bench_evidence.c $(EVIDENCE_BENCH)/libbenchev.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -O1 -o $@ $< -L$(EVIDENCE_BENCH) -lbenchev -Wl,-rpath,'$$ORIGIN' $(LDFLAGS)
+
+bench-evidence: $(EVIDENCE_BENCH)/bench_evidence $(LIBHIPVIS)
+	$(EVIDENCE_BENCH)/bench_evidence $(abspath $(LIBHIPVIS)) $(abspath $(EVIDENCE_BENCH))
+	rm -f $(EVIDENCE_BENCH)/bench-evidence.*.zst
+
+BENCHES += bench-evidence
