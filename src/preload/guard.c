@@ -91,6 +91,12 @@ static void say(const char *msg)
     }
 }
 
+/* A fork while another thread holds the lock must not leave the child's
+ * copy of it locked forever (the tracer does the same for its locks). */
+static void fork_prepare(void) { pthread_mutex_lock(&guard_lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&guard_lock); }
+static void fork_child(void) { pthread_mutex_init(&guard_lock, NULL); }
+
 /* Reads HIPVIS_GUARD once. A value it does not know disables guards and
  * says which values exist (tracing itself goes on). */
 static void init_once(void)
@@ -126,6 +132,8 @@ static void init_once(void)
             copies = NULL;
             execs = NULL;
             mode = HV_GUARD_OFF;
+        } else {
+            pthread_atfork(fork_prepare, fork_parent, fork_child);
         }
     }
     atomic_store(&guard_active, mode);
@@ -148,14 +156,17 @@ static uint64_t mix(uint64_t x)
 }
 
 /* Slot of `key` in an open-addressing table (keys at `stride` bytes apart),
- * inserting it when absent; NULL when full. Caller holds guard_lock. */
-static void *slot(void *table, size_t stride, uint32_t nslots, uint64_t key)
+ * inserting it when absent if `insert`; NULL when absent (or full). Caller
+ * holds guard_lock. */
+static void *slot(void *table, size_t stride, uint32_t nslots, uint64_t key, int insert)
 {
     for (uint32_t i = (uint32_t)mix(key) & (nslots - 1), n = 0; n < nslots; n++, i = (i + 1) & (nslots - 1)) {
         uint64_t *k = (uint64_t *)(void *)((char *)table + (size_t)i * stride);
         if (*k == key)
             return k;
         if (*k == 0) {
+            if (!insert)
+                return NULL;
             *k = key;
             return k;
         }
@@ -166,7 +177,7 @@ static void *slot(void *table, size_t stride, uint32_t nslots, uint64_t key)
 static void note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t epoch, uint64_t seq)
 {
     pthread_mutex_lock(&guard_lock);
-    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream);
+    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream, 1);
     if (s) {
         s->c[s->next] = (struct copy_note){dst, dst + bytes, epoch, seq};
         s->next = (s->next + 1) % COPIES_PER_STREAM;
@@ -192,7 +203,7 @@ void hv_guard_exec_begin(uint64_t exec)
     if (hv_guard_mode() == HV_GUARD_OFF || !exec)
         return;
     pthread_mutex_lock(&guard_lock);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec);
+    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 1);
     if (x)
         x->n = 0;
     pthread_mutex_unlock(&guard_lock);
@@ -203,7 +214,7 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
     if (hv_guard_mode() == HV_GUARD_OFF || !exec)
         return;
     pthread_mutex_lock(&guard_lock);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec);
+    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 1);
     if (x) {
         uint32_t w = 0;
         for (uint32_t i = 0; i < x->n; i++)  /* a node's new arguments replace its old ones */
@@ -232,8 +243,8 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
 /* The copy that makes this launch flagged, or NULL. Caller holds guard_lock. */
 static const struct copy_note *flagging_copy(uint64_t exec, uint64_t stream, uint64_t epoch)
 {
-    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec);
+    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream, 0);
+    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 0);
     if (!s || !x)
         return NULL;
     for (int k = 0; k < COPIES_PER_STREAM; k++) {
@@ -350,14 +361,14 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     if (mode == HV_GUARD_OFF || mode == HV_GUARD_COPY_SYNC || !t || !stream)
         return;
     struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
-    if (!st || any_capture())
+    if (!st)
         return;
     uint64_t epoch = atomic_load_explicit(&st->epoch, memory_order_acquire);
     pthread_mutex_lock(&guard_lock);
     const struct copy_note *hit = flagging_copy(exec, stream, epoch);
     struct copy_note c = hit ? *hit : (struct copy_note){0, 0, 0, 0};
     pthread_mutex_unlock(&guard_lock);
-    if (!hit && !guard_always)
+    if ((!hit && !guard_always) || any_capture())
         return;
     /* Every op enqueued before this point has a seq <= this one (seqs are
      * taken after the runtime returned). */
@@ -377,7 +388,7 @@ void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream,
     if (mode != HV_GUARD_COPY_SYNC || (src_mem != HV_MEM_HOST_PINNED && src_mem != HV_MEM_HOST_REGISTERED))
         return;
     const struct hv_guard_ops *ops = ops_for(api);
-    if (!ops || any_capture() || (!guard_always && !read_by_an_exec(dst, dst + span)))
+    if (!ops || (!guard_always && !read_by_an_exec(dst, dst + span)) || any_capture())
         return;
     struct copy_note c = {dst, dst + span, epoch, seq};
     guard(t, mode, seq, 0, stream, ops->raw_stream(stream), &c, ops);

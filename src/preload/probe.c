@@ -142,13 +142,26 @@ static struct rt_ops *runtime_of(uint16_t api)
     return rt->malloc && rt->copy && rt->stream_create && rt->stream_sync ? rt : NULL;
 }
 
+/* Is any stream capturing? A runtime call that is not stream-ordered work
+ * (malloc, a sync) made while another thread captures in global mode can
+ * invalidate that capture, so the probe makes none then. Rare (once per
+ * probed replay), so a scan of the stream table is fine. */
+static int any_capture(void)
+{
+    for (uint32_t i = 0; i < HV_STREAM_SLOTS; i++)
+        if (atomic_load_explicit(&hv_tracer.streams->streams[i].capture_id, memory_order_relaxed))
+            return 1;
+    return 0;
+}
+
 /* Device memory for the snapshots of `device`, allocated on first use.
  * Caller holds probe_lock. */
 static unsigned char *arena(struct rt_ops *rt, int32_t device)
 {
     if (device < 0 || device >= HV_PROBE_DEVICES)
         return NULL;
-    if (!rt->arena[device] && rt->malloc(&rt->arena[device], (size_t)HV_PROBE_SETS * 3 * HV_PROBE_MAX_LEN) != 0)
+    if (!rt->arena[device] && !any_capture() &&
+        rt->malloc(&rt->arena[device], (size_t)HV_PROBE_SETS * 3 * HV_PROBE_MAX_LEN) != 0)
         rt->arena[device] = NULL;
     return rt->arena[device];
 }
@@ -250,12 +263,6 @@ void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
     snapshot(s, HV_PROBE_AFTER_COPY);
 }
 
-static uint64_t epoch_now(struct hv_thread_ctx *t, uint64_t stream)
-{
-    struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
-    return st ? atomic_load_explicit(&st->epoch, memory_order_acquire) : HV_EPOCH_UNKNOWN;
-}
-
 static void learn(uint64_t stream, uint64_t epoch)
 {
     for (uint32_t i = 0; i < HV_PROBE_RECENT; i++) {
@@ -272,8 +279,13 @@ static void learn(uint64_t stream, uint64_t epoch)
 void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)
 {
     (void)form;
-    uint64_t epoch = epoch_now(t, stream);
+    struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
     narmed = 0;
+    /* A launch into a capture adds a node to a graph: a snapshot there
+     * would be captured too. */
+    if (!st || atomic_load_explicit(&st->capture_id, memory_order_acquire))
+        return;
+    uint64_t epoch = atomic_load_explicit(&st->epoch, memory_order_acquire);
     pthread_mutex_lock(&probe_lock);
     if (probe_mode == HV_PROBE_AUTO)
         learn(stream, epoch);
@@ -349,6 +361,8 @@ static void read_back(struct hv_thread_ctx *t, uint64_t seq, struct pset *s)
 void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
 {
     uint32_t todo[HV_PROBE_SETS], n = 0;
+    if (any_capture())
+        return;   /* read back at a later observation */
     pthread_mutex_lock(&probe_lock);
     for (uint32_t i = 0; i < HV_PROBE_SETS; i++) {
         struct pset *s = &sets[i];

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,10 +13,17 @@
 #include "record/clock.h"
 #include "record/ring.h"
 
-static void say(const char *fmt, const char *a, const char *b)
+/* One line on stderr with one write(2): the traced program's stdio is not ours. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
 {
     char msg[1200];
-    int n = snprintf(msg, sizeof msg, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof msg - 1)
+        n = (int)sizeof msg - 1;
     if (n > 0 && write(2, msg, (size_t)n) < 0) {
     }
 }
@@ -100,7 +108,7 @@ static int reopen(struct hv_shm_transport *t)
         return 0;
     if (expect == HV_SHM_LIVE)
         return 0;
-    say("hipvis: the sidecar already finalized %s%s; tracing stays off after the failed exec\n", t->path, "");
+    say("hipvis: the sidecar already finalized %s; tracing stays off after the failed exec\n", t->path);
     return -ESTALE;
 }
 
@@ -143,7 +151,7 @@ int hv_shm_start(struct hv_shm_transport *t, const char *dir, uint64_t ring_byte
     atomic_store_explicit(&t->hdr->magic, HV_SHM_MAGIC, memory_order_release);
     *col = c;
     if (!quiet)
-        say("hipvis: tracing to sidecar segment %s%s\n", t->path, "");
+        say("hipvis: tracing to sidecar segment %s\n", t->path);
     return 0;
 }
 

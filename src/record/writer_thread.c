@@ -40,7 +40,8 @@ static void write_drop_totals(struct hv_writer_thread *w, int force)
     d.h.size = sizeof d;
     d.h.ts_ns = hv_mono_ns();
     memcpy(d.dropped, dropped, sizeof d.dropped);
-    hv_trace_writer_add(w->out, &d.h);
+    if (hv_trace_writer_add(w->out, &d.h) == 0)
+        w->own_records++;
 }
 
 static void drain_locked(struct hv_writer_thread *w)
@@ -164,10 +165,13 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
     /* Records reserved by threads still running when we stopped. */
     if (f.records_made > accounted)
         f.dropped[HV_DROP_IN_FLIGHT_AT_EXIT] += f.records_made - accounted;
+    /* The file also holds the writer's own drop-total records; count them as
+     * made so that written + dropped == made holds for the footer as read. */
+    f.records_made += w->own_records;
     f.end_ns = hv_mono_ns();
     if (!w->quiet) {
         char msg[700];
-        uint64_t lost = f.records_made > w->written ? f.records_made - w->written : 0;
+        uint64_t lost = f.records_made > w->written + w->own_records ? f.records_made - w->written - w->own_records : 0;
         int n = snprintf(msg, sizeof msg, "hipvis: %s: %llu calls, %llu records written, %llu dropped\n",
                          hv_trace_writer_path(w->out), (unsigned long long)calls, (unsigned long long)w->written,
                          (unsigned long long)lost);
@@ -191,4 +195,5 @@ void hv_writer_forget_after_fork(struct hv_writer_thread *w)
     w->written = 0;
     w->write_errors = 0;
     w->last_drops_total = 0;
+    w->own_records = 0;
 }

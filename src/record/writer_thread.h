@@ -33,6 +33,7 @@ struct hv_writer_thread {
     uint64_t written;
     uint64_t write_errors;
     uint64_t last_drops_total;
+    uint64_t own_records;        /* drop-total records the writer added itself */
 };
 
 void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const char *path_template,

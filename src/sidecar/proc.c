@@ -218,7 +218,7 @@ static void over_body(void *arg)
 int sc_proc_is_over(struct sc_proc *p, uint64_t now_ns)
 {
     struct over_ctx x = {p, now_ns, 0};
-    if (p->faulted || sc_guarded((void (*)(void *))over_body, &x) != 0)
+    if (p->faulted || sc_guarded(over_body, &x) != 0)
         return 1;
     return x.over;
 }

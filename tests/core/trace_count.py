@@ -20,6 +20,8 @@ for e in expect:
     if e == "footer":
         if footer is None:
             print(f"{trace}: no footer"); ok = False
+        elif footer["records_written"] + sum(footer["dropped"].values()) != footer["records_made"]:
+            print(f"{trace}: footer: written + dropped != made: {footer}"); ok = False
         continue
     if e == "nofooter":
         if footer is not None:

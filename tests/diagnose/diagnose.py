@@ -226,6 +226,30 @@ class Diagnose:
             self.check(plain[:2] == guarded[:2] and n > 0,
                        f"passthrough under HIPVIS_GUARD={mode} HIPVIS_GUARD_WHEN=always ({n} guarded launches): "
                        f"every call returns what it returns without hipvis", f"{plain[0]} vs {guarded[0]}")
+        # hipvis_guard_set: switches an armed guard in-process (fix_patterns.py)
+        probe = ("import ctypes, sys; f = ctypes.CDLL(sys.argv[1]).hipvis_guard_set; "
+                 "print(f(b'event-sync'), f(b'off'), f(b'bogus'))")
+        got = {}
+        for armed in ("", "stream-sync"):
+            env = {k: v for k, v in os.environ.items() if not k.startswith("HIPVIS_")}
+            if armed:
+                env["HIPVIS_GUARD"] = armed
+            got[armed] = subprocess.run([sys.executable, "-c", probe, self.lib], env=env, capture_output=True,
+                                        text=True).stdout.split()
+        self.check(got[""] == ["-1", "-1", "-1"] and got["stream-sync"] == ["0", "0", "-1"],
+                   "hipvis_guard_set switches the mode only when HIPVIS_GUARD armed the guard", str(got))
+        # The CUDA front end's guard (driver calls), on tests/cuda's stand-in driver.
+        cuda = os.path.join(self.build, "tests", "cuda")
+        drv, fake = os.path.join(cuda, "drv_passthrough"), os.path.join(cuda, "fake", "libcuda.so.1")
+        if os.access(drv, os.X_OK) and os.path.exists(fake):
+            plain = self.run([drv, fake], traced=False)
+            guarded = self.run([drv, fake], {"HIPVIS_GUARD": "stream-sync"})
+            g = [r for r in self.records(guarded[3]) if r.get("type") == "guard"]
+            self.check(plain[:2] == guarded[:2] and len(g) == 1 and g[0]["result"] == 0 and g[0]["copy_seq"] > 0,
+                       "CUDA driver API (stand-in libcuda): the flagged cuGraphLaunch is guarded, output unchanged",
+                       str(g))
+        else:
+            print("  skip CUDA guard (make check-cuda builds tests/cuda first)")
         _, _, _, err = self.decode("h3", (), {"HIPVIS_GUARD": "bogus"})
         self.check("HIPVIS_GUARD=bogus: expected off, stream-sync" in err,
                    "an unknown HIPVIS_GUARD value is reported and disables guards", err.strip())

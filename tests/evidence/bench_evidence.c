@@ -130,7 +130,7 @@ static int run(const char *self, const char *lib, const char *outdir, const stru
     env[n++] = output;
     env[n++] = "HIPVIS_QUIET=1";
     env[n++] = "HIPVIS_FLUSH_MS=1";
-    env[n++] = "HIPVIS_RING_KB=65536";
+    env[n++] = "HIPVIS_RING_KB=4096";   /* big enough for a block, small enough to stay resident */
     snprintf(buf, sizeof buf, "%s", c->env);
     for (char *tok = strtok_r(buf, " ", &save); tok && n < 62; tok = strtok_r(NULL, " ", &save))
         env[n++] = tok;

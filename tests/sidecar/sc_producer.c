@@ -2,7 +2,7 @@
  * Load generator for the sidecar tests (TEST-ONLY): a HIP program on the
  * runtime double that issues calls at a fixed rate and says how many it made.
  *
- *   sc_producer RATE SECONDS [KILL_AFTER|fork]
+ *   sc_producer RATE SECONDS [KILL_AFTER|fork|execfail]
  *
  * RATE calls per second (hipMemcpyAsync on one stream, a hipStreamSynchronize
  * every 256 copies so the double's queue stays short), paced in 1 ms steps,
@@ -11,6 +11,8 @@
  * SIGKILLs itself once it has made that many calls: a crash at a known
  * point. With "fork", it forks after its setup calls and both processes run
  * the loop, each printing its own line (the child counts from the fork).
+ * With "execfail", it tries to exec a program that does not exist after its
+ * setup calls (the tracer closes and then reopens its segment), then goes on.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <hip/hip_runtime_api.h>
@@ -38,17 +40,20 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: sc_producer RATE SECONDS [KILL_AFTER|fork]\n");
+        fprintf(stderr, "usage: sc_producer RATE SECONDS [KILL_AFTER|fork|execfail]\n");
         return 2;
     }
     double rate = atof(argv[1]), secs = atof(argv[2]);
     int do_fork = argc > 3 && !strcmp(argv[3], "fork");
-    uint64_t kill_after = argc > 3 && !do_fork ? strtoull(argv[3], NULL, 10) : 0;
+    int exec_fail = argc > 3 && !strcmp(argv[3], "execfail");
+    uint64_t kill_after = argc > 3 && !do_fork && !exec_fail ? strtoull(argv[3], NULL, 10) : 0;
     static int host[16];
     void *dev = NULL;
     hipStream_t s = NULL;
     CALL(hipMalloc(&dev, sizeof host));
     CALL(hipStreamCreate(&s));
+    if (exec_fail)
+        execl("/nonexistent/hipvis-test", "hipvis-test", (char *)NULL);
     pid_t child = do_fork ? fork() : -1;
     if (child == 0)
         calls = 0;

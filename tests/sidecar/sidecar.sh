@@ -128,6 +128,22 @@ done <"$work/fork.out"
 stop_sidecar || good=0
 [ $good = 1 ] && ok "fork: parent and child each traced completely" || bad fork
 
+# 2b. An exec that fails: the tracer closed the segment before the exec and
+#     takes it back afterwards; nothing is lost (preload mode: the exec
+#     wrappers are the preload library's).
+if [ "$mode" = preload ]; then
+  start_sidecar execfail
+  produce "$work/execfail.out" 5000 1 execfail
+  wait_producers
+  read -r _ pid _ calls <"$work/execfail.out"
+  good=1
+  wait_gone "$pid" || good=0
+  line=$(check_pid "$work/execfail" "$pid" "$calls" --require-footer) || good=0
+  echo "  pid $pid: calls $calls: $line"
+  stop_sidecar || good=0
+  [ $good = 1 ] && ok "failed exec: tracing resumes in the same segment" || bad "failed exec"
+fi
+
 # 3. A producer killed with SIGKILL mid-run, the sidecar running: every
 #    record up to the kill is in its trace (the last call's seq included).
 start_sidecar kill

@@ -108,7 +108,7 @@ static void on_probe(struct hv_model *m, const struct hv_probe *p)
     f.b.seq = p->replay_seq;
     f.b.stream = p->stream;
     f.b.exec = p->exec;
-    f.b.epoch = HV_EPOCH_UNKNOWN;
+    f.b.epoch = f.a.epoch;   /* probed launches are in the copy's epoch (probe.c) */
     f.b.node_index = -1;
     f.n1 = first;
     f.n2 = first ? off : 0;

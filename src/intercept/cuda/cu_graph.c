@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "intercept/cuda/cuda_common.h"
+#include "preload/guard.h"
 
 struct cu_graph_api {
     CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);
@@ -155,8 +156,12 @@ HV_CU_WRAP(cuGraphInstantiateWithParams, (CUgraphExec * pe, CUgraph g, CUDA_GRAP
            INSTANTIATE_P())
 HV_CU_WRAP(cuGraphInstantiateWithParams_ptsz, (CUgraphExec * pe, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p),
            (pe, g, p), INSTANTIATE_P())
-HV_CU_WRAP(cuGraphLaunch, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_LEGACY))
-HV_CU_WRAP(cuGraphLaunch_ptsz, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_PER_THREAD))
+/* HIPVIS_GUARD synchronizes before the real launch (guard_cuda.c). */
+#define LAUNCH(name, spt)                                                                                  \
+    HV_WRAP_BEFORE(CUresult, CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, name, (CUgraphExec e, CUstream s), \
+                   (e, s), hv_guard_cuda(t_, e, s, spt), (void)0, EXEC(spt))
+LAUNCH(cuGraphLaunch, HV_SPT_LEGACY)
+LAUNCH(cuGraphLaunch_ptsz, HV_SPT_PER_THREAD)
 HV_CU_WRAP(cuGraphUpload, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_LEGACY))
 HV_CU_WRAP(cuGraphUpload_ptsz, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_PER_THREAD))
 HV_CU_WRAP(cuGraphExecDestroy, (CUgraphExec e), (e), hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, HV_NO_STREAM))

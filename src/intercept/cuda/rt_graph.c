@@ -1,6 +1,7 @@
 /* Runtime capture, instantiate, replay and exec updates. A cudaGraph_t is a
  * CUgraph: the inventory is walked through the driver (cu_graph.c). */
 #include "intercept/cuda/cuda_common.h"
+#include "preload/evidence.h"
 #include "preload/guard.h"
 
 /* Kernel nodes set through the runtime name a host stub: learn its layout
@@ -37,10 +38,13 @@ HV_CUDART_WRAP(cudaGraphInstantiateWithParams, (cudaGraphExec_t * pe, cudaGraph_
                (pe, g, p), INSTANTIATE_P())
 HV_CUDART_WRAP(cudaGraphInstantiateWithParams_ptsz,
                (cudaGraphExec_t * pe, cudaGraph_t g, cudaGraphInstantiateParams *p), (pe, g, p), INSTANTIATE_P())
-/* HIPVIS_GUARD synchronizes before the real launch (guard_cuda.c). */
+/* Before the real launch: the probe's pre-replay snapshot (evidence.h),
+ * then HIPVIS_GUARD's synchronization (guard_cuda.c). */
+#define PROBE_BEFORE(spt) \
+    (hv_ev(HV_EV_PROBE) ? hv_ev_replay_before(t_, S(spt).id, S(spt).form, HV_PTR(e), api_) : (void)0)
 #define LAUNCH(name, spt)                                                                                       \
     HV_WRAP_BEFORE(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, (cudaGraphExec_t e, cudaStream_t s), \
-                   (e, s), hv_guard_cuda(t_, e, s, spt), (void)0, EXEC(spt))
+                   (e, s), (PROBE_BEFORE(spt), hv_guard_cuda(t_, e, s, spt)), (void)0, EXEC(spt))
 LAUNCH(cudaGraphLaunch, HV_SPT_LEGACY)
 LAUNCH(cudaGraphLaunch_ptsz, HV_SPT_PER_THREAD)
 HV_CUDART_WRAP(cudaGraphUpload, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_LEGACY))
