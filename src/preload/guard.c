@@ -54,11 +54,6 @@ static const char *const mode_names[HV_GUARD__MODES] = {
     [HV_GUARD_COPY_SYNC] = "copy-sync",
 };
 
-const char *hv_guard_mode_name(int mode)
-{
-    return mode >= 0 && mode < HV_GUARD__MODES ? mode_names[mode] : "?";
-}
-
 /* Front ends' runtime calls (hv_guard_register), by API-name prefix. */
 static struct {
     const char *prefix;
@@ -85,6 +80,15 @@ static const struct hv_guard_ops *ops_for(uint16_t api)
     return NULL;
 }
 
+/* enum hv_guard_mode of a name, -1 unknown. */
+static int mode_of(const char *name)
+{
+    for (int i = 0; name && i < HV_GUARD__MODES; i++)
+        if (strcmp(name, mode_names[i]) == 0)
+            return i;
+    return -1;
+}
+
 static void say(const char *msg)
 {
     if (write(2, msg, strlen(msg)) < 0) {
@@ -106,10 +110,7 @@ static void init_once(void)
     int mode = HV_GUARD_OFF;
     char msg[256];
     if (v && *v) {
-        mode = -1;
-        for (int i = 0; i < HV_GUARD__MODES; i++)
-            if (strcmp(v, mode_names[i]) == 0)
-                mode = i;
+        mode = mode_of(v);
         if (mode < 0) {
             snprintf(msg, sizeof msg, "hipvis: HIPVIS_GUARD=%s: expected off, stream-sync, event-sync, "
                                       "event-sync-nofence, release-event or copy-sync; guards disabled\n", v);
@@ -403,12 +404,9 @@ HV_EXPORT int hipvis_guard_set(const char *mode);
 
 HV_EXPORT int hipvis_guard_set(const char *mode)
 {
-    if (hv_guard_mode() == HV_GUARD_OFF || !mode)
+    int m = mode_of(mode);
+    if (hv_guard_mode() == HV_GUARD_OFF || m < 0)
         return -1;
-    for (int i = 0; i < HV_GUARD__MODES; i++)
-        if (strcmp(mode, mode_names[i]) == 0) {
-            atomic_store(&guard_active, i);
-            return 0;
-        }
-    return -1;
+    atomic_store(&guard_active, m);
+    return 0;
 }

@@ -99,8 +99,6 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
 void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t stream, void *raw_stream,
                             const struct hv_guard_ops *ops);
 
-const char *hv_guard_mode_name(int mode);
-
 /* CUDA's launch hook (src/intercept/cuda/guard_cuda.c), with the handles
  * as void * so the CUDA headers stay out of this one. HIP's is
  * hv_guard_hip (src/intercept/hip/guard_hip.h). */

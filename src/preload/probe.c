@@ -67,12 +67,11 @@ enum set_state { S_FREE = 0, S_COPIED, S_ARMED, S_REPLAYED, S_READING };
 
 struct pset {
     int state;
-    uint32_t tid;                      /* thread that enqueued the newest snapshot */
+    uint32_t tid;                      /* the thread that owns it: takes and reads its snapshots */
     int32_t device;
     struct rt_ops *rt;
     void *handle;                      /* stream handle the snapshots go to */
     uint64_t stream, epoch, copy_seq, replay_seq, exec, addr, src;
-    uint64_t post_mark;                /* global seq when the post snapshot was enqueued */
     uint32_t len, have, status;
     uint16_t copy_api, replay_api;
     unsigned char source[HV_PROBE_MAX_LEN];
@@ -208,13 +207,13 @@ static int probed_range(uint64_t dst, uint64_t bytes, struct range *out)
     return 0;
 }
 
-static struct pset *set_for(uint64_t stream, uint64_t addr)
+static struct pset *set_for(uint64_t stream, uint64_t addr, uint32_t tid)
 {
     struct pset *free_set = NULL;
     for (uint32_t i = 0; i < HV_PROBE_SETS; i++) {
         struct pset *s = &sets[i];
         /* A copy not yet followed by a launch is replaced by the newer one. */
-        if (s->state == S_COPIED && s->stream == stream && s->addr == addr)
+        if (s->state == S_COPIED && s->stream == stream && s->addr == addr && s->tid == tid)
             return s;
         if (s->state == S_FREE && !free_set)
             free_set = s;
@@ -238,7 +237,7 @@ void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
         pthread_mutex_unlock(&probe_lock);
         return;
     }
-    struct pset *s = set_for(ev->stream, rg.addr);
+    struct pset *s = set_for(ev->stream, rg.addr, t->tid);
     int32_t dev = t->device >= 0 ? t->device : 0;
     if (!s || !arena(rt, dev)) {
         pthread_mutex_unlock(&probe_lock);
@@ -291,10 +290,13 @@ void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t fo
         learn(stream, epoch);
     for (uint32_t i = 0; i < HV_PROBE_SETS && narmed < HV_PROBE_ARMED; i++) {
         struct pset *s = &sets[i];
-        if (s->state != S_COPIED || s->stream != stream || s->epoch != epoch)
+        /* The same thread's copy: with several threads on one stream (the
+         * legacy stream) another thread's launch follows the copy in stream
+         * order but reads its own buffers, and pairing them would compare a
+         * copy with a later copy of the same thread. */
+        if (s->state != S_COPIED || s->stream != stream || s->epoch != epoch || s->tid != t->tid)
             continue;
         s->state = S_ARMED;
-        s->tid = t->tid;
         s->exec = exec;
         s->replay_api = api;
         armed[narmed++] = (uint8_t)i;
@@ -314,7 +316,6 @@ void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r)
             snapshot(s, HV_PROBE_POST_REPLAY);
         else
             s->status = HV_PROBE_LAUNCH_FAILED;
-        s->post_mark = atomic_load_explicit(&hv_tracer.col->seq, memory_order_acquire);
         pthread_mutex_lock(&probe_lock);
         s->state = S_REPLAYED;
         pthread_mutex_unlock(&probe_lock);
@@ -361,28 +362,36 @@ static void read_back(struct hv_thread_ctx *t, uint64_t seq, struct pset *s)
 void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
 {
     uint32_t todo[HV_PROBE_SETS], n = 0;
-    if (any_capture())
-        return;   /* read back at a later observation */
     pthread_mutex_lock(&probe_lock);
     for (uint32_t i = 0; i < HV_PROBE_SETS; i++) {
         struct pset *s = &sets[i];
-        if (s->stream != stream)
+        /* A set is only ever touched by the thread that took its first
+         * snapshot: it enqueues its snapshots outside the lock, so a set
+         * freed and reused under it by another thread would get them. */
+        if (s->stream != stream || s->tid != t->tid)
             continue;
         if (s->state == S_COPIED && s->copy_seq < upto) {
             s->state = S_FREE;   /* complete without a graph launch: nothing to compare */
-        } else if (s->state == S_REPLAYED && s->device == (t->device >= 0 ? t->device : 0) &&
-                   (s->tid == t->tid ? s->replay_seq < upto : s->post_mark < upto)) {
+        } else if (s->state == S_REPLAYED && s->replay_seq < upto &&
+                   s->device == (t->device >= 0 ? t->device : 0)) {
             /* This thread enqueued the post snapshot right after the launch
-             * returned, so any later observation covers it. For another
-             * thread's set, the observing call took its seq after the
-             * snapshot was enqueued; if that call had started before (two
-             * threads driving one stream) the snapshot may be read early:
-             * docs/evidence.md. */
+             * returned, so its later observations cover it. Another thread's
+             * observation may have begun before the snapshots were enqueued
+             * (its seq is taken when it returns): it would read them early. */
             s->state = S_READING;
             todo[n++] = i;
         }
     }
     pthread_mutex_unlock(&probe_lock);
+    if (n && any_capture()) {
+        /* Not now: a sync during another thread's capture can invalidate
+         * it. A later observation of the stream reads them. */
+        pthread_mutex_lock(&probe_lock);
+        for (uint32_t k = 0; k < n; k++)
+            sets[todo[k]].state = S_REPLAYED;
+        pthread_mutex_unlock(&probe_lock);
+        return;
+    }
     for (uint32_t k = 0; k < n; k++) {
         read_back(t, seq, &sets[todo[k]]);
         pthread_mutex_lock(&probe_lock);

@@ -13,8 +13,8 @@
  * glibc's backtrace() (libgcc's unwinder) is used.
  *
  * Memory maps: a snapshot is recorded before the first stack and again
- * whenever a new stack holds an address outside every object of the last
- * snapshot (something was dlopen'ed since). dlopen is deliberately not
+ * when a new stack holds an address outside every object of the last
+ * snapshot and the loader's dlopen/dlclose counters moved since. dlopen is deliberately not
  * intercepted: glibc resolves a dlopen'ed name against the RUNPATH and
  * $ORIGIN of the object that called dlopen, which an interposed dlopen
  * would change to libhipvis's. An object unloaded and replaced by another
@@ -137,10 +137,14 @@ static void free_modules(struct module *m, uint32_t n)
     free(m);
 }
 
+static int maps_changed(void);
+
 /* New snapshot, recorded after call `seq`. Caller holds stacks_lock. */
 static void snapshot_maps(struct hv_thread_ctx *t, uint64_t seq)
 {
     struct snap_ctx c = {NULL, 0, 0};
+    if (!generation)
+        maps_changed();   /* the counters this snapshot reflects */
     dl_iterate_phdr(collect, &c);
     free_modules(modules, nmodules);
     modules = c.m;
@@ -164,6 +168,27 @@ static void snapshot_maps(struct hv_thread_ctx *t, uint64_t seq)
         memcpy(r + 1, m->path ? m->path : "", len);
         hv_aux_commit(t, r);
     }
+}
+
+/* dlopen/dlclose counters: a snapshot is only worth taking when they moved
+ * (a pc outside every object can also be JIT code or a libffi closure). */
+static int load_counts(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    *(unsigned long long *)ctx = info->dlpi_adds * 1000003ull + info->dlpi_subs;
+    return 1;
+}
+
+static unsigned long long maps_sig;
+
+static int maps_changed(void)
+{
+    unsigned long long sig = 0;
+    dl_iterate_phdr(load_counts, &sig);
+    if (sig == maps_sig)
+        return 0;
+    maps_sig = sig;
+    return 1;
 }
 
 static int all_mapped(void *const *pc, int n)
@@ -201,6 +226,7 @@ static void child_after_fork(void)
         memset(slots, 0, HV_STACK_SLOTS * sizeof *slots);
     next_id = 1;
     generation = 0;
+    maps_sig = 0;
 }
 
 static void setup_once(void)
@@ -251,7 +277,7 @@ void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq)
     int fresh;
     pthread_mutex_lock(&stacks_lock);
     uint32_t id = stack_id(hash, &fresh);
-    if ((fresh || !id) && (!generation || !all_mapped(pc, n)))
+    if ((fresh || !id) && (!generation || (!all_mapped(pc, n) && maps_changed())))
         snapshot_maps(t, seq);
     pthread_mutex_unlock(&stacks_lock);
 

@@ -6,14 +6,30 @@
 EVIDENCE_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
                  $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop
 
-check-evidence: $(EVIDENCE_DEPS)
+check-evidence: $(EVIDENCE_DEPS) check-evidence-units
 	python3 tests/evidence/evidence.py $(BUILD)
 
 CHECKS += check-evidence
 
+# The pieces that need no traced program, so they run sanitized too: hash
+# vectors, knob parsing, --find-value on a synthetic trace, symbolization.
+EVIDENCE_T := $(BUILD)/tests/evidence
+EVIDENCE_UNIT_OBJS := $(call obj,tests/evidence/t_evidence_units.c tests/analyze/tbuild.c tests/analyze/scenarios.c \
+                                 src/preload/xxh64.c src/preload/config.c)
+
+$(EVIDENCE_T)/t_evidence_units: $(EVIDENCE_UNIT_OBJS) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(FORENSICS_LIBS)
+
+check-evidence-units: $(EVIDENCE_T)/t_evidence_units
+	@rm -rf $(EVIDENCE_T)/tmp && mkdir -p $(EVIDENCE_T)/tmp
+	$(EVIDENCE_T)/t_evidence_units $(EVIDENCE_T)/tmp
+
+SAN_CHECKS += check-evidence-units
+
 # Bench: added cost per call of each option (stacks off vs on vs direct,
 # payloads, rewrite check), side by side in one run.
-EVIDENCE_BENCH := $(BUILD)/tests/evidence
+EVIDENCE_BENCH := $(EVIDENCE_T)
 
 $(EVIDENCE_BENCH)/libbenchev.so: tests/evidence/bench_stub.c
 	@mkdir -p $(@D)
