@@ -453,8 +453,9 @@ static void report_text(FILE *out, const struct search *s, const char *path, uin
             path, pid, q->v, q->width, q->lo, q->hi, hv_bytes_text(q->hi - q->lo, b, sizeof b));
     if (s->have_replay)
         fprintf(out, "  replay   %s exec 0x%" PRIx64 " seq %" PRIu64 " stream %s epoch %" PRIu64 " (%s)\n",
-                hv_api_name(s->replay.api), s->replay_exec, s->replay.seq, hv_stream_text(s->replay.stream, b, sizeof b),
-                s->replay.epoch, q->replay_seq ? "--replay" : "the last replay reading the range");
+                hv_api_name(s->replay.api), s->replay_exec, s->replay.seq,
+                hv_stream_text(s->replay.stream, b, sizeof b), s->replay.epoch,
+                q->replay_seq ? "--replay" : "the last replay reading the range");
     else
         fprintf(out, "  replay   %s\n", q->replay_seq ? "--replay SEQ is not a replay reading the range"
                                                       : "no replay reads the range");
@@ -525,7 +526,8 @@ static void report_json(FILE *out, const struct search *s, const char *path, uin
         kv_origin(out, "write", &h->o);
         if (h->via.seq)
             kv_origin(out, "via", &h->via);
-        fprintf(out, ",\"relation\":\"%s\"", d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
+        fprintf(out, ",\"relation\":\"%s\"",
+                d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
         if (d >= 0)
             fprintf(out, ",\"epochs_before\":%" PRId64, d);
         fputc('}', out);
