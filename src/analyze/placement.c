@@ -24,10 +24,20 @@ void hv_place_config(struct hv_place_cfg *c, const char *knobs, int cuda)
         c->root_nowait = 0;
 }
 
+/* Names arrive mangled (`_Z39ncclDevKernel_AllReduce_...`) or plain, so
+ * the collective markers are looked for after an optional Itanium prefix
+ * (`_Z` + length digits), not only at the start. */
 int hv_place_is_collective(const char *name)
 {
-    return name && (strncmp(name, "ncclDevKernel", 13) == 0 || strncmp(name, "ncclKernel", 10) == 0 ||
-                    strncmp(name, "rccl", 4) == 0);
+    if (!name)
+        return 0;
+    if (name[0] == '_' && name[1] == 'Z') {
+        name += 2;
+        while (*name >= '0' && *name <= '9')
+            name++;
+    }
+    return strncmp(name, "ncclDevKernel", 13) == 0 || strncmp(name, "ncclKernel", 10) == 0 ||
+           strncmp(name, "rccl", 4) == 0;
 }
 
 const char *hv_place_reason(uint8_t f)

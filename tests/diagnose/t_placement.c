@@ -99,6 +99,7 @@ void test_placement_collectives(void)
     struct hv_place p = place(NULL, n, 3, NULL, 0, 0);
     CHECK(p.collectives == 1 && (p.flags[1] & HV_PLACE_COLLECTIVE) && !(p.flags[0] & HV_PLACE_COLLECTIVE));
     CHECK(hv_place_is_collective("rcclKernel") && hv_place_is_collective("ncclKernel_x") &&
+          hv_place_is_collective("_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE") &&
           !hv_place_is_collective("my_nccl_wrapper"));
     hv_place_free(&p);
 }
