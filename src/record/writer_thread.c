@@ -9,6 +9,8 @@
 
 #include "format/trace_writer.h"
 
+#define HV_DRAIN_MS 2u
+
 static int write_record(const struct hv_rec_header *rec, void *ctx)
 {
     struct hv_writer_thread *w = ctx;
@@ -44,10 +46,14 @@ static void write_drop_totals(struct hv_writer_thread *w, int force)
         w->own_records++;
 }
 
-static void drain_locked(struct hv_writer_thread *w)
+/* Empties the rings into the open chunk; with `flush`, also compresses and
+ * writes the chunk as a frame. */
+static void drain_locked(struct hv_writer_thread *w, int flush)
 {
     hv_clock_refine(&w->cal);
     hv_collector_drain(w->col, write_record, NULL, w);
+    if (!flush)
+        return;
     write_drop_totals(w, 0);
     hv_trace_writer_flush(w->out);
 }
@@ -67,11 +73,20 @@ static void *writer_main(void *arg)
         sleep_ms(1);
         hv_clock_refine(&w->cal);
     }
+    /* Rings are emptied every HV_DRAIN_MS, frames written every flush_ms:
+     * a 1 MiB ring holds only ~15 ms of a busy decode loop with payloads,
+     * while a frame per 2 ms would compress poorly. */
+    uint32_t since_flush = 0;
     while (atomic_load_explicit(&w->run, memory_order_acquire)) {
-        sleep_ms(w->flush_ms);
+        uint32_t nap = w->flush_ms < HV_DRAIN_MS ? w->flush_ms : HV_DRAIN_MS;
+        sleep_ms(nap);
+        since_flush += nap;
+        int flush = since_flush >= w->flush_ms;
+        if (flush)
+            since_flush = 0;
         pthread_mutex_lock(&w->lock);
         if (w->out)
-            drain_locked(w);
+            drain_locked(w, flush);
         pthread_mutex_unlock(&w->lock);
     }
     return NULL;
@@ -151,7 +166,7 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         sleep_ms(1);
         hv_clock_refine(&w->cal);
     }
-    drain_locked(w);
+    drain_locked(w, 1);
     struct hv_file_footer f;
     memset(&f, 0, sizeof f);
     memcpy(f.magic, HV_FOOTER_MAGIC, sizeof f.magic);
