@@ -82,7 +82,10 @@ static void ev_probe(struct dx_diag *d, const struct dx_trace *t, int host_rewro
     }
     uint64_t bad = n - p->by_point[DX_PROBE_MATCH];
     if (!bad) {
-        item(d, 1, 1, -3, -3, 1, 0, "the buffer held the copied bytes right after the copy, right before and right "
+        /* Not an observation of a symptom: it only shifts weight from H2 and
+         * the host race towards the read path, so it cannot make a verdict
+         * "observed" on its own. */
+        item(d, 0, 1, -3, -3, 1, 0, "the buffer held the copied bytes right after the copy, right before and right "
                                     "after the replay in all %llu probed replays: a stale value would come from "
                                     "the graph's read path (H1 or H3), not from memory",
              (unsigned long long)n);
@@ -220,8 +223,9 @@ static void ev_runtime(struct dx_diag *d, const struct dx_trace *t)
     if (!rocm && sscanf(t->runtime, "%u.%u", &a, &b) != 2)
         a = b = 0;
     if (t->cuda) {
-        item(d, 0, -3, 0, 0, 0, -3, "CUDA runtime (%s): the HIP executor's parallel queues and segment scheduler "
-                                    "do not apply", t->runtime[0] ? t->runtime : "version not recorded");
+        item(d, 0, -3, 0, 0, -3, -3, "CUDA runtime (%s): the HIP executor's parallel queues and segment "
+                                     "scheduler, and the AMDGPU cache-scope gap, do not apply",
+             t->runtime[0] ? t->runtime : "version not recorded");
     } else if (a == 7 && b == 2 && rocm && c == 4) {
         item(d, 0, 1, 0, 0, 0, 2, "ROCm 7.2.4 backports the segment scheduler: level 0 without a launch-stream wait "
                                   "(H1), node-id collisions truncate graphs (rocm-systems#6888, H4)");
