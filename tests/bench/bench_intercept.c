@@ -14,6 +14,8 @@
 typedef int hipError_t;
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *s);
 hipError_t bench_direct_hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *s);
+hipError_t hipMemcpyDtoDAsync(void *dst, void *src, size_t n, void *s);
+hipError_t bench_direct_hipMemcpyDtoDAsync(void *dst, void *src, size_t n, void *s);
 
 #define BLOCK 5000
 #define ROUNDS 101
@@ -31,12 +33,20 @@ static int cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double block(hipError_t (*fn)(void *, const void *, size_t, int, void *))
+/* One arm: BLOCK calls of `call`, ns per call. */
+typedef void (*call_fn)(void);
+
+static char dst[64], src[64];
+static void null_direct(void) { bench_direct_hipMemcpyAsync(dst, src, 64, 1, (void *)0x1000); }
+static void null_traced(void) { hipMemcpyAsync(dst, src, 64, 1, (void *)0x1000); }
+static void busy_direct(void) { bench_direct_hipMemcpyDtoDAsync(dst, src, 64, (void *)0x1000); }
+static void busy_traced(void) { hipMemcpyDtoDAsync(dst, src, 64, (void *)0x1000); }
+
+static double block(call_fn call)
 {
-    static char dst[64], src[64];
     uint64_t t0 = now_ns();
     for (int i = 0; i < BLOCK; i++)
-        fn(dst, src, 64, 1, (void *)0x1000);
+        call();
     return (double)(now_ns() - t0) / BLOCK;
 }
 
@@ -46,22 +56,29 @@ static void pause_for_writer(void)
     nanosleep(&ts, NULL);
 }
 
-int main(void)
+/* Alternates direct and traced blocks and prints the medians side by side. */
+static void compare(const char *what, call_fn direct_fn, call_fn traced_fn)
 {
     double direct[ROUNDS], traced[ROUNDS];
-    block(bench_direct_hipMemcpyAsync);
-    block(hipMemcpyAsync);
+    block(direct_fn);
+    block(traced_fn);
     for (int r = 0; r < ROUNDS; r++) {
-        direct[r] = block(bench_direct_hipMemcpyAsync);
+        direct[r] = block(direct_fn);
         pause_for_writer();
-        traced[r] = block(hipMemcpyAsync);
+        traced[r] = block(traced_fn);
         pause_for_writer();
     }
     qsort(direct, ROUNDS, sizeof direct[0], cmp);
     qsort(traced, ROUNDS, sizeof traced[0], cmp);
     double d = direct[ROUNDS / 2], t = traced[ROUNDS / 2];
-    printf("bench-intercept: hipMemcpyAsync direct %.1f ns/call, through libhipvis %.1f ns/call: "
-           "+%.1f ns per call, ratio %.2fx (median of %d blocks of %d calls)\n",
-           d, t, t - d, d > 0 ? t / d : 0.0, ROUNDS, BLOCK);
+    printf("bench-intercept: %s: direct %.1f ns/call, through libhipvis %.1f ns/call: "
+           "+%.1f ns per call, ratio %.3fx (median of %d blocks of %d calls)\n",
+           what, d, t, t - d, d > 0 ? t / d : 0.0, ROUNDS, BLOCK);
+}
+
+int main(void)
+{
+    compare("hipMemcpyAsync, empty runtime function, calls back to back", null_direct, null_traced);
+    compare("hipMemcpyDtoDAsync, runtime function doing ~2000 instructions", busy_direct, busy_traced);
     return 0;
 }

@@ -12,8 +12,11 @@ $(BENCH_DIR)/bench_intercept: tests/bench/bench_intercept.c $(BENCH_DIR)/libbenc
 bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	@echo "== without preload (both arms are direct: shows the noise floor)"
 	$(BENCH_DIR)/bench_intercept
-	@echo "== LD_PRELOAD=$(LIBHIPVIS)"
-	HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst HIPVIS_FLUSH_MS=1 \
+	@echo "== LD_PRELOAD=$(LIBHIPVIS), core records only (payloads and rewrite check off, stacks off)"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0 \
+	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
+	@echo "== LD_PRELOAD=$(LIBHIPVIS), defaults (the back-to-back H2D arm also records a payload per copy)"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
 	rm -f $(BENCH_DIR)/bench.*.zst
 
