@@ -19,7 +19,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hvsuite import Suite  # noqa: E402
 
 CONVERT = "_convert_req_index_to_global_index_kernel"
 STEPS = "48"
@@ -58,28 +60,12 @@ FIXES = {
 HOST_WAIT = {"stream-sync", "event-sync", "event-sync-nofence"}
 
 
-class Diagnose:
+class Diagnose(Suite):
     def __init__(self, build):
-        self.build = os.path.abspath(build)
-        self.double = os.path.join(self.build, "tests", "double")
-        self.lib = os.path.join(self.build, "libhipvis.so")
-        self.dump = os.path.join(self.build, "hipvis-dump")
-        self.analyze = os.path.join(self.build, "hipvis-analyze")
+        super().__init__(build, "diagnose")
         self.nollvm = os.path.join(self.build, "tests", "diagnose", "hipvis-analyze-nollvm")
-        self.apps = os.path.join(self.build, "tests", "apps")
         self.hsaco = os.path.join(self.apps, "decode_kernels-gfx950.hsaco")
-        self.tmp = tempfile.mkdtemp(prefix="hipvis-diagnose.")
-        self.passed = self.failed = 0
         self.n = 0
-
-    def check(self, cond, what, detail=""):
-        if cond:
-            self.passed += 1
-            print(f"  ok   {what}")
-        else:
-            self.failed += 1
-            print(f"  FAIL {what}" + (f": {detail}" if detail else ""))
-        return cond
 
     # ---- plumbing ---------------------------------------------------------
     def run(self, argv, env_add=None, traced=True):
@@ -305,19 +291,9 @@ class Diagnose:
                    f"trace header: runtime_path and runtime_version ({hdr['runtime_version']})")
 
     def main(self):
-        print(f"diagnose: traces in {self.tmp}")
-        for case in (self.case_unit, self.case_models, self.case_clean, self.case_guards, self.case_guard_safety,
-                     self.case_eager_unordered, self.case_placement_rule, self.case_code_objects, self.case_header):
-            try:
-                case()
-            except (RuntimeError, KeyError, IndexError, StopIteration, OSError, ValueError,
-                    subprocess.TimeoutExpired) as e:
-                self.check(False, case.__name__, f"{type(e).__name__}: {e}")
-        print(f"diagnose: {self.passed} passed, {self.failed} failed")
-        if self.failed == 0:
-            subprocess.run(["rm", "-rf", self.tmp])
-        return 1 if self.failed else 0
-
+        return self.run_cases((self.case_unit, self.case_models, self.case_clean, self.case_guards,
+                               self.case_guard_safety, self.case_eager_unordered, self.case_placement_rule,
+                               self.case_code_objects, self.case_header))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -16,35 +16,20 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hvsuite import Suite  # noqa: E402
 
 CONVERT = "_convert_req_index_to_global_index_kernel"
 NSEQ_BYTES = 257 * 4
 REAL_HIP = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5"
 
 
-class E2E:
-    def __init__(self, build):
-        self.build = os.path.abspath(build)
-        self.double = os.path.join(self.build, "tests", "double")
-        self.lib = os.path.join(self.build, "libhipvis.so")
-        self.dump = os.path.join(self.build, "hipvis-dump")
-        self.analyze = os.path.join(self.build, "hipvis-analyze")
-        self.apps = os.path.join(self.build, "tests", "apps")
-        self.tmp = tempfile.mkdtemp(prefix="hipvis-e2e.")
-        self.passed = 0
-        self.failed = 0
+class E2E(Suite):
+    def __init__(self, build, name="e2e"):
+        super().__init__(build, name)
 
     # ---- plumbing ---------------------------------------------------------
-    def check(self, cond, what, detail=""):
-        if cond:
-            self.passed += 1
-            print(f"  ok   {what}")
-        else:
-            self.failed += 1
-            print(f"  FAIL {what}" + (f": {detail}" if detail else ""))
-        return cond
-
     def run(self, argv, env_add=None, env_del=(), trace=None):
         env = dict(os.environ)
         for k in ("LD_PRELOAD", "HIPVIS_OUTPUT", "HIPDOUBLE_FAULT", "HIPDOUBLE_EXEC") + tuple(env_del):
@@ -303,18 +288,9 @@ class E2E:
                    f"{label}: versioned reference hipMemcpyAsync@hip_4.2 interposed")
 
     def main(self):
-        print(f"e2e: traces in {self.tmp}")
-        for case in (self.case_decode, self.case_threads, self.case_sync, self.case_side_stream,
-                     self.case_event_wait, self.case_free_realloc, self.case_python, self.case_passthrough_real):
-            try:
-                case()
-            except (RuntimeError, KeyError, StopIteration, OSError, subprocess.TimeoutExpired) as e:
-                self.check(False, case.__name__, f"{type(e).__name__}: {e}")
-        print(f"e2e: {self.passed} passed, {self.failed} failed")
-        if self.failed == 0:
-            subprocess.run(["rm", "-rf", self.tmp])
-        return 1 if self.failed else 0
-
+        return self.run_cases((self.case_decode, self.case_threads, self.case_sync, self.case_side_stream,
+                               self.case_event_wait, self.case_free_realloc, self.case_python,
+                               self.case_passthrough_real))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

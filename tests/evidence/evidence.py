@@ -27,6 +27,9 @@ def expected_at(seed, b):
 
 
 class Evidence(E2E):
+    def __init__(self, build):
+        super().__init__(build, "evidence")
+
     def analyze_json(self, trace, *extra):
         p = subprocess.run([self.analyze, "--json", "--fail-on", "none", *extra, trace], capture_output=True,
                            text=True)
@@ -213,19 +216,8 @@ class Evidence(E2E):
         self.check(g and g[0]["later"].get("stack"), "stacks: and its replay")
 
     def main(self):
-        print(f"evidence: traces in {self.tmp}")
-        for case in (self.case_payloads, self.case_host_rewrite, self.case_probe, self.case_find_value,
-                     self.case_stacks):
-            try:
-                case()
-            except (RuntimeError, KeyError, IndexError, StopIteration, OSError, ValueError,
-                    subprocess.TimeoutExpired) as e:
-                self.check(False, case.__name__, f"{type(e).__name__}: {e}")
-        print(f"evidence: {self.passed} passed, {self.failed} failed")
-        if self.failed == 0:
-            subprocess.run(["rm", "-rf", self.tmp])
-        return 1 if self.failed else 0
-
+        return self.run_cases((self.case_payloads, self.case_host_rewrite, self.case_probe, self.case_find_value,
+                               self.case_stacks))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
