@@ -131,13 +131,14 @@ elif [ "$mode" = tp ]; then
     export NCCL_SOCKET_IFNAME=${NCCL_SOCKET_IFNAME:-lo} NCCL_DEBUG=${NCCL_DEBUG:-INFO}
     STEP_TIMEOUT=${TP_STEP_TIMEOUT:-120}
     port=$((29500 + RANDOM % 1000))
+    ranks=${TP:-2}   # TP=8 on nvidia-h200-x8
     for arm in none hipvis; do
-        for r in 0 1; do
+        for r in $(seq 0 $((ranks - 1))); do
             if [ "$arm" = none ]; then
-                RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
+                RANK=$r WORLD_SIZE=$ranks MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
                     run "e-$arm-rank$r" python3 tests/gpu/tp.py &
             else
-                RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
+                RANK=$r WORLD_SIZE=$ranks MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
                     run "e-$arm-rank$r" "${traced[@]}" HIPVIS_OUTPUT="$work/traces/e.rank$r.%p.zst" python3 tests/gpu/tp.py &
             fi
         done
