@@ -53,18 +53,26 @@ static uint32_t next_id = 1;
 static struct module *modules;
 static uint32_t nmodules, generation;
 
-static int self_range(struct dl_phdr_info *info, size_t size, void *ctx)
+/* [*lo, *hi): the extent of an object's loaded segments (empty: hi <= lo). */
+static void load_extent(const struct dl_phdr_info *info, uint64_t *lo, uint64_t *hi)
 {
-    (void)size;
-    uint64_t want = (uint64_t)(uintptr_t)ctx, lo = UINT64_MAX, hi = 0;
+    *lo = UINT64_MAX;
+    *hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD)
             continue;
         uint64_t a = info->dlpi_addr + ph->p_vaddr;
-        lo = a < lo ? a : lo;
-        hi = a + ph->p_memsz > hi ? a + ph->p_memsz : hi;
+        *lo = a < *lo ? a : *lo;
+        *hi = a + ph->p_memsz > *hi ? a + ph->p_memsz : *hi;
     }
+}
+
+static int self_range(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    uint64_t want = (uint64_t)(uintptr_t)ctx, lo, hi;
+    load_extent(info, &lo, &hi);
     if (want < lo || want >= hi)
         return 0;
     self_lo = lo;
@@ -100,15 +108,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *ctx)
 {
     (void)size;
     struct snap_ctx *c = ctx;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD)
-            continue;
-        uint64_t a = info->dlpi_addr + ph->p_vaddr;
-        lo = a < lo ? a : lo;
-        hi = a + ph->p_memsz > hi ? a + ph->p_memsz : hi;
-    }
+    uint64_t lo, hi;
+    load_extent(info, &lo, &hi);
     if (hi <= lo)
         return 0;
     if (c->n == c->cap) {

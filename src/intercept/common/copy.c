@@ -48,8 +48,10 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     a->src_device = (int16_t)cp->src_device;
     uint64_t seq = c->h.seq, stream = c->stream;
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
-    /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded against. */
-    int guard = r == 0 && !blocking && a->dir == HV_DIR_H2D && !(c->flags & HV_CALL_CAPTURING);
+    /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded
+     * against. The mode is tested here, inline: with guards off no call. */
+    int guard = r == 0 && !blocking && a->dir == HV_DIR_H2D && !(c->flags & HV_CALL_CAPTURING) &&
+                hv_guard_mode() != HV_GUARD_OFF;
     uint64_t span = a->height > 1 && a->dpitch ? a->dpitch * (a->height - 1) + cp->bytes : a->bytes;
     uint64_t epoch = c->epoch, a_dst = a->dst;
     uint8_t src_mem = a->src_mem;

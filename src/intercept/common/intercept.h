@@ -29,12 +29,17 @@
  * the runtime left before returning.
  */
 #define HV_WRAP_ALWAYS(ret_t, missing, name, params, args, always, trace) \
-    HV_WRAP_BEFORE(ret_t, missing, name, params, args, (void)0, always, trace)
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, 1, always, trace)
 
 /* The same, running `before` (with `t_` and `api_` in scope) ahead of the
  * real call when the call is traced: for what must happen on the stream
  * before the call's own work (the probe's pre-replay snapshot). */
-#define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace)          \
+#define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace) \
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, before, 1, always, trace)
+
+/* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
+ * leaves an untraced call with no errno save/restore (the constant folds). */
+#define HV_WRAP_IMPL(ret_t, missing, name, params, args, before, keep_errno_, always, trace)  \
     HV_EXPORT ret_t name params;                                                            \
     HV_WRAPPER(name);                                                                       \
     HV_EXPORT ret_t name params                                                             \
@@ -47,20 +52,22 @@
             before;                                                                         \
         }                                                                                   \
         ret_t r_ = real_ ? real_ args : (missing);                                          \
-        int errno_ = errno;                                                                 \
+        const int keep_ = (keep_errno_) || t_;                                              \
+        int errno_ = keep_ ? errno : 0;                                                     \
         always;                                                                             \
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
             trace;                                                                          \
             hv_leave(t_);                                                                   \
         }                                                                                   \
-        errno = errno_;                                                                     \
+        if (keep_)                                                                          \
+            errno = errno_;                                                                 \
         return r_;                                                                          \
     }
 
 /* The usual wrapper: nothing to do for untraced calls. */
 #define HV_WRAP(ret_t, missing, name, params, args, trace) \
-    HV_WRAP_ALWAYS(ret_t, missing, name, params, args, (void)0, trace)
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, 0, (void)0, trace)
 
 #define HV_PTR(p) ((uint64_t)(uintptr_t)(p))
 /* The handle an API wrote through out-pointer `pp`, 0 when the call failed. */
