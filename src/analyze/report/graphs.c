@@ -112,8 +112,9 @@ void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t xi)
             count[HV_NODE_KERNEL], collectives, count[HV_NODE_MEMCPY], count[HV_NODE_MEMSET], count[HV_NODE_HOST],
             count[HV_NODE_EVENT_RECORD], count[HV_NODE_EVENT_WAIT], count[HV_NODE_GRAPH]);
     if (sh.roots > 1 || sh.max_out >= 4)
-        fprintf(out, "  shape: %s - the HIP runtime may run nodes on parallel queues\n",
-                sh.roots > 1 ? "several roots" : "out-degree >= 4");
+        fprintf(out, "  shape: %s - %s\n", sh.roots > 1 ? "several roots" : "out-degree >= 4",
+                m->cuda ? "branches run concurrently; only graph edges order them"
+                        : "the HIP runtime may run nodes on parallel queues");
     /* Which nodes would start early (placement.h); none for a linear graph. */
     struct hv_place_cfg pc;
     struct hv_place pl;
