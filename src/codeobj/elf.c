@@ -119,30 +119,29 @@ static enum hv_co_err scan_notes(const unsigned char *p, size_t n, size_t align,
     return HV_CO_ERR_ELF_NO_METADATA;
 }
 
-enum hv_co_err co_elf_find_note(const struct co_elf *e, const char *owner, uint32_t type,
-                                const unsigned char **desc, size_t *n)
+/* Where a table of notes is described: section headers and program headers
+ * hold the same facts (type, file offset, size, alignment) at different
+ * offsets. */
+struct note_table {
+    const unsigned char *base;
+    uint16_t count;
+    size_t entry_size;
+    uint32_t note_type;                 /* SHT_NOTE or PT_NOTE */
+    size_t type_at, off_at, size_at, align_at; /* field offsets within an entry */
+};
+
+/* Scans every note region of one table: HV_CO_OK when found, else the
+ * worst problem seen (malformed beats absent). */
+static enum hv_co_err scan_table(const struct co_elf *e, const struct note_table *t, const char *owner,
+                                 uint32_t type, const unsigned char **desc, size_t *n)
 {
     enum hv_co_err worst = HV_CO_ERR_ELF_NO_METADATA;
-    for (uint16_t i = 0; i < e->shnum; i++) {
-        const unsigned char *s = shdr(e, i);
-        if (co_le32(s + 4) != SHT_NOTE)
+    for (uint16_t i = 0; i < t->count; i++) {
+        const unsigned char *h = t->base + (size_t)i * t->entry_size;
+        if (co_le32(h + t->type_at) != t->note_type)
             continue;
-        size_t align = co_le64(s + 48) == 8 ? 8 : 4;
-        enum hv_co_err r = scan_notes(e->p + co_le64(s + 24), co_le64(s + 32), align,
-                                      owner, type, desc, n);
-        if (r == HV_CO_OK)
-            return r;
-        if (r == HV_CO_ERR_NOTE_MALFORMED)
-            worst = r;
-    }
-    if (e->shnum)
-        return worst;
-    for (uint16_t i = 0; i < e->phnum; i++) {
-        const unsigned char *ph = e->p + e->phoff + (size_t)i * PHDR_SIZE;
-        if (co_le32(ph) != PT_NOTE)
-            continue;
-        size_t align = co_le64(ph + 48) == 8 ? 8 : 4;
-        enum hv_co_err r = scan_notes(e->p + co_le64(ph + 8), co_le64(ph + 32), align,
+        size_t align = co_le64(h + t->align_at) == 8 ? 8 : 4;
+        enum hv_co_err r = scan_notes(e->p + co_le64(h + t->off_at), co_le64(h + t->size_at), align,
                                       owner, type, desc, n);
         if (r == HV_CO_OK)
             return r;
@@ -150,6 +149,19 @@ enum hv_co_err co_elf_find_note(const struct co_elf *e, const char *owner, uint3
             worst = r;
     }
     return worst;
+}
+
+enum hv_co_err co_elf_find_note(const struct co_elf *e, const char *owner, uint32_t type,
+                                const unsigned char **desc, size_t *n)
+{
+    /* Section headers when present (linked code objects keep them); program
+     * headers otherwise. */
+    if (e->shnum) {
+        const struct note_table sections = {e->p + e->shoff, e->shnum, SHDR_SIZE, SHT_NOTE, 4, 24, 32, 48};
+        return scan_table(e, &sections, owner, type, desc, n);
+    }
+    const struct note_table segments = {e->p + e->phoff, e->phnum, PHDR_SIZE, PT_NOTE, 0, 8, 32, 48};
+    return scan_table(e, &segments, owner, type, desc, n);
 }
 
 static bool find_in_symtab(const struct co_elf *e, uint32_t want_type, const char *name,
