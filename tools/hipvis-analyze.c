@@ -20,6 +20,8 @@
 #include "analyze/engine.h"
 #include "analyze/forensics/forensics.h"
 #include "analyze/report/report.h"
+#include "cli/cli.h"
+#include "cli/inputs.h"
 #include "hipvis/reader.h"
 
 struct opts {
@@ -31,114 +33,130 @@ struct opts {
     int diagnose;                 /* ranked hypotheses per same-epoch-write group */
     const char **code_objects;    /* --code-object FILE (repeatable) */
     int ncode_objects;
-    const char **traces;
-    int ntraces;
+    /* Inputs after expansion (src/analyze/inputs.c): files to read, and the
+     * name each is reported under ("-" is read from a private copy of stdin). */
+    struct hv_inputs in;
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: hipvis-analyze [options] TRACE.zst [TRACE.zst...]\n"
-          "  --json               JSON report on stdout (schema: docs/analysis.md)\n"
-          "  --perfetto FILE      Chrome trace-event JSON for ui.perfetto.dev\n"
-          "  --fail-on LEVEL      error|warning|info|none: exit 1 when a finding is at or above (default warning)\n"
-          "  --all                list every occurrence of each finding group\n"
-          "  --graphs             print each graph exec's inventory and shape\n"
-          "  --disable RULE       turn a rule off (repeatable)\n"
-          "  --stats              records/s and peak RSS on stderr\n"
-          "  --find-value V[:W] --at ADDR[:LEN]|kernel:NAME:ARG [--replay SEQ]\n"
-          "                       every recorded write that put V (W bytes, default 4) there, with its\n"
-          "                       epoch distance to the replay (default: the last one reading the range);\n"
-          "                       exit 0 found, 1 not found\n"
-          "  --diagnose           rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group\n"
-          "  --code-object FILE   code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)\n"
-          "  --version, --help\n"
-          "exit: 0 no finding at or above --fail-on, 1 findings, 2 unreadable input or bad option\n",
-          out);
-}
+enum {
+    OPT_JSON, OPT_PERFETTO, OPT_FAIL_ON, OPT_ALL, OPT_GRAPHS, OPT_DISABLE, OPT_STATS, OPT_FIND_VALUE, OPT_AT,
+    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT,
+};
 
-/* Returns 0, or 2 (after printing why) for a bad command line. */
-static int parse(int argc, char **argv, struct opts *o)
+static const struct hv_cli_opt analyze_opts[] = {
+    {"json", 0, HV_CLI_FLAG, OPT_JSON, NULL, "JSON report on stdout (schema: docs/analysis.md)"},
+    {"perfetto", 0, HV_CLI_VALUE, OPT_PERFETTO, "FILE", "Chrome trace-event JSON for ui.perfetto.dev"},
+    {"fail-on", 0, HV_CLI_VALUE, OPT_FAIL_ON, "LEVEL",
+     "error|warning|info|none: exit 1 when a finding is at or above (default warning)"},
+    {"all", 0, HV_CLI_FLAG, OPT_ALL, NULL, "list every occurrence of each finding group"},
+    {"graphs", 0, HV_CLI_FLAG, OPT_GRAPHS, NULL, "print each graph exec's inventory and shape"},
+    {"disable", 0, HV_CLI_VALUE, OPT_DISABLE, "RULE", "turn a rule off (repeatable)"},
+    {"stats", 0, HV_CLI_FLAG, OPT_STATS, NULL, "records/s and peak RSS on stderr"},
+    {"find-value", 0, HV_CLI_VALUE, OPT_FIND_VALUE, "V[:W]",
+     "with --at ADDR[:LEN]|kernel:NAME:ARG [--replay SEQ]: every recorded write that put V\n"
+     "(W bytes, default 4) there, with its epoch distance to the replay (default: the last\n"
+     "one reading the range); exit 0 found, 1 not found"},
+    {"at", 0, HV_CLI_VALUE, OPT_AT, "WHERE", "the range --find-value looks at"},
+    {"replay", 0, HV_CLI_VALUE, OPT_REPLAY, "SEQ", "the replay --find-value measures against"},
+    {"diagnose", 0, HV_CLI_FLAG, OPT_DIAGNOSE, NULL,
+     "rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group"},
+    {"code-object", 0, HV_CLI_VALUE, OPT_CODE_OBJECT, "FILE",
+     "code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)"},
+    {0},
+};
+
+static const struct hv_cli analyze_cli = {
+    "hipvis-analyze", "[options] TRACE|DIR|- ...", analyze_opts,
+    "A directory stands for every trace in it (recursively); - reads one trace from stdin.\n"
+    "exit: 0 no finding at or above --fail-on, 1 findings or an unusable run (every runtime call\n"
+    "failed, nothing launched), 2 unreadable input or bad option\n",
+    0};
+
+static int on_opt(void *ctx, int id, const char *val)
 {
-    o->fail_on = HV_SEV_WARNING;
-    o->traces = calloc((size_t)argc, sizeof *o->traces);
-    o->code_objects = calloc((size_t)argc, sizeof *o->code_objects);
-    if (!o->traces || !o->code_objects)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VAL()                                                        \
-    do {                                                                  \
-        if (!val) {                                                       \
-            fprintf(stderr, "hipvis-analyze: %s needs a value\n", a);     \
-            return 2;                                                     \
-        }                                                                 \
-        i++;                                                              \
-    } while (0)
-        if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(a, "--all") == 0) {
-            o->all = 1;
-        } else if (strcmp(a, "--graphs") == 0) {
-            o->graphs = 1;
-        } else if (strcmp(a, "--stats") == 0) {
-            o->stats = 1;
-        } else if (strcmp(a, "--perfetto") == 0) {
-            NEED_VAL();
-            o->perfetto = val;
-        } else if (strcmp(a, "--fail-on") == 0) {
-            NEED_VAL();
-            o->fail_on = hv_severity_parse(val);
-            if (o->fail_on < 0) {
-                fprintf(stderr, "hipvis-analyze: --fail-on: expected error|warning|info|none, got '%s'\n", val);
-                return 2;
-            }
-        } else if (strcmp(a, "--disable") == 0) {
-            NEED_VAL();
-            const struct hv_rule *r = hv_rule_by_name(val);
-            if (!r) {
-                fprintf(stderr, "hipvis-analyze: --disable: no rule '%s'\n", val);
-                return 2;
-            }
-            o->rules_disabled |= 1u << r->id;
-        } else if (strcmp(a, "--find-value") == 0) {
-            NEED_VAL();
-            o->find_value = val;
-        } else if (strcmp(a, "--at") == 0) {
-            NEED_VAL();
-            o->at = val;
-        } else if (strcmp(a, "--replay") == 0) {
-            NEED_VAL();
-            o->replay = val;
-        } else if (strcmp(a, "--diagnose") == 0) {
-            o->diagnose = 1;
-        } else if (strcmp(a, "--code-object") == 0) {
-            NEED_VAL();
-            o->code_objects[o->ncode_objects++] = val;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            exit(0);
-        } else if (strcmp(a, "--version") == 0) {
-            printf("hipvis-analyze %s\n", HIPVIS_VERSION);
-            exit(0);
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hipvis-analyze: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            o->traces[o->ntraces++] = a;
+    struct opts *o = ctx;
+    switch (id) {
+    case OPT_JSON: o->json = 1; break;
+    case OPT_ALL: o->all = 1; break;
+    case OPT_GRAPHS: o->graphs = 1; break;
+    case OPT_STATS: o->stats = 1; break;
+    case OPT_PERFETTO: o->perfetto = val; break;
+    case OPT_FAIL_ON:
+        o->fail_on = hv_severity_parse(val);
+        if (o->fail_on < 0) {
+            fprintf(stderr, "hipvis-analyze: --fail-on: expected error|warning|info|none, got '%s'\n", val);
+            return -2;
         }
-#undef NEED_VAL
+        break;
+    case OPT_DISABLE: {
+        const struct hv_rule *r = hv_rule_by_name(val);
+        if (!r) {
+            fprintf(stderr, "hipvis-analyze: --disable: no rule '%s'\n", val);
+            return -2;
+        }
+        o->rules_disabled |= 1u << r->id;
+        break;
     }
-    if (o->ntraces == 0) {
-        usage(stderr);
-        return 2;
+    case OPT_FIND_VALUE: o->find_value = val; break;
+    case OPT_AT: o->at = val; break;
+    case OPT_REPLAY: o->replay = val; break;
+    case OPT_DIAGNOSE: o->diagnose = 1; break;
+    case OPT_CODE_OBJECT: o->code_objects[o->ncode_objects++] = val; break;
     }
     return 0;
 }
 
+/* Returns 0 with the operands expanded into o->in, 1 after --help /
+ * --version, or 2 (after printing why). */
+static int parse(int argc, char **argv, struct opts *o)
+{
+    o->fail_on = HV_SEV_WARNING;
+    o->code_objects = calloc((size_t)argc, sizeof *o->code_objects);
+    if (!o->code_objects)
+        return 2;
+    int first;
+    int rc = hv_cli_parse(&analyze_cli, argc, argv, on_opt, o, &first);
+    if (rc != HV_CLI_OK)
+        return rc == HV_CLI_EXIT ? 1 : 2;
+    if (first >= argc)
+        return hv_cli_error(&analyze_cli, "no trace given");
+    for (int i = first; i < argc; i++)
+        hv_inputs_add(&o->in, argv[i], "hipvis-analyze");
+    return 0;
+}
+
+/* Read problems, for the JSON report's "errors" (strings owned here). */
+struct errs {
+    struct hv_report_error *v;
+    size_t n, cap;
+};
+
+static void err_add(struct errs *e, const char *path, const char *status, uint64_t off, const char *what)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 4;
+        struct hv_report_error *v = realloc(e->v, cap * sizeof *v);
+        if (!v)
+            return;
+        e->v = v;
+        e->cap = cap;
+    }
+    e->v[e->n++] = (struct hv_report_error){strdup(path), strdup(status), off, strdup(what)};
+}
+
+static void err_free(struct errs *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        free((char *)e->v[i].path);
+        free((char *)e->v[i].status);
+        free((char *)e->v[i].what);
+    }
+    free(e->v);
+}
+
 struct run {
     struct opts *o;
+    struct errs errs;
     struct hv_perfetto *pf;
     struct hv_engine_observer pf_obs;
     FILE *graphs_out;
@@ -170,13 +188,15 @@ static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
 /* Analyzes one trace into `out`. Returns 0, or 2 when the input is
  * unreadable (not a trace, corrupt, I/O error); a truncated trace is
  * analyzed up to its end and reported as a finding, not an error. */
-static int analyze_one(struct run *run, const char *path, struct hv_findings *out)
+static int analyze_one(struct run *run, const struct hv_input *in, struct hv_findings *out)
 {
+    const char *path = in->name;
     struct hv_reader *rd;
     struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0) {
+    if (hv_reader_open(in->path, &rd, &err) != 0) {
         fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s\n", path, hv_read_status_name(err.status),
                 err.offset, err.what);
+        err_add(&run->errs, path, hv_read_status_name(err.status), err.offset, err.what);
         return 2;
     }
     const struct hv_file_header *hdr = hv_reader_header(rd);
@@ -215,8 +235,10 @@ static int analyze_one(struct run *run, const char *path, struct hv_findings *ou
         h.what = re->what;
         fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (%" PRIu64 " records before it analyzed)\n",
                 path, h.read_status_name, h.offset, h.what, h.records_salvaged);
-        if (re->status != HV_READ_TRUNCATED)
+        if (re->status != HV_READ_TRUNCATED) {
             status = 2;
+            err_add(&run->errs, path, h.read_status_name, h.offset, h.what);
+        }
     }
     const struct hv_file_footer *ft = hv_reader_footer(rd);
     if (ft) {
@@ -268,42 +290,55 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Everything main allocated, released on every way out. */
+static int finish(struct opts *o, struct run *run, int rc)
+{
+    hv_diag_free(run->diag);
+    err_free(&run->errs);
+    hv_inputs_free(&o->in);
+    free(o->code_objects);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o = {0};
+    struct run run = {.o = &o};
     int rc = parse(argc, argv, &o);
-    if (rc) {
-        free(o.traces);
-        free(o.code_objects);
-        return rc;
-    }
+    if (rc)
+        return finish(&o, &run, rc == 1 ? 0 : 2);
+    /* The operands' own problems (an empty directory, stdin unreadable). */
+    int status = o.in.nerr ? 2 : 0;
+    for (size_t i = 0; i < o.in.nerr; i++)
+        err_add(&run.errs, o.in.err[i].name, "unusable", 0, o.in.err[i].what);
+    const char **paths = calloc(o.in.n + 1, sizeof *paths);
+    if (!paths)
+        return finish(&o, &run, 2);
+    for (size_t i = 0; i < o.in.n; i++)
+        paths[i] = o.in.v[i].path;
     if (o.find_value || o.at || o.replay) {
         struct hv_value_query q = {.value = o.find_value, .at = o.at, .replay = o.replay, .json = o.json};
-        rc = o.ntraces ? hv_value_search(&q, o.traces, o.ntraces, stdout) : 2;
-        free(o.traces);
-        free(o.code_objects);
-        return fflush(stdout) != 0 ? 2 : rc;
+        rc = o.in.n ? hv_value_search(&q, paths, (int)o.in.n, stdout) : 2;
+        free(paths);
+        return finish(&o, &run, fflush(stdout) != 0 || status ? 2 : rc);
     }
     struct hv_findings out;
     hv_findings_init(&out);
     out.keep_all = o.all;
-    struct run run = {.o = &o, .graphs_out = o.graphs ? (o.json ? stderr : stdout) : NULL};
+    run.graphs_out = o.graphs ? (o.json ? stderr : stdout) : NULL;
     if (o.diagnose && diag_open(&run, &out) != 0) {
-        hv_diag_free(run.diag);
         hv_findings_free(&out);
-        free(o.traces);
-        free(o.code_objects);
-        return 2;
+        free(paths);
+        return finish(&o, &run, 2);
     }
     FILE *pff = NULL;
     if (o.perfetto) {
         pff = fopen(o.perfetto, "w");
         if (!pff) {
             fprintf(stderr, "hipvis-analyze: %s: %s\n", o.perfetto, strerror(errno));
-            hv_diag_free(run.diag);
-            free(o.traces);
-            free(o.code_objects);
-            return 2;
+            hv_findings_free(&out);
+            free(paths);
+            return finish(&o, &run, 2);
         }
         run.pf = hv_perfetto_open(pff);
         run.pf_obs = hv_perfetto_observer(run.pf);
@@ -311,14 +346,13 @@ int main(int argc, char **argv)
         out.observer_ctx = run.pf;
     }
     double t0 = now_s();
-    int status = 0;
-    for (int i = 0; i < o.ntraces; i++)
-        if (analyze_one(&run, o.traces[i], &out) != 0)
+    for (size_t i = 0; i < o.in.n; i++)
+        if (analyze_one(&run, &o.in.v[i], &out) != 0)
             status = 2;
     double dt = now_s() - t0;
-    struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all};
+    struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all, .errors = run.errs.v, .nerrors = run.errs.n};
     /* HIPVIS_STACKS=1 traces: the caller stack of each finding's ops. */
-    struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, o.traces, o.ntraces) : NULL;
+    struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (stacks)
         hv_stacks_install(stacks, &ro);
     if (run.diag) {
@@ -353,9 +387,7 @@ int main(int argc, char **argv)
         status = 1;
     if (fflush(stdout) != 0)
         status = 2;
-    hv_diag_free(run.diag);
     hv_findings_free(&out);
-    free(o.traces);
-    free(o.code_objects);
-    return status;
+    free(paths);
+    return finish(&o, &run, status);
 }

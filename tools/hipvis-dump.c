@@ -14,18 +14,40 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
+#include "format/json_str.h"
 #include "format/record_print.h"
 #include "hipvis/reader.h"
 
-static int usage(FILE *o, int code)
+enum { OPT_JSON, OPT_RAW, OPT_HEADER, OPT_STATS };
+
+static const struct hv_cli_opt dump_opts[] = {
+    {"json", 0, HV_CLI_FLAG, OPT_JSON, NULL, "JSON lines (header object first, footer object last)"},
+    {"raw", 0, HV_CLI_FLAG, OPT_RAW, NULL, "records in file order, not seq order"},
+    {"header", 0, HV_CLI_FLAG, OPT_HEADER, NULL, "print the file header (always printed with --json)"},
+    {"stats", 0, HV_CLI_FLAG, OPT_STATS, NULL, "print reader statistics at the end"},
+    {0},
+};
+
+static const struct hv_cli dump_cli = {
+    "hipvis-dump", "[options] TRACE.zst|-", dump_opts,
+    "exit: 0 clean; 2 usage, or a trace that is truncated, corrupt, foreign or newer; 1 I/O or memory error\n", 0};
+
+struct dump_args {
+    int json, raw, header, stats;
+};
+
+static int on_opt(void *ctx, int id, const char *arg)
 {
-    fputs("usage: hipvis-dump [--json] [--raw] [--header] [--stats] TRACE.zst|-\n"
-          "  --json    JSON lines (header object first, footer object last)\n"
-          "  --raw     records in file order, not seq order\n"
-          "  --header  print the file header (always printed with --json)\n"
-          "  --stats   print reader statistics at the end\n",
-          o);
-    return code;
+    (void)arg;
+    struct dump_args *a = ctx;
+    switch (id) {
+    case OPT_JSON: a->json = 1; break;
+    case OPT_RAW: a->raw = 1; break;
+    case OPT_HEADER: a->header = 1; break;
+    case OPT_STATS: a->stats = 1; break;
+    }
+    return 0;
 }
 
 static int exit_for(enum hv_read_status st)
@@ -33,35 +55,51 @@ static int exit_for(enum hv_read_status st)
     return st == HV_READ_IO || st == HV_READ_NOMEM ? 1 : 2;
 }
 
+/* Problems met, for the closing {"type":"errors"} line of --json: a
+ * consumer of JSON lines sees them without reading stderr. */
+#define MAX_ERRORS 64
+static struct hv_read_error errors[MAX_ERRORS];
+static unsigned nerrors, errors_lost;
+
 static void report(const char *path, const struct hv_read_error *e)
 {
     fprintf(stderr, "hipvis-dump: %s: %s at byte %llu: %s (%llu records salvaged)\n", path,
             hv_read_status_name(e->status), (unsigned long long)e->offset, e->what,
             (unsigned long long)e->records_salvaged);
+    if (nerrors < MAX_ERRORS)
+        errors[nerrors++] = *e;
+    else
+        errors_lost++;
+}
+
+static void json_errors(const char *path)
+{
+    if (!nerrors)
+        return;
+    fputs("{\"type\":\"errors\",\"errors\":[", stdout);
+    for (unsigned i = 0; i < nerrors; i++) {
+        const struct hv_read_error *e = &errors[i];
+        printf("%s{\"path\":", i ? "," : "");
+        hv_json_str(stdout, path);
+        printf(",\"status\":\"%s\",\"offset\":%llu,\"what\":", hv_read_status_name(e->status),
+               (unsigned long long)e->offset);
+        hv_json_str(stdout, e->what);
+        printf(",\"records_salvaged\":%llu}", (unsigned long long)e->records_salvaged);
+    }
+    printf("],\"errors_not_listed\":%u}\n", errors_lost);
 }
 
 int main(int argc, char **argv)
 {
-    int json = 0, raw = 0, header = 0, stats = 0;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "--raw"))
-            raw = 1;
-        else if (!strcmp(argv[i], "--header"))
-            header = 1;
-        else if (!strcmp(argv[i], "--stats"))
-            stats = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return usage(stdout, 0);
-        else if ((argv[i][0] == '-' && argv[i][1]) || path)
-            return usage(stderr, 2);
-        else
-            path = argv[i];
-    }
-    if (!path)
-        return usage(stderr, 2);
+    struct dump_args a = {0};
+    int first;
+    int prc = hv_cli_parse(&dump_cli, argc, argv, on_opt, &a, &first);
+    if (prc != HV_CLI_OK)
+        return prc == HV_CLI_EXIT ? 0 : 2;
+    if (argc - first != 1)
+        return hv_cli_error(&dump_cli, argc - first ? "one trace at a time" : "no trace given");
+    const char *path = argv[first];
+    int json = a.json, raw = a.raw, header = a.header, stats = a.stats;
 
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
@@ -72,7 +110,9 @@ int main(int argc, char **argv)
                                : hv_reader_open_file(stdin, "<stdin>", &r, &err);
     if (rc < 0) {
         report(path, &err);
-        return exit_for(err.status);
+        if (json)
+            json_errors(path);
+        return fflush(stdout) != 0 ? 1 : exit_for(err.status);
     }
 
     struct hv_printer p = { stdout, json ? HV_PRINT_JSON : HV_PRINT_TEXT, r };
@@ -107,6 +147,8 @@ int main(int argc, char **argv)
         hv_reader_stats(r, &s);
         hv_print_stats(&p, &s);
     }
+    if (json)
+        json_errors(path);
     hv_reader_close(r);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("hipvis-dump: writing output");

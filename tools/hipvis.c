@@ -19,16 +19,49 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
+#include "cli/cli.h"
+
+static const struct hv_cli_opt top_opts[] = {{0}};
+
+static const struct hv_cli top_cli = {
+    "hipvis", "COMMAND [ARGS...]", top_opts,
+    "commands:\n"
+    "  run [-o DIR] [--sidecar] [--] CMD [ARGS...]   run CMD traced (hipvis run --help)\n"
+    "  sidecar [ARGS...]   hipvis-sidecar\n"
+    "  analyze [ARGS...]   hipvis-analyze\n"
+    "  dump [ARGS...]      hipvis-dump\n",
+    1};
+
+enum { OPT_OUTDIR, OPT_SIDECAR };
+
+static const struct hv_cli_opt run_opts[] = {
+    {"output-dir", 'o', HV_CLI_VALUE, OPT_OUTDIR, "DIR", "traces go to DIR/hipvis.<pid>.zst (default: .)"},
+    {"sidecar", 0, HV_CLI_FLAG, OPT_SIDECAR, NULL,
+     "write to a shared-memory segment for hipvis-sidecar instead (HIPVIS_SIDECAR=1)"},
+    {0},
+};
+
+static const struct hv_cli run_cli = {"hipvis run", "[-o DIR] [--sidecar] [--] CMD [ARGS...]", run_opts, NULL, 1};
+
+struct run_args {
+    const char *outdir;
+    int sidecar;
+};
+
+static int on_run_opt(void *ctx, int id, const char *v)
 {
-    fputs("usage: hipvis run [-o DIR] [--sidecar] [--] CMD [ARGS...]\n"
-          "       hipvis sidecar [ARGS...]   (hipvis-sidecar)\n"
-          "       hipvis analyze [ARGS...]   (hipvis-analyze)\n"
-          "       hipvis dump [ARGS...]      (hipvis-dump)\n"
-          "       hipvis --version | --help\n"
-          "run: -o DIR       traces go to DIR/hipvis.<pid>.zst (default: the current directory)\n"
-          "     --sidecar    write to a shared-memory segment for hipvis-sidecar instead (HIPVIS_SIDECAR=1)\n",
-          out);
+    struct run_args *a = ctx;
+    if (id == OPT_OUTDIR)
+        a->outdir = v;
+    else
+        a->sidecar = 1;
+    return 0;
+}
+
+static int on_no_opt(void *ctx, int id, const char *v)
+{
+    (void)ctx, (void)id, (void)v;
+    return 0;
 }
 
 /* Directory of this executable (/proc/self/exe), without the trailing slash. */
@@ -67,35 +100,18 @@ static int find_lib(char *out, size_t cap)
     return -1;
 }
 
+/* argv[0] is "run"; options end at the command (or "--"). */
 static int run(int argc, char **argv)
 {
-    const char *outdir = ".";
-    int sidecar = 0, i = 0;
-    for (; i < argc; i++) {
-        if (!strcmp(argv[i], "--")) {
-            i++;
-            break;
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output-dir")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "hipvis run: %s needs a directory\n", argv[i]);
-                return 2;
-            }
-            outdir = argv[++i];
-        } else if (!strcmp(argv[i], "--sidecar")) {
-            sidecar = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "hipvis run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else {
-            break;
-        }
-    }
-    if (i >= argc) {
-        fprintf(stderr, "hipvis run: no command given\n");
-        usage(stderr);
-        return 2;
-    }
+    struct run_args a = {".", 0};
+    int i;
+    int rc = hv_cli_parse(&run_cli, argc, argv, on_run_opt, &a, &i);
+    if (rc != HV_CLI_OK)
+        return rc == HV_CLI_EXIT ? 0 : 2;
+    if (i >= argc)
+        return hv_cli_error(&run_cli, "no command given");
+    const char *outdir = a.outdir;
+    int sidecar = a.sidecar;
     char lib[PATH_MAX];
     if (find_lib(lib, sizeof lib) != 0) {
         fprintf(stderr, "hipvis run: libhipvis.so not found next to this program or in ../lib\n");
@@ -155,24 +171,20 @@ static int forward(const char *name, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    const char *cmd = argv[1];
+    int first;
+    int rc = hv_cli_parse(&top_cli, argc, argv, on_no_opt, NULL, &first);
+    if (rc != HV_CLI_OK)
+        return rc == HV_CLI_EXIT ? 0 : 2;
+    if (first >= argc)
+        return hv_cli_error(&top_cli, "no command given");
+    const char *cmd = argv[first];
     if (!strcmp(cmd, "run"))
-        return run(argc - 2, argv + 2);
+        return run(argc - first, argv + first);
     if (!strcmp(cmd, "sidecar") || !strcmp(cmd, "analyze") || !strcmp(cmd, "dump"))
-        return forward(cmd, argc - 2, argv + 2);
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        usage(stdout);
+        return forward(cmd, argc - first - 1, argv + first + 1);
+    if (!strcmp(cmd, "help")) {
+        hv_cli_usage(&top_cli, stdout);
         return 0;
     }
-    if (!strcmp(cmd, "--version")) {
-        printf("hipvis %s\n", HIPVIS_VERSION);
-        return 0;
-    }
-    fprintf(stderr, "hipvis: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return 2;
+    return hv_cli_error(&top_cli, "unknown command '%s'", cmd);
 }

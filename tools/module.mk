@@ -1,7 +1,7 @@
 # Thin command-line front ends; each links the libraries it uses.
 
 # hipvis-dump: trace -> text / JSON lines
-$(BUILD)/hipvis-dump: $(call obj,tools/hipvis-dump.c) $(BUILD)/libhvformat.a
+$(BUILD)/hipvis-dump: $(call obj,tools/hipvis-dump.c) $(BUILD)/libhvcli.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
 PROGRAMS     += $(BUILD)/hipvis-dump
@@ -10,7 +10,7 @@ INSTALL_BINS += $(BUILD)/hipvis-dump
 # hipvis-analyze: traces -> findings (text / JSON / Perfetto)
 # (--diagnose: src/analyze/diagnose/module.mk; libLLVM only with HAVE_LLVM=1)
 # (--find-value, stacks of findings: src/analyze/forensics/module.mk; libelf)
-$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(DIAG_LINK) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a \
+$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvcli.a $(DIAG_LINK) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a \
                          $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS) $(FORENSICS_LIBS)
@@ -19,7 +19,7 @@ INSTALL_BINS += $(BUILD)/hipvis-analyze
 
 # hipvis-sidecar: drains shared-memory segments into traces, streaming rules,
 # alerts, Prometheus counters (docs/sidecar.md)
-$(BUILD)/hipvis-sidecar: $(call obj,tools/hipvis-sidecar.c) $(BUILD)/libhvsidecar.a $(BUILD)/libhvanalyze.a \
+$(BUILD)/hipvis-sidecar: $(call obj,tools/hipvis-sidecar.c) $(BUILD)/libhvcli.a $(BUILD)/libhvsidecar.a $(BUILD)/libhvanalyze.a \
                          $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
@@ -27,7 +27,7 @@ PROGRAMS     += $(BUILD)/hipvis-sidecar
 INSTALL_BINS += $(BUILD)/hipvis-sidecar
 
 # hipvis: the launcher (run / sidecar / analyze / dump)
-$(BUILD)/hipvis: $(call obj,tools/hipvis.c)
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(BUILD)/libhvcli.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^
 PROGRAMS     += $(BUILD)/hipvis

@@ -15,6 +15,7 @@ FORMAT_SRCS += \
     src/format/trace_path.c \
     src/format/trace_writer.c \
     src/format/fields.c \
+    src/format/json_str.c \
     src/format/record_print.c
 
 $(BUILD)/libhvformat.a: $(call obj,$(FORMAT_SRCS))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format/fields.h"
+#include "format/json_str.h"
 #include "format/names.h"
 #include "format/rec_layout.h"
 #include "format/record_print.h"
@@ -45,24 +46,6 @@ static void close_(struct em *e, char c)
     e->first = 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-               : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    if (!len || len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    /* Overlong forms, surrogates, and code points past U+10FFFF. */
-    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) ||
-        (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return len;
-}
-
 /* A string value. JSON: always quoted, escaped, invalid UTF-8 as U+FFFD.
  * Text: bare when it is one plain token, else quoted the same way. */
 static void str(struct em *e, const char *s, size_t n)
@@ -70,30 +53,10 @@ static void str(struct em *e, const char *s, size_t n)
     int bare = !e->json && n > 0;
     for (size_t i = 0; bare && i < n; i++)
         bare = s[i] > ' ' && s[i] < 0x7f && s[i] != '"' && s[i] != '\\';
-    if (bare) {
+    if (bare)
         fwrite(s, 1, n, e->o);
-        return;
-    }
-    fputc('"', e->o);
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        unsigned c = u[i];
-        size_t len = utf8_len(u + i, n - i);
-        if (c == '"' || c == '\\')
-            fprintf(e->o, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", e->o);
-        else if (c == '\t')
-            fputs("\\t", e->o);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(e->o, "\\u%04x", c);
-        else if (len)
-            fwrite(u + i, 1, len, e->o);
-        else
-            fputs("\\ufffd", e->o);
-        i += len ? len : 1;
-    }
-    fputc('"', e->o);
+    else
+        hv_json_strn(e->o, s, n);
 }
 
 static void cstr(struct em *e, const char *s) { str(e, s, strlen(s)); }

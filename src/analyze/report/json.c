@@ -250,6 +250,19 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
     }
     free(v);
     fputc(']', out);
+    /* Always present, so a consumer can rely on it: empty means every input
+     * was read to its end. */
+    fputs(",\"errors\":[", out);
+    for (size_t i = 0; i < o->nerrors; i++) {
+        const struct hv_report_error *e = &o->errors[i];
+        fprintf(out, "%s{\"path\":", i ? "," : "");
+        hv_json_str(out, e->path);
+        kv_str(out, "status", e->status);
+        kv_u64(out, "offset", e->offset);
+        kv_str(out, "what", e->what);
+        fputc('}', out);
+    }
+    fputc(']', out);
     if (o->json_extra)
         o->json_extra(out, o->json_extra_ctx);
     fprintf(out, "}\n");

@@ -10,6 +10,16 @@
 
 #include "analyze/engine.h"
 #include "analyze/findings.h"
+#include "format/json_str.h"   /* hv_json_str: the one JSON string escaper */
+
+/* An input that could not be read (or read fully): the JSON report's
+ * "errors" array, so that --json output says why the exit status is 2. */
+struct hv_report_error {
+    const char *path;
+    const char *status;   /* reader status name, or "unusable" for an operand */
+    uint64_t offset;      /* byte offset of the problem, 0 when not applicable */
+    const char *what;
+};
 
 struct hv_report_opts {
     int fail_on;        /* enum hv_severity threshold, for the verdict line */
@@ -25,6 +35,8 @@ struct hv_report_opts {
      * (--diagnose: ,"diagnoses":[...]). NULL: none. */
     void (*json_extra)(FILE *out, const void *ctx);
     const void *json_extra_ctx;
+    const struct hv_report_error *errors;
+    size_t nerrors;
 };
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
@@ -47,7 +59,5 @@ void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct 
 /* Closes the JSON document; returns 0 or -1 on a write error. Frees p. */
 int hv_perfetto_close(struct hv_perfetto *p);
 
-/* JSON string (quoted, escaped) — shared by the JSON writers. */
-void hv_json_str(FILE *out, const char *s);
 
 #endif

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""cli.py - the command line of every hipvis binary, end to end.
+
+usage: cli.py BUILD_DIR
+
+One parser (src/cli) serves every tool; this checks what a user sees:
+--help/--version exit 0 everywhere, unknown options named, --opt=value and
+--opt value alike, --fail-on=none, analyze over a directory and over stdin,
+--json that stays valid and carries "errors" for unreadable input, and a
+non-ASCII path that comes back unchanged in the analyzer's JSON.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hvsuite import Suite  # noqa: E402
+
+
+class Cli(Suite):
+    def __init__(self, build):
+        super().__init__(build, "cli")
+        self.hipvis = os.path.join(self.build, "hipvis")
+        self.sidecar = os.path.join(self.build, "hipvis-sidecar")
+        self.tools = [self.hipvis, self.analyze, self.dump, self.sidecar]
+        self.trace = None
+
+    def run(self, argv, stdin=None, env_add=None):
+        env = dict(os.environ)
+        for k in ("LD_PRELOAD", "HIPVIS_OUTPUT"):
+            env.pop(k, None)
+        env.update(env_add or {})
+        p = subprocess.run(argv, input=stdin, capture_output=True, env=env, timeout=120)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+    def make_trace(self):
+        """A short decode loop on the runtime double: the same-epoch-write finding."""
+        if self.trace:
+            return self.trace
+        self.trace = os.path.join(self.tmp, "decode.zst")
+        env = {"LD_LIBRARY_PATH": self.double, "LD_PRELOAD": self.lib, "HIPVIS_OUTPUT": self.trace,
+               "HIPVIS_QUIET": "1"}
+        rc, out, err = self.run([os.path.join(self.apps, "decode_loop"), "--steps", "20"], env_add=env)
+        if rc != 0 or not os.path.exists(self.trace):
+            raise RuntimeError(f"decode_loop: rc={rc} {err.strip()}")
+        return self.trace
+
+    def case_help_version(self):
+        for t in self.tools:
+            name = os.path.basename(t)
+            rc, out, _ = self.run([t, "--version"])
+            self.check(rc == 0 and out.startswith(name + " "), f"{name} --version: exit 0, names itself",
+                       f"rc={rc} {out!r}")
+            for h in ("--help", "-h"):
+                rc, out, _ = self.run([t, h])
+                self.check(rc == 0 and out.startswith("usage: " + name), f"{name} {h}: usage on stdout, exit 0",
+                           f"rc={rc} {out[:60]!r}")
+        for sub in ("analyze", "dump", "sidecar"):
+            rc, out, _ = self.run([self.hipvis, sub, "--version"])
+            self.check(rc == 0 and out.startswith(f"hipvis-{sub} "), f"hipvis {sub} --version: exit 0",
+                       f"rc={rc} {out!r}")
+        rc, out, _ = self.run([self.hipvis, "run", "--help"])
+        self.check(rc == 0 and "--output-dir" in out, "hipvis run --help: exit 0", f"rc={rc}")
+
+    def case_unknown_option(self):
+        for t in self.tools:
+            name = os.path.basename(t)
+            for bad in ("-x", "--bogus", "--bogus=1"):
+                rc, out, err = self.run([t, bad])
+                want = f"unknown option '{bad.split('=')[0]}'"
+                self.check(rc == 2 and want in err and out == "", f"{name} {bad}: \"{want}\", exit 2",
+                           f"rc={rc} {err.strip()!r}")
+        rc, _, err = self.run([self.hipvis, "run", "-x", "true"])
+        self.check(rc == 2 and "unknown option '-x'" in err, "hipvis run -x: unknown option named", err.strip())
+        rc, _, err = self.run([self.analyze, "--json=yes", "x"])
+        self.check(rc == 2 and "'--json' takes no value" in err, "a flag given a value is named", err.strip())
+        rc, _, err = self.run([self.sidecar, "--alerts"])
+        self.check(rc == 2 and "'--alerts' needs a value" in err, "a missing value is named", err.strip())
+
+    def case_value_forms(self):
+        tr = self.make_trace()
+        for form in (["--fail-on=none"], ["--fail-on", "none"]):
+            rc, out, err = self.run([self.analyze, *form, tr])
+            self.check(rc == 0 and "same-epoch-write" in out, f"analyze {' '.join(form)}: accepted, exit 0",
+                       f"rc={rc} {err.strip()}")
+        rc, _, _ = self.run([self.analyze, tr])
+        self.check(rc == 1, "analyze without --fail-on: the finding exits 1", f"rc={rc}")
+        rc, _, err = self.run([self.analyze, "--fail-on=sometimes", tr])
+        self.check(rc == 2 and "expected error|warning|info|none" in err, "--fail-on=BAD names the accepted values",
+                   err.strip())
+        for form in (["--zstd-level=40"], ["--zstd-level", "40"]):
+            rc, _, err = self.run([self.sidecar, *form])
+            self.check(rc == 2 and "--zstd-level: bad value '40'" in err, f"sidecar {' '.join(form)}: bad value named",
+                       err.strip())
+        # Every tool that has --fail-on accepts none (the list grows with the tools).
+        for t in self.tools:
+            _, out, _ = self.run([t, "--help"])
+            if "--fail-on" in out and t != self.analyze:
+                rc, _, err = self.run([t, "--fail-on=none", tr])
+                self.check("fail-on" not in err, f"{os.path.basename(t)} --fail-on=none accepted", err.strip())
+
+    def case_directory_and_stdin(self):
+        tr = self.make_trace()
+        d = os.path.join(self.tmp, "dir")
+        os.makedirs(os.path.join(d, "rank1"), exist_ok=True)
+        shutil.copy(tr, os.path.join(d, "a.zst"))
+        shutil.copy(tr, os.path.join(d, "rank1", "b.zst"))
+        with open(os.path.join(d, "notes.txt"), "w") as f:
+            f.write("not a trace\n")
+        for argv in ([self.analyze], [self.hipvis, "analyze"]):
+            rc, out, err = self.run([*argv, "--json", "--fail-on=none", d])
+            doc = json.loads(out)
+            paths = [t["path"] for t in doc["traces"]]
+            self.check(rc == 0 and paths == [os.path.join(d, "a.zst"), os.path.join(d, "rank1", "b.zst")]
+                       and doc["errors"] == [], f"{' '.join(os.path.basename(a) for a in argv)} DIR: both traces, "
+                       "the text file skipped", f"rc={rc} {paths} {err.strip()}")
+        with open(tr, "rb") as f:
+            data = f.read()
+        rc, out, err = self.run([self.analyze, "--json", "--fail-on=none", "-"], stdin=data)
+        doc = json.loads(out)
+        self.check(rc == 0 and [t["path"] for t in doc["traces"]] == ["<stdin>"] and doc["findings"],
+                   "analyze -: reads the trace from stdin", f"rc={rc} {err.strip()}")
+        rc, out, err = self.run([self.analyze, "--fail-on=none", "-"], stdin=data)
+        self.check(rc == 0 and "same-epoch-write" in out, "analyze - (text)", f"rc={rc}")
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty, exist_ok=True)
+        rc, out, err = self.run([self.analyze, "--json", empty])
+        doc = json.loads(out)
+        self.check(rc == 2 and doc["errors"] and "no traces" in doc["errors"][0]["what"],
+                   "an empty directory: exit 2, said in errors", f"rc={rc} {doc['errors']}")
+
+    def case_json_errors(self):
+        tr = self.make_trace()
+        junk = os.path.join(self.tmp, "junk.zst")
+        with open(junk, "w") as f:
+            f.write("this is not a trace\n")
+        missing = os.path.join(self.tmp, "missing.zst")
+        for args, label in (([missing], "missing file"), ([junk], "foreign file"), ([tr, junk], "good + foreign")):
+            rc, out, err = self.run([self.analyze, "--json", "--fail-on=none", *args])
+            try:
+                doc = json.loads(out)
+            except ValueError as e:
+                self.check(False, f"--json {label}: valid JSON", str(e))
+                continue
+            errs = doc.get("errors")
+            self.check(rc == 2 and isinstance(errs, list) and len(errs) == 1 and errs[0]["path"] == args[-1]
+                       and errs[0]["what"], f"--json {label}: valid JSON, errors names it, exit 2",
+                       f"rc={rc} errors={errs}")
+        rc, out, _ = self.run([self.analyze, "--json", "--fail-on=none", tr])
+        self.check(rc == 0 and json.loads(out)["errors"] == [], "--json clean input: errors is []", f"rc={rc}")
+        rc, out, _ = self.run([self.dump, "--json", junk])
+        lines = [json.loads(x) for x in out.splitlines()]
+        self.check(rc == 2 and lines and lines[-1]["type"] == "errors" and lines[-1]["errors"][0]["status"] == "foreign",
+                   "dump --json on a foreign file: every line JSON, an errors line last", f"rc={rc} {out[:200]!r}")
+
+    def case_non_ascii_path(self):
+        tr = self.make_trace()
+        weird = os.path.join(self.tmp, "трасса-ü-€-\U0001F600 \"q\".zst")
+        shutil.copy(tr, weird)
+        rc, out, err = self.run([self.analyze, "--json", "--fail-on=none", weird])
+        doc = json.loads(out)
+        self.check(rc == 0 and doc["traces"][0]["path"] == weird, "non-ASCII path round-trips in analyzer JSON",
+                   f"rc={rc} {doc['traces'][0]['path'] if doc['traces'] else None!r}")
+        rc, out, _ = self.run([self.analyze, "--json", "--fail-on=none", weird + ".missing"])
+        doc = json.loads(out)
+        self.check(rc == 2 and doc["errors"][0]["path"] == weird + ".missing", "... and in its errors", f"rc={rc}")
+        pf = os.path.join(self.tmp, "p.json")
+        rc, _, _ = self.run([self.analyze, "--fail-on=none", "--perfetto", pf, weird])
+        with open(pf, encoding="utf-8") as f:
+            json.load(f)
+        self.check(rc == 0, "--perfetto of that trace is valid JSON", f"rc={rc}")
+
+    def main(self):
+        return self.run_cases([self.case_help_version, self.case_unknown_option, self.case_value_forms,
+                               self.case_directory_and_stdin, self.case_json_errors, self.case_non_ascii_path])
+
+
+if __name__ == "__main__":
+    sys.exit(Cli(sys.argv[1] if len(sys.argv) > 1 else "build").main())
