@@ -149,6 +149,10 @@ enum hv_stream_form {
     HV_STREAM_FORM_LEGACY_NULL,   /* 0 passed to a non-_spt API: legacy default stream */
     HV_STREAM_FORM_SPT_NULL,      /* 0 passed to an _spt API: this thread's default stream */
     HV_STREAM_FORM_PER_THREAD,    /* the hipStreamPerThread / cudaStreamPerThread handle */
+    HV_STREAM_FORM_LEGACY_HANDLE, /* hipStreamLegacy ((hipStream_t)1, ROCm 6+): the legacy stream, but a
+                                     synchronize on it waits for that stream only (ROCm CLR
+                                     hipStreamSynchronize_common: finish() of the null stream, where a
+                                     NULL handle waits for every blocking stream) */
 };
 
 /* Canonical stream ids. Explicit streams use their handle value; the legacy
@@ -247,8 +251,11 @@ struct hv_event_args {
 struct hv_sync_args {
     uint64_t event;           /* event sync/query */
     /* The stream whose epoch advanced (0 none: failed or not-ready query) and
-     * the seq up to which its work is now known complete. For device sync,
-     * every stream of the device advances; the record carries the device. */
+     * the seq up to which its work is now known complete. The record alone
+     * says what the observation covers (docs/trace-format.md, "Host
+     * observations"): a device sync every stream of the call's device, a
+     * legacy-null sync or query also the device's blocking streams; no
+     * HV_REC_EPOCH per stream follows. */
     uint64_t completed_stream;
     uint64_t completed_seq;
     uint64_t new_epoch;

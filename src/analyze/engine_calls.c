@@ -239,6 +239,13 @@ static void on_sync(struct hv_engine *e, const struct hv_call *c, uint8_t kind)
     uint32_t s = stream_of(e, &tmp);
     if (s != HV_NO_INDEX)
         hv_stream_observed(m, s, a->completed_seq ? a->completed_seq : c->h.seq, &m->streams[s].vc);
+    /* A NULL-handle (legacy) synchronize or query also waited for the
+     * device's blocking streams, up to this call; the tracer writes no
+     * per-stream record for it (older traces also carry HV_REC_EPOCH
+     * records, which cover no less). hipStreamLegacy (form LEGACY_HANDLE)
+     * finishes the legacy stream alone. */
+    if (s != HV_NO_INDEX && c->stream_form == HV_STREAM_FORM_LEGACY_NULL && (sid & HV_STREAM_LEGACY))
+        hv_legacy_observed(m, m->streams[s].device, c->h.seq);
 }
 
 /* Stream-ordered ops: legacy barriers before, program order after. */

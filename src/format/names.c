@@ -83,7 +83,7 @@ const char *hv_stream_form_name(unsigned form)
     static const char *const t[] = {
         [HV_STREAM_FORM_NONE] = "none",               [HV_STREAM_FORM_EXPLICIT] = "explicit",
         [HV_STREAM_FORM_LEGACY_NULL] = "legacy_null", [HV_STREAM_FORM_SPT_NULL] = "spt_null",
-        [HV_STREAM_FORM_PER_THREAD] = "per_thread",
+        [HV_STREAM_FORM_PER_THREAD] = "per_thread", [HV_STREAM_FORM_LEGACY_HANDLE] = "legacy_handle",
     };
     return PICK(t, form);
 }

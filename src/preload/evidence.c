@@ -70,12 +70,12 @@ void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
         hv_stacks_emit(t, ev->seq);
 }
 
-void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
+void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     if (hv_ev(HV_EV_REWRITE))
-        hv_payload_observed(t, seq, stream, upto);
+        hv_payload_observed(t, seq, o, upto);
     if (hv_ev(HV_EV_PROBE))
-        hv_probe_observed(t, seq, stream, upto);
+        hv_probe_observed(t, seq, o, upto);
 }
 
 void hv_ev_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)

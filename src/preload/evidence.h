@@ -65,9 +65,11 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
         hv_stacks_emit(t, seq);
 }
 
-/* The host observed all work of `stream` enqueued before call `upto`
- * complete, at call `seq` (already committed, as are its epoch records). */
-void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+/* The host observed all work of the streams `o` covers enqueued before call
+ * `upto` complete, at call `seq` (already committed, as are its epoch
+ * records). Work bounded by what is pending, not by the number of streams. */
+struct hv_obs;
+void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 
 /* Around a graph launch on canonical stream `stream`: before() runs before
  * the real launch (pre-replay snapshots), after() once its record is
@@ -99,11 +101,11 @@ void hv_payload_setup(const struct hv_config *cfg);
 /* Stages and hashes ev's source when the options want it (sets staged, hash, hashed). */
 void hv_payload_hash(struct hv_copy_ev *ev);
 void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
-void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 
 void hv_probe_setup(const struct hv_config *cfg);
 void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
-void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto);
+void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api);
 void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r);
 

@@ -332,12 +332,12 @@ static void emit(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec,
     /* The host did observe the stream complete up to here: say so, as a
      * sync call would, so epochs and the analyzer's happens-before agree. */
     if (r == 0 && mode != HV_GUARD_RELEASE_EVENT)
-        hv_observe_stream(t, seq, stream);
+        hv_observe_stream(t, seq, stream, 1);
     /* copy-sync's seq is the copy itself, which the evidence hooks count as
      * "enqueued before" only from seq + 1: its source is re-hashed now,
      * before the program can touch it, not at the program's next sync. */
     if (r == 0 && mode == HV_GUARD_COPY_SYNC && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, stream, seq + 1);
+        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, seq + 1);
 }
 
 /* Runs the pattern for mode and records it under seq. */
@@ -364,7 +364,7 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
     if (!st)
         return;
-    uint64_t epoch = atomic_load_explicit(&st->epoch, memory_order_acquire);
+    uint64_t epoch = hv_stream_epoch(hv_tracer.streams, st);
     pthread_mutex_lock(&guard_lock);
     const struct copy_note *hit = flagging_copy(exec, stream, epoch);
     struct copy_note c = hit ? *hit : (struct copy_note){0, 0, 0, 0};

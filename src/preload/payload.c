@@ -169,14 +169,18 @@ void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
     emit(t, ev->seq, ev->src, when, ev->hash, ev->staged, ev->bytes);
 }
 
-/* Takes stream's copies enqueued before `upto` off its list, into out[]. */
-static uint32_t pending_take(uint64_t stream, uint64_t upto, struct pending_copy *out)
+/* Takes the copies enqueued before `upto` off the next list at or after
+ * *from whose stream `o` covers, into out[]; advances *from past it.
+ * Returns how many (0 with *from == HV_PENDING_STREAMS: no list left). The
+ * lists are bounded (HV_PENDING_STREAMS), so an observation covering a
+ * whole device costs what is pending, not what streams exist. */
+static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *from, struct pending_copy *out)
 {
     uint32_t n = 0;
     pthread_mutex_lock(&pending_lock);
-    for (uint32_t i = 0; i < HV_PENDING_STREAMS; i++) {
-        struct pending_stream *s = &pending[i];
-        if (s->stream != stream)
+    while (*from < HV_PENDING_STREAMS) {
+        struct pending_stream *s = &pending[(*from)++];
+        if (!s->stream || !hv_obs_covers(o, s->stream))
             continue;
         uint32_t keep = 0;
         for (uint32_t k = 0; k < s->n; k++) {
@@ -188,6 +192,8 @@ static uint32_t pending_take(uint64_t stream, uint64_t upto, struct pending_copy
         s->n = keep;
         if (!keep)
             s->stream = 0;
+        if (o->scope == HV_OBS_STREAM)
+            *from = HV_PENDING_STREAMS;   /* one list per stream */
         break;
     }
     atomic_fetch_sub_explicit(&pending_total, n, memory_order_relaxed);
@@ -206,21 +212,22 @@ static int still_host(uint64_t src, uint64_t bytes, uint8_t *mem)
     return 1;
 }
 
-void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
+void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     struct pending_copy done[HV_PENDING_PER_STREAM];
-    if (!atomic_load_explicit(&pending_total, memory_order_relaxed))
-        return;
-    uint32_t n = pending_take(stream, upto, done);
-    for (uint32_t i = 0; i < n; i++) {
-        uint8_t mem;
-        if (!still_host(done[i].src, done[i].bytes, &mem))
-            continue;
-        const unsigned char *now = stage(done[i].src, done[i].bytes, mem);
-        if (!now)
-            continue;
-        uint64_t h = hv_hash64(now, done[i].bytes);
-        if (h != done[i].hash)
-            emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
+    uint32_t from = 0;
+    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&pending_total, memory_order_relaxed)) {
+        uint32_t n = pending_take(o, upto, &from, done);
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t mem;
+            if (!still_host(done[i].src, done[i].bytes, &mem))
+                continue;
+            const unsigned char *now = stage(done[i].src, done[i].bytes, mem);
+            if (!now)
+                continue;
+            uint64_t h = hv_hash64(now, done[i].bytes);
+            if (h != done[i].hash)
+                emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
+        }
     }
 }

@@ -284,7 +284,7 @@ void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t fo
      * would be captured too. */
     if (!st || atomic_load_explicit(&st->capture_id, memory_order_acquire))
         return;
-    uint64_t epoch = atomic_load_explicit(&st->epoch, memory_order_acquire);
+    uint64_t epoch = hv_stream_epoch(hv_tracer.streams, st);
     pthread_mutex_lock(&probe_lock);
     if (probe_mode == HV_PROBE_AUTO)
         learn(stream, epoch);
@@ -359,7 +359,7 @@ static void read_back(struct hv_thread_ctx *t, uint64_t seq, struct pset *s)
     hv_aux_commit(t, p);
 }
 
-void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, uint64_t upto)
+void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     uint32_t todo[HV_PROBE_SETS], n = 0;
     pthread_mutex_lock(&probe_lock);
@@ -368,7 +368,7 @@ void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, u
         /* A set is only ever touched by the thread that took its first
          * snapshot: it enqueues its snapshots outside the lock, so a set
          * freed and reused under it by another thread would get them. */
-        if (s->stream != stream || s->tid != t->tid)
+        if (s->tid != t->tid || (s->state != S_COPIED && s->state != S_REPLAYED) || !hv_obs_covers(o, s->stream))
             continue;
         if (s->state == S_COPIED && s->copy_seq < upto) {
             s->state = S_FREE;   /* complete without a graph launch: nothing to compare */

@@ -51,25 +51,18 @@ struct hv_event_state *hv_event_get(struct hv_stream_table *t, uint64_t event)
     return NULL;
 }
 
-uint64_t hv_stream_advance(struct hv_stream_state *s)
+uint64_t hv_stream_advance(struct hv_stream_table *t, struct hv_stream_state *s)
 {
-    return atomic_fetch_add_explicit(&s->epoch, 1, memory_order_acq_rel) + 1;
+    atomic_fetch_add_explicit(&s->epoch, 1, memory_order_acq_rel);
+    return hv_stream_epoch(t, s);
 }
 
-void hv_stream_advance_device(struct hv_stream_table *t, int32_t device,
-                              void (*fn)(uint64_t stream, uint64_t epoch, void *ctx), void *ctx)
+void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int legacy_only)
 {
-    for (uint32_t i = 0; i < HV_STREAM_SLOTS; i++) {
-        struct hv_stream_state *s = &t->streams[i];
-        uint64_t k = atomic_load_explicit(&s->key, memory_order_acquire);
-        if (k == 0)
-            continue;
-        if (device >= 0 && atomic_load_explicit(&s->device, memory_order_relaxed) != device)
-            continue;
-        uint64_t e = hv_stream_advance(s);
-        if (fn)
-            fn(k, e, ctx);
-    }
+    if (device < 0 || (uint32_t)device >= HV_OBS_DEVICES)
+        return;
+    _Atomic uint64_t *gen = legacy_only ? &t->legacy_gen[device] : &t->device_gen[device];
+    atomic_fetch_add_explicit(gen, 1, memory_order_acq_rel);
 }
 
 void hv_event_set(struct hv_event_state *e, uint64_t stream, uint64_t seq, uint64_t epoch)

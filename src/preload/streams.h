@@ -1,7 +1,15 @@
 /*
  * Per-stream and per-event state the records need at call time: a stream's
  * epoch (how many times the host observed all its work complete), whether it
- * is capturing, and where each event was last recorded. Both tables are
+ * is capturing, and where each event was last recorded.
+ *
+ * Epochs cost O(1) per observation whatever the number of streams: a stream
+ * synchronize bumps that stream's own count; a legacy (null) stream
+ * synchronize bumps its device's legacy generation, which every blocking
+ * stream of the device counts; a device synchronize bumps the device
+ * generation, which every stream of the device counts. A stream's epoch is
+ * the sum, read lazily when a call names the stream (hv_stream_epoch), so no
+ * observation walks the table. Both tables are
  * fixed-size open-addressing hashes with lock-free insert (CAS on the key)
  * and lock-free reads: the hot path never waits.
  *
@@ -18,9 +26,11 @@
 #define HV_STREAM_SLOTS 4096u   /* power of two */
 #define HV_EVENT_SLOTS 16384u   /* power of two */
 
+#define HV_OBS_DEVICES 256u     /* devices with observation generations; beyond: own epoch only */
+
 struct hv_stream_state {
     _Atomic uint64_t key;          /* canonical stream id, 0 = empty */
-    _Atomic uint64_t epoch;
+    _Atomic uint64_t epoch;        /* observations of this stream alone (see hv_stream_epoch) */
     _Atomic uint64_t capture_id;   /* nonzero while capturing */
     _Atomic int32_t device;
     _Atomic uint32_t flags;        /* creation flags (non-blocking...) */
@@ -39,19 +49,48 @@ struct hv_stream_table {
     struct hv_event_state events[HV_EVENT_SLOTS];
     _Atomic uint64_t next_capture_id;
     _Atomic uint64_t overflow;     /* lookups that found the table full */
+    /* Per device: device synchronizes, and legacy-stream synchronizes (which
+     * cover the blocking streams only, as in ROCm CLR's SyncAllStreams(...,
+     * wait_blocking_streams_only)). */
+    _Atomic uint64_t device_gen[HV_OBS_DEVICES];
+    _Atomic uint64_t legacy_gen[HV_OBS_DEVICES];
 };
+
+#define HV_STREAM_NONBLOCKING_FLAG 0x1u  /* hipStreamNonBlocking == cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING */
 
 /* NULL when the table is full (counted): callers record HV_EPOCH_UNKNOWN. */
 struct hv_stream_state *hv_stream_get(struct hv_stream_table *t, uint64_t id, int32_t device);
 struct hv_event_state *hv_event_get(struct hv_stream_table *t, uint64_t event);
 
-/* The host observed all work of `s` complete: returns the new epoch. */
-uint64_t hv_stream_advance(struct hv_stream_state *s);
+/* Whether a legacy-stream synchronize covers `s`: the legacy stream itself
+ * and every stream not created non-blocking (streams created before tracing
+ * started have no known flags and count as blocking, hipStreamCreate's
+ * default). */
+static inline int hv_stream_blocking(const struct hv_stream_state *s)
+{
+    return !(atomic_load_explicit(&s->flags, memory_order_relaxed) & HV_STREAM_NONBLOCKING_FLAG);
+}
 
-/* Every stream of `device` (or all, device < 0) — device synchronize. Calls
- * fn for each advanced stream so the caller can record the new epochs. */
-void hv_stream_advance_device(struct hv_stream_table *t, int32_t device,
-                              void (*fn)(uint64_t stream, uint64_t epoch, void *ctx), void *ctx);
+/* The stream's epoch now: its own observations plus those of its device. */
+static inline uint64_t hv_stream_epoch(const struct hv_stream_table *t, const struct hv_stream_state *s)
+{
+    uint64_t e = atomic_load_explicit(&s->epoch, memory_order_acquire);
+    uint32_t d = (uint32_t)atomic_load_explicit(&s->device, memory_order_relaxed);
+    if (d < HV_OBS_DEVICES) {
+        e += atomic_load_explicit(&t->device_gen[d], memory_order_acquire);
+        if (hv_stream_blocking(s))
+            e += atomic_load_explicit(&t->legacy_gen[d], memory_order_acquire);
+    }
+    return e;
+}
+
+/* The host observed all work of `s` complete: returns the new epoch. */
+uint64_t hv_stream_advance(struct hv_stream_table *t, struct hv_stream_state *s);
+
+/* A device synchronize (legacy_only 0) or a legacy-stream synchronize
+ * (legacy_only 1: the blocking streams and the legacy stream) on `device`:
+ * one atomic add, whatever the number of streams. */
+void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int legacy_only);
 
 void hv_event_set(struct hv_event_state *e, uint64_t stream, uint64_t seq, uint64_t epoch);
 /* Returns 1 with the fields of a consistent snapshot, 0 when never recorded or torn. */

@@ -184,25 +184,16 @@ void hv_count_no_ring(void)
     atomic_fetch_add_explicit(&hv_tracer.col->no_ring_drops, 1, memory_order_relaxed);
 }
 
-struct epoch_ctx {
-    struct hv_thread_ctx *t;
-    uint64_t seq;
-};
-
-static void emit_epoch(uint64_t stream, uint64_t epoch, void *arg)
+int hv_obs_covers(const struct hv_obs *o, uint64_t stream)
 {
-    struct epoch_ctx *x = arg;
-    struct hv_epoch *e = hv_aux_begin(x->t, HV_REC_EPOCH, sizeof *e, x->seq);
-    if (e) {
-        e->stream = stream;
-        e->epoch = epoch;
-        e->completed_seq = x->seq;
-        hv_aux_commit(x->t, e);
-    }
-    /* Evidence that waits for completion (rewrite check, probe read-back),
-     * recorded after the epoch record that explains it. */
-    if (hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(x->t, x->seq, stream, x->seq);
+    if (stream == o->stream)
+        return 1;
+    if (o->scope == HV_OBS_STREAM)
+        return 0;
+    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, o->device);
+    if (!s || atomic_load_explicit(&s->device, memory_order_relaxed) != o->device)
+        return 0;
+    return o->scope == HV_OBS_DEVICE || hv_stream_blocking(s);
 }
 
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq)
@@ -210,21 +201,38 @@ void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t st
     struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
     c->a.sync.completed_stream = stream;
     c->a.sync.completed_seq = completed_seq;
-    c->a.sync.new_epoch = s ? hv_stream_advance(s) : HV_EPOCH_UNKNOWN;
+    c->a.sync.new_epoch = s ? hv_stream_advance(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
 }
 
-void hv_observe_device(struct hv_thread_ctx *t, uint64_t seq, int32_t device)
+void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, int32_t device, uint8_t scope)
 {
-    struct epoch_ctx x = {t, seq};
-    hv_stream_advance_device(hv_tracer.streams, device, emit_epoch, &x);
+    hv_stream_advance_device(hv_tracer.streams, device, scope == HV_OBS_LEGACY);
+    /* Evidence that waits for completion (rewrite check, probe read-back):
+     * bounded by what is pending, not by the number of streams. */
+    if (hv_ev(HV_EV_OBSERVE)) {
+        struct hv_obs o = {HV_STREAM_LEGACY | (uint32_t)device, device, scope};
+        hv_ev_observed(t, seq, &o, seq);
+    }
 }
 
-void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream)
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, int record)
 {
     struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
-    struct epoch_ctx x = {t, seq};
-    if (s)
-        emit_epoch(stream, hv_stream_advance(s), &x);
+    if (!s)
+        return;
+    uint64_t epoch = hv_stream_advance(hv_tracer.streams, s);
+    struct hv_epoch *e = record ? hv_aux_begin(t, HV_REC_EPOCH, sizeof *e, seq) : NULL;
+    if (e) {
+        e->stream = stream;
+        e->epoch = epoch;
+        e->completed_seq = seq;
+        hv_aux_commit(t, e);
+    }
+    /* Recorded after the epoch record that explains it. */
+    if (hv_ev(HV_EV_OBSERVE)) {
+        struct hv_obs o = {stream, t->device, HV_OBS_STREAM};
+        hv_ev_observed(t, seq, &o, seq);
+    }
 }
 
 /* ---- strings: cold path, so a mutex-protected table is fine ---- */

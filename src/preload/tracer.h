@@ -99,7 +99,7 @@ static inline struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, st
     struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
     c->stream = stream;
     c->stream_form = form;
-    c->epoch = s ? atomic_load_explicit(&s->epoch, memory_order_acquire) : HV_EPOCH_UNKNOWN;
+    c->epoch = s ? hv_stream_epoch(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
     if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
         c->flags |= HV_CALL_CAPTURING;
         c->capture = HV_CAPTURE_ACTIVE;
@@ -121,17 +121,38 @@ static inline void *hv_aux_begin(struct hv_thread_ctx *t, uint16_t type, uint32_
 static inline void hv_aux_commit(struct hv_thread_ctx *t, void *rec) { hv_emit_commit(t, rec); }
 
 /*
- * Host observations of completion. A ring holds one reservation at a time,
- * so auxiliary records are only emitted after the call record is committed:
+ * Host observations of completion, each O(1) in the number of streams: the
+ * observing call's own record says what it covers (the analyzer derives the
+ * streams, docs/trace-format.md "Host observations"), and in-process epochs
+ * advance by one atomic add (streams.h). A ring holds one reservation at a
+ * time, so auxiliary records are only emitted after the call record is
+ * committed:
  *  - hv_observe_complete fills an uncommitted sync call's fields (the call
  *    itself says which stream advanced);
- *  - hv_observe_device and hv_observe_stream run after the commit and emit
- *    one HV_REC_EPOCH per advanced stream.
+ *  - hv_observe_scope runs after the commit of a device or legacy-stream
+ *    synchronize: generations and evidence, no record;
+ *  - hv_observe_stream runs after the commit and emits one HV_REC_EPOCH
+ *    (calls whose record alone does not say it: blocking memsets, guards),
+ *    or none when `record` is 0 (blocking copies: the analyzer derives it,
+ *    with the pageable-H2D exception).
  * "Complete up to seq X" means all work enqueued before call X is done.
  */
+enum hv_obs_scope {
+    HV_OBS_STREAM = 0,   /* one stream */
+    HV_OBS_LEGACY,       /* the device's legacy stream and its blocking streams */
+    HV_OBS_DEVICE,       /* every stream of the device */
+};
+struct hv_obs {
+    uint64_t stream;     /* the stream named (HV_OBS_STREAM), else the device's legacy stream */
+    int32_t device;
+    uint8_t scope;
+};
+/* Whether observation o covers canonical stream `stream` (O(1)). */
+int hv_obs_covers(const struct hv_obs *o, uint64_t stream);
+
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
-void hv_observe_device(struct hv_thread_ctx *t, uint64_t seq, int32_t device);
-void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream);
+void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, int32_t device, uint8_t scope);
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, int record);
 
 /* Interns a string (cold paths only: names, paths), emitting its
  * HV_REC_STRING record the first time. Returns its id, 0 on failure. */

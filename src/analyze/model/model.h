@@ -213,6 +213,9 @@ void hv_stream_after_op(struct hv_model *m, uint32_t s, uint64_t seq, uint64_t e
 void hv_stream_observed(struct hv_model *m, uint32_t s, uint64_t upto, const struct hv_vclock *via);
 /* Device synchronize: every stream of device (all when device < 0). */
 void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto);
+/* A legacy-stream (NULL handle) synchronize on `device`: the legacy stream
+ * and every blocking stream of the device, up to `upto`. */
+void hv_legacy_observed(struct hv_model *m, int32_t device, uint64_t upto);
 
 /* Does stream index s still denote stream `id`? A destroyed stream's slot is
  * recycled; its outstanding work is then taken as finished. */

@@ -141,6 +141,17 @@ void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const st
                 complete_upto(m, via->e[k].stream, via->e[k].seq);
 }
 
+void hv_legacy_observed(struct hv_model *m, int32_t device, uint64_t upto)
+{
+    for (uint32_t j = 0; j < m->nstreams; j++) {
+        const struct hv_stream *s = &m->streams[j];
+        /* Streams first seen without a create record (made before tracing
+         * started) have no known flags: blocking, hipStreamCreate's default. */
+        if (s->live && !s->nonblocking && (s->device == device || s->device < 0))
+            hv_stream_observed(m, j, upto, &m->streams[j].vc);
+    }
+}
+
 void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto)
 {
     for (uint32_t j = 0; j < m->nstreams; j++)

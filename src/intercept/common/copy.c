@@ -64,9 +64,12 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
         hv_ev_copy_end(t, &ev);
     if (guard)
         hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);
-    /* A blocking copy returns only after the stream's earlier work is done. */
+    /* A blocking copy returns only after the stream's earlier work is done.
+     * No HV_REC_EPOCH: the call record says it, and only the analyzer knows
+     * whether the copy itself is covered (not for a pageable-source H2D,
+     * which may return once the bytes are staged). */
     if (blocking)
-        hv_observe_stream(t, seq, stream);
+        hv_observe_stream(t, seq, stream, 0);
 }
 
 void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
@@ -87,5 +90,5 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     hv_call_commit(t, c);
     hv_ev_stack(t, seq);
     if (blocking)
-        hv_observe_stream(t, seq, stream);
+        hv_observe_stream(t, seq, stream, 1);
 }

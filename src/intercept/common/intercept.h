@@ -98,14 +98,16 @@ enum hv_spt { HV_SPT_LEGACY = 0, HV_SPT_PER_THREAD = 1 };
 /* Canonical id of stream handle `s`. `per_thread` is the runtime's
  * per-thread handle (hipStreamPerThread, cudaStreamPerThread,
  * CU_STREAM_PER_THREAD); `legacy` its explicit legacy handle
- * (cudaStreamLegacy, CU_STREAM_LEGACY), 0 where it has none. */
+ * (hipStreamLegacy, cudaStreamLegacy, CU_STREAM_LEGACY), 0 where it has
+ * none, recorded with form `legacy_form` (the runtimes differ in what a
+ * synchronize on it covers). */
 static inline struct hv_sref hv_sref_of(const struct hv_thread_ctx *t, uintptr_t s, enum hv_spt spt,
-                                        uintptr_t legacy, uintptr_t per_thread)
+                                        uintptr_t legacy, uintptr_t per_thread, uint8_t legacy_form)
 {
     if (s == per_thread)
         return (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_PER_THREAD};
     if (legacy && s == legacy)
-        return (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, HV_STREAM_FORM_LEGACY_NULL};
+        return (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, legacy_form};
     if (s == 0)
         return spt ? (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_SPT_NULL}
                    : (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, HV_STREAM_FORM_LEGACY_NULL};

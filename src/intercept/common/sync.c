@@ -5,22 +5,26 @@
 #include "preload/evidence.h"
 
 /* Success from a sync or query means the stream's earlier work is done;
- * anything else (not ready, errors) observes nothing. */
+ * anything else (not ready, errors) observes nothing. Every observation is
+ * one call record, whatever the number of streams: the record says what it
+ * covers and the analyzer derives the streams (docs/trace-format.md). */
 void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s)
 {
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     uint64_t seq = c->h.seq;
-    /* The legacy null stream synchronises with every blocking stream of the
-     * device, so syncing it observes them all. */
+    /* A NULL (legacy) stream synchronize or successful query waits for the
+     * device's blocking streams too (ROCm CLR hipStreamSynchronize_common ->
+     * SyncAllStreams(false, wait_blocking_streams_only)); hipStreamLegacy
+     * (form LEGACY_HANDLE) finishes the null stream alone. */
     int legacy = c->stream_form == HV_STREAM_FORM_LEGACY_NULL;
-    if (r == 0 && !legacy)
+    if (r == 0)
         hv_observe_complete(t, c, c->stream, seq);
     uint64_t stream = c->stream;
     hv_call_commit(t, c);
     if (r == 0 && legacy)
-        hv_observe_device(t, seq, t->device);
+        hv_observe_scope(t, seq, t->device, HV_OBS_LEGACY);
     else if (r == 0 && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, stream, seq);
+        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, seq);
 }
 
 void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r)
@@ -30,7 +34,7 @@ void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r)
     c->a.sync.completed_seq = r == 0 ? seq : 0;
     hv_call_commit(t, c);
     if (r == 0)
-        hv_observe_device(t, seq, t->device);
+        hv_observe_scope(t, seq, t->device, HV_OBS_DEVICE);
 }
 
 /* An event sync observes its stream complete up to the event's record. */
@@ -49,7 +53,7 @@ void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint6
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
     if (known && r == 0 && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, stream, rec_seq);
+        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, rec_seq);
 }
 
 void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,

@@ -25,7 +25,11 @@
 
 /* Canonical stream of a runtime or driver stream argument: both know an
  * explicit legacy handle (0x1) and a per-thread handle (0x2). */
-#define HV_CU_S(s, spt) hv_sref_of(t_, (uintptr_t)(s), (spt), (uintptr_t)CU_STREAM_LEGACY, (uintptr_t)CU_STREAM_PER_THREAD)
+/* cudaStreamLegacy is the legacy stream in every respect: a synchronize on
+ * it is a synchronize on stream 0 (form LEGACY_NULL). */
+#define HV_CU_S(s, spt)                                                                                  \
+    hv_sref_of(t_, (uintptr_t)(s), (spt), (uintptr_t)CU_STREAM_LEGACY, (uintptr_t)CU_STREAM_PER_THREAD, \
+               HV_STREAM_FORM_LEGACY_NULL)
 _Static_assert((uintptr_t)cudaStreamLegacy == (uintptr_t)CU_STREAM_LEGACY &&
                    (uintptr_t)cudaStreamPerThread == (uintptr_t)CU_STREAM_PER_THREAD,
                "runtime and driver special streams");

@@ -68,7 +68,7 @@ void hv_guard_cuda(struct hv_thread_ctx *t, void *e, void *s, int spt)
     if (hv_guard_mode() == HV_GUARD_OFF)
         return;
     struct hv_sref r = hv_sref_of(t, (uintptr_t)s, (enum hv_spt)spt, (uintptr_t)CU_STREAM_LEGACY,
-                                  (uintptr_t)CU_STREAM_PER_THREAD);
+                                  (uintptr_t)CU_STREAM_PER_THREAD, HV_STREAM_FORM_LEGACY_NULL);
     hv_guard_before_launch(t, HV_PTR(e), r.id, raw_stream(r.id), &cuda_ops);
 }
 

@@ -79,7 +79,7 @@ void hv_guard_hip(struct hv_thread_ctx *t, hipGraphExec_t e, hipStream_t s, int 
 {
     if (hv_guard_mode() == HV_GUARD_OFF)
         return;
-    struct hv_sref r = hv_sref_of(t, (uintptr_t)s, (enum hv_spt)spt, 0, (uintptr_t)hipStreamPerThread);
+    struct hv_sref r = HV_HIP_SREF(t, s, spt);
     /* An _spt launch on stream 0 runs on this thread's default stream: the
      * guard must synchronize that one, not the legacy stream. */
     hipStream_t raw = spt == HV_HIP_SPT && !s ? hipStreamPerThread : s;

@@ -18,8 +18,19 @@
 #define HV_HIP_LEGACY HV_SPT_LEGACY
 #define HV_HIP_SPT HV_SPT_PER_THREAD
 
-/* Canonical stream of a HIP stream argument (HIP has no legacy handle). */
-#define HV_HIP_S(s, spt) hv_sref_of(t_, (uintptr_t)(s), (spt), 0, (uintptr_t)hipStreamPerThread)
+/* hipStreamLegacy, ROCm 6 and later (hip_runtime_api.h: ((hipStream_t)1)); the
+ * Debian HIP 5.2 headers predate it. CLR treats it as the null stream. */
+#ifndef hipStreamLegacy
+#define hipStreamLegacy ((hipStream_t)1)
+#endif
+
+/* Canonical stream of a HIP stream argument: NULL and hipStreamLegacy are
+ * the device's legacy stream (form LEGACY_HANDLE for the latter: a
+ * synchronize on it covers less, see enum hv_stream_form). */
+#define HV_HIP_SREF(t, s, spt)                                                                    \
+    hv_sref_of((t), (uintptr_t)(s), (enum hv_spt)(spt), (uintptr_t)hipStreamLegacy, (uintptr_t)hipStreamPerThread, \
+               HV_STREAM_FORM_LEGACY_HANDLE)
+#define HV_HIP_S(s, spt) HV_HIP_SREF(t_, s, spt)
 
 /* hipMemcpyKind numbers its kinds like enum hv_copy_kind. */
 _Static_assert((int)hipMemcpyHostToHost == HV_KIND_H2H && (int)hipMemcpyHostToDevice == HV_KIND_H2D &&

@@ -8,7 +8,7 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStrea
 {
     l.kblock = hv_extra_block(extra, HIP_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_BUFFER_POINTER,
                               HIP_LAUNCH_PARAM_BUFFER_SIZE, &l.kblock_bytes);
-    hv_trace_launch(t, api, (int32_t)r, hv_sref_of(t, (uintptr_t)s, spt, 0, (uintptr_t)hipStreamPerThread), &l);
+    hv_trace_launch(t, api, (int32_t)r, HV_HIP_SREF(t, s, spt), &l);
 }
 
 #define LAUNCH(spt, extra, ...) launch(t_, api_, r_, s, spt, (struct hv_launch_desc){__VA_ARGS__}, extra)
