@@ -248,6 +248,10 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     }
     struct hv_reader_stats st;
     hv_reader_stats(rd, &st);
+    if (!ft && rc >= 0) {
+        h.offset = st.bytes_read;       /* where the trace stops without a footer */
+        h.records_salvaged = st.records;
+    }
     h.late_records = st.late_records;
     h.chunk_gaps = st.chunk_gaps;
     hv_engine_finish(e, &h);

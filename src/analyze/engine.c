@@ -323,7 +323,9 @@ void hv_engine_finish(struct hv_engine *e, const struct hv_input_health *in)
 {
     hv_engine_end_building(e);
     hv_engine_memo_flush(e);
-    struct hv_input_health none = {0};
+    /* No input health given (records fed from memory): nothing to say about
+     * the file, so no footer is missing either. */
+    struct hv_input_health none = {.has_footer = 1};
     struct hv_input_health h = in ? *in : none;
     uint64_t dropped = 0;
     for (uint32_t i = 0; i < e->ndrops; i++)

@@ -32,6 +32,7 @@ struct hv_trace_writer {
     uint8_t *out;              /* one compressed frame */
     size_t out_cap;
     struct hv_trace_writer_stats st;
+    int stopped;               /* a frame failed to write: no more data frames */
     char path[PATH_CAP];
 };
 
@@ -173,6 +174,18 @@ int hv_trace_writer_flush(struct hv_trace_writer *w)
 {
     if (!w->nrecords)
         return 0;
+    /* After a failed frame (full disk, quota, file size limit, I/O error)
+     * no more data frames are attempted: each try would cost a compression
+     * and likely fail again, and a later success would leave a silent hole.
+     * The records are counted instead; close still tries the small footer
+     * that carries the counts. */
+    if (w->stopped) {
+        w->st.records_lost += w->nrecords;
+        w->chunk_index++;
+        w->used = 0;
+        w->nrecords = 0;
+        return w->st.last_error;
+    }
     struct hv_chunk_header ch = {
         .magic = HV_CHUNK_MAGIC,
         .chunk_index = w->chunk_index++,   /* used up even if lost: readers see a gap */
@@ -186,6 +199,7 @@ int hv_trace_writer_flush(struct hv_trace_writer *w)
     if (rc < 0) {
         w->st.last_error = rc;
         w->st.records_lost += w->nrecords;
+        w->stopped = 1;
     } else {
         w->st.records_written += w->nrecords;
         w->st.chunks_written++;
@@ -231,6 +245,8 @@ size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes)
 }
 
 size_t hv_trace_writer_pending(const struct hv_trace_writer *w) { return w->used; }
+
+size_t hv_trace_writer_room(const struct hv_trace_writer *w) { return w->used < w->limit ? w->limit - w->used : 0; }
 
 uint64_t hv_trace_writer_file_bytes(const struct hv_trace_writer *w) { return w->st.file_bytes; }
 

@@ -35,7 +35,9 @@ int hv_trace_writer_open(const char *path_template, const struct hv_file_header 
 int hv_trace_writer_add(struct hv_trace_writer *w, const struct hv_rec_header *rec);
 
 /* Compresses and writes the open chunk, if it holds anything. 0 or -errno
- * (the chunk's records are then counted in records_lost). */
+ * (the chunk's records are then counted in records_lost). Once a frame has
+ * failed to write, no further data frame is attempted: later chunks are
+ * counted in records_lost as they fill (close still tries the footer). */
 int hv_trace_writer_flush(struct hv_trace_writer *w);
 
 /*
@@ -63,11 +65,15 @@ struct hv_trace_writer_stats {
     uint64_t chunks_written;
     uint64_t file_bytes;
     int last_error;            /* -errno of the most recent failure, 0 if none */
+    /* after the first failure no data frame is written again (see flush) */
 };
 void hv_trace_writer_stats(const struct hv_trace_writer *w, struct hv_trace_writer_stats *out);
 
 /* Bytes of records waiting in the open chunk. */
 size_t hv_trace_writer_pending(const struct hv_trace_writer *w);
+/* Bytes that still fit in the open chunk before it is flushed for being full
+ * (callers that must put a record into every frame check this first). */
+size_t hv_trace_writer_room(const struct hv_trace_writer *w);
 uint64_t hv_trace_writer_file_bytes(const struct hv_trace_writer *w);
 const char *hv_trace_writer_path(const struct hv_trace_writer *w);
 

@@ -11,17 +11,17 @@
 
 #define HV_DRAIN_MS 2u
 
-static int write_record(const struct hv_rec_header *rec, void *ctx)
+/* What this file accounts for: the collector's totals since the file was
+ * opened, plus the records the file writer refused or could not write. */
+static void file_totals(struct hv_writer_thread *w, uint64_t *made, uint64_t dropped[HV_DROP__COUNT])
 {
-    struct hv_writer_thread *w = ctx;
-    /* The consumer owns the bytes until it releases the tail, so converting
-     * the timestamp in place avoids copying every record. */
-    ((struct hv_rec_header *)rec)->ts_ns = hv_clock_to_ns(&w->cal, rec->ts_ns);
-    if (hv_trace_writer_add(w->out, rec) == 0)
-        w->written++;
-    else
-        w->write_errors++;
-    return 0;
+    struct hv_trace_writer_stats st;
+    hv_collector_totals(w->col, made, dropped);
+    *made -= w->base_made;
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        dropped[k] -= w->base_dropped[k];
+    hv_trace_writer_stats(w->out, &st);
+    dropped[HV_DROP_WRITE_ERROR] += w->write_errors + st.records_lost;
 }
 
 /* Process-wide drop totals, written whenever they change so that even a
@@ -29,8 +29,7 @@ static int write_record(const struct hv_rec_header *rec, void *ctx)
 static void write_drop_totals(struct hv_writer_thread *w, int force)
 {
     uint64_t made, dropped[HV_DROP__COUNT], total = 0;
-    hv_collector_totals(w->col, &made, dropped);
-    dropped[HV_DROP_WRITE_ERROR] += w->write_errors;
+    file_totals(w, &made, dropped);
     for (int k = 0; k < HV_DROP__COUNT; k++)
         total += dropped[k];
     if (!force && total == w->last_drops_total)
@@ -46,16 +45,64 @@ static void write_drop_totals(struct hv_writer_thread *w, int force)
         w->own_records++;
 }
 
+static int write_record(const struct hv_rec_header *rec, void *ctx)
+{
+    struct hv_writer_thread *w = ctx;
+    /* The consumer owns the bytes until it releases the tail, so converting
+     * the timestamp in place avoids copying every record. */
+    ((struct hv_rec_header *)rec)->ts_ns = hv_clock_to_ns(&w->cal, rec->ts_ns);
+    /* A chunk about to be written for being full carries the drop totals
+     * too, not only the timed flush: a process that dies before its first
+     * timed flush still leaves its losses in the frames it wrote. */
+    if (hv_trace_writer_room(w->out) < (size_t)rec->size + sizeof(struct hv_drops))
+        write_drop_totals(w, 0);
+    if (hv_trace_writer_add(w->out, rec) != 0)
+        w->write_errors++;
+    return 0;
+}
+
+static int discard_record(const struct hv_rec_header *rec, void *ctx)
+{
+    (void)rec;
+    (void)ctx;
+    return 0;
+}
+
+static void say(const char *msg, int n)
+{
+    if (n > 0 && write(2, msg, (size_t)(n < 700 ? n : 699)) < 0) {
+    }
+}
+
+/* Once per file, whatever HIPVIS_QUIET says: losing records is an error,
+ * not chatter. The writer stops writing frames after the first failure (see
+ * hv_trace_writer_flush); the records are counted as write_error. */
+static void report_write_error(struct hv_writer_thread *w)
+{
+    struct hv_trace_writer_stats st;
+    hv_trace_writer_stats(w->out, &st);
+    if (!st.last_error || w->said_write_error)
+        return;
+    w->said_write_error = 1;
+    char msg[700];
+    int n = snprintf(msg, sizeof msg,
+                     "hipvis: writing %s failed: %s; no more records are written to it, they are counted "
+                     "as dropped (write_error) in its footer\n",
+                     hv_trace_writer_path(w->out), strerror(-st.last_error));
+    say(msg, n);
+}
+
 /* Empties the rings into the open chunk; with `flush`, also compresses and
  * writes the chunk as a frame. */
 static void drain_locked(struct hv_writer_thread *w, int flush)
 {
     hv_clock_refine(&w->cal);
     hv_collector_drain(w->col, write_record, NULL, w);
-    if (!flush)
-        return;
-    write_drop_totals(w, 0);
-    hv_trace_writer_flush(w->out);
+    if (flush) {
+        write_drop_totals(w, 0);
+        hv_trace_writer_flush(w->out);
+    }
+    report_write_error(w);
 }
 
 static void sleep_ms(uint32_t ms)
@@ -117,13 +164,22 @@ int hv_writer_start(struct hv_writer_thread *w, const struct hv_file_header *hdr
     rc = hv_trace_writer_open(w->path_template, &w->hdr, w->level, &w->out);
     if (rc != 0) {
         char msg[700];
-        int n = snprintf(msg, sizeof msg, "hipvis: cannot create trace %s: %s; tracing disabled\n",
+        int n = snprintf(msg, sizeof msg, "hipvis: HIPVIS_OUTPUT=\"%s\": cannot create the trace: %s; tracing disabled\n",
                          w->path_template, strerror(-rc));
-        if (n > 0 && write(2, msg, (size_t)n) < 0) {
-        }
+        say(msg, n);
         pthread_mutex_unlock(&w->lock);
         return rc;
     }
+    /* A second file of this process (exec failed): records still in the
+     * rings were counted in the first file's footer as in flight; the
+     * counters start again from here. */
+    hv_collector_drain(w->col, discard_record, NULL, w);
+    hv_collector_totals(w->col, &w->base_made, w->base_dropped);
+    w->base_calls = w->last_calls;
+    w->write_errors = 0;
+    w->own_records = 0;
+    w->last_drops_total = 0;
+    w->said_write_error = 0;
     /* The thread takes no signals: they belong to the application's threads. */
     sigset_t all, old;
     sigfillset(&all);
@@ -167,31 +223,34 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         hv_clock_refine(&w->cal);
     }
     drain_locked(w, 1);
+    struct hv_trace_writer_stats st;
+    hv_trace_writer_stats(w->out, &st);
     struct hv_file_footer f;
     memset(&f, 0, sizeof f);
     memcpy(f.magic, HV_FOOTER_MAGIC, sizeof f.magic);
-    hv_collector_totals(w->col, &f.records_made, f.dropped);
-    f.dropped[HV_DROP_WRITE_ERROR] += w->write_errors;
-    f.calls = calls;
-    f.records_written = w->written;
-    uint64_t accounted = w->written;
+    file_totals(w, &f.records_made, f.dropped);
+    /* The file also holds the writer's own drop-total records; count them as
+     * made so that written + dropped == made holds for the footer as read. */
+    f.records_made += w->own_records;
+    f.calls = calls - w->base_calls;
+    w->last_calls = calls;
+    f.records_written = st.records_written;
+    uint64_t accounted = f.records_written, dropped = 0;
     for (int k = 0; k < HV_DROP__COUNT; k++)
         accounted += f.dropped[k];
     /* Records reserved by threads still running when we stopped. */
     if (f.records_made > accounted)
         f.dropped[HV_DROP_IN_FLIGHT_AT_EXIT] += f.records_made - accounted;
-    /* The file also holds the writer's own drop-total records; count them as
-     * made so that written + dropped == made holds for the footer as read. */
-    f.records_made += w->own_records;
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        dropped += f.dropped[k];
     f.end_ns = hv_mono_ns();
     if (!w->quiet) {
         char msg[700];
-        uint64_t lost = f.records_made > w->written + w->own_records ? f.records_made - w->written - w->own_records : 0;
-        int n = snprintf(msg, sizeof msg, "hipvis: %s: %llu calls, %llu records written, %llu dropped\n",
-                         hv_trace_writer_path(w->out), (unsigned long long)calls, (unsigned long long)w->written,
-                         (unsigned long long)lost);
-        if (n > 0 && write(2, msg, (size_t)n) < 0) {
-        }
+        int n = snprintf(msg, sizeof msg, "hipvis: %s: %llu calls, %llu records written, %llu dropped%s\n",
+                         hv_trace_writer_path(w->out), (unsigned long long)f.calls,
+                         (unsigned long long)f.records_written, (unsigned long long)dropped,
+                         f.dropped[HV_DROP_WRITE_ERROR] ? " (write errors: see above)" : "");
+        say(msg, n);
     }
     hv_trace_writer_close(w->out, &f);
     w->out = NULL;
@@ -207,8 +266,10 @@ void hv_writer_forget_after_fork(struct hv_writer_thread *w)
         hv_trace_writer_abandon(w->out);
     w->out = NULL;
     w->running = 0;
-    w->written = 0;
     w->write_errors = 0;
     w->last_drops_total = 0;
     w->own_records = 0;
+    w->said_write_error = 0;
+    w->base_made = w->base_calls = w->last_calls = 0;
+    memset(w->base_dropped, 0, sizeof w->base_dropped);
 }

@@ -30,10 +30,16 @@ struct hv_writer_thread {
     _Atomic int run;
     int running;                 /* thread exists (guarded by lock) */
     pthread_mutex_t lock;        /* serialises drains: the thread vs exit/exec/fork */
-    uint64_t written;
-    uint64_t write_errors;
+    uint64_t write_errors;       /* records the file writer refused (malformed size) */
     uint64_t last_drops_total;
     uint64_t own_records;        /* drop-total records the writer added itself */
+    int said_write_error;        /* the stderr line about a failed write was printed */
+    /* Collector totals and call count when this file was opened: after a
+     * failed exec the process goes on into a second file whose footer must
+     * count only what happened since (the collector's counters are for the
+     * whole process). */
+    uint64_t base_made, base_calls, last_calls;
+    uint64_t base_dropped[HV_DROP__COUNT];
 };
 
 void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const char *path_template,

@@ -23,6 +23,19 @@ void test_input_health(void)
     CHECK_EQ_U(out.traces[0].read_offset, 1234);
     hv_findings_free(&out);
 
+    /* No footer, read to the end without damage (a crash between frames):
+     * still cut short, so a warning that fails the default gate. */
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 105, NULL);
+    struct hv_input_health nf = {.offset = 4096, .records_salvaged = 50};
+    hv_engine_finish(t.engine, &nf);
+    hv_findings_add_trace(&out, hv_engine_summary(t.engine));
+    hv_engine_free(t.engine);
+    g = tb_group(&out, HV_RULE_TRACE_TRUNCATED);
+    CHECK(g && g->f.n1 == 4096 && g->f.n2 == 50 && g->f.severity == HV_SEV_WARNING);
+    CHECK_EQ_U(out.ngroups, 1);
+    hv_findings_free(&out);
+
     /* Clean: nothing. */
     hv_findings_init(&out);
     tb_engine_open(&t, &out, 105, NULL);

@@ -7,6 +7,7 @@
 #define __HIP_PLATFORM_AMD__ 1
 #include <hip/hip_runtime_api.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,45 @@ static _Noreturn void run_forever(void)
     }
 }
 
+/* A thread cancelled in the middle of its copies (usleep is a cancellation
+ * point): its ring is handed back by the thread-exit path all the same. */
+static void *cancel_main(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        copies(1);
+        usleep(100);
+    }
+    return NULL;
+}
+
+static int run_cancel(int n)
+{
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_main, NULL);
+    copies(n);
+    usleep(20000);
+    pthread_cancel(th);
+    pthread_join(th, NULL);
+    copies(n);
+    return 0;
+}
+
+/* vfork + exec: the child shares our memory and must not close our trace. */
+static int run_vfork(int n)
+{
+    copies(n);
+    pid_t pid = vfork();
+    if (pid == 0) {
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    copies(n);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "loop";
@@ -101,6 +141,25 @@ int main(int argc, char **argv)
         perror("execl");
         return 1;
     }
-    fprintf(stderr, "usage: %s loop|threads|fork|forever|exec [N] [threads]\n", argv[0]);
+    if (strcmp(mode, "execfail") == 0) {
+        /* exec fails: tracing resumes into a second file of the same pid. */
+        copies(n);
+        execl("/nonexistent/hipvis-no-such-program", "x", (char *)NULL);
+        copies(n);
+        return 0;
+    }
+    if (strcmp(mode, "cancel") == 0)
+        return run_cancel(n);
+    if (strcmp(mode, "vfork") == 0)
+        return run_vfork(n);
+    if (strcmp(mode, "crash") == 0) {
+        /* Dies by SIGSEGV without any chance to close the trace. */
+        copies(n);
+        signal(SIGSEGV, SIG_DFL);
+        raise(SIGSEGV);
+        return 3;
+    }
+    fprintf(stderr, "usage: %s loop|threads|fork|forever|exec|execfail|cancel|vfork|crash [N] [threads]\n",
+            argv[0]);
     return 2;
 }

@@ -82,5 +82,63 @@ fi
 # 8. Loads into programs that never touch the runtime: no thread, no file.
 HIPVIS_OUTPUT="$work/bash.%p.zst" LD_PRELOAD=$lib bash -c 'true' && [ -z "$(one bash)" ] && ok no-gpu-process || bad no-gpu-process
 
+# 9. Every lifecycle's footer adds up (written + dropped by cause == made),
+#    and its calls are the calls made while that file was open.
+#    Failed exec: the process goes on into a second file; that footer counts
+#    only what happened since (2 x 10 copies + 4 setup calls per copies(10)).
+traced execfail "$app" execfail 10 >/dev/null
+files=( $(ls -tr "$work"/execfail.*) )
+if [ "${#files[@]}" -eq 2 ] && $count "${files[0]}" hipMemcpyAsync=10 footer footer.calls=24 >/dev/null &&
+   $count "${files[1]}" hipMemcpyAsync=10 footer footer.calls=24 >/dev/null; then
+  ok failed-exec
+else
+  bad "failed-exec (${#files[@]} files)"; for f in "${files[@]}"; do $count "$f" footer footer.calls=24; done
+fi
+# stderr of the second file says what its footer says.
+LD_LIBRARY_PATH=$rtdir HIPVIS_OUTPUT="$work/execfail2.%p.zst" LD_PRELOAD=$lib "$app" execfail 10 >/dev/null 2>"$work/execfail2.err"
+if grep -q ': 24 calls, [0-9]* records written' "$work/execfail2.err" && [ "$(grep -c ': 24 calls' "$work/execfail2.err")" -eq 2 ]; then
+  ok failed-exec-stderr
+else
+  bad failed-exec-stderr; cat "$work/execfail2.err"
+fi
+traced vfork "$app" vfork 10 >/dev/null
+if $count "$(one vfork)" hipMemcpyAsync=20 footer >/dev/null; then ok vfork; else bad vfork; $count "$(one vfork)" hipMemcpyAsync=20 footer; fi
+traced cancel "$app" cancel 10 >/dev/null
+if $count "$(one cancel)" "hipMemcpyAsync>=21" footer >/dev/null; then ok thread-cancel; else bad thread-cancel; $count "$(one cancel)" footer; fi
+
+# 10. Write errors (here the file size limit; ENOSPC takes the same path):
+#     the writer stops writing, says so once on stderr, and the footer counts
+#     every record that did not reach the file under write_error; the
+#     analyzer reports the loss and exits 1.
+( trap '' XFSZ; ulimit -f 64
+  LD_LIBRARY_PATH=$rtdir HIPVIS_FLUSH_MS=5 HIPVIS_OUTPUT="$work/fsize.%p.zst" LD_PRELOAD=$lib "$app" loop 50000 >/dev/null 2>"$work/fsize.err" )
+f=$(one fsize)
+if [ -n "$f" ] && $count "$f" footer "footer.dropped.write_error>=1" >/dev/null &&
+   [ "$(grep -c 'failed: File too large; no more records are written' "$work/fsize.err")" -eq 1 ] &&
+   { "$build/hipvis-analyze" "$f" >"$work/fsize.an" 2>&1; [ $? -eq 1 ]; } && grep -q 'records-dropped' "$work/fsize.an"; then
+  ok write-error
+else
+  bad write-error; cat "$work/fsize.err"; [ -n "$f" ] && $count "$f" footer "footer.dropped.write_error>=1"
+fi
+
+# 11. A crash before the first timed flush: the frames forced out by full
+#     chunks carry the drop totals (writer_crash runs the real writer thread
+#     with a timed flush that never comes and copies the file mid-run), and
+#     the analyzer does not call a trace without a footer clean: it exits 1.
+mkdir -p "$work/wcrash"
+if "$build/tests/core/writer_crash" "$work/wcrash" >/dev/null && $count "$work/wcrash/crash-copy.zst" nofooter "drops>=1" >/dev/null &&
+   $count "$(ls "$work"/wcrash/clean.*.zst)" footer "drops>=1" >/dev/null; then
+  ok forced-frame-drops
+else
+  bad forced-frame-drops; $count "$work/wcrash/crash-copy.zst" nofooter "drops>=1"
+fi
+LD_LIBRARY_PATH=$rtdir HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/crash.%p.zst" LD_PRELOAD=$lib "$app" crash 20 >/dev/null 2>&1
+f=$(one crash)
+if [ -n "$f" ] && { "$build/hipvis-analyze" "$f" >"$work/crash.an" 2>&1; [ $? -eq 1 ]; } && grep -q 'trace-truncated' "$work/crash.an"; then
+  ok crash-not-clean
+else
+  bad crash-not-clean; cat "$work/crash.an"
+fi
+
 echo "core: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

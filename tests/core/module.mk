@@ -30,7 +30,12 @@ $(CORE_TEST_DIR)/core_app_early: tests/core/core_app.c $(CORE_TEST_DIR)/libearly
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(CORE_TEST_DIR) -Wl,--no-as-needed -learly -Wl,--as-needed -Wl,-rpath,'$$ORIGIN' \
 	    -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
 
-check-lifecycle: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CORE_TEST_DIR)/core_app $(CORE_TEST_DIR)/core_app_early
+# The real writer thread in a test process (a crash before the first timed flush).
+$(CORE_TEST_DIR)/writer_crash: tests/core/writer_crash.c $(call obj,src/record/writer_thread.c src/record/ring.c src/record/collector.c src/record/clock.c src/format/trace_writer.c src/format/trace_path.c)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lzstd -lpthread
+
+check-lifecycle: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze $(CORE_TEST_DIR)/core_app $(CORE_TEST_DIR)/core_app_early $(CORE_TEST_DIR)/writer_crash
 	tests/core/lifecycle.sh $(BUILD) $(DOUBLE_DIR)
 
 CHECKS += check-lifecycle

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Counts records of a trace by api, from `hipvis-dump --json`, and checks
-expectations given as NAME=COUNT or NAME>=COUNT. Exits 1 on a mismatch."""
+expectations given as NAME=COUNT or NAME>=COUNT. NAME may also be
+footer.FIELD / footer.dropped.CAUSE (a footer value), `drops` (the largest
+total carried by a drops record) or `records` (records read). Exits 1 on a
+mismatch."""
 import json, subprocess, sys
 
 dump, trace, *expect = sys.argv[1:]
 out = subprocess.run([dump, "--json", trace], capture_output=True, text=True)
-counts, footer = {}, None
+counts, footer, drops, nrec = {}, None, 0, 0
 for line in out.stdout.splitlines():
     rec = json.loads(line)
     if rec.get("type") == "footer":
         footer = rec
+        continue
+    nrec += 1
+    if rec.get("type") == "drops":
+        drops = max(drops, sum(rec["dropped"].values()))
     api = rec.get("api")
     if api:
         counts[api] = counts.get(api, 0) + 1
@@ -29,7 +36,19 @@ for e in expect:
         continue
     op = ">=" if ">=" in e else "="
     name, want = e.split(op)
-    got = counts.get(name, 0)
+    if name.startswith("footer."):
+        got = footer or {}
+        for k in name.split(".")[1:]:
+            got = got.get(k, {}) if isinstance(got, dict) else None
+        if not isinstance(got, int):
+            print(f"{trace}: no {name}"); ok = False
+            continue
+    elif name == "drops":
+        got = drops
+    elif name == "records":
+        got = nrec
+    else:
+        got = counts.get(name, 0)
     if (op == "=" and got != int(want)) or (op == ">=" and got < int(want)):
         print(f"{trace}: {name}: got {got}, want {op}{want}"); ok = False
 print(f"{trace}: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())) + f" dump_rc={out.returncode}")
