@@ -21,3 +21,12 @@ bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	rm -f $(BENCH_DIR)/bench.*.zst
 
 BENCHES += bench-intercept
+
+# The uniform fake-runtime loop (one hipMemcpyAsync over and over, optionally
+# paced): bytes per record on the uniform loop, and the writer's sustained-rate
+# check in make bench.
+$(BENCH_DIR)/uniform_loop: tests/bench/uniform_loop.c $(BENCH_DIR)/libbenchrt.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' -lpthread $(LDFLAGS)
+
+test-programs: $(BENCH_DIR)/uniform_loop

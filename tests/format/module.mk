@@ -12,8 +12,9 @@ $(FMT_T)/test_format: $(call obj,$(FMT_TEST_SRCS)) $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
 
-check-format: $(FMT_T)/test_format $(BUILD)/hipvis-dump
+check-format: $(FMT_T)/test_format $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze
 	$(FMT_T)/test_format $(BUILD)/hipvis-dump
+	python3 tests/format/check_v1.py $(BUILD)
 
 CHECKS     += check-format
 SAN_CHECKS += check-format
