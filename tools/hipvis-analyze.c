@@ -254,6 +254,15 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     }
     h.late_records = st.late_records;
     h.chunk_gaps = st.chunk_gaps;
+    h.seq_missing = st.seq_missing;
+    h.seq_gaps = st.seq_gaps;
+    if (st.seq_gaps) {
+        const struct hv_seq_gap *g;
+        hv_reader_seq_gaps(rd, &g);
+        fprintf(stderr, "hipvis-analyze: %s: %" PRIu64 " calls missing in %" PRIu64
+                " per-thread sequence gaps (first: tid %" PRIu32 " seqs %" PRIu64 "..%" PRIu64 ")\n",
+                path, st.seq_missing, st.seq_gaps, g[0].tid, g[0].first, g[0].last);
+    }
     hv_engine_finish(e, &h);
     if (run->diag)
         hv_diag_end_trace(run->diag);  /* the findings are complete; the reader still has the strings */

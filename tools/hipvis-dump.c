@@ -11,6 +11,7 @@
  * Exit: 0 clean; 2 usage, or a trace that is truncated, corrupt, foreign or
  * of a newer version; 1 an I/O or memory error.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,11 +143,21 @@ int main(int argc, char **argv)
     const struct hv_file_footer *f = hv_reader_footer(r);
     if (f)
         hv_print_footer(&p, f);
-    if (stats) {
-        struct hv_reader_stats s;
-        hv_reader_stats(r, &s);
-        hv_print_stats(&p, &s);
+    struct hv_reader_stats s;
+    hv_reader_stats(r, &s);
+    if (s.seq_gaps || s.seq_unresolved) {
+        /* Loss the reader inferred from per-thread sequence numbers. */
+        const struct hv_seq_gap *gaps;
+        uint32_t ng = hv_reader_seq_gaps(r, &gaps);
+        hv_print_loss(&p, &s, gaps, ng);
+        fflush(stdout);
+        if (s.seq_gaps)
+            fprintf(stderr, "hipvis-dump: %s: %" PRIu64 " calls missing in %" PRIu64
+                    " per-thread sequence gaps (first: tid %" PRIu32 " seqs %" PRIu64 "..%" PRIu64 ")\n",
+                    path, s.seq_missing, s.seq_gaps, gaps[0].tid, gaps[0].first, gaps[0].last);
     }
+    if (stats)
+        hv_print_stats(&p, &s);
     if (json)
         json_errors(path);
     hv_reader_close(r);

@@ -79,8 +79,27 @@ struct hv_reader_stats {
     uint64_t chunk_gaps;       /* chunk_index jumps (lost frames) */
     uint64_t corrupt_frames;   /* frames rejected as HV_READ_CORRUPT (reading resumed after each) */
     uint64_t skipped_bytes;    /* bytes passed over while resynchronising to the next frame magic */
+    /* Traces with per-thread sequences (HV_HDR_THREAD_SEQ) only: */
+    uint64_t seq_gaps;         /* gaps in a thread's call numbers: records lost (crash, damage, ...) */
+    uint64_t seq_missing;      /* calls those gaps cover */
+    uint64_t seq_unresolved;   /* same-thread seq references (and auxiliary records) whose call was not
+                                  found among the thread's recent calls: set to 0 */
 };
 void hv_reader_stats(const struct hv_reader *r, struct hv_reader_stats *out);
+
+/*
+ * Per-thread seq gaps (HV_HDR_THREAD_SEQ traces): calls first..last of
+ * thread tid never reached the file. The first HV_READER_GAPS_LISTED gaps
+ * are listed (all are counted in the stats); valid until hv_reader_close().
+ * A gap can only be seen once a later call of the same thread arrives, so a
+ * thread's final calls lost in a crash show only in the drop counters.
+ */
+#define HV_READER_GAPS_LISTED 32u
+struct hv_seq_gap {
+    uint32_t tid;
+    uint64_t first, last;      /* per-thread seqs missing, inclusive */
+};
+uint32_t hv_reader_seq_gaps(const struct hv_reader *r, const struct hv_seq_gap **gaps);
 
 void hv_reader_close(struct hv_reader *r);
 

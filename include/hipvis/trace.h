@@ -76,6 +76,11 @@ struct hv_file_header {
 enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
 #define HV_HDR_PAYLOADS 0x1u     /* copy payload records may be present */
 #define HV_HDR_STACKS   0x2u     /* stack records may be present */
+/* seq counts calls per thread (1, 2, 3... per tid) and ts_ns is an ordered
+ * clock read after the call returned; readers merge threads by (ts_ns, tid,
+ * per-thread seq) and renumber (docs/trace-format.md, "Per-thread
+ * sequences"). Without it seq is one process-wide counter. */
+#define HV_HDR_THREAD_SEQ 0x10u
 
 struct hv_chunk_header {
     uint32_t magic;              /* HV_CHUNK_MAGIC */

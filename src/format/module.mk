@@ -1,6 +1,8 @@
 # Trace format: the writer (linked into the preload library and the sidecar)
 # and the one reader (hipvis-dump, the analyzer, the sidecar), plus the
-# record -> text/JSON printer the tools share.
+# record -> text/JSON printer the tools share. The one hash map
+# (src/analyze/model/u64map.c) lives in this, the lowest library, so the
+# reader and the analyzer share it.
 FORMAT_SRCS += \
     src/format/api_table.c \
     src/format/names.c \
@@ -11,7 +13,9 @@ FORMAT_SRCS += \
     src/format/reader_frames.c \
     src/format/reader_slots.c \
     src/format/reader_pipe.c \
+    src/format/reader_merge.c \
     src/format/reader.c \
+    src/analyze/model/u64map.c \
     src/format/trace_path.c \
     src/format/trace_writer.c \
     src/format/fields.c \

@@ -127,9 +127,12 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
             uint16_t short_rec = h->size < hv_rec_fixed_size(h->type);
             struct hv_ent e = { h->seq, r->ord++, h, r->cur, h->size, short_rec };
             r->cur_p += h->size;
-            if (r->emitted && e.seq < r->last_seq)
+            if (r->merge.on && hv_merge_key(&r->merge, h, &e.seq, &e.ord) < 0)
+                goto nomem;
+            if (r->emitted && hv_ent_ikey(&e) > r->last_key)
                 r->st.late_records++;
             if (hv_reorder_push(&r->win, &e) < 0) {
+            nomem:
                 hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory in the reorder window");
                 r->src = HV_SRC_DEAD;
                 r->err.records_salvaged = r->st.records;
@@ -150,10 +153,14 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
     hv_reorder_pop(&r->win, &r->prev);
     r->have_prev = 1;
     r->win_bytes -= r->prev.bytes;
-    r->last_seq = r->prev.seq;
+    r->last_key = hv_ent_ikey(&r->prev);
     r->emitted = 1;
     r->st.records++;
     *rec = r->prev.flags ? deliverable(r, r->prev.rec) : r->prev.rec;
+    /* The record is the reader's own (a decoded chunk or the scratch copy),
+     * and delivered once: renumbering it in place costs no copy. */
+    if (r->merge.on)
+        hv_merge_deliver(&r->merge, (struct hv_rec_header *)(uintptr_t)*rec);
     return 1;
 }
 
@@ -198,6 +205,15 @@ void hv_reader_stats(const struct hv_reader *r, struct hv_reader_stats *out)
 {
     *out = r->st;
     out->bytes_read = hv_rd_consumed(r);
+    out->seq_gaps = r->merge.gaps;
+    out->seq_missing = r->merge.missing;
+    out->seq_unresolved = r->merge.unresolved;
+}
+
+uint32_t hv_reader_seq_gaps(const struct hv_reader *r, const struct hv_seq_gap **gaps)
+{
+    *gaps = r->merge.listed;
+    return r->merge.nlisted;
 }
 
 void hv_reader_close(struct hv_reader *r)
@@ -208,6 +224,7 @@ void hv_reader_close(struct hv_reader *r)
     hv_rd_pipe_free(r);
     hv_rd_slots_free(r);
     hv_reorder_free(&r->win);
+    hv_merge_free(&r->merge);
     hv_strtab_free(&r->strings);
     ZSTD_freeDCtx(r->dctx);
     free(r->in);

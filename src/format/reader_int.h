@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "format/frame.h"
+#include "format/reader_merge.h"
 #include "format/reorder.h"
 #include "format/strtab.h"
 #include "hipvis/reader.h"
@@ -90,8 +91,9 @@ struct hv_reader {
     uint64_t ord;
     struct hv_ent prev;     /* handed out by the last call, released by the next */
     int have_prev;
-    uint64_t last_seq;
+    hv_ikey last_key;       /* of the last record delivered, for late_records */
     int emitted;
+    struct hv_merge merge;  /* per-thread sequences (HV_HDR_THREAD_SEQ) */
 
     struct hv_strtab strings;
 

@@ -363,12 +363,42 @@ void hv_print_stats(const struct hv_printer *p, const struct hv_reader_stats *s)
         { "records", s->records },         { "chunks", s->chunks },
         { "bytes_read", s->bytes_read },   { "late_records", s->late_records },
         { "chunk_gaps", s->chunk_gaps },   { "corrupt_frames", s->corrupt_frames },
-        { "skipped_bytes", s->skipped_bytes },
+        { "skipped_bytes", s->skipped_bytes }, { "seq_gaps", s->seq_gaps },
+        { "seq_missing", s->seq_missing }, { "seq_unresolved", s->seq_unresolved },
     };
     meta_open(&e, "stats");
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         key(&e, v[i].name);
         fprintf(e.o, "%" PRIu64, v[i].v);
+    }
+    meta_close(&e);
+}
+
+void hv_print_loss(const struct hv_printer *p, const struct hv_reader_stats *s, const struct hv_seq_gap *gaps,
+                   uint32_t ngaps)
+{
+    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    meta_open(&e, "loss");
+    key(&e, "calls_missing");
+    fprintf(e.o, "%" PRIu64, s->seq_missing);
+    key(&e, "gaps");
+    fprintf(e.o, "%" PRIu64, s->seq_gaps);
+    key(&e, "unresolved_refs");
+    fprintf(e.o, "%" PRIu64, s->seq_unresolved);
+    if (e.json) {
+        key(&e, "listed");
+        open_(&e, '[');
+        for (uint32_t i = 0; i < ngaps; i++) {
+            sep(&e);
+            fprintf(e.o, "{\"tid\":%" PRIu32 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 "}", gaps[i].tid,
+                    gaps[i].first, gaps[i].last);
+        }
+        close_(&e, ']');
+        e.first = 0;
+    } else {
+        for (uint32_t i = 0; i < ngaps; i++)
+            fprintf(e.o, "\n# loss tid=%" PRIu32 " seqs=%" PRIu64 "..%" PRIu64 " (%" PRIu64 " calls missing)",
+                    gaps[i].tid, gaps[i].first, gaps[i].last, gaps[i].last - gaps[i].first + 1);
     }
     meta_close(&e);
 }

@@ -28,5 +28,9 @@ void hv_print_record(const struct hv_printer *p, const struct hv_rec_header *rec
 void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h);
 void hv_print_footer(const struct hv_printer *p, const struct hv_file_footer *f);
 void hv_print_stats(const struct hv_printer *p, const struct hv_reader_stats *s);
+/* Per-thread seq gaps (traces with HV_HDR_THREAD_SEQ): totals and the listed
+ * gaps ("# loss ..." lines, or one {"type":"loss"} object). */
+void hv_print_loss(const struct hv_printer *p, const struct hv_reader_stats *s, const struct hv_seq_gap *gaps,
+                   uint32_t ngaps);
 
 #endif

@@ -89,10 +89,10 @@ static void heap_pop(struct hv_reorder *q, struct hv_ent *out)
 
 int hv_reorder_push_slow(struct hv_reorder *q, const struct hv_ent *e)
 {
-    /* Best fit: the run whose last seq is the largest one <= e->seq, so runs
+    /* Best fit: the run whose last key is the largest one <= e's, so runs
      * stay tight and a later, smaller record still finds a home. */
     int best = -1, empty = -1;
-    uint64_t best_seq = 0;
+    hv_ikey best_key = 0, ek = hv_ent_ikey(e);
     for (unsigned i = 0; i < HV_REORDER_RUNS; i++) {
         struct hv_run *r = &q->run[i];
         if (!r->n) {
@@ -100,10 +100,12 @@ int hv_reorder_push_slow(struct hv_reorder *q, const struct hv_ent *e)
                 empty = (int)i;
             continue;
         }
-        uint64_t t = run_tail(r)->seq;
-        if (t <= e->seq && (best < 0 || t > best_seq)) {
+        /* Inverted keys: the tail must not exceed e, i.e. its key is >= e's;
+         * the best fit is the smallest such key. */
+        hv_ikey t = hv_ent_ikey(run_tail(r));
+        if (t >= ek && (best < 0 || t < best_key)) {
             best = (int)i;
-            best_seq = t;
+            best_key = t;
         }
     }
     if (best < 0)

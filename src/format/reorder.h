@@ -20,8 +20,8 @@
 #include "hipvis/trace.h"
 
 struct hv_ent {
-    uint64_t seq;
-    uint64_t ord;                       /* arrival order: equal seqs keep file order */
+    uint64_t seq;                       /* primary key: seq (v1), timestamp (per-thread seq) */
+    uint64_t ord;                       /* secondary key: arrival order, so equal seqs keep file order */
     const struct hv_rec_header *rec;
     uint32_t slot;                      /* owner's tag (the reader's chunk buffer) */
     uint16_t bytes;                     /* rec->size, for the owner's byte accounting */
@@ -60,12 +60,15 @@ void hv_reorder_pop_slow(struct hv_reorder *q, struct hv_ent *out);
 void hv_reorder_foreach(struct hv_reorder *q, void (*fn)(struct hv_ent *, void *), void *ctx);
 void hv_reorder_free(struct hv_reorder *q);
 
-/* Adds an entry; 0, or -1 out of memory. Entries must come with increasing ord. */
+/* Adds an entry; 0, or -1 out of memory. Entries are ordered by the whole
+ * key (seq, ord): v1 traces give seq = call seq and ord = arrival order;
+ * per-thread-seq traces give seq = timestamp and ord = (tid, arrival order
+ * within the thread), see reader_merge.c. */
 static inline int hv_reorder_push(struct hv_reorder *q, const struct hv_ent *e)
 {
     struct hv_run *r = &q->run[q->hint];
     /* Fast path: the entry extends the run the previous one joined. */
-    if (r->n && r->n < r->cap && r->v[(r->head + r->n - 1) & (r->cap - 1)].seq <= e->seq) {
+    if (r->n && r->n < r->cap && hv_ent_ikey(&r->v[(r->head + r->n - 1) & (r->cap - 1)]) >= hv_ent_ikey(e)) {
         r->v[(r->head + r->n) & (r->cap - 1)] = *e;
         r->n++;
         q->count++;

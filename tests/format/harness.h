@@ -39,6 +39,7 @@ void hv_tests_roundtrip(void);
 void hv_tests_damage(void);
 void hv_tests_writer(void);
 void hv_tests_tools(void);
+void hv_tests_merge(void);
 
 extern const char *hv_t_dump_path;   /* build/hipvis-dump, from argv */
 

@@ -46,6 +46,7 @@ int main(int argc, char **argv)
     hv_tests_writer();
     hv_tests_damage();
     hv_tests_tools();
+    hv_tests_merge();
     printf("format: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

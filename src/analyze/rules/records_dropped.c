@@ -13,6 +13,9 @@ static void on_finish(struct hv_model *m, const struct hv_input_health *in)
                            "records dropped by the tracer (ring full, write errors)");
     if (in->chunk_gaps)
         hv_rule_emit_input(m, HV_RULE_RECORDS_DROPPED, in->chunk_gaps, 0, "chunks missing from the file (index gaps)");
+    if (in->seq_missing)
+        hv_rule_emit_input(m, HV_RULE_RECORDS_DROPPED, in->seq_missing, in->seq_gaps,
+                           "calls missing from threads' sequence numbers (lost before reaching the file; n2 = gaps)");
     if (in->late_records)
         hv_rule_emit_input(m, HV_RULE_RECORDS_DROPPED, in->late_records, 0,
                            "records arrived after the reader's reorder window and were analyzed out of order");

@@ -56,6 +56,7 @@ struct hv_input_health {
     uint64_t offset, records_salvaged;
     const char *what;
     uint64_t dropped, late_records, chunk_gaps;
+    uint64_t seq_missing, seq_gaps;  /* calls missing from per-thread sequences (reader-inferred loss) */
     int      has_footer;
 };
 

@@ -1,0 +1,204 @@
+/*
+ * Merging per-thread sequences (reader_merge.h).
+ *
+ * Push side, in file order: a thread's records reach the file in the order
+ * the thread made them (each thread has its own ring, drained FIFO), so the
+ * arrival count within the thread is its program order. A call is keyed by
+ * its timestamp (kept monotone per thread, so a recalibrated clock cannot
+ * reorder a thread's own calls); every other record of the thread takes its
+ * latest call's timestamp, so it stays right behind that call whatever its
+ * own stamp says. The window then orders by (timestamp, tid, arrival).
+ *
+ * Delivery side, in merged order: each call gets the next global seq and is
+ * remembered per thread (tseq -> global) for the references that follow.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/reader_merge.h"
+
+#define TID_BITS 24u
+#define ARRIVAL_BITS (64u - TID_BITS)
+#define RECENT_MIN 64u
+
+struct pair {
+    uint64_t tseq, g;
+};
+
+static struct hv_merge_thread *thread_of(struct hv_merge *m, uint32_t tid, uint32_t *cache_tid, uint32_t *cache_idx)
+{
+    if (m->n && *cache_tid == tid)
+        return &m->thr[*cache_idx];
+    uint32_t i = hv_u64map_get(&m->tids, tid);
+    if (i == HV_U64MAP_NONE) {
+        if (m->n == m->cap) {
+            uint32_t cap = m->cap ? m->cap * 2 : 16;
+            struct hv_merge_thread *t = realloc(m->thr, (size_t)cap * sizeof *t);
+            if (!t)
+                return NULL;
+            m->thr = t;
+            m->cap = cap;
+        }
+        i = m->n;
+        if (hv_u64map_put(&m->tids, tid, i) < 0)
+            return NULL;
+        m->n++;
+        memset(&m->thr[i], 0, sizeof m->thr[i]);
+        m->thr[i].tid = tid;
+    }
+    *cache_tid = tid;
+    *cache_idx = i;
+    return &m->thr[i];
+}
+
+int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord)
+{
+    struct hv_merge_thread *t = thread_of(m, h->tid, &m->push_tid, &m->push_idx);
+    if (!t)
+        return -1;
+    if (h->type == HV_REC_CALL) {
+        t->call_key = h->ts_ns > t->call_key ? h->ts_ns : t->call_key;
+        *key = t->call_key;
+    } else {
+        /* Before the thread's first call there is nothing to stay behind. */
+        *key = t->call_key ? t->call_key : h->ts_ns;
+    }
+    *ord = ((uint64_t)(h->tid & ((1u << TID_BITS) - 1)) << ARRIVAL_BITS) |
+           (t->arrivals++ & ((1ull << ARRIVAL_BITS) - 1));
+    return 0;
+}
+
+/* Capacity of a thread's recent-call table: grows with its calls up to
+ * HV_MERGE_RECENT, so a trace of many short-lived threads stays small. */
+static uint32_t recent_cap(const struct hv_merge_thread *t) { return (uint32_t)(t->recent ? t->recent[0] : 0); }
+
+static struct pair *recent_pairs(struct hv_merge_thread *t) { return (struct pair *)(void *)(t->recent + 2); }
+
+static void remember(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tseq, uint64_t g)
+{
+    uint32_t cap = recent_cap(t);
+    uint64_t calls = t->last_g ? t->expect : 1;   /* roughly the thread's calls so far */
+    if (cap < HV_MERGE_RECENT && (cap == 0 || calls >= cap)) {
+        uint32_t ncap = cap ? cap * 2 : RECENT_MIN;
+        uint64_t *nr = calloc(2 + 2 * (size_t)ncap, sizeof *nr);
+        if (nr) {
+            nr[0] = ncap;
+            struct pair *np = (struct pair *)(void *)(nr + 2);
+            if (t->recent) {
+                struct pair *op = recent_pairs(t);
+                for (uint32_t i = 0; i < cap; i++)
+                    if (op[i].tseq)
+                        np[op[i].tseq & (ncap - 1)] = op[i];
+                free(t->recent);
+            }
+            t->recent = nr;
+            cap = ncap;
+        } else if (!cap) {
+            m->unresolved++;   /* no table: later references to this call cannot resolve */
+            return;
+        }
+    }
+    recent_pairs(t)[tseq & (cap - 1)] = (struct pair){tseq, g};
+}
+
+/* Global seq of the thread's call tseq; 0 (and counted) when unknown. */
+static uint64_t translate(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tseq)
+{
+    if (!tseq)
+        return 0;
+    uint32_t cap = recent_cap(t);
+    if (cap) {
+        const struct pair *p = &recent_pairs(t)[tseq & (cap - 1)];
+        if (p->tseq == tseq)
+            return p->g;
+    }
+    m->unresolved++;
+    return 0;
+}
+
+static void note_gap(struct hv_merge *m, uint32_t tid, uint64_t first, uint64_t last)
+{
+    m->gaps++;
+    m->missing += last - first + 1;
+    if (m->nlisted < HV_READER_GAPS_LISTED)
+        m->listed[m->nlisted++] = (struct hv_seq_gap){tid, first, last};
+}
+
+static void deliver_call(struct hv_merge *m, struct hv_merge_thread *t, struct hv_call *c)
+{
+    uint64_t tseq = c->h.seq;
+    if (tseq < t->expect && tseq <= 1) {
+        /* The tid was reused by a new thread (numbering starts again): its
+         * references are its own. */
+        if (t->recent)
+            memset(recent_pairs(t), 0, (size_t)recent_cap(t) * sizeof(struct pair));
+        t->expect = 0;
+    }
+    if (tseq > (t->expect ? t->expect : 1))
+        note_gap(m, t->tid, t->expect ? t->expect : 1, tseq - 1);
+    if (tseq >= t->expect)
+        t->expect = tseq + 1;
+    uint64_t g = ++m->next_g;
+    t->last_g = g;
+    remember(m, t, tseq, g);
+    c->h.seq = g;
+    switch (hv_api_op(c->api)) {
+    case HV_OP_SYNC:
+        c->a.sync.completed_seq = translate(m, t, c->a.sync.completed_seq);
+        break;
+    case HV_OP_EVENT:
+        c->a.event.record_seq = translate(m, t, c->a.event.record_seq);
+        break;
+    default:
+        break;
+    }
+}
+
+void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
+{
+    struct hv_merge_thread *t = thread_of(m, rec->tid, &m->del_tid, &m->del_idx);
+    if (!t) {
+        m->unresolved++;
+        return;
+    }
+    if (rec->type == HV_REC_CALL) {
+        deliver_call(m, t, (struct hv_call *)rec);
+        return;
+    }
+    if (rec->seq) {
+        uint64_t g = translate(m, t, rec->seq);
+        /* Its call never arrived: keep it in place (the latest number) rather
+         * than give it a number from the past. */
+        rec->seq = g ? g : m->next_g;
+    }
+    switch (rec->type) {
+    case HV_REC_EPOCH: {
+        struct hv_epoch *e = (struct hv_epoch *)rec;
+        e->completed_seq = translate(m, t, e->completed_seq);
+        break;
+    }
+    case HV_REC_GUARD: {
+        struct hv_guard *gd = (struct hv_guard *)rec;
+        gd->copy_seq = translate(m, t, gd->copy_seq);
+        gd->completed_seq = translate(m, t, gd->completed_seq);
+        break;
+    }
+    case HV_REC_PROBE: {
+        struct hv_probe *p = (struct hv_probe *)rec;
+        p->copy_seq = translate(m, t, p->copy_seq);
+        p->replay_seq = translate(m, t, p->replay_seq);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void hv_merge_free(struct hv_merge *m)
+{
+    for (uint32_t i = 0; i < m->n; i++)
+        free(m->thr[i].recent);
+    free(m->thr);
+    hv_u64map_free(&m->tids);
+    memset(m, 0, sizeof *m);
+}

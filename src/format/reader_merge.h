@@ -1,0 +1,58 @@
+/*
+ * Merging per-thread sequences into one order (internal; reader_merge.c).
+ *
+ * A trace whose header has HV_HDR_THREAD_SEQ numbers calls per thread
+ * (1, 2, 3... per tid) and stamps each with an ordered timestamp taken after
+ * the call returned. The reader orders records by (timestamp, tid, position
+ * in the thread's stream), renumbers calls 1..N in that order (auxiliary
+ * records take their call's new number), translates the same-thread seq
+ * references records carry, and reports per-thread seq gaps as loss.
+ * docs/trace-format.md ("Per-thread sequences") has the argument for why
+ * host-ordered calls stay ordered.
+ */
+#ifndef HV_FORMAT_READER_MERGE_H
+#define HV_FORMAT_READER_MERGE_H
+
+#include <stdint.h>
+
+#include "analyze/model/u64map.h"
+#include "hipvis/reader.h"
+#include "hipvis/trace.h"
+
+/* (per-thread seq -> global seq) of a thread's most recent calls: what
+ * same-thread references can be translated through. A reference to a call
+ * older than this many calls of its thread is unresolvable (0, counted). */
+#define HV_MERGE_RECENT 8192u
+
+struct hv_merge_thread {
+    uint32_t tid;
+    /* push side (file order) */
+    uint64_t call_key;          /* ordering key of the thread's latest call */
+    uint64_t arrivals;          /* records of this thread pushed so far */
+    /* delivery side (merged order) */
+    uint64_t expect;            /* next per-thread seq expected, 0 before the first call */
+    uint64_t last_g;            /* global seq of the thread's latest delivered call */
+    uint64_t *recent;           /* HV_MERGE_RECENT pairs (tseq, g), by tseq modulo; lazily allocated */
+};
+
+struct hv_merge {
+    int on;                     /* the trace has HV_HDR_THREAD_SEQ */
+    struct hv_u64map tids;      /* tid -> index in thr */
+    struct hv_merge_thread *thr;
+    uint32_t n, cap;
+    uint32_t push_tid, push_idx, del_tid, del_idx;   /* one-entry lookup caches */
+    uint64_t next_g;            /* global seqs handed out */
+    uint64_t unresolved;        /* references (and orphan aux records) whose call was not found */
+    uint64_t gaps, missing;     /* per-thread seq gaps and the calls they cover */
+    struct hv_seq_gap listed[HV_READER_GAPS_LISTED];
+    uint32_t nlisted;
+};
+
+/* Ordering key for the record pushed next, in file order: *key (timestamp)
+ * and *ord (tid, arrival within the thread). -1 out of memory. */
+int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord);
+/* Renumbers a record as it is delivered (rec is the reader's own copy). */
+void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec);
+void hv_merge_free(struct hv_merge *m);
+
+#endif
