@@ -44,6 +44,9 @@ def main():
     for name in TRACES:
         trace = name + ".zst"
         rc, out, err = run([dump, "--json", trace])
+        # The {"type":"errors"} summary object was added to the CLI after those
+        # traces were made (it repeats stderr); everything else must match.
+        out = b"".join(l for l in out.splitlines(True) if not l.startswith(b'{"type":"errors"'))
         want = subprocess.run(["zstd", "-dcq", name + ".dump.json.zst"], cwd=HERE, stdout=subprocess.PIPE,
                               check=True).stdout
         want_rc = 2 if name == "truncated" else 0
