@@ -379,12 +379,13 @@ void hv_print_loss(const struct hv_printer *p, const struct hv_reader_stats *s, 
 {
     struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
     meta_open(&e, "loss");
-    key(&e, "calls_missing");
-    fprintf(e.o, "%" PRIu64, s->seq_missing);
-    key(&e, "gaps");
-    fprintf(e.o, "%" PRIu64, s->seq_gaps);
-    key(&e, "unresolved_refs");
-    fprintf(e.o, "%" PRIu64, s->seq_unresolved);
+    const struct { const char *name; uint64_t v; } v[] = {
+        { "calls_missing", s->seq_missing }, { "gaps", s->seq_gaps }, { "unresolved_refs", s->seq_unresolved },
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        key(&e, v[i].name);
+        fprintf(e.o, "%" PRIu64, v[i].v);
+    }
     if (e.json) {
         key(&e, "listed");
         open_(&e, '[');
