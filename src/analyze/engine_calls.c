@@ -32,20 +32,6 @@ static uint8_t copy_hint(const struct hv_model *m, const struct hv_copy_args *a)
     return m->sdma_disabled ? HV_HINT_BLIT_NO_SDMA : HV_HINT_SDMA;
 }
 
-/* [lo, hi) touched by a possibly 2D write of `bytes` total in `rows` rows. */
-static void write_extent(uint64_t dst, uint64_t bytes, uint64_t pitch, uint64_t rows, uint64_t *lo, uint64_t *hi)
-{
-    *lo = dst;
-    if (rows > 1 && pitch) {
-        uint64_t width = bytes / rows;
-        *hi = dst + pitch * (rows - 1) + width;
-    } else {
-        *hi = dst + bytes;
-    }
-    if (*hi < *lo)  /* wrapped: garbage in, keep the map sane */
-        *hi = UINT64_MAX;
-}
-
 static void apply_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
 {
     if (lo >= hi)
@@ -57,6 +43,33 @@ static void apply_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const str
             e->write_rules[i]->on_write(&e->m, &wr);
     }
     hv_writer_set(&e->m, lo, hi, w);
+}
+
+/* A write of `rows` rows of `width` bytes, `pitch` apart from dst (pitch 0
+ * or rows 1: one contiguous range). Rows are written exactly: one writer
+ * segment per row up to HV_EXACT_ROWS separated rows, so the bytes between
+ * rows keep their own last writer; a taller write is one segment over its
+ * bounding box that carries its row geometry (hv_writer_rows). */
+static void apply_rows(struct hv_engine *e, uint64_t dst, uint64_t width, uint64_t pitch, uint64_t rows,
+                       struct hv_writer *w)
+{
+    if (rows <= 1 || !pitch || width >= pitch) {
+        uint64_t n = rows > 1 && pitch ? pitch * (rows - 1) + width : width * (rows ? rows : 1);
+        uint64_t hi = dst + n;
+        apply_write(e, dst, hi < dst ? UINT64_MAX : hi, w);  /* wrapped: garbage in, keep the map sane */
+        return;
+    }
+    uint64_t end = dst + pitch * (rows - 1) + width;
+    if (end < dst)
+        end = UINT64_MAX;
+    if (rows > HV_EXACT_ROWS) {
+        w->pitch = pitch;
+        w->width = width;
+        apply_write(e, dst, end, w);
+        return;
+    }
+    for (uint64_t r = 0; r < rows; r++)
+        apply_write(e, dst + r * pitch, dst + r * pitch + width, w);
 }
 
 static void writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m)
@@ -85,9 +98,8 @@ static void on_copy(struct hv_engine *e, const struct hv_call *c, uint32_t s)
     w.dst_mem = a->dst_mem;
     w.copy_flags = a->flags;
     w.hint = copy_hint(&e->m, a);
-    uint64_t lo, hi;
-    write_extent(a->dst, a->bytes, (a->flags & HV_COPY_2D) ? a->dpitch : 0, a->height, &lo, &hi);
-    apply_write(e, lo, hi, &w);
+    uint64_t rows = a->height ? a->height : 1;
+    apply_rows(e, a->dst, a->bytes / rows, (a->flags & HV_COPY_2D) ? a->dpitch : 0, rows, &w);
     e->sum.copies++;
 }
 
@@ -110,9 +122,8 @@ static void on_memset(struct hv_engine *e, const struct hv_call *c, uint32_t s)
     w.dst = a->dst;
     w.bytes = a->bytes;
     w.hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_FILL_KERNEL;
-    uint64_t lo, hi;
-    write_extent(a->dst, a->bytes, a->height > 1 ? a->pitch : 0, a->height, &lo, &hi);
-    apply_write(e, lo, hi, &w);
+    uint64_t rows = a->height ? a->height : 1;
+    apply_rows(e, a->dst, a->width ? a->width : a->bytes / rows, a->height > 1 ? a->pitch : 0, rows, &w);
     e->sum.memsets++;
 }
 

@@ -39,12 +39,21 @@ int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s)
     return 1;
 }
 
+/* The bytes of segment s that range rg reads: their intersection, narrowed
+ * to the rows of a tall strided write. 0 when they share no written byte. */
+static int overlap_of(const struct hv_arange *rg, const struct hv_imap_seg *s, uint64_t *lo, uint64_t *hi)
+{
+    *lo = rg->lo > s->lo ? rg->lo : s->lo;
+    *hi = rg->hi < s->hi ? rg->hi : s->hi;
+    return hv_writer_rows(s->val, lo, hi);
+}
+
 static void emit_one(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
                      const struct hv_arange *rg, const struct hv_imap_seg *s)
 {
-    uint64_t lo = rg->lo > s->lo ? rg->lo : s->lo;
-    uint64_t hi = rg->hi < s->hi ? rg->hi : s->hi;
-    r->on_overlap(&e->m, rp, rg, lo, hi, s->val);
+    uint64_t lo, hi;
+    if (overlap_of(rg, s, &lo, &hi))
+        r->on_overlap(&e->m, rp, rg, lo, hi, s->val);
 }
 
 void hv_engine_memo_flush(struct hv_engine *e)
@@ -132,7 +141,8 @@ static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const str
     int complete = 1;
     for (uint32_t i = hv_exec_first_overlap(x, s->lo); i < x->nranges && x->ranges[i].lo < s->hi; i++) {
         const struct hv_arange *rg = &x->ranges[i];
-        if (rg->hi <= s->lo || !hv_access_reads(rg->access))
+        uint64_t lo, hi;
+        if (rg->hi <= s->lo || !hv_access_reads(rg->access) || !overlap_of(rg, s, &lo, &hi))
             continue;
         e->m.last_group = SIZE_MAX;
         emit_one(e, r, rp, rg, s);

@@ -46,6 +46,8 @@ void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const 
             if (hv_engine_prune_writer(m, &s))
                 continue;
             uint64_t lo = rd.lo > s.lo ? rd.lo : s.lo, hi = rd.hi < s.hi ? rd.hi : s.hi;
+            if (!hv_writer_rows(s.val, &lo, &hi))
+                continue;  /* between the rows of a tall strided write */
             /* Rules do not mutate the writer map, so s.val stays valid. */
             for (int r = 0; r < e->n_read; r++)
                 e->read_rules[r]->on_launch_read(m, &rd, lo, hi, s.val);

@@ -210,6 +210,35 @@ void tb_memset(struct tb *t, uint64_t stream, uint64_t dst, uint64_t bytes)
     emit(t, &c);
 }
 
+void tb_copy2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint64_t src, uint64_t width,
+               uint64_t rows)
+{
+    struct hv_call c = call(t, HV_API_hipMemcpy2DAsync, stream);
+    c.a.copy.dst = dst;
+    c.a.copy.src = src;
+    c.a.copy.bytes = width * rows;
+    c.a.copy.dpitch = pitch;
+    c.a.copy.spitch = width;
+    c.a.copy.height = rows;
+    c.a.copy.dir = HV_DIR_D2D;
+    c.a.copy.src_mem = c.a.copy.dst_mem = HV_MEM_DEVICE;
+    c.a.copy.flags = HV_COPY_ASYNC | HV_COPY_2D;
+    c.a.copy.dst_device = c.a.copy.src_device = -1;
+    emit(t, &c);
+}
+
+void tb_memset2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint64_t width, uint64_t rows)
+{
+    struct hv_call c = call(t, HV_API_hipMemset2DAsync, stream);
+    c.a.memset.dst = dst;
+    c.a.memset.bytes = width * rows;
+    c.a.memset.width = width;
+    c.a.memset.pitch = pitch;
+    c.a.memset.height = rows;
+    c.a.memset.elem_size = 1;
+    emit(t, &c);
+}
+
 /* KARGS record for an eager launch (owner 0) or a kernel node. */
 static void kargs(struct tb *t, uint64_t seq, uint64_t owner, uint32_t name_id, const struct tb_arg *a, uint32_t n)
 {

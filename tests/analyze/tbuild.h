@@ -68,6 +68,10 @@ void tb_free(struct tb *t, uint64_t ptr);
 void tb_copy(struct tb *t, uint64_t stream, uint64_t dst, uint64_t src, uint64_t bytes, uint8_t dir, uint8_t src_mem,
              int async);
 void tb_memset(struct tb *t, uint64_t stream, uint64_t dst, uint64_t bytes);
+/* Async 2D D2D copy / memset: `rows` rows of `width` bytes, `pitch` apart. */
+void tb_copy2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint64_t src, uint64_t width,
+               uint64_t rows);
+void tb_memset2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint64_t width, uint64_t rows);
 void tb_launch(struct tb *t, uint64_t stream, uint32_t name_id, const struct tb_arg *args, uint32_t nargs);
 /* Instantiates `exec` from nodes (a linear chain unless edges are given as
  * from/to pairs). Node handles are 0x6000 + index. */

@@ -78,7 +78,35 @@ struct hv_writer {
     int16_t  arg_index;          /* kernel writers */
     uint8_t  hint;               /* enum hv_hint */
     uint64_t site;               /* hash of what makes two writes "the same writer site" */
+    /* A strided (2D/3D) write kept as one segment over its bounding box
+     * (more rows than HV_EXACT_ROWS): it touches only `width` bytes of every
+     * `pitch` from `dst`; hv_writer_rows() narrows a range to them. 0: the
+     * segment is written in full. */
+    uint64_t pitch, width;
 };
+
+/* 2D/3D writes of at most this many separated rows are recorded row by row
+ * (exact, one writer segment per row); taller ones as one segment whose
+ * rows are checked at each overlap, so a tall copy costs one segment. */
+#define HV_EXACT_ROWS 1024u
+
+/* Narrows [*lo, *hi) (inside w's segment) to the bytes w's rows touch:
+ * from the first row byte at or above *lo to the end of the last row byte
+ * below *hi. Returns 0 when no row touches the range. */
+static inline int hv_writer_rows(const struct hv_writer *w, uint64_t *lo, uint64_t *hi)
+{
+    if (!w->pitch || w->width >= w->pitch || *lo >= *hi)
+        return *lo < *hi;
+    uint64_t off = *lo - w->dst, row = off / w->pitch, in = off % w->pitch;
+    uint64_t first = in < w->width ? *lo : w->dst + (row + 1) * w->pitch;
+    uint64_t eoff = *hi - 1 - w->dst, erow = eoff / w->pitch, ein = eoff % w->pitch;
+    uint64_t last = ein < w->width ? *hi : w->dst + erow * w->pitch + w->width;
+    if (first >= last)
+        return 0;
+    *lo = first;
+    *hi = last;
+    return 1;
+}
 
 /* ------------------------------------------------------------ graph execs */
 

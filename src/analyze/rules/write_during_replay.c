@@ -23,6 +23,8 @@ static void check_exec(struct hv_model *m, uint32_t xi, const struct hv_write_ct
             continue;
         uint64_t lo = rg->lo > wr->lo ? rg->lo : wr->lo;
         uint64_t hi = rg->hi < wr->hi ? rg->hi : wr->hi;
+        if (!hv_writer_rows(w, &lo, &hi))
+            continue;  /* between the rows of a tall strided write */
         struct hv_finding f;
         hv_finding_start(m, &f, HV_RULE_WRITE_DURING_REPLAY, lo, hi);
         if (rg->origin == HV_ARG_INFERRED)
