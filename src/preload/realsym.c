@@ -1,7 +1,9 @@
 #include "preload/realsym.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <link.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,16 +17,87 @@ static _Atomic(void *) runtime_handle;
 static char runtime_path[256];
 static _Atomic int runtime_path_set;
 
-/* dlvsym is not intercepted, so it reaches libc's dlsym whatever the
- * interposition order. GLIBC_2.34 is where dlsym moved into libc; older
+typedef void *(*dlvsym_fn)(void *, const char *, const char *);
+static _Atomic(dlvsym_fn) real_dlvsym_fn;
+
+/* GNU hash of a symbol name (the ELF gABI extension's DJB variant). */
+static uint32_t gnu_hash(const char *s)
+{
+    uint32_t h = 5381;
+    for (; *s; s++)
+        h = h * 33 + (unsigned char)*s;
+    return h;
+}
+
+/* Address of `name` defined by the loaded object `lib`, read from its
+ * dynamic symbol table through DT_GNU_HASH: how libc's own dlvsym is found
+ * without calling dlsym or dlvsym, both of which hipvis interposes. */
+static void *elf_lookup(const char *lib, const char *name)
+{
+    struct link_map *lm = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
+    if (!lm)
+        return NULL;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    const uint32_t *gh = NULL;
+    for (const ElfW(Dyn) *d = lm->l_ld; d->d_tag != DT_NULL; d++) {
+        /* ld.so relocates these entries in place on most targets; an
+         * unrelocated one is below the load address. */
+        uintptr_t v = d->d_un.d_ptr < lm->l_addr ? d->d_un.d_ptr + lm->l_addr : d->d_un.d_ptr;
+        if (d->d_tag == DT_SYMTAB)
+            symtab = (const ElfW(Sym) *)v;
+        else if (d->d_tag == DT_STRTAB)
+            strtab = (const char *)v;
+        else if (d->d_tag == DT_GNU_HASH)
+            gh = (const uint32_t *)v;
+    }
+    void *found = NULL;
+    if (symtab && strtab && gh && gh[0]) {
+        uint32_t nbuckets = gh[0], symoffset = gh[1], bloom_size = gh[2];
+        const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gh + 4) + bloom_size);
+        const uint32_t *chain = buckets + nbuckets;
+        uint32_t h = gnu_hash(name);
+        for (uint32_t i = buckets[h % nbuckets]; i >= symoffset; i++) {
+            uint32_t h2 = chain[i - symoffset];
+            const ElfW(Sym) *sym = &symtab[i];
+            if ((h2 | 1) == (h | 1) && sym->st_shndx != SHN_UNDEF && sym->st_value &&
+                strcmp(strtab + sym->st_name, name) == 0) {
+                found = (void *)(lm->l_addr + sym->st_value);
+                break;
+            }
+            if (h2 & 1)
+                break;
+        }
+    }
+    dlclose(lm);
+    return found;
+}
+
+/* libc's dlvsym (libdl's before glibc 2.34). */
+static void *real_dlvsym(void *handle, const char *name, const char *version)
+{
+    dlvsym_fn f = atomic_load_explicit(&real_dlvsym_fn, memory_order_acquire);
+    if (!f) {
+        f = (dlvsym_fn)elf_lookup("libc.so.6", "dlvsym");
+        if (!f)
+            f = (dlvsym_fn)elf_lookup("libdl.so.2", "dlvsym");
+        if (!f)
+            return NULL;
+        atomic_store_explicit(&real_dlvsym_fn, f, memory_order_release);
+    }
+    return f(handle, name, version);
+}
+
+/* libc's dlsym, found through the real dlvsym so that it is libc's whatever
+ * the interposition order. GLIBC_2.34 is where dlsym moved into libc; older
  * glibc exports it from libdl as GLIBC_2.2.5. */
 void *hv_real_dlsym(void *handle, const char *name)
 {
     dlsym_fn f = atomic_load_explicit(&real_dlsym_fn, memory_order_acquire);
     if (!f) {
-        f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+        f = (dlsym_fn)real_dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
         if (!f)
-            f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+            f = (dlsym_fn)real_dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
         if (!f)
             return NULL;
         atomic_store_explicit(&real_dlsym_fn, f, memory_order_release);
@@ -150,19 +223,20 @@ int hv_is_wrapper(const void *p)
  * make it relative to hipvis. So walk the objects loaded after the caller
  * and return the first definition that lives in that object itself (a
  * lookup through an object's handle also searches its dependencies, which
- * could hand an interposer back its own symbol).
+ * could hand an interposer back its own symbol). `version` NULL: dlsym's
+ * lookup, else dlvsym's.
  */
-static void *next_after_caller(const void *caller, const char *name)
+static void *next_after_caller(const void *caller, const char *name, const char *version)
 {
     Dl_info info;
     struct link_map *lm = NULL;
     if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-        return hv_real_dlsym(RTLD_NEXT, name);
+        return version ? real_dlvsym(RTLD_NEXT, name, version) : hv_real_dlsym(RTLD_NEXT, name);
     for (struct link_map *m = lm->l_next; m; m = m->l_next) {
         void *h = dlopen(m->l_name && m->l_name[0] ? m->l_name : NULL, RTLD_LAZY | RTLD_NOLOAD);
         if (!h)
             continue;
-        void *p = hv_real_dlsym(h, name);
+        void *p = version ? real_dlvsym(h, name, version) : hv_real_dlsym(h, name);
         dlclose(h);
         struct link_map *def = NULL;
         Dl_info di;
@@ -172,16 +246,13 @@ static void *next_after_caller(const void *caller, const char *name)
     return NULL;
 }
 
-/*
- * Interposed so that runtime functions looked up by name — ctypes,
- * Triton's launcher (dlopen + dlsym of hipModuleLaunchKernel), NCCL's
- * driver entry points — are traced too: the caller gets our wrapper, and the
- * wrapper calls the address the lookup found.
- */
-HV_EXPORT void *dlsym(void *handle, const char *name)
+/* What a lookup of `name` that found `p` hands the caller: hipvis's
+ * wrapper when it has one (bound to `p`), else `p`. `exact`: only when the
+ * wrapper calls `p` itself (a versioned lookup may find another version
+ * than the one the wrapper is bound to: then the caller gets it untraced
+ * rather than a different function). */
+static void *substitute(const char *name, void *p, int exact)
 {
-    void *p = handle == RTLD_NEXT ? next_after_caller(__builtin_return_address(0), name)
-                                  : hv_real_dlsym(handle, name);
     if (!p)
         return p;
     struct hv_wrapper *w = hv_wrapper_find(name);
@@ -196,5 +267,29 @@ HV_EXPORT void *dlsym(void *handle, const char *name)
     void *expect = NULL;
     if (atomic_compare_exchange_strong_explicit(&w->real, &expect, p, memory_order_acq_rel, memory_order_acquire))
         note_runtime(p);
+    else if (exact && expect != p)
+        return p;
     return w->wrapper;
+}
+
+/*
+ * Interposed so that runtime functions looked up by name — ctypes,
+ * Triton's launcher (dlopen + dlsym of hipModuleLaunchKernel), NCCL's
+ * driver entry points — are traced too: the caller gets our wrapper, and the
+ * wrapper calls the address the lookup found.
+ */
+HV_EXPORT void *dlsym(void *handle, const char *name)
+{
+    void *p = handle == RTLD_NEXT ? next_after_caller(__builtin_return_address(0), name, NULL)
+                                  : hv_real_dlsym(handle, name);
+    return substitute(name, p, 0);
+}
+
+/* The same for versioned lookups: dlvsym(handle, "hipMemcpyAsync",
+ * "hip_4.2") is how code that pins a runtime ABI version fetches it. */
+HV_EXPORT void *dlvsym(void *handle, const char *name, const char *version)
+{
+    void *p = handle == RTLD_NEXT ? next_after_caller(__builtin_return_address(0), name, version)
+                                  : real_dlvsym(handle, name, version);
+    return substitute(name, p, 1);
 }

@@ -241,7 +241,9 @@ void hv_trace_lookup(struct hv_thread_ctx *t, uint16_t api, int32_t r, const cha
 struct hv_node_desc {
     uint16_t type;                                   /* enum hv_node_type */
     __typeof__(((struct hv_graph_node *)0)->u) u;    /* the record's payload */
-    void **kparams;                                  /* kernel: argument pointers */
+    void **kparams;                                  /* kernel: argument pointers, or */
+    const void *kblock;                              /* kernel: the packed argument block (`extra` form) */
+    size_t kblock_bytes;
     void *child;                                     /* child-graph node: the graph */
 };
 
@@ -299,9 +301,17 @@ void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
                         struct hv_sref s);
 void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
                           uint64_t err_node, hv_inventory_fn inventory);
-/* Exec*NodeSetParams: `func`/`params` for kernel nodes (arguments recorded), 0/NULL otherwise. */
+/* A kernel node's new arguments: `params` (kernelParams form) or the packed
+ * block of the `extra` form (front ends decode their runtime's markers with
+ * hv_extra_block). */
+struct hv_kargs_src {
+    void **params;
+    const void *kblock;
+    size_t kblock_bytes;
+};
+/* Exec*NodeSetParams: `func` and its arguments for kernel nodes (recorded), 0/NULL otherwise. */
 void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
-                            uint64_t func, void **params);
+                            uint64_t func, const struct hv_kargs_src *a);
 void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, int begin, unsigned mode,
                       uint64_t graph);
 

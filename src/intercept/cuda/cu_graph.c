@@ -89,6 +89,7 @@ static void describe_kernel(const struct cu_graph_api *g, struct hv_thread_ctx *
         hv_cu_kernel(t, HV_PTR(f), f, !p.func, &fresh);
     d->u.kernel.func = HV_PTR(f);
     d->kparams = p.kernelParams;
+    d->kblock = hv_cu_extra_block(p.extra, &d->kblock_bytes);
     d->u.kernel.grid[0] = p.gridDimX, d->u.kernel.grid[1] = p.gridDimY, d->u.kernel.grid[2] = p.gridDimZ;
     d->u.kernel.block[0] = p.blockDimX, d->u.kernel.block[1] = p.blockDimY, d->u.kernel.block[2] = p.blockDimZ;
     d->u.kernel.shmem = p.sharedMemBytes;
@@ -178,7 +179,9 @@ static void set_kernel(struct hv_thread_ctx *t, uint16_t api, CUresult r, CUgrap
     int fresh;
     if (f)
         hv_cu_kernel(t, HV_PTR(f), f, !p->func, &fresh);
-    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), HV_PTR(f), p ? p->kernelParams : NULL);
+    struct hv_kargs_src a = {.params = p ? p->kernelParams : NULL};
+    a.kblock = p ? hv_cu_extra_block(p->extra, &a.kblock_bytes) : NULL;
+    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), HV_PTR(f), &a);
 }
 
 HV_CU_WRAP(cuGraphExecKernelNodeSetParams_v2, (CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p),

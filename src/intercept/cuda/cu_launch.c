@@ -10,8 +10,7 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_
     struct hv_launch_desc l = {.func = HV_PTR(f), .grid = {grid[0], grid[1], grid[2]},
                                .block = {block[0], block[1], block[2]}, .shmem = shm, .params = params,
                                .form = HV_LAUNCH_PARAMS};
-    l.kblock = hv_extra_block(extra, CU_LAUNCH_PARAM_END, CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                              &l.kblock_bytes);
+    l.kblock = hv_cu_extra_block(extra, &l.kblock_bytes);
     hv_cu_trace_launch(t, api, (int32_t)r, s, &l, k, fresh);
 }
 

@@ -93,4 +93,11 @@ static inline void hv_cu_trace_launch(struct hv_thread_ctx *t, uint16_t api, int
     hv_trace_launch(t, api, r, s, l);
 }
 
+/* The packed argument block of a CUDA `extra` array, NULL when none. */
+static inline const void *hv_cu_extra_block(void **extra, size_t *bytes)
+{
+    return hv_extra_block(extra, CU_LAUNCH_PARAM_END, CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                          bytes);
+}
+
 #endif

@@ -12,7 +12,8 @@ static void set_kernel(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, cud
     int fresh;
     if (stub)
         hv_cudart_kernel(t, stub, real, &fresh);
-    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), HV_PTR(stub), params);
+    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), HV_PTR(stub),
+                           &(struct hv_kargs_src){.params = params});
 }
 
 #define S(spt) HV_CU_S(s, spt)

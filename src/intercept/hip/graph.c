@@ -78,6 +78,9 @@ static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_n
         if (g->kernel_params && g->kernel_params(node, &kp) == hipSuccess) {
             d->u.kernel.func = HV_PTR(kp.func);
             d->kparams = kp.kernelParams;
+            /* hipModuleLaunchKernel(..., NULL, extra) captured: the arguments
+             * are the packed block (Tensile/hipBLASLt launchers). */
+            d->kblock = hip_extra_block(kp.extra, &d->kblock_bytes);
         }
         d->u.kernel.grid[0] = kp.gridDim.x, d->u.kernel.grid[1] = kp.gridDim.y, d->u.kernel.grid[2] = kp.gridDim.z;
         d->u.kernel.block[0] = kp.blockDim.x, d->u.kernel.block[1] = kp.blockDim.y, d->u.kernel.block[2] = kp.blockDim.z;
@@ -157,6 +160,12 @@ HV_HIP_WRAP(hipGraphDestroy, (hipGraph_t g), (g), hv_trace_exec_call(t_, api_, r
 HV_HIP_WRAP(hipGraphExecUpdate,
             (hipGraphExec_t e, hipGraph_t g, hipGraphNode_t *err, hipGraphExecUpdateResult *res), (e, g, err, res),
             hv_trace_exec_update(t_, api_, r_, HV_PTR(e), g, err && r_ ? HV_PTR(*err) : 0, record_inventory))
+static void set_kernel(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
+                       const hipKernelNodeParams *p)
+{
+    struct hv_kargs_src a = {.params = p ? p->kernelParams : NULL};
+    a.kblock = p ? hip_extra_block(p->extra, &a.kblock_bytes) : NULL;
+    hv_trace_exec_set_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), p ? HV_PTR(p->func) : 0, &a);
+}
 HV_HIP_WRAP(hipGraphExecKernelNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const hipKernelNodeParams *p),
-            (e, n, p), hv_trace_exec_set_node(t_, api_, r_, HV_PTR(e), HV_PTR(n), p ? HV_PTR(p->func) : 0,
-                                              p ? p->kernelParams : NULL))
+            (e, n, p), set_kernel(t_, api_, r_, e, n, p))

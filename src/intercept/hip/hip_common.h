@@ -32,6 +32,13 @@
                HV_STREAM_FORM_LEGACY_HANDLE)
 #define HV_HIP_S(s, spt) HV_HIP_SREF(t_, s, spt)
 
+/* The packed argument block of a HIP `extra` array, NULL when none. */
+static inline const void *hip_extra_block(void **extra, size_t *bytes)
+{
+    return hv_extra_block(extra, HIP_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE,
+                          bytes);
+}
+
 /* hipMemcpyKind numbers its kinds like enum hv_copy_kind. */
 _Static_assert((int)hipMemcpyHostToHost == HV_KIND_H2H && (int)hipMemcpyHostToDevice == HV_KIND_H2D &&
                    (int)hipMemcpyDeviceToHost == HV_KIND_D2H && (int)hipMemcpyDeviceToDevice == HV_KIND_D2D &&

@@ -6,8 +6,7 @@
 static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStream_t s, enum hv_spt spt,
                    struct hv_launch_desc l, void **extra)
 {
-    l.kblock = hv_extra_block(extra, HIP_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_BUFFER_POINTER,
-                              HIP_LAUNCH_PARAM_BUFFER_SIZE, &l.kblock_bytes);
+    l.kblock = hip_extra_block(extra, &l.kblock_bytes);
     hv_trace_launch(t, api, (int32_t)r, HV_HIP_SREF(t, s, spt), &l);
 }
 

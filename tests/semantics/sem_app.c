@@ -1,0 +1,200 @@
+/*
+ * TEST-ONLY. One program per docs/semantics.md rule, in a positive variant
+ * (the hazard the rule must find) and a negative one (the correctly ordered
+ * or non-overlapping twin the analyzer must stay silent on). Runs on the
+ * runtime double (tests/runtime-double); semantics.py traces each case and
+ * checks the trace and the analyzer's findings.
+ *
+ *   sem_app CODE_OBJECT CASE pos|neg
+ *
+ * Kernels come from tests/kernels' gfx950 code object (exact argument
+ * metadata) with host implementations from khost.h. Prints "sem: done" on
+ * success; any runtime error is printed and exits 1.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/khost.h"
+
+static int failed;
+
+#define R(call)                                                                       \
+    do {                                                                              \
+        hipError_t e_ = (call);                                                       \
+        if (e_ != hipSuccess) {                                                       \
+            printf("sem: %s -> %d (line %d)\n", #call, (int)e_, __LINE__);           \
+            failed = 1;                                                               \
+        }                                                                             \
+    } while (0)
+
+static hipModule_t mod;
+static hipFunction_t producer;
+static hipStream_t s_main, s_side;
+static float *in, *mid, *out, *big, *pinned;
+static int pos;
+
+static void *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    void *buf = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(n)))
+        *len = fread(buf, 1, (size_t)n, f);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* The side stream's work ordered before the main stream's next op (neg). */
+static void order_side_before_main(void)
+{
+    hipEvent_t e;
+    R(hipEventCreate(&e));
+    R(hipEventRecord(e, s_side));
+    R(hipStreamWaitEvent(s_main, e, 0));
+}
+
+/* An exec on s_main whose one memcpy node reads [src, src+n). */
+static hipGraphExec_t reader_exec(const void *src, size_t n)
+{
+    hipGraph_t g = NULL;
+    hipGraphExec_t x = NULL;
+    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
+    R(hipMemcpyAsync(out, src, n, hipMemcpyDeviceToDevice, s_main));
+    R(hipStreamEndCapture(s_main, &g));
+    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    return x;
+}
+
+/* Item 3: kernel node captured from hipModuleLaunchKernel(kernelParams =
+ * NULL, extra = packed block), then its arguments replaced through
+ * hipGraphExecKernelNodeSetParams(extra). A side-stream copy into what the
+ * node reads races the replay (pos) unless ordered (neg). */
+static void case_extra_capture(void)
+{
+    int n = KN;
+    struct {
+        float *in, *out;
+        int n, pad;
+    } blob = {in, mid, n, 0};
+    size_t blob_bytes = 20;
+    void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &blob, HIP_LAUNCH_PARAM_BUFFER_SIZE, &blob_bytes,
+                     HIP_LAUNCH_PARAM_END};
+    hipGraph_t g = NULL;
+    hipGraphExec_t x = NULL;
+    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
+    R(hipModuleLaunchKernel(producer, 1, 1, 1, KN, 1, 1, 0, s_main, NULL, extra));
+    R(hipStreamEndCapture(s_main, &g));
+    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    R(hipMemcpyAsync(in, pinned, KN * sizeof(float), hipMemcpyHostToDevice, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+
+    /* New arguments through the extra form: the node now reads `big`. */
+    hipGraphNode_t node = NULL;
+    size_t nn = 1;
+    R(hipGraphGetNodes(g, &node, &nn));
+    struct {
+        float *in, *out;
+        int n, pad;
+    } blob2 = {big, mid, n, 0};
+    void *extra2[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &blob2, HIP_LAUNCH_PARAM_BUFFER_SIZE, &blob_bytes,
+                      HIP_LAUNCH_PARAM_END};
+    hipKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = producer;
+    kp.gridDim = (dim3){1, 1, 1};
+    kp.blockDim = (dim3){KN, 1, 1};
+    kp.extra = extra2;
+    R(hipGraphExecKernelNodeSetParams(x, node, &kp));
+    R(hipMemcpyAsync(big, pinned, KN * sizeof(float), hipMemcpyHostToDevice, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* Item 7: a function fetched with dlvsym(handle, "hipMemsetAsync",
+ * "hip_4.2") is traced: its write on the side stream races the replay
+ * (pos) unless ordered (neg). */
+static void case_dlvsym(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    const char *shim = getenv("SEM_VSYM_SHIM");
+    void *h = shim ? dlopen(shim, RTLD_NOW | RTLD_LOCAL) : NULL;
+    hipError_t (*set)(void *, int, size_t, hipStream_t) =
+        h ? (hipError_t(*)(void *, int, size_t, hipStream_t))dlvsym(h, "hipMemsetAsync", "hip_4.2") : NULL;
+    if (!set) {
+        printf("sem: dlvsym found no hipMemsetAsync@hip_4.2 in %s\n", shim ? shim : "(SEM_VSYM_SHIM unset)");
+        failed = 1;
+        return;
+    }
+    R(set(in, 1, KN * sizeof(float), s_side));
+    int *calls = dlsym(h, "vsym_shim_calls");
+    printf("sem: versioned function called %d time(s)\n", calls ? *calls : -1);
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* Item 5: rows of 64 B at pitch 1024 written by a 2D copy / memset on the
+ * main stream; the replay reads row 1 (pos: same-epoch-write) or the bytes
+ * between rows 0 and 1 (neg: no byte written there). */
+static void rows2d(int memset_)
+{
+    hipGraphExec_t x = reader_exec(pos ? (char *)big + 1024 : (char *)big + 128, 64);
+    if (memset_)
+        R(hipMemset2DAsync(big, 1024, 7, 64, 4, s_main));
+    else
+        R(hipMemcpy2DAsync(big, 1024, in, 64, 64, 4, hipMemcpyDeviceToDevice, s_main));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+static void case_copy2d(void) { rows2d(0); }
+static void case_memset2d(void) { rows2d(1); }
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} cases[] = {
+    {"extra_capture", case_extra_capture},
+    {"dlvsym", case_dlvsym},
+    {"copy2d", case_copy2d},
+    {"memset2d", case_memset2d},
+};
+
+int main(int argc, char **argv)
+{
+    size_t len = 0;
+    void *image = argc > 3 ? read_file(argv[1], &len) : NULL;
+    if (!image || (strcmp(argv[3], "pos") != 0 && strcmp(argv[3], "neg") != 0)) {
+        fprintf(stderr, "usage: sem_app CODE_OBJECT CASE pos|neg\n");
+        return 2;
+    }
+    pos = strcmp(argv[3], "pos") == 0;
+    khost_register((khost_reg_fn)dlsym(RTLD_DEFAULT, "hipdouble_register_module_kernel"));
+    R(hipModuleLoadData(&mod, image));
+    free(image);
+    R(hipModuleGetFunction(&producer, mod, "producer"));
+    R(hipMalloc((void **)&in, KN * sizeof(float)));
+    R(hipMalloc((void **)&mid, KN * sizeof(float)));
+    R(hipMalloc((void **)&out, KN * sizeof(float)));
+    R(hipMalloc((void **)&big, 1 << 16));
+    R(hipHostMalloc((void **)&pinned, KN * sizeof(float), 0));
+    R(hipStreamCreateWithFlags(&s_main, hipStreamNonBlocking));
+    R(hipStreamCreateWithFlags(&s_side, hipStreamNonBlocking));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (strcmp(cases[i].name, argv[2]) == 0) {
+            cases[i].fn();
+            printf("sem: done %s %s\n", argv[2], argv[3]);
+            return failed;
+        }
+    }
+    fprintf(stderr, "sem_app: unknown case %s\n", argv[2]);
+    return 2;
+}
