@@ -7,6 +7,9 @@
 #ifndef KHOST_H
 #define KHOST_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "../runtime-double/hipdouble.h"
 
 #define KN 64 /* elements per buffer */
@@ -36,6 +39,19 @@ static void k_consume(void **a, dim3 g, dim3 b, void *u)
     (void)g, (void)b, (void)u;
     for (int i = 0; i < *(int *)a[3]; i++)
         out[i] = x[i] + y[i];
+}
+
+/* The whole file at `path` (malloc'ed, *len its size), NULL on failure. */
+static inline void *khost_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    void *buf = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(n)))
+        *len = fread(buf, 1, (size_t)n, f);
+    if (f)
+        fclose(f);
+    return buf;
 }
 
 typedef int (*khost_reg_fn)(const char *, hipdouble_kernel_fn, int, const size_t *, void *);

@@ -28,18 +28,6 @@ static void report(const char *what, int r)
     printf("%s -> %d\n", name, r);
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf = NULL;
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(n)))
-        *len = fread(buf, 1, (size_t)n, f);
-    if (f)
-        fclose(f);
-    return buf;
-}
-
 static void host_node(void *user) { ++*(int *)user; }
 
 typedef hipError_t (*launch_fn)(hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -59,7 +47,7 @@ static void *runtime_sym(const char *name)
 int main(int argc, char **argv)
 {
     size_t len = 0;
-    void *image = argc > 1 ? read_file(argv[1], &len) : NULL;
+    void *image = argc > 1 ? khost_read_file(argv[1], &len) : NULL;
     if (!image) {
         fprintf(stderr, "usage: kmod_app CODE_OBJECT\n");
         return 2;

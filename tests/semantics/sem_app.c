@@ -35,18 +35,6 @@ static hipStream_t s_main, s_side;
 static float *in, *mid, *out, *big, *pinned;
 static int pos;
 
-static void *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf = NULL;
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(n)))
-        *len = fread(buf, 1, (size_t)n, f);
-    if (f)
-        fclose(f);
-    return buf;
-}
-
 /* The side stream's work ordered before the main stream's next op (neg). */
 static void order_side_before_main(void)
 {
@@ -171,7 +159,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     size_t len = 0;
-    void *image = argc > 3 ? read_file(argv[1], &len) : NULL;
+    void *image = argc > 3 ? khost_read_file(argv[1], &len) : NULL;
     if (!image || (strcmp(argv[3], "pos") != 0 && strcmp(argv[3], "neg") != 0)) {
         fprintf(stderr, "usage: sem_app CODE_OBJECT CASE pos|neg\n");
         return 2;
