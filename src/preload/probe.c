@@ -2,8 +2,8 @@
  * Three-point probe (HIPVIS_PROBE; docs/evidence.md).
  *
  * For a device range written by an async H2D copy and then read by a graph
- * launch on the same stream in the same epoch (the same-epoch-write
- * pattern), three device-to-device snapshots are enqueued on that stream
+ * launch on the same stream (the same-epoch-write pattern, or the A/B run
+ * that synchronizes between them), three device-to-device snapshots are enqueued on that stream
  * into hipvis-owned device memory (the real runtime's malloc): right after
  * the copy, right before the graph launch and right after it. Nothing waits
  * for them: at the next host observation of that stream (sync, successful
@@ -15,9 +15,10 @@
  * Which ranges: HIPVIS_PROBE=ADDR:LEN,... probes those ranges (a copy whose
  * destination contains the range). HIPVIS_PROBE=auto learns them: an async
  * H2D copy of at most HV_PROBE_MAX_LEN bytes into device memory followed,
- * on the same stream and before the host saw it complete, by a graph launch
- * makes its exact destination range "hot" (HV_PROBE_HOT at most); later
- * copies to a hot range are probed. The first occurrence only teaches; no
+ * on the same stream, by a graph launch makes its exact destination range
+ * "hot" (HV_PROBE_HOT at most); later copies to a hot range are probed.
+ * Whether the host saw the copy complete before the launch does not
+ * matter: the synchronized A/B run is probed like the unsynchronized one. The first occurrence only teaches; no
  * graph arguments are consulted, so a launch that does not read the range
  * is probed too (the analyzer says whether the graph reads it).
  *
@@ -83,7 +84,7 @@ struct range {
 };
 
 struct recent {
-    uint64_t stream, epoch, dst;
+    uint64_t stream, dst;
     uint32_t len;
 };
 
@@ -230,10 +231,10 @@ void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
     pthread_mutex_lock(&probe_lock);
     if (!probed_range(ev->dst, ev->bytes, &rg)) {
         /* auto: remember small copies into device memory; a launch on the
-         * same stream in the same epoch makes their range hot. */
+         * same stream makes their range hot. */
         if (probe_mode == HV_PROBE_AUTO && ev->bytes <= HV_PROBE_MAX_LEN && ev->dst_mem == HV_MEM_DEVICE)
             recent[recent_next++ % HV_PROBE_RECENT] =
-                (struct recent){ev->stream, ev->epoch, ev->dst, (uint32_t)ev->bytes};
+                (struct recent){ev->stream, ev->dst, (uint32_t)ev->bytes};
         pthread_mutex_unlock(&probe_lock);
         return;
     }
@@ -262,11 +263,14 @@ void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
     snapshot(s, HV_PROBE_AFTER_COPY);
 }
 
-static void learn(uint64_t stream, uint64_t epoch)
+/* A launch on `stream` makes the small copies made there since the last
+ * launch hot, whether or not the host saw them complete in between (the
+ * synchronized A/B run must be probed too). */
+static void learn(uint64_t stream)
 {
     for (uint32_t i = 0; i < HV_PROBE_RECENT; i++) {
         struct recent *c = &recent[i];
-        if (!c->len || c->stream != stream || c->epoch != epoch)
+        if (!c->len || c->stream != stream)
             continue;
         struct range dummy;
         if (!probed_range(c->dst, c->len, &dummy) && nhot < HV_PROBE_HOT)
@@ -284,17 +288,16 @@ void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t fo
      * would be captured too. */
     if (!st || atomic_load_explicit(&st->capture_id, memory_order_acquire))
         return;
-    uint64_t epoch = hv_stream_epoch(hv_tracer.streams, st);
     pthread_mutex_lock(&probe_lock);
     if (probe_mode == HV_PROBE_AUTO)
-        learn(stream, epoch);
+        learn(stream);
     for (uint32_t i = 0; i < HV_PROBE_SETS && narmed < HV_PROBE_ARMED; i++) {
         struct pset *s = &sets[i];
         /* The same thread's copy: with several threads on one stream (the
          * legacy stream) another thread's launch follows the copy in stream
          * order but reads its own buffers, and pairing them would compare a
          * copy with a later copy of the same thread. */
-        if (s->state != S_COPIED || s->stream != stream || s->epoch != epoch || s->tid != t->tid)
+        if (s->state != S_COPIED || s->stream != stream || s->tid != t->tid)
             continue;
         s->state = S_ARMED;
         s->exec = exec;
@@ -367,12 +370,14 @@ void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_ob
         struct pset *s = &sets[i];
         /* A set is only ever touched by the thread that took its first
          * snapshot: it enqueues its snapshots outside the lock, so a set
-         * freed and reused under it by another thread would get them. */
-        if (s->tid != t->tid || (s->state != S_COPIED && s->state != S_REPLAYED) || !hv_obs_covers(o, s->stream))
+         * freed and reused under it by another thread would get them.
+         * A copied set the host saw complete stays: the launch that follows
+         * it is still probed (the A/B run that synchronizes between the copy
+         * and the replay is where a late write shows). A newer copy to the
+         * same range replaces it (set_for). */
+        if (s->tid != t->tid || s->state != S_REPLAYED || !hv_obs_covers(o, s->stream))
             continue;
-        if (s->state == S_COPIED && s->copy_seq < upto) {
-            s->state = S_FREE;   /* complete without a graph launch: nothing to compare */
-        } else if (s->state == S_REPLAYED && s->replay_seq < upto &&
+        if (s->replay_seq < upto &&
                    s->device == (t->device >= 0 ? t->device : 0)) {
             /* This thread enqueued the post snapshot right after the launch
              * returned, so its later observations cover it. Another thread's

@@ -41,6 +41,7 @@ static const char *const KERNEL_NAME = "_convert_req_index_to_global_index_kerne
 struct opts {
     long steps;
     int prefill_every, threads;
+    int graph_nodes; /* --graph-nodes: no-op layer kernels captured ahead of the reader */
     bool sync_before_replay, side_copy, event_wait, host_rewrite, event_sync_before_rewrite;
     bool fork_join, spt, print_buffers;
     int free_realloc; /* 0 no, 1 new address, 2 same address */
@@ -48,7 +49,7 @@ struct opts {
 
 /* Counters written by the kernel, whatever thread runs it. */
 static struct {
-    atomic_long reads, stale_reads, stale_elems, proxy_runs;
+    atomic_long reads, stale_reads, stale_elems, proxy_runs, dropped_reads;
     pthread_mutex_t lock;
     char first[96];
 } g_stats = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -248,6 +249,11 @@ static int capture(struct ctx *c, int bs, hipGraphExec_t *exec)
         CHECK(c, hipStreamWaitEvent(c->cap_side, c->ev_fork, 0));
         CHECK(c, hipLaunchHostFunc(c->cap_side, proxy_host_fn, NULL));
     }
+    /* --graph-nodes: a deep model's layers ahead of the reader (ROCm/hip#3887:
+     * ~200 kernel nodes); each is the sample kernel with no work. */
+    for (int k = 0; k < c->o->graph_nodes; k++)
+        if (launch_sample(c, c->cap, 0))
+            return -1;
     if (launch_convert(c, c->cap, bs, 0))
         return -1;
     if (c->o->fork_join) {
@@ -315,6 +321,7 @@ static int step(struct ctx *c, long i, bool *prepared)
     bool prefill = is_prefill(o, i);
     int si = (int)(i % NSIZES), bs = prefill ? NREQ : g_sizes[si];
     hipStream_t cs = o->side_copy || o->event_wait ? c->side : c->main;
+    long reads_before = atomic_load(&g_stats.reads);
     if (o->free_realloc && i == o->steps / 2 && reallocate(c))
         return -1;
     if (!*prepared)
@@ -341,7 +348,16 @@ static int step(struct ctx *c, long i, bool *prepared)
         prepare(c, i + 1);
         *prepared = true;
     }
-    return read_back(c, bs);
+    if (read_back(c, bs))
+        return -1;
+    /* The replay's reader never ran (a runtime dropped its node): the host
+     * got an earlier step's tokens. Decidable with one thread only (the
+     * read counter is shared). The kernel ran by the blocking read-back. */
+    if (!prefill && o->threads == 1 && atomic_load(&g_stats.reads) == reads_before) {
+        atomic_fetch_add(&g_stats.dropped_reads, 1);
+        atomic_fetch_add(&g_stats.stale_reads, 1);
+    }
+    return 0;
 }
 
 static void teardown(struct ctx *c)
@@ -380,7 +396,7 @@ static int usage(const char *argv0)
     fprintf(stderr,
             "usage: %s [--steps N] [--prefill-every K] [--threads T] [--sync-before-replay]\n"
             "  [--side-stream-copy] [--event-wait] [--host-rewrite] [--event-sync-before-rewrite]\n"
-            "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers]\n",
+            "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers] [--graph-nodes N]\n",
             argv0);
     return 2;
 }
@@ -408,6 +424,8 @@ static int parse(int argc, char **argv, struct opts *o)
             o->prefill_every = (int)v;
         else if (!strcmp(a, "--threads") && has_val && parse_long(argv[++i], 1, MAX_THREADS, &v))
             o->threads = (int)v;
+        else if (!strcmp(a, "--graph-nodes") && has_val && parse_long(argv[++i], 0, 4096, &v))
+            o->graph_nodes = (int)v;
         else if (!strcmp(a, "--sync-before-replay"))
             o->sync_before_replay = true;
         else if (!strcmp(a, "--side-stream-copy"))
@@ -465,9 +483,9 @@ int main(int argc, char **argv)
             error = cs[t].error;
     }
     printf("decode_loop: steps=%ld threads=%d replays=%ld prefills=%ld kernel_reads=%ld "
-           "stale_reads=%ld stale_elems=%ld first_stale=%s%s error=%s\n",
+           "stale_reads=%ld stale_elems=%ld dropped_reads=%ld first_stale=%s%s error=%s\n",
            o.steps, o.threads, replays, prefills, atomic_load(&g_stats.reads),
-           atomic_load(&g_stats.stale_reads), atomic_load(&g_stats.stale_elems),
+           atomic_load(&g_stats.stale_reads), atomic_load(&g_stats.stale_elems), atomic_load(&g_stats.dropped_reads),
            g_stats.first[0] ? g_stats.first : "none",
            o.free_realloc ? (moved ? " realloc=moved" : " realloc=same-address") : "", error);
     /* one line per thread: the captured buffers' addresses, to name the

@@ -26,18 +26,22 @@ from hvsuite import Suite  # noqa: E402
 CONVERT = "_convert_req_index_to_global_index_kernel"
 STEPS = "48"
 
-# (fault, decode_loop args, extra env, expected verdict, basis)
+# (fault, decode_loop args, extra env, expected verdict, basis, leading open hypothesis)
+# A verdict is "observed" only with the symptom recorded (a probe snapshot
+# that differs where the hypothesis predicts); otherwise "undetermined", with
+# the hypothesis the predictions favour first among the open ones.
+U = "undetermined"
 MODELS = [
-    ("h1", ["--fork-join"], {}, "H1", "predicted"),
-    ("h2a", [], {"HIPVIS_PROBE": "auto"}, "H2", "observed"),
-    ("h2b", ["--host-rewrite"], {}, "host-race", "observed"),
-    ("h3", [], {}, "H3", "predicted"),
+    ("h1", ["--fork-join"], {}, U, "none", "H1"),
+    ("h2a", [], {"HIPVIS_PROBE": "auto"}, "H2", "observed", "H2"),
+    ("h2b", ["--host-rewrite"], {}, U, "none", "host-race"),
+    ("h3", [], {}, U, "none", "H3"),
 ]
 
 # The same races with the double's worker threads (HIPDOUBLE_EXEC=thread:
 # h2b delays the pinned-source read so the host rewrite wins the race).
 THREADED = [("h2b", ["--host-rewrite"], {"HIPDOUBLE_EXEC": "thread", "HIPVIS_PROBE": "auto"}, "host-race",
-             "observed")]
+             "observed", "host-race")]
 
 # Guard modes that must remove every stale read, per fault model, and those
 # that cannot (and why, for the report):
@@ -58,6 +62,20 @@ FIXES = {
     "h3": {"stream-sync", "event-sync", "copy-sync"},
 }
 HOST_WAIT = {"stream-sync", "event-sync", "event-sync-nofence"}
+
+# Fault model -> (decode_loop args it needs, the hypothesis it is).
+MATRIX_MODELS = {
+    "h1": (["--fork-join"], "H1"),
+    "h2a": ([], "H2"),
+    "h2b": (["--host-rewrite"], "host-race"),
+    "h3": ([], "H3"),
+    "h4": (["--graph-nodes", "160"], "H4"),
+}
+EVIDENCE = [
+    ("no evidence options", {"HIPVIS_PAYLOAD_BYTES": "0", "HIPVIS_REWRITE_CHECK_KB": "0"}),
+    ("defaults", {}),
+    ("defaults + HIPVIS_PROBE=auto", {"HIPVIS_PROBE": "auto"}),
+]
 
 
 class Diagnose(Suite):
@@ -138,16 +156,17 @@ class Diagnose(Suite):
 
     def case_models(self):
         plain = {}
-        for fault, args, env, want, basis in MODELS + THREADED:
+        for fault, args, env, want, basis, lead in MODELS + THREADED:
             label = f"HIPDOUBLE_FAULT={fault} {' '.join(args)}{' (thread mode)' if env.get('HIPDOUBLE_EXEC') else ''}"
             label = label.strip()
             stale, trace, counts, _ = self.decode(fault, args, env)
             rep = self.report(trace)
             self.check(stale > 0, f"{label}: the fault model reproduces a stale read ({stale})")
             got = self.verdicts(rep)
-            self.check(rep["diagnoses"] and got == {(want, basis)},
-                       f"{label}: --diagnose ranks {want} first in all {len(rep['diagnoses'])} groups ({basis})",
-                       str(got))
+            leads = {d["ranking"][0]["hypothesis"] for d in rep["diagnoses"]}
+            self.check(rep["diagnoses"] and got == {(want, basis)} and leads == {lead},
+                       f"{label}: --diagnose says {want} ({basis}), {lead} first in all {len(rep['diagnoses'])} "
+                       f"groups", f"{got} {leads}")
             d = rep["diagnoses"][0] if rep["diagnoses"] else {}
             fixes = [f["pattern"] for f in d.get("ranking", [{}])[0].get("fixes", [])]
             self.check(d.get("group", {}).get("reader", {}).get("kernel") == CONVERT and fixes and
@@ -163,6 +182,67 @@ class Diagnose(Suite):
                        f"decode_loop {' '.join(args)} without a fault model: the same diagnosis as {fault} "
                        f"(verdicts come from the trace, not from the model)")
 
+    def case_matrix(self):
+        """Every fault model and every pair, each with no evidence options,
+        the defaults (payloads, rewrite check) and the defaults + probes:
+        --diagnose is never confidently wrong (an "observed" verdict names a
+        model that was active), and without a recorded symptom (a probe
+        snapshot that differs from the source) it is "undetermined"."""
+        singles = list(MATRIX_MODELS)
+        runs = [(a,) for a in singles] + [(a, b) for i, a in enumerate(singles) for b in singles[i + 1:]]
+        wrong, undetermined_bad, observed, total = [], [], 0, 0
+        for combo in runs:
+            args = [x for f in combo for x in MATRIX_MODELS[f][0]]
+            for ev_name, ev in EVIDENCE:
+                stale, trace, _, _ = self.decode(",".join(combo), args, ev)
+                rep = self.report(trace)
+                true = {MATRIX_MODELS[f][1] for f in combo}
+                probes = [r for r in self.records(trace) if r.get("type") == "probe"] if "HIPVIS_PROBE" in ev else []
+                for d in rep["diagnoses"]:
+                    total += 1
+                    v, basis = d["verdict"], d["basis"]
+                    if basis == "observed":
+                        observed += 1
+                        if v not in true:
+                            wrong.append(f"{'+'.join(combo)} {ev_name}: {v} observed, active {sorted(true)}")
+                        if not [e for e in d["evidence"] if e["symptom_of"]]:
+                            undetermined_bad.append(f"{'+'.join(combo)} {ev_name}: observed without a symptom item")
+                    elif v != U:
+                        wrong.append(f"{'+'.join(combo)} {ev_name}: verdict {v} with basis {basis}")
+                    if not probes and v != U:
+                        undetermined_bad.append(f"{'+'.join(combo)} {ev_name}: {v} without probe records")
+        self.check(not wrong, f"fault-model matrix ({len(runs)} combinations x {len(EVIDENCE)} evidence settings, "
+                              f"{total} diagnoses, {observed} observed): no observed verdict names an inactive model",
+                   "; ".join(wrong[:6]))
+        self.check(not undetermined_bad, "fault-model matrix: without a recorded symptom the verdict is undetermined",
+                   "; ".join(undetermined_bad[:6]))
+
+    def case_sync_ab(self):
+        """The A/B run of the docs for H2: h2a with a stream synchronize
+        before the replay. The probe records it (the host saw the copy
+        complete before the launch) and the analyzer reports the mismatch
+        and diagnoses H2 from it."""
+        app = os.path.join(self.apps, "decode_loop")
+        for explicit in (False, True):
+            env = {"HIPDOUBLE_FAULT": "h2a", "HIPVIS_PROBE": "auto"}
+            argv = ["setarch", "-R", app, "--steps", STEPS, "--sync-before-replay", "--print-buffers"]
+            if explicit:
+                # The buffer's address from a first traced run without
+                # address randomization (setarch -R), then the same run
+                # probing exactly that range.
+                _, out, _, _ = self.run(argv, dict(env, HIPVIS_PROBE="0x1000:4"))
+                env["HIPVIS_PROBE"] = re.search(r"cu_seqlens_q=(0x[0-9a-f]+)", out).group(1) + ":1028"
+            _, out, err, trace = self.run(argv, env)
+            stale = int(re.search(r"stale_reads=(\d+)", out).group(1))
+            probes = [r for r in self.records(trace) if r.get("type") == "probe"]
+            rep = self.report(trace)
+            errs = [g for g in rep["findings"] if g["rule"] == "three-point-probe" and g["severity"] == "error"]
+            got = self.verdicts(rep)
+            self.check(stale > 0 and probes and errs and got == {("H2", "observed")},
+                       f"h2a --sync-before-replay HIPVIS_PROBE={env['HIPVIS_PROBE']}: {len(probes)} probe records, "
+                       f"{sum(g['count'] for g in errs)} mismatches reported, H2 observed ({stale} stale reads)",
+                       f"stale={stale} probes={len(probes)} errs={len(errs)} {got}")
+
     def case_clean(self):
         for fault in ("", "h3"):
             _, trace, _, _ = self.decode(fault or None, ["--sync-before-replay"])
@@ -173,9 +253,9 @@ class Diagnose(Suite):
 
     def case_guards(self):
         base = {}
-        for fault, args, env, _, _ in MODELS:
+        for fault, args, env, *_ in MODELS:
             base[fault], _, _, _ = self.decode(fault, args, env, traced=False)
-        for fault, args, env, _, _ in MODELS:
+        for fault, args, env, *_ in MODELS:
             for mode in MODES:
                 e = dict(env, HIPVIS_GUARD=mode)
                 stale, trace, counts, err = self.decode(fault, args, e)
@@ -262,24 +342,26 @@ class Diagnose(Suite):
         _, trace, _, _ = self.decode(None, ["--fork-join"], {"DEBUG_HIP_FORCE_GRAPH_QUEUES": "1"})
         rep = self.report(trace)
         self.check(not [g for g in rep["findings"] if g["rule"] == "parallel-queue-read"] and
-                   self.verdicts(rep) == {("H3", "predicted")},
+                   self.verdicts(rep) == {(U, "none")} and
+                   {d["ranking"][0]["hypothesis"] for d in rep["diagnoses"]} == {"H3"},
                    "--fork-join with DEBUG_HIP_FORCE_GRAPH_QUEUES=1 (header knob): no parallel queue, H1 refuted")
 
     def case_code_objects(self):
         _, trace, _, _ = self.decode("h3", (), {"HIPVIS_CODEOBJ_MB": "0"})
         rep = self.report(trace)
-        self.check(self.verdicts(rep) == {(None, None)} and
+        self.check(self.verdicts(rep) == {(U, "none")} and
                    any("no code object" in e["text"] for e in rep["diagnoses"][0]["evidence"]),
-                   "HIPVIS_CODEOBJ_MB=0: no code object in the trace, the load path is unknown, no verdict")
+                   "HIPVIS_CODEOBJ_MB=0: no code object in the trace, the load path is unknown, undetermined")
         rep = self.report(trace, "--code-object", self.hsaco)
         sx = rep["diagnoses"][0]["scalar_exposure"]
-        self.check(self.verdicts(rep) == {("H3", "predicted")} and sx["read_path"] == "scalar" and
-                   sx["origin"] == self.hsaco and sx["arch"] == "gfx950",
-                   "--code-object decode_kernels-gfx950.hsaco: qo_indptr read through s_load, H3")
+        self.check(self.verdicts(rep) == {(U, "none")} and rep["diagnoses"][0]["ranking"][0]["hypothesis"] == "H3" and
+                   sx["read_path"] == "scalar" and sx["origin"] == self.hsaco and sx["arch"] == "gfx950",
+                   "--code-object decode_kernels-gfx950.hsaco: qo_indptr read through s_load, H3 leads the open "
+                   "hypotheses (a load path is exposure, not a symptom: undetermined)")
         _, trace, _, _ = self.decode("h3")
         rep = self.report(trace, tool=self.nollvm)
         txt = self.text(trace, tool=self.nollvm)
-        self.check(rep["diagnose"]["scalar_exposure"] is False and self.verdicts(rep) == {(None, None)} and
+        self.check(rep["diagnose"]["scalar_exposure"] is False and self.verdicts(rep) == {(U, "none")} and
                    "scalar-load exposure unavailable: built without LLVM" in txt,
                    "analyzer built without LLVM: still diagnoses, says the scalar evidence is missing")
 
@@ -291,7 +373,7 @@ class Diagnose(Suite):
                    f"trace header: runtime_path and runtime_version ({hdr['runtime_version']})")
 
     def main(self):
-        return self.run_cases((self.case_unit, self.case_models, self.case_clean, self.case_guards,
+        return self.run_cases((self.case_unit, self.case_models, self.case_matrix, self.case_sync_ab, self.case_clean, self.case_guards,
                                self.case_guard_safety, self.case_eager_unordered, self.case_placement_rule,
                                self.case_code_objects, self.case_header))
 

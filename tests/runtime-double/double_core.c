@@ -228,6 +228,8 @@ static int parse_faults(const char *spec, unsigned *out)
             f |= HD_FAULT_H2B;
         else if (!strcmp(t, "h3"))
             f |= HD_FAULT_H3;
+        else if (!strcmp(t, "h4"))
+            f |= HD_FAULT_H4;
         else
             return -1;
     }
@@ -291,6 +293,11 @@ static void init_once(void)
     hd_cfg.h2a_offset = (size_t)env_long("HIPDOUBLE_H2A_OFFSET", 4, 0, 1L << 30);
     hd_cfg.h2a_bytes = (size_t)env_long("HIPDOUBLE_H2A_BYTES", 4, 1, 4096);
     hd_cfg.h2b_delay_us = (unsigned)env_long("HIPDOUBLE_H2B_DELAY_US", 2000, 0, 10000000);
+    hd_cfg.h4_nodes = (size_t)env_long("HIPDOUBLE_H4_NODES", 128, 1, 1L << 20);
+    /* The knob names of both runtime generations select the classic
+     * executor (../shared/research/public-cases.md, "Knob drift"). */
+    const char *seg = getenv("DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING"), *classic = getenv("DEBUG_HIP_GRAPH_CLASSIC_PATH");
+    hd_cfg.segment_scheduling = !(seg && !strcmp(seg, "0")) && !(classic && !strcmp(classic, "1"));
     hd_cfg.devices = (int)env_long("HIPDOUBLE_DEVICES", 1, 1, HD_MAX_DEVICES);
     hd_lock();
     for (int d = 0; d < hd_cfg.devices; d++)
@@ -444,8 +451,8 @@ const char *hipdouble_faults(void)
     hd_init();
     unsigned f = hd_cfg.faults;
     buf[0] = 0;
-    static const char *names[] = {"h1", "h2a", "h2b", "h3"};
-    for (int i = 0; i < 4; i++)
+    static const char *names[] = {"h1", "h2a", "h2b", "h3", "h4"};
+    for (int i = 0; i < 5; i++)
         if (f & (1u << i)) {
             if (buf[0])
                 strcat(buf, ",");

@@ -1271,6 +1271,21 @@ static bool h1_free_node(const struct hd_node *n, int queues)
     return false;
 }
 
+/* h4: a graph of more than HIPDOUBLE_H4_NODES nodes launched through the
+ * segment scheduler loses the nodes past that count in topological order
+ * (ROCm/rocm-systems#6888: duplicate node ids truncate the graph; the
+ * ~200-node graph of ROCm/hip#3887). Their work does not run: what they
+ * would have written keeps the previous replay's values. The classic
+ * executor (DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0, DEBUG_HIP_GRAPH_CLASSIC_PATH=1)
+ * runs them all. Returns the nodes that run. */
+static size_t h4_kept(const struct hd_exec *x)
+{
+    size_t n = x->g->nodes.n;
+    if ((hd_cfg.faults & HD_FAULT_H4) && hd_cfg.segment_scheduling && n > hd_cfg.h4_nodes)
+        return hd_cfg.h4_nodes;
+    return n;
+}
+
 static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
 {
     int queues = hd_cfg.graph_queues;
@@ -1279,7 +1294,8 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
     bool *is_free = hd_xcalloc(g->nodes.n, sizeof *is_free);
     int next = 0;
     hipError_t e = hipSuccess;
-    for (size_t i = 0; e == hipSuccess && i < g->nodes.n; i++) {
+    size_t kept = h4_kept(x);
+    for (size_t i = 0; e == hipSuccess && i < kept; i++) {
         struct hd_node *n = g->nodes.v[x->order[i]];
         if (!h1_free_node(n, queues))
             continue;
@@ -1299,7 +1315,7 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
         e = hd_submit(s, join, NULL);
     else
         hd_op_free(join);
-    for (size_t i = 0; e == hipSuccess && i < g->nodes.n; i++) {
+    for (size_t i = 0; e == hipSuccess && i < kept; i++) {
         struct hd_node *n = g->nodes.v[x->order[i]];
         if (!is_free[n->idx])
             e = submit_node(s, n);
@@ -1328,7 +1344,8 @@ static hipError_t graph_launch(hipGraphExec_t graphExec, hipStream_t stream, boo
     } else if ((hd_cfg.faults & HD_FAULT_H1) && hd_cfg.graph_queues > 1 && graph_branchy(x->g)) {
         e = launch_h1(x, s);
     } else {
-        for (size_t i = 0; e == hipSuccess && i < x->g->nodes.n; i++)
+        size_t kept = h4_kept(x);
+        for (size_t i = 0; e == hipSuccess && i < kept; i++)
             e = submit_node(s, x->g->nodes.v[x->order[i]]);
     }
     hd_unlock();

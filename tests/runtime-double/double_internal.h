@@ -40,6 +40,7 @@ enum {
     HD_FAULT_H2A = 1u << 1,
     HD_FAULT_H2B = 1u << 2,
     HD_FAULT_H3 = 1u << 3,
+    HD_FAULT_H4 = 1u << 4,
 };
 
 struct hd_config {
@@ -48,6 +49,8 @@ struct hd_config {
     int graph_queues;
     size_t h2a_offset, h2a_bytes;
     unsigned h2b_delay_us;
+    size_t h4_nodes;         /* h4: nodes a segment-scheduled launch keeps */
+    bool segment_scheduling; /* neither DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0 nor DEBUG_HIP_GRAPH_CLASSIC_PATH=1 */
     int devices;
 };
 extern struct hd_config hd_cfg;

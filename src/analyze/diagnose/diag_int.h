@@ -26,13 +26,25 @@ struct dx_source {
     uint64_t src;
     uint64_t enqueued, rewritten, unchecked;
     uint64_t first_rewrite_seq;  /* the observing call */
+    /* The latest rewrite seen (HV_PAYLOAD_OBSERVED): its observing call and
+     * the source bytes then (none when only hashes were recorded), to tell
+     * whether a changed byte is what reached the device copy. */
+    uint64_t last_rewrite_seq;
+    uint32_t last_len;
+    unsigned char *last_bytes;
 };
 
 /* Three-point probes (HV_REC_PROBE) per device address probed. */
 enum { DX_PROBE_MATCH = 0, DX_PROBE_AFTER_COPY, DX_PROBE_PRE_REPLAY, DX_PROBE_POST_REPLAY, DX_PROBE__N };
+/* Who changed the bytes an after-copy snapshot differs in: the host (the
+ * rewritten source is what the device holds), a device-side write (the
+ * source was checked and not rewritten, or the device bytes are not the
+ * rewritten ones), or unknown (no rewrite check for that copy). */
+enum { DX_AC_HOST = 0, DX_AC_DEVICE, DX_AC_UNKNOWN, DX_AC__N };
 struct dx_probe {
     uint64_t addr, len;
     uint64_t by_point[DX_PROBE__N];   /* probed replays by first point that differs from the source */
+    uint64_t after_copy_by[DX_AC__N]; /* by_point[DX_PROBE_AFTER_COPY] split by who changed the bytes */
     uint64_t failed;
     uint64_t first_seq;               /* replay of the first divergence */
     uint32_t first_off;               /* byte offset of its first differing byte */
@@ -90,16 +102,22 @@ void dx_trace_objects(const struct dx_trace *t, struct hv_sx *sx);
 /* ---- one diagnosis (verdict.c) ---- */
 
 #define DX_MAX_ITEMS 24
+#define DX_HYP(h) (1u << (h))
 struct dx_item {
-    int8_t w[HV_HYP__N];              /* weight for each hypothesis (+ supports, - refutes) */
-    uint8_t observed;                 /* a direct observation (probe, host-source hash), not a prediction */
+    int8_t w[HV_HYP__N];              /* weight for each hypothesis (+ supports, - refutes): ranks the open ones */
+    uint8_t symptom;                  /* DX_HYP bits: this item is the recorded symptom of those hypotheses */
+    uint8_t excludes;                 /* DX_HYP bits: the recorded facts rule those out */
     char text[320];
 };
+
+/* What the recorded facts say about one hypothesis. */
+enum dx_status { DX_CONSISTENT = 0, DX_OBSERVED, DX_EXCLUDED };
 
 struct dx_diag {
     /* the group */
     uint64_t pid;
     size_t group;
+    int rule;                         /* HV_RULE_SAME_EPOCH_WRITE, or HV_RULE_THREE_POINT_PROBE (A/B run) */
     uint64_t lo, hi, count, first_seq, last_seq;
     uint64_t write_seq, write_stream, src, dst, bytes;
     uint16_t write_api, replay_api;
@@ -114,9 +132,9 @@ struct dx_diag {
     struct dx_item items[DX_MAX_ITEMS];
     int nitems;
     int score[HV_HYP__N];
-    uint8_t order[HV_HYP__N];         /* hypotheses, best first */
-    int verdict;                      /* enum hv_hyp, -1 undetermined */
-    uint8_t observed;                 /* the verdict rests on a direct observation */
+    uint8_t status[HV_HYP__N];        /* enum dx_status */
+    uint8_t order[HV_HYP__N];         /* observed first, then consistent, then excluded; by score within */
+    int verdict;                      /* enum hv_hyp: the best observed one; -1 undetermined */
     struct hv_sx_result sx;
 };
 
@@ -135,12 +153,27 @@ void dx_diagnose(struct hv_diag *d, const struct hv_group *g, size_t gi, struct 
 
 /* ---- fixed knowledge (hypotheses.c) ---- */
 
-struct dx_fix { const char *pattern, *cost, *guard; };
+/* What was measured about a fix pattern against a hypothesis's symptom. */
+enum dx_fix_result {
+    DX_FIX_REMOVES = 0,               /* removed every stale read of the fault model (where: `measured`) */
+    DX_FIX_DOES_NOT,                  /* measured and the stale reads remained */
+    DX_FIX_UNTESTED,                  /* a pattern from the public cases, never measured: not ranked */
+};
+struct dx_fix {
+    const char *pattern, *cost, *guard;
+    enum dx_fix_result result;
+    const char *measured;             /* where removal (or not) was measured */
+};
 const char *dx_hyp_id(int h);         /* "H1", "host-race", ... */
 const char *dx_hyp_title(int h);
 const char *dx_hyp_confirm(int h);    /* observables that would confirm it */
 const char *dx_hyp_refute(int h);
-/* Fix patterns that apply, cheapest first; *n set. */
+/* The cheapest next run that would decide it; "ADDR:LEN" stands for the
+ * group's buffer (report.c fills it in). */
+const char *dx_hyp_next_run(int h);
+/* Fix patterns: measured removals first, cheapest measured cost first, then
+ * those measured not to remove it, then untested ones; *n set. */
 const struct dx_fix *dx_hyp_fixes(int h, int *n);
+const char *dx_status_name(int s);    /* "observed", "consistent", "excluded" */
 
 #endif

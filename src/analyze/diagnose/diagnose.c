@@ -72,6 +72,27 @@ static struct dx_diag *push(struct hv_diag *d)
     return &d->v[d->n++];
 }
 
+/* Which groups get a diagnosis: every same-epoch-write group, and a
+ * three-point-probe mismatch (error) on a buffer no same-epoch-write group
+ * covers — the synchronized A/B run, where the host saw the copy complete
+ * before the launch and a stale buffer is still a symptom. One per buffer. */
+static int diagnosed(const struct hv_diag *d, const struct dx_trace *t, size_t gi)
+{
+    const struct hv_finding *f = &d->out->groups[gi].f;
+    if (f->rule == HV_RULE_SAME_EPOCH_WRITE)
+        return 1;
+    if (f->rule != HV_RULE_THREE_POINT_PROBE || f->severity < HV_SEV_ERROR)
+        return 0;
+    for (size_t i = t->first_group; i < d->out->ngroups; i++) {
+        const struct hv_finding *o = &d->out->groups[i].f;
+        int same = o->pid == f->pid && o->lo < f->hi && o->hi > f->lo;
+        if (same && (o->rule == HV_RULE_SAME_EPOCH_WRITE ||
+                     (i < gi && o->rule == HV_RULE_THREE_POINT_PROBE && o->severity >= HV_SEV_ERROR)))
+            return 0;
+    }
+    return 1;
+}
+
 /* Every same-epoch-write group this trace produced gets a diagnosis. The
  * trace's code objects are only needed while its groups are diagnosed. */
 void hv_diag_end_trace(struct hv_diag *d)
@@ -82,7 +103,7 @@ void hv_diag_end_trace(struct hv_diag *d)
     dx_trace_objects(t, d->sx);
     for (size_t i = t->first_group; i < d->out->ngroups; i++) {
         const struct hv_group *g = &d->out->groups[i];
-        if (g->f.rule != HV_RULE_SAME_EPOCH_WRITE || g->f.pid != t->pid)
+        if (g->f.pid != t->pid || !diagnosed(d, t, i))
             continue;
         d->groups_seen++;
         struct dx_diag *x = push(d);

@@ -14,6 +14,7 @@
 #include "analyze/engine.h"
 
 #define DX_OBJECT_CAP (512ull << 20)  /* bytes of code objects kept per trace */
+#define DX_SOURCE_BYTES 4096u         /* rewritten source bytes kept per source (the probe's range limit) */
 
 _Static_assert((int)DX_PROBE_AFTER_COPY == (int)HV_PROBE_AFTER_COPY &&
                    (int)DX_PROBE_PRE_REPLAY == (int)HV_PROBE_PRE_REPLAY &&
@@ -62,6 +63,8 @@ void dx_trace_free(struct dx_trace *t)
 {
     for (size_t i = 0; i < t->n_objects; i++)
         free(t->objects[i].bytes);
+    for (size_t i = 0; i < t->n_sources; i++)
+        free(t->sources[i].last_bytes);
     for (size_t i = 0; i < t->n_places; i++) {
         free(t->places[i].node);
         free(t->places[i].flags);
@@ -132,10 +135,22 @@ static void on_payload(struct dx_trace *t, const struct hv_payload *p)
     switch (p->when) {
     case HV_PAYLOAD_ENQUEUE: s->enqueued++; break;
     case HV_PAYLOAD_UNCHECKED: s->unchecked++; break;
-    case HV_PAYLOAD_OBSERVED:
+    case HV_PAYLOAD_OBSERVED: {
         if (!s->rewritten++)
             s->first_rewrite_seq = p->h.seq;
+        s->last_rewrite_seq = p->h.seq;
+        s->last_len = 0;
+        uint32_t len = p->len <= p->h.size - sizeof *p ? p->len : 0;
+        if (len > DX_SOURCE_BYTES)
+            len = DX_SOURCE_BYTES;
+        if (len && !s->last_bytes)
+            s->last_bytes = malloc(DX_SOURCE_BYTES);
+        if (len && s->last_bytes) {
+            memcpy(s->last_bytes, p + 1, len);
+            s->last_len = len;
+        }
         break;
+    }
     default: break;
     }
 }
@@ -156,6 +171,28 @@ static int first_divergence(const struct hv_probe *p, const uint8_t *bytes, uint
             }
     }
     return HV_PROBE_SOURCE;
+}
+
+/* An after-copy snapshot that differs from the enqueued source at byte
+ * `off`: did the host put that byte there (the pinned source was rewritten
+ * between the copy and the observation that read the probe back, and the
+ * rewritten source holds it), or a device-side write? */
+static int after_copy_cause(const struct dx_trace *t, const struct hv_probe *p, const uint8_t *bytes, uint32_t off)
+{
+    const struct dx_source *best = NULL;
+    for (size_t i = 0; i < t->n_sources; i++) {
+        const struct dx_source *s = &t->sources[i];
+        if (s->src <= p->src && p->src - s->src < DX_SOURCE_BYTES && (!best || s->src > best->src))
+            best = s;
+    }
+    if (!best || !best->enqueued)
+        return DX_AC_UNKNOWN;              /* no rewrite check of this source */
+    if (!best->rewritten || best->last_rewrite_seq <= p->copy_seq || best->last_rewrite_seq > p->h.seq)
+        return DX_AC_DEVICE;               /* checked, not rewritten while this copy was pending */
+    uint64_t at = p->src - best->src + off;
+    if (best->last_len > at)
+        return best->last_bytes[at] == bytes[(size_t)HV_PROBE_AFTER_COPY * p->len + off] ? DX_AC_HOST : DX_AC_DEVICE;
+    return DX_AC_HOST;                     /* rewritten, bytes not recorded: the hash changed */
 }
 
 static void on_probe(struct dx_trace *t, const struct hv_probe *p)
@@ -179,6 +216,8 @@ static void on_probe(struct dx_trace *t, const struct hv_probe *p)
     uint32_t off = 0;
     int point = first_divergence(p, bytes, &off);
     e->by_point[point == HV_PROBE_SOURCE ? DX_PROBE_MATCH : point]++;
+    if (point == HV_PROBE_AFTER_COPY)
+        e->after_copy_by[after_copy_cause(t, p, bytes, off)]++;
     if (point != HV_PROBE_SOURCE && !e->first_seq) {
         e->first_seq = p->replay_seq;
         e->first_point = (uint8_t)point;

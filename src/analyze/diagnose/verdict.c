@@ -1,15 +1,23 @@
 /*
- * verdict: one same-epoch-write group -> ranked hypotheses.
+ * verdict: one same-epoch-write group -> what the recorded facts say about
+ * each hypothesis.
  *
- * Each piece of recorded evidence becomes an item with a weight for every
- * hypothesis (positive: supports, negative: refutes, see the tables in
- * docs/case-study-rocm-hip-3902.md). Scores are the sums; the verdict is
- * the best positive score. Direct observations weigh most (a probe snapshot
- * or a host-source hash says what the memory held), then the predicted
- * placement of the reader (the runtime's scheduling is deterministic given
- * topology, knobs and version), then code-object exposure (a scalar load
- * makes H3 possible, not certain), then version/knob priors. Ties keep the
- * enum order. Nothing here knows which program or fault produced the trace.
+ * Each piece of recorded evidence becomes an item. An item can be the
+ * recorded symptom of a hypothesis (`symptom`: a probe snapshot that differs
+ * from the source at the point the hypothesis predicts, a rewritten source
+ * byte that reached the device copy), can rule hypotheses out (`excludes`:
+ * an unpinned source cannot be rewritten under the copy, a probe that saw
+ * the copied bytes at every point in N replays, the classic executor has no
+ * segment scheduler), and carries weights (docs/case-study-rocm-hip-3902.md)
+ * that only order the hypotheses left open.
+ *
+ * Status per hypothesis: observed (a symptom item), excluded (an excluding
+ * item and no symptom), else consistent. The verdict is the best-scored
+ * observed hypothesis; with none it is "undetermined", and the report lists
+ * the open hypotheses with the next run that decides each. Predictions
+ * (placement, scalar loads, version priors) never make a verdict: they say
+ * what is worth testing first. Nothing here knows which program or fault
+ * produced the trace.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,8 +28,13 @@
 #include "analyze/rules/rules.h"
 #include "codeobj/scalar.h"
 
-/* Adds an item: weights for H1, host-race, H2, H3, H4. */
-static void item(struct dx_diag *d, int observed, int h1, int host, int h2, int h3, int h4, const char *fmt, ...)
+#define OBS(h) DX_HYP(HV_HYP_##h)
+#define NONE 0u
+
+/* Adds an item: the hypotheses whose symptom it records, those it rules
+ * out, and weights for H1, host-race, H2, H3, H4. */
+static void item(struct dx_diag *d, unsigned symptom, unsigned excludes, int h1, int host, int h2, int h3, int h4,
+                 const char *fmt, ...)
 {
     if (d->nitems >= DX_MAX_ITEMS)
         return;
@@ -30,7 +43,8 @@ static void item(struct dx_diag *d, int observed, int h1, int host, int h2, int 
                               [HV_HYP_H4] = h4};
     for (int h = 0; h < HV_HYP__N; h++)
         it->w[h] = (int8_t)w[h];
-    it->observed = (uint8_t)observed;
+    it->symptom = (uint8_t)symptom;
+    it->excludes = (uint8_t)excludes;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(it->text, sizeof it->text, fmt, ap);
@@ -44,29 +58,40 @@ static const char *point_name(int p)
 }
 
 /* Host-source hashes: did the host rewrite the pinned source while the copy
- * was pending? Returns 1 when it did. */
+ * was pending? A rewrite alone is not the symptom: the copy may have run
+ * before it (the host only saw completion later); the probe says whether
+ * the changed bytes reached the device. Returns 1 when it rewrote. */
 static int ev_host_source(struct dx_diag *d, const struct dx_trace *t)
 {
     const struct dx_source *s = dx_source_of(t, d->src);
-    if (d->src_mem != HV_MEM_HOST_PINNED && d->src_mem != HV_MEM_HOST_REGISTERED) {
-        item(d, 0, 0, -3, 0, 0, 0, "the copy's source is not pinned: the runtime stages it at enqueue, so a later "
-                                   "host rewrite cannot reach the copy");
+    if (d->src_mem == HV_MEM_HOST_PAGEABLE) {
+        item(d, NONE, OBS(HOST), 0, -3, 0, 0, 0, "the copy's source is not pinned: the runtime stages it at "
+                                                 "enqueue, so a later host rewrite cannot reach the copy");
         return 0;
     }
     if (!s || !(s->enqueued + s->rewritten + s->unchecked)) {
-        item(d, 0, 0, 0, 0, 0, 0, "host-source hashes not recorded for source 0x%llx (HIPVIS_PAYLOAD_BYTES=0, or "
-                                  "a tracer without payloads)", (unsigned long long)d->src);
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "host-source hashes not recorded for source 0x%llx "
+                                           "(HIPVIS_PAYLOAD_BYTES=0 / HIPVIS_REWRITE_CHECK_KB=0)",
+             (unsigned long long)d->src);
         return 0;
     }
     if (s->rewritten) {
-        item(d, 1, 0, 6, 0, 0, 0, "the host rewrote pinned source 0x%llx while its copy could still be pending: %llu "
-                                  "of %llu copies hashed differently when first observed complete (first at seq %llu)",
+        item(d, NONE, NONE, 0, 3, 0, 0, 0, "the host rewrote pinned source 0x%llx before it saw the copy complete: "
+                                           "%llu of %llu copies hashed differently when first observed complete "
+                                           "(first at seq %llu); whether the copy had already run is not recorded "
+                                           "without a probe",
              (unsigned long long)d->src, (unsigned long long)s->rewritten, (unsigned long long)s->enqueued,
              (unsigned long long)s->first_rewrite_seq);
         return 1;
     }
-    item(d, 1, 0, -3, 0, 0, 0, "pinned source 0x%llx hashed the same at enqueue and at completion for %llu copies",
-         (unsigned long long)d->src, (unsigned long long)s->enqueued);
+    if (s->unchecked)
+        item(d, NONE, NONE, 0, -2, 0, 0, 0, "pinned source 0x%llx hashed the same at enqueue and completion for "
+                                            "%llu checked copies; %llu were not checked (pending list full)",
+             (unsigned long long)d->src, (unsigned long long)s->enqueued, (unsigned long long)s->unchecked);
+    else
+        item(d, NONE, OBS(HOST), 0, -3, 0, 0, 0, "pinned source 0x%llx hashed the same at enqueue and at "
+                                                 "completion for all %llu copies",
+             (unsigned long long)d->src, (unsigned long long)s->enqueued);
     return 0;
 }
 
@@ -75,41 +100,52 @@ static void ev_probe(struct dx_diag *d, const struct dx_trace *t, int host_rewro
     const struct dx_probe *p = dx_probe_of(t, d->lo, d->hi);
     uint64_t n = p ? p->by_point[0] + p->by_point[1] + p->by_point[2] + p->by_point[3] : 0;
     if (!n) {
-        item(d, 0, 0, 0, 0, 0, 0, "%s", (t->hdr_flags & HV_HDR_PROBES) || p
-                                            ? "three-point probes recorded nothing usable for this buffer"
-                                            : "three-point probes not recorded (HIPVIS_PROBE off)");
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "%s", (t->hdr_flags & HV_HDR_PROBES) || p
+                                                     ? "three-point probes recorded nothing usable for this buffer"
+                                                     : "three-point probes not recorded (HIPVIS_PROBE off)");
         return;
     }
     uint64_t bad = n - p->by_point[DX_PROBE_MATCH];
     if (!bad) {
-        /* Not an observation of a symptom: it only shifts weight from H2 and
-         * the host race towards the read path, so it cannot make a verdict
-         * "observed" on its own. */
-        item(d, 0, 1, -3, -3, 1, 0, "the buffer held the copied bytes right after the copy, right before and right "
-                                    "after the replay in all %llu probed replays: a stale value would come from "
-                                    "the graph's read path (H1 or H3), not from memory",
-             (unsigned long long)n);
+        /* Memory held the copied bytes at every point: no symptom of H2 or
+         * of the host race in these replays. H1 and H3 stay open: their
+         * stale value is in the read, which no snapshot sees. */
+        item(d, NONE, OBS(H2) | OBS(HOST), 1, -3, -3, 1, 0,
+             "the buffer held the copied bytes right after the copy, right before and right after the replay in "
+             "all %llu probed replays%s: no late write and no rewritten byte reached it; a stale read would come "
+             "from the graph's read path (H1 or H3), which no snapshot sees",
+             (unsigned long long)n, host_rewrote ? " although the host rewrote the source before it saw the copy "
+                                                   "complete (the copy had already run)" : "");
         return;
     }
     char first[160];
     snprintf(first, sizeof first, "first at replay seq %llu, byte +%u: 0x%02x copied, 0x%02x seen %s",
              (unsigned long long)p->first_seq, p->first_off, p->want, p->got, point_name(p->first_point));
-    if (p->by_point[DX_PROBE_AFTER_COPY]) {
-        if (host_rewrote)
-            item(d, 1, -2, 2, 0, -2, 0, "the buffer differed from the enqueued source right after the copy in %llu "
-                                        "of %llu probed replays, as the host rewrite explains (%s)",
-                 (unsigned long long)p->by_point[DX_PROBE_AFTER_COPY], (unsigned long long)n, first);
-        else
-            item(d, 1, -2, 0, 5, -2, 0, "the copy's result itself was stale: %llu of %llu probed replays differ from "
-                                        "the source right after the copy while the host source did not change (%s)",
-                 (unsigned long long)p->by_point[DX_PROBE_AFTER_COPY], (unsigned long long)n, first);
-    }
+    const uint64_t *ac = p->after_copy_by;
+    if (ac[DX_AC_HOST])
+        item(d, OBS(HOST), NONE, -2, 6, 0, -2, 0, "a rewritten source byte reached the device copy: in %llu of %llu "
+                                                  "probed replays the buffer right after the copy held what the "
+                                                  "host wrote into the pinned source after enqueuing it (%s)",
+             (unsigned long long)ac[DX_AC_HOST], (unsigned long long)n, first);
+    int pageable = d->src_mem == HV_MEM_HOST_PAGEABLE;
+    uint64_t device = ac[DX_AC_DEVICE] + (pageable ? ac[DX_AC_UNKNOWN] : 0);
+    if (device)
+        item(d, OBS(H2), NONE, -2, 0, 5, -2, 0, "the copy's result itself was stale: %llu of %llu probed replays "
+                                                "differ from the source right after the copy, in bytes the host did "
+                                                "not write (%s)",
+             (unsigned long long)device, (unsigned long long)n, first);
+    if (!pageable && ac[DX_AC_UNKNOWN])
+        item(d, NONE, NONE, -2, 2, 3, -2, 0, "%llu of %llu probed replays differ from the source right after the copy, "
+                                             "but the pinned source was not hash-checked, so a late device write "
+                                             "(H2) and a host rewrite (host-race) both fit (%s)",
+             (unsigned long long)ac[DX_AC_UNKNOWN], (unsigned long long)n, first);
     if (p->by_point[DX_PROBE_PRE_REPLAY])
-        item(d, 1, -1, 0, 4, -1, 0, "another write changed the buffer between the copy and the replay in %llu of %llu "
-                                    "probed replays (%s)",
+        item(d, OBS(H2), NONE, -1, 0, 4, -1, 0, "another write changed the buffer between the copy and the replay "
+                                                "in %llu of %llu probed replays (%s)",
              (unsigned long long)p->by_point[DX_PROBE_PRE_REPLAY], (unsigned long long)n, first);
     if (p->by_point[DX_PROBE_POST_REPLAY])
-        item(d, 1, 0, 0, 2, 0, 0, "the buffer changed while the graph ran in %llu of %llu probed replays (%s)",
+        item(d, NONE, NONE, 0, 0, 2, 0, 0, "the buffer changed while the graph ran in %llu of %llu probed replays "
+                                           "(%s)",
              (unsigned long long)p->by_point[DX_PROBE_POST_REPLAY], (unsigned long long)n, first);
 }
 
@@ -117,7 +153,7 @@ static void ev_placement(struct dx_diag *d, const struct dx_trace *t)
 {
     const struct dx_place *p = dx_place_of(t, d->exec, d->first_seq);
     if (!p) {
-        item(d, 0, 0, 0, 0, 0, 0, "no graph inventory for exec 0x%llx: placement unknown",
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "no graph inventory for exec 0x%llx: placement unknown",
              (unsigned long long)d->exec);
         return;
     }
@@ -126,19 +162,19 @@ static void ev_placement(struct dx_diag *d, const struct dx_trace *t)
         if (p->node[k] == d->node)
             f = p->flags[k];
     if (f & HV_PLACE_UNORDERED)
-        item(d, 0, 4, 0, 0, 0, 0, "the reader (node %d %s) would start on a parallel queue without waiting for the "
+        item(d, NONE, NONE, 4, 0, 0, 0, 0, "the reader (node %d %s) would start on a parallel queue without waiting for the "
                                   "launch stream: %s (%u roots, %u branching nodes)",
              d->node_index, d->kernel, hv_place_reason(f), p->roots, p->branches);
     else if (p->uses_parallel)
-        item(d, 0, 0, 0, 0, 0, 0, "the graph uses parallel queues (%u roots, %u branching nodes) but the reader is "
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "the graph uses parallel queues (%u roots, %u branching nodes) but the reader is "
                                   "ordered after the launch stream's earlier work",
              p->roots, p->branches);
     else
-        item(d, 0, -3, 0, 0, 0, 0, "%s: the runtime runs it on the launch queue in stream order",
+        item(d, NONE, NONE, -3, 0, 0, 0, 0, "%s: the runtime runs it on the launch queue in stream order",
              t->cuda ? "CUDA runtime" : p->roots <= 1 && !p->branches ? "linear graph (one root, no branch)"
                                                                        : "one graph queue (DEBUG_HIP_FORCE_GRAPH_QUEUES)");
     if (p->collectives)
-        item(d, 0, 1, 0, 0, 0, 0, "%u collective kernels in the graph: RCCL inside capture adds side streams and "
+        item(d, NONE, NONE, 1, 0, 0, 0, 0, "%u collective kernels in the graph: RCCL inside capture adds side streams and "
                                   "event nodes (the TP-only symptom)",
              p->collectives);
 }
@@ -146,30 +182,30 @@ static void ev_placement(struct dx_diag *d, const struct dx_trace *t)
 static void ev_scalar(struct dx_diag *d, struct hv_sx *sx, const struct dx_trace *t)
 {
     if (d->arg_index < 0 || !d->kernel[0]) {
-        item(d, 0, 0, 0, 0, 0, 0, "the reader is not a kernel argument: no load path to classify");
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "the reader is not a kernel argument: no load path to classify");
         return;
     }
     hv_sx_classify(sx, d->kernel, dx_kernel_hash(t, d->kernel), (uint32_t)d->arg_index, &d->sx);
     const struct hv_sx_result *r = &d->sx;
     if (r->status != HV_SX_OK) {
-        item(d, 0, 0, 0, 0, 0, 0, "load path of %s arg %d unknown: %s", d->kernel, d->arg_index,
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "load path of %s arg %d unknown: %s", d->kernel, d->arg_index,
              hv_sx_status_text(r->status));
         return;
     }
     switch (r->read_path) {
     case HV_CO_READ_SCALAR:
     case HV_CO_READ_BOTH:
-        item(d, 0, 0, 0, 0, 3, 0, "%s reads arg %d through scalar loads%s (s_load*: scalar data cache), %s code "
+        item(d, NONE, NONE, 0, 0, 0, 3, 0, "%s reads arg %d through scalar loads%s (s_load*: scalar data cache), %s code "
                                   "object from %s",
              d->kernel, d->arg_index, r->read_path == HV_CO_READ_BOTH ? " and vector loads" : "", r->arch, r->origin);
         break;
     case HV_CO_READ_VECTOR:
-        item(d, 0, 0, 0, 0, -1, 0, "%s reads arg %d with vector loads only (%s, from %s): no scalar cache; a stale "
+        item(d, NONE, NONE, 0, 0, 0, -1, 0, "%s reads arg %d with vector loads only (%s, from %s): no scalar cache; a stale "
                                    "non-local L2 line is still possible on multi-XCD parts",
              d->kernel, d->arg_index, r->arch, r->origin);
         break;
     default:
-        item(d, 0, 0, 0, 0, 0, 0, "%s arg %d: %s load path (%s, from %s)", d->kernel, d->arg_index,
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "%s arg %d: %s load path (%s, from %s)", d->kernel, d->arg_index,
              hv_sx_path_name(r->read_path), r->arch, r->origin);
     }
 }
@@ -188,29 +224,30 @@ static void ev_writers(struct dx_diag *d, const struct hv_findings *out, size_t 
             during += out->groups[i].count;
     }
     if (unordered)
-        item(d, 0, 0, 0, 3, 0, 0, "%llu reads of this buffer race with a write on another stream (unordered-write)",
+        item(d, NONE, NONE, 0, 0, 3, 0, 0, "%llu reads of this buffer race with a write on another stream (unordered-write)",
              (unsigned long long)unordered);
     if (during)
-        item(d, 0, 0, 0, 2, 0, 0, "%llu writes land on it while a replay that uses it may still run "
+        item(d, NONE, NONE, 0, 0, 2, 0, 0, "%llu writes land on it while a replay that uses it may still run "
                                   "(write-during-replay)",
              (unsigned long long)during);
     if (!unordered && !during)
-        item(d, 0, 0, 0, -1, 0, 0, "no other recorded writer reaches this buffer unordered: only the copy writes it");
+        item(d, NONE, NONE, 0, 0, -1, 0, 0, "no other recorded writer reaches this buffer unordered: only the copy writes it");
     if (d->hint == HV_HINT_SDMA)
-        item(d, 0, 0, 0, 1, 0, 0, "the copy runs on an SDMA engine (over GPU_FORCE_BLIT_COPY_SIZE), completing apart "
+        item(d, NONE, NONE, 0, 0, 1, 0, 0, "the copy runs on an SDMA engine (over GPU_FORCE_BLIT_COPY_SIZE), completing apart "
                                   "from the stream's kernels");
 }
 
 static void ev_knobs(struct dx_diag *d, const struct dx_trace *t)
 {
     char v[32];
-    if (hv_knob(t->knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", v, sizeof v) && strcmp(v, "0") == 0)
-        item(d, 0, 0, 0, 0, 0, -3, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0: classic executor, no segment-scheduler "
-                                   "truncation");
+    if ((hv_knob(t->knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", v, sizeof v) && strcmp(v, "0") == 0) ||
+        (hv_knob(t->knobs, "DEBUG_HIP_GRAPH_CLASSIC_PATH", v, sizeof v) && strcmp(v, "1") == 0))
+        item(d, NONE, OBS(H4), 0, 0, 0, 0, -3, "%s: the classic graph executor, no segment-scheduler truncation",
+             strcmp(v, "1") == 0 ? "DEBUG_HIP_GRAPH_CLASSIC_PATH=1" : "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0");
     if (hv_knob(t->knobs, "AMD_OPT_FLUSH", v, sizeof v) && strcmp(v, "0") == 0)
-        item(d, 0, 0, 0, 0, -2, 0, "AMD_OPT_FLUSH=0: every kernel dispatch uses system-scope fences");
+        item(d, NONE, NONE, 0, 0, 0, -2, 0, "AMD_OPT_FLUSH=0: every kernel dispatch uses system-scope fences");
     if (hv_knob(t->knobs, "AMD_SERIALIZE_KERNEL", v, sizeof v) || hv_knob(t->knobs, "AMD_SERIALIZE_COPY", v, sizeof v))
-        item(d, 0, 0, 0, 0, 0, 0, "AMD_SERIALIZE_KERNEL/COPY set (may not apply to pre-built graph packets)");
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "AMD_SERIALIZE_KERNEL/COPY set (may not apply to pre-built graph packets)");
 }
 
 /* ROCm release from the header: "ROCm X.Y.Z" when the install says, else
@@ -223,20 +260,20 @@ static void ev_runtime(struct dx_diag *d, const struct dx_trace *t)
     if (!rocm && sscanf(t->runtime, "%u.%u", &a, &b) != 2)
         a = b = 0;
     if (t->cuda) {
-        item(d, 0, -3, 0, 0, -3, -3, "CUDA runtime (%s): the HIP executor's parallel queues and segment "
+        item(d, NONE, OBS(H3) | OBS(H4), -3, 0, 0, -3, -3, "CUDA runtime (%s): the HIP executor's parallel queues and segment "
                                      "scheduler, and the AMDGPU cache-scope gap, do not apply",
              t->runtime[0] ? t->runtime : "version not recorded");
     } else if (a == 7 && b == 2 && rocm && c == 4) {
-        item(d, 0, 1, 0, 0, 0, 2, "ROCm 7.2.4 backports the segment scheduler: level 0 without a launch-stream wait "
+        item(d, NONE, NONE, 1, 0, 0, 0, 2, "ROCm 7.2.4 backports the segment scheduler: level 0 without a launch-stream wait "
                                   "(H1), node-id collisions truncate graphs (rocm-systems#6888, H4)");
     } else if (a == 7 && b == 2 && rocm) {
-        item(d, 0, 1, 0, 0, 0, 0, "ROCm 7.2.%u: nondeterministic replay corruption reported on 7.2.0-7.2.3 "
+        item(d, NONE, NONE, 1, 0, 0, 0, 0, "ROCm 7.2.%u: nondeterministic replay corruption reported on 7.2.0-7.2.3 "
                                   "(ROCm/clr#279)", c);
     } else if (a == 7 && b == 2) {
-        item(d, 0, 1, 0, 0, 0, 1, "HIP 7.2 (%s): the 7.2.x executors are implicated (ROCm/clr#279; 7.2.4 segment "
+        item(d, NONE, NONE, 1, 0, 0, 0, 1, "HIP 7.2 (%s): the 7.2.x executors are implicated (ROCm/clr#279; 7.2.4 segment "
                                   "scheduler)", t->runtime);
     } else {
-        item(d, 0, 0, 0, 0, 0, -1, "runtime %s: not a 7.2.x release with the segment scheduler",
+        item(d, NONE, NONE, 0, 0, 0, 0, -1, "runtime %s: not a 7.2.x release with the segment scheduler",
              t->runtime[0] ? t->runtime : "version not recorded");
     }
 }
@@ -246,36 +283,41 @@ static void ev_guards(struct dx_diag *d, const struct dx_trace *t)
     uint32_t modes;
     uint64_t n = dx_guarded(t, d->replay_stream, &modes);
     if (n)
-        item(d, 0, 0, 0, 0, 0, 0, "%llu launches on this stream were guarded by HIPVIS_GUARD (modes 0x%x); the "
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "%llu launches on this stream were guarded by HIPVIS_GUARD (modes 0x%x); the "
                                   "replays reported here were not",
              (unsigned long long)n, modes);
 }
 
 static void rank(struct dx_diag *d)
 {
+    unsigned symptom = 0, excluded = 0;
     for (int h = 0; h < HV_HYP__N; h++) {
         d->score[h] = 0;
         d->order[h] = (uint8_t)h;
     }
-    for (int i = 0; i < d->nitems; i++)
+    for (int i = 0; i < d->nitems; i++) {
+        symptom |= d->items[i].symptom;
+        excluded |= d->items[i].excludes;
         for (int h = 0; h < HV_HYP__N; h++)
             d->score[h] += d->items[i].w[h];
-    /* Insertion sort, stable: ties keep the enum order. */
+    }
+    /* A symptom outweighs a fact that seemed to rule its hypothesis out
+     * (the report shows both). */
+    for (int h = 0; h < HV_HYP__N; h++)
+        d->status[h] = symptom & DX_HYP(h) ? DX_OBSERVED : excluded & DX_HYP(h) ? DX_EXCLUDED : DX_CONSISTENT;
+    /* Observed first, then consistent, then excluded; by score within;
+     * ties keep the enum order (insertion sort, stable). */
+    static const int tier[] = {[DX_OBSERVED] = 0, [DX_CONSISTENT] = 1, [DX_EXCLUDED] = 2};
     for (int i = 1; i < HV_HYP__N; i++)
-        for (int j = i; j > 0 && d->score[d->order[j]] > d->score[d->order[j - 1]]; j--) {
-            uint8_t x = d->order[j];
-            d->order[j] = d->order[j - 1];
-            d->order[j - 1] = x;
+        for (int j = i; j > 0; j--) {
+            int a = d->order[j], b = d->order[j - 1];
+            if (tier[d->status[a]] > tier[d->status[b]] ||
+                (tier[d->status[a]] == tier[d->status[b]] && d->score[a] <= d->score[b]))
+                break;
+            d->order[j] = (uint8_t)b;
+            d->order[j - 1] = (uint8_t)a;
         }
-    int top = d->order[0], next = d->order[1];
-    d->verdict = d->score[top] > 0 ? top : -1;
-    /* "observed" when a direct observation sets the leader apart from the
-     * runner-up, not merely agrees with both (probes that all match favour
-     * H1 and H3 alike). */
-    d->observed = 0;
-    for (int i = 0; d->verdict >= 0 && i < d->nitems; i++)
-        if (d->items[i].observed && d->items[i].w[top] > 0 && d->items[i].w[top] > d->items[i].w[next])
-            d->observed = 1;
+    d->verdict = d->status[d->order[0]] == DX_OBSERVED ? d->order[0] : -1;
 }
 
 static void describe_group(struct dx_diag *d, const struct hv_group *g, size_t gi, const struct dx_trace *t)
@@ -284,6 +326,7 @@ static void describe_group(struct dx_diag *d, const struct hv_group *g, size_t g
     memset(d, 0, sizeof *d);
     d->pid = f->pid;
     d->group = gi;
+    d->rule = f->rule;
     d->lo = f->lo;
     d->hi = f->hi;
     d->count = g->count;
