@@ -22,7 +22,7 @@ $(DIAG_T)/test_diagnose: $(call obj,$(wildcard tests/diagnose/*.c) tests/analyze
 $(BUILD)/obj/tests/diagnose/scalar_exposure_nollvm.o: src/analyze/diagnose/scalar_exposure.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -c $< -o $@
-$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c $(filter-out %/scalar_exposure.c,$(DIAG_SRCS))) \
+$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c $(filter-out %/scalar_exposure.c,$(DIAG_SRCS))) $(BUILD)/libhvcli.a \
                                  $(BUILD)/obj/tests/diagnose/scalar_exposure_nollvm.o $(BUILD)/libhvcodeobj.a \
                                  $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
