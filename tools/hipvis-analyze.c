@@ -219,27 +219,42 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
     const struct hv_rec_header *rec;
     int rc;
-    while ((rc = hv_reader_next(rd, &rec)) == 1) {
-        hv_engine_feed(e, rec);
-        if (run->diag)
-            hv_diag_feed(run->diag, rec);
-    }
     struct hv_input_health h = {0};
-    int status = 0;
-    if (rc < 0) {
+    int status = 0, failed = 0;
+    char first_what[sizeof hv_reader_error(rd)->what];
+    for (;;) {
+        rc = hv_reader_next(rd, &rec);
+        if (rc == 1) {
+            hv_engine_feed(e, rec);
+            if (run->diag)
+                hv_diag_feed(run->diag, rec);
+            continue;
+        }
+        if (rc == 0)
+            break;
         const struct hv_read_error *re = hv_reader_error(rd);
-        h.read_status = re->status;
-        h.read_status_name = hv_read_status_name(re->status);
-        h.offset = re->offset;
-        h.records_salvaged = re->records_salvaged;
-        h.what = re->what;
         fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (%" PRIu64 " records before it analyzed)\n",
-                path, h.read_status_name, h.offset, h.what, h.records_salvaged);
+                path, hv_read_status_name(re->status), re->offset, re->what, re->records_salvaged);
+        if (!failed) {
+            /* The input-health finding names the first problem. */
+            failed = 1;
+            h.read_status = re->status;
+            h.read_status_name = hv_read_status_name(re->status);
+            h.offset = re->offset;
+            h.records_salvaged = re->records_salvaged;
+            snprintf(first_what, sizeof first_what, "%s", re->what);
+            h.what = first_what;
+        }
         if (re->status != HV_READ_TRUNCATED) {
             status = 2;
-            err_add(&run->errs, path, h.read_status_name, h.offset, h.what);
+            err_add(&run->errs, path, hv_read_status_name(re->status), re->offset, re->what);
         }
+        /* After a corrupt frame the reader resumes at the next valid frame:
+         * what follows the damage is analyzed too. */
+        if (re->status != HV_READ_CORRUPT)
+            break;
     }
+    rc = failed ? -1 : 0;
     const struct hv_file_footer *ft = hv_reader_footer(rd);
     if (ft) {
         h.has_footer = 1;

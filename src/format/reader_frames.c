@@ -125,6 +125,40 @@ int hv_rd_read_header(struct hv_reader *r)
 
 /* ---- skippable frames -------------------------------------------------- */
 
+static int resync_scan(struct hv_reader *r);
+
+/* A skippable frame whose size field cannot be right: report it, find the
+ * next frame magic from its second byte on now, and say in the message which
+ * bytes were passed over, so that the valid frames after it are still read. */
+static int skippable_bad(struct hv_reader *r, uint64_t off)
+{
+    r->st.corrupt_frames++;
+    resume_scan_after(r, off);
+    uint64_t skipped0 = r->st.skipped_bytes;
+    int found = resync_scan(r);
+    size_t n = strlen(r->err.what);
+    uint64_t at = hv_rd_offset(r);
+    if (found)
+        snprintf(r->err.what + n, sizeof r->err.what - n,
+                 "; bytes %llu..%llu skipped, reading resumes at byte %llu", (unsigned long long)off,
+                 (unsigned long long)at - 1, (unsigned long long)at);
+    else
+        snprintf(r->err.what + n, sizeof r->err.what - n, "; no frame follows (%llu bytes skipped)",
+                 (unsigned long long)(r->st.skipped_bytes - skipped0 + 1));
+    return fail(r, 1);
+}
+
+/* Whether a frame magic occurs in p[0..n). */
+static int has_frame_magic(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        uint32_t m = hv_le32(p + i);
+        if (m == HV_ZSTD_MAGIC || hv_is_skippable(m))
+            return 1;
+    }
+    return 0;
+}
+
 static int read_skippable(struct hv_reader *r, uint64_t off, uint32_t magic)
 {
     long avail = hv_rd_fill(r, HV_SKIPPABLE_HDR_BYTES);
@@ -139,14 +173,18 @@ static int read_skippable(struct hv_reader *r, uint64_t off, uint32_t magic)
         const char *what = magic == HV_FRAME_MAGIC_FOOTER ? "footer" : "header";
         if (size > HV_META_FRAME_MAX || (magic == HV_FRAME_MAGIC_FOOTER && size < 8)) {
             hv_rd_error(r, HV_READ_CORRUPT, off, "%s frame size %u out of range", what, size);
-            r->st.corrupt_frames++;
-            resume_scan_after(r, off);
-            return fail(r, 1);
+            return skippable_bad(r, off);
         }
         avail = hv_rd_fill(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
         if (avail < 0)
             return fail(r, 0);
         if ((size_t)avail < HV_SKIPPABLE_HDR_BYTES + (size_t)size) {
+            if (has_frame_magic(r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES, (size_t)avail - HV_SKIPPABLE_HDR_BYTES)) {
+                hv_rd_error(r, HV_READ_CORRUPT, off,
+                            "%s frame claims %u bytes, only %ld follow and a frame starts inside them", what, size,
+                            avail - (long)HV_SKIPPABLE_HDR_BYTES);
+                return skippable_bad(r, off);
+            }
             hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside the %s frame (%ld of %u bytes)", what,
                         avail, HV_SKIPPABLE_HDR_BYTES + size);
             return fail(r, 0);
@@ -165,20 +203,29 @@ static int read_skippable(struct hv_reader *r, uint64_t off, uint32_t magic)
         r->have_footer = 1;
         return 0;
     }
-    /* Another skippable frame (reserved for later metadata): skip it. */
-    consume(r, HV_SKIPPABLE_HDR_BYTES);
-    for (uint64_t left = size; left;) {
-        avail = hv_rd_fill(r, 1);
-        if (avail < 0)
-            return fail(r, 0);
-        if (avail == 0) {
-            hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside a skippable frame of %u bytes", size);
-            return fail(r, 0);
-        }
-        size_t take = (uint64_t)avail < left ? (size_t)avail : (size_t)left;
-        consume(r, take);
-        left -= take;
+    /* Another skippable frame (reserved for later metadata, as small as the
+     * header and footer): skip it. A size past that limit is damage, and so
+     * is one that runs past the end of the file over bytes where a frame
+     * starts: either way the frames after it are still read. */
+    if (size > HV_META_FRAME_MAX) {
+        hv_rd_error(r, HV_READ_CORRUPT, off, "skippable frame claims %u bytes, over the %u-byte metadata limit",
+                    size, HV_META_FRAME_MAX);
+        return skippable_bad(r, off);
     }
+    avail = hv_rd_fill(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
+    if (avail < 0)
+        return fail(r, 0);
+    if ((size_t)avail < HV_SKIPPABLE_HDR_BYTES + (size_t)size) {
+        if (has_frame_magic(r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES, (size_t)avail - HV_SKIPPABLE_HDR_BYTES)) {
+            hv_rd_error(r, HV_READ_CORRUPT, off,
+                        "skippable frame claims %u bytes, only %ld follow and a frame starts inside them", size,
+                        avail - (long)HV_SKIPPABLE_HDR_BYTES);
+            return skippable_bad(r, off);
+        }
+        hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside a skippable frame of %u bytes", size);
+        return fail(r, 0);
+    }
+    consume(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
     return 0;
 }
 

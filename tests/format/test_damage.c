@@ -4,6 +4,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "format/frame.h"
 #include "harness.h"
 #include "tutil.h"
 
@@ -454,8 +455,67 @@ static void test_junk_after_footer(void)
     hv_reclist_free(&l);
 }
 
+/* Issue 18 item 5: a skippable frame in mid-file whose size field claims
+ * 4 GB (or more than the file holds) is damage, not the end of the trace:
+ * the reader reports it with the byte range it skipped and reads the valid
+ * frames after it, footer included. */
+static void test_oversized_skippable_resync(void)
+{
+    static const uint32_t claims[] = { 0xFFFFFFFFu, 300000u };
+    for (size_t k = 0; k < sizeof claims / sizeof claims[0]; k++) {
+        struct hv_reclist l = { 0 };
+        hv_reclist_generate(&l, 37, 3000);
+        struct tu_buf t = { 0 };
+        tu_put_header(&t, HV_FORMAT_VERSION);
+        tu_put_records(&t, 0, &l, 0, 1000);
+        size_t bad_at = t.len;
+        uint8_t sk[8 + 24];
+        hv_put_le32(sk, 0x184D2A50u);
+        hv_put_le32(sk + 4, claims[k]);
+        memset(sk + 8, 0xAB, 24);
+        tu_put(&t, sk, sizeof sk);
+        size_t resume_at = t.len;
+        tu_put_records(&t, 1, &l, 1000, 2000);
+        tu_put_records(&t, 2, &l, 2000, 3000);
+        tu_put_footer(&t);
+        struct hv_reader *r;
+        struct hv_read_error err;
+        int nerr;
+        CHECK(tu_open_mem(t.b, t.len, &r, NULL) == 0);
+        size_t got = tu_read_all(r, 0, NULL, &err, &nerr);
+        CHECKF(got == 3000 && nerr == 1, "claim %u: %zu records, %d errors, first: %s at %llu: %s", claims[k], got,
+               nerr, hv_read_status_name(err.status), (unsigned long long)err.offset, err.what);
+        CHECKF(err.status == HV_READ_CORRUPT && err.offset == bad_at && err.records_salvaged == 1000, "%s at %llu",
+               hv_read_status_name(err.status), (unsigned long long)err.offset);
+        char range[96];
+        snprintf(range, sizeof range, "bytes %zu..%zu skipped, reading resumes at byte %zu", bad_at, resume_at - 1,
+                 resume_at);
+        CHECKF(strstr(err.what, range) != NULL, "\"%s\" lacks \"%s\"", err.what, range);
+        CHECK(hv_reader_footer(r) != NULL);
+        struct hv_reader_stats st;
+        hv_reader_stats(r, &st);
+        CHECK(st.corrupt_frames == 1 && st.skipped_bytes == resume_at - bad_at && st.chunk_gaps == 0);
+        tu_close(r);
+        /* The analyzer reads on past the damage too. */
+        const char *path = tu_path("oversized.zst");
+        CHECK(tu_spit(path, t.b, t.len) == 0);
+        char cmd[2048];
+        const char *an = tu_tool("hipvis-analyze");
+        snprintf(cmd, sizeof cmd, "%s --json --fail-on none %s 2>/dev/null | grep -c '\"records\":3000,'", an, path);
+        FILE *p = popen(cmd, "r");
+        CHECK(p);
+        int hits = 0;
+        CHECK(fscanf(p, "%d", &hits) == 1);
+        pclose(p);
+        CHECKF(hits == 1, "the analyzer did not analyze the 3000 records");
+        free(t.b);
+        hv_reclist_free(&l);
+    }
+}
+
 void hv_tests_damage(void)
 {
+    RUN(test_oversized_skippable_resync);
     RUN(test_truncate_every_offset);
     RUN(test_truncate_random_offsets);
     RUN(test_flipped_bytes);

@@ -190,10 +190,7 @@ static void test_merge_gaps(void)
     CHECKF(lines >= 1, "hipvis-dump printed no loss line");
 
     /* The analyzer makes it a warning finding, which fails a CI gate. */
-    char an[512];
-    snprintf(an, sizeof an, "%s", hv_t_dump_path);
-    char *slash = strrchr(an, '/');
-    snprintf(slash ? slash + 1 : an, sizeof an - (size_t)(slash ? slash + 1 - an : 0), "hipvis-analyze");
+    const char *an = tu_tool("hipvis-analyze");
     snprintf(cmd, sizeof cmd, "%s --json %s 2>/dev/null | grep -c '\"rule\":\"records-dropped\",\"severity\":\"warning\"'; "
              "%s %s >/dev/null 2>&1; echo $?", an, path, an, path);
     p = popen(cmd, "r");

@@ -7,6 +7,7 @@
 #include <zstd.h>
 
 #include "format/trace_writer.h"
+#include "harness.h"
 #include "tutil.h"
 
 static char dir[64];
@@ -52,6 +53,15 @@ int tu_write_trace(const char *path, const struct hv_reclist *l, size_t n, size_
             return rc;
     struct hv_file_footer f = { .calls = 7, .records_made = n + 3, .dropped = { 1, 0, 0, 0, 2 }, .end_ns = 99 };
     return hv_trace_writer_close(w, footer ? &f : NULL);
+}
+
+const char *tu_tool(const char *name)
+{
+    static char buf[1024];
+    const char *slash = strrchr(hv_t_dump_path, '/');
+    int dir = slash ? (int)(slash - hv_t_dump_path + 1) : 0;
+    snprintf(buf, sizeof buf, "%.*s%s", dir, hv_t_dump_path, name);
+    return buf;
 }
 
 uint8_t *tu_slurp(const char *path, size_t *len)

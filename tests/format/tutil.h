@@ -18,6 +18,9 @@ const char *tu_path(const char *name);   /* static buffer: copy it if kept */
  * with a footer when `footer`. Returns 0. */
 int tu_write_trace(const char *path, const struct hv_reclist *l, size_t n, size_t chunk_bytes, int footer);
 
+/* A tool built next to hipvis-dump (hv_t_dump_path), e.g. "hipvis-analyze"; static buffer. */
+const char *tu_tool(const char *name);
+
 uint8_t *tu_slurp(const char *path, size_t *len);
 int tu_spit(const char *path, const void *buf, size_t len);
 
