@@ -979,6 +979,10 @@ static hipError_t stream_sync(hipStream_t stream, bool spt)
     } else if (s->cap) {
         hd_capture_invalidate(s->cap);
         e = hipErrorStreamCaptureUnsupported;
+    } else if (stream == hipStreamLegacy) {
+        /* CLR hipStreamSynchronize_common: only a NULL handle syncs the
+         * blocking streams; hipStreamLegacy finishes the null stream alone. */
+        hd_stream_wait_seq(s, s->submitted);
     } else {
         hd_stream_drain(s);
     }

@@ -269,6 +269,16 @@ static void test_null_stream(void)
     OK(hipLaunchHostFunc(b, host_log, TAG('C')));
     OK(hipStreamSynchronize(b));
     EXPECT(log_is("MC"));
+    /* hipStreamLegacy: the null stream alone (CLR finish()), not the
+     * blocking streams a NULL-handle synchronize waits for. */
+    log_reset();
+    OK(hipLaunchHostFunc(NULL, host_log, TAG('L')));
+    OK(hipLaunchHostFunc(b, host_log, TAG('B')));
+    OK(hipStreamSynchronize(hipStreamLegacy));
+    if (g_lazy)
+        EXPECT(log_is("L"));
+    OK(hipStreamSynchronize(b));
+    EXPECT(log_is("LB"));
     /* per-thread default stream: _spt with a null handle means it */
     log_reset();
     OK(hipLaunchHostFunc(hipStreamPerThread, host_log_slow, TAG('P')));
