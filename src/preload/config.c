@@ -92,6 +92,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob sidecar = {"HIPVIS_SIDECAR", 0, 1, 0, 0};
     static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
+    static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
     long long v;
     int rc = 0;
@@ -113,13 +114,16 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->sidecar = (int)v;
     rc |= parse_int(&codeobj, getenv_fn(codeobj.name), &v, err, errlen);
     cfg->codeobj_bytes = (uint64_t)v << 20;
-    /* Payloads default off in sidecar mode: node-local segments and alerts
-     * should not carry user data (token ids) unless asked to. */
-    struct int_knob payload = {"HIPVIS_PAYLOAD_BYTES", 0, 16384, cfg->sidecar ? 0 : 4096, 0};
+    /* Payloads default off: they can carry user data (token ids), and a
+     * serving loop's per-step metadata copy would cost the writer a few KiB
+     * per step (issue 12, docs/evidence.md "Defaults"). */
+    struct int_knob payload = {"HIPVIS_PAYLOAD_BYTES", 0, 16384, 0, 0};
     rc |= parse_int(&payload, getenv_fn(payload.name), &v, err, errlen);
     cfg->payload_bytes = (uint32_t)v;
     rc |= parse_int(&rewrite, getenv_fn(rewrite.name), &v, err, errlen);
     cfg->rewrite_check_bytes = (uint32_t)v * 1024u;
+    rc |= parse_int(&rewrite_every, getenv_fn(rewrite_every.name), &v, err, errlen);
+    cfg->rewrite_every = (uint32_t)v;
     rc |= parse_int(&stacks, getenv_fn(stacks.name), &v, err, errlen);
     cfg->stacks = (int)v;
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);

@@ -22,11 +22,13 @@ struct hv_config {
     char sidecar_dir[256];       /* HIPVIS_SIDECAR_DIR: absolute directory of the segments (default /dev/shm) */
     /* Evidence collection (docs/evidence.md). */
     uint32_t payload_bytes;      /* HIPVIS_PAYLOAD_BYTES: source bytes recorded per H2D copy, 0..16384
-                                    (default 4096 with the file transport, 0 with HIPVIS_SIDECAR=1:
-                                    payloads can hold user data such as token ids) */
+                                    (default 0: payloads can hold user data such as token ids, and cost
+                                    the writer their size per copy) */
     uint32_t rewrite_check_bytes;/* HIPVIS_REWRITE_CHECK_KB: async H2D copies from pinned memory up to
                                     this size are hashed at enqueue and when first observed complete,
                                     KiB, 0..1024 (default 16; 0 off) */
+    uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
+                                    thread, 1..65536 (default 16; 1 every copy) */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
     struct hv_probe_spec {       /* HIPVIS_PROBE: off (default) | auto | ADDR:LEN[,ADDR:LEN...] */
         int mode;                /* enum hv_probe_mode */

@@ -48,6 +48,7 @@ void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
      * graph. 2D copies are left out: their source is not one range. */
     ev->ok = c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src;
     ev->hashed = 0;
+    ev->checked = 0;
     ev->hash = 0;
     ev->staged = NULL;
     /* Hashed while the call record is still open, so the record carries

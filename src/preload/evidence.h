@@ -51,6 +51,7 @@ struct hv_copy_ev {
     const unsigned char *staged; /* the source bytes hashed (thread's buffer), NULL if not hashed */
     uint16_t api;
     uint8_t stream_form, src_mem, dst_mem, dir, async, hashed, ok;
+    uint8_t checked;             /* picked for the rewrite check (sampled) */
     int32_t device;
 };
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);

@@ -45,7 +45,9 @@ static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Copies on all lists: an observation with nothing pending costs one load. */
 static _Atomic uint32_t pending_total;
 
-static uint32_t payload_limit, rewrite_limit, stage_bytes;
+static uint32_t payload_limit, rewrite_limit, rewrite_every, stage_bytes;
+/* Eligible copies this thread has seen: one in rewrite_every is checked. */
+static __thread uint32_t rewrite_tick;
 
 /* The source is copied once into a per-thread buffer and hashed and
  * recorded from there, so the hash and the bytes always agree. */
@@ -68,6 +70,7 @@ void hv_payload_setup(const struct hv_config *cfg)
 {
     payload_limit = cfg->payload_bytes;
     rewrite_limit = cfg->rewrite_check_bytes;
+    rewrite_every = cfg->rewrite_every ? cfg->rewrite_every : 1;
     stage_bytes = payload_limit > rewrite_limit ? payload_limit : rewrite_limit;
     hv_hostmem_setup();
     if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
@@ -109,12 +112,25 @@ void hv_payload_hash(struct hv_copy_ev *ev)
 {
     int want_bytes = ev->bytes <= payload_limit;
     int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= rewrite_limit;
+    /* Sampled (HIPVIS_REWRITE_EVERY, default 16): the check hashes the
+     * source twice, which costs more than the rest of a step's recording
+     * at a few KiB; a rewrite a loop repeats every step is still caught
+     * within that many steps (docs/evidence.md "Defaults"). */
+    if (want_check && rewrite_every > 1 && rewrite_tick++ % rewrite_every != 0)
+        want_check = 0;
+    ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))
         return;
-    ev->staged = stage(ev->src, ev->bytes, ev->src_mem);
-    if (!ev->staged)
-        return;
-    ev->hash = hv_hash64(ev->staged, ev->bytes);
+    if (want_bytes) {
+        ev->staged = stage(ev->src, ev->bytes, ev->src_mem);
+        if (!ev->staged)
+            return;
+        ev->hash = hv_hash64(ev->staged, ev->bytes);
+    } else {
+        /* Hash only: pinned or registered memory is read in place, no copy
+         * (there are no recorded bytes for the hash to agree with). */
+        ev->hash = hv_hash64((const void *)(uintptr_t)ev->src, ev->bytes);
+    }
     ev->hashed = 1;
 }
 
@@ -163,8 +179,7 @@ static int pending_add(const struct hv_copy_ev *ev)
 void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
 {
     uint32_t when = HV_PAYLOAD_ENQUEUE;
-    if (hv_ev(HV_EV_REWRITE) && ev->async && host_known(ev->src_mem) && ev->bytes <= rewrite_limit &&
-        !pending_add(ev))
+    if (hv_ev(HV_EV_REWRITE) && ev->checked && !pending_add(ev))
         when = HV_PAYLOAD_UNCHECKED;
     emit(t, ev->seq, ev->src, when, ev->hash, ev->staged, ev->bytes);
 }
@@ -222,7 +237,11 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
             uint8_t mem;
             if (!still_host(done[i].src, done[i].bytes, &mem))
                 continue;
-            const unsigned char *now = stage(done[i].src, done[i].bytes, mem);
+            /* Still pinned or registered: readable in place; staged only
+             * when the bytes go into the record. */
+            const unsigned char *now = done[i].bytes <= payload_limit
+                                           ? stage(done[i].src, done[i].bytes, mem)
+                                           : (const unsigned char *)(uintptr_t)done[i].src;
             if (!now)
                 continue;
             uint64_t h = hv_hash64(now, done[i].bytes);

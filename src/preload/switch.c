@@ -19,3 +19,24 @@ HV_EXPORT void hipvis_record_this_thread(int on)
 {
     hv_tls.depth = on ? 0 : 1;
 }
+
+/* Records made and dropped so far by this process's threads (every cause),
+ * for benchmarks and A/B scripts that report loss next to their figures
+ * (tests/bench/bench_step.c, tests/gpu/cost.py). Returns 0, or -1 when not
+ * recording (both set to 0). From Python: two ctypes.c_uint64 by reference. */
+HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped);
+
+HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped)
+{
+    uint64_t m = 0, d[HV_DROP__COUNT] = {0}, total = 0;
+    int on = atomic_load(&hv_tracer.state) == HV_TRACER_ON && hv_tracer.col;
+    if (on)
+        hv_collector_totals(hv_tracer.col, &m, d);
+    for (int i = 0; i < HV_DROP__COUNT; i++)
+        total += d[i];
+    if (made)
+        *made = m;
+    if (dropped)
+        *dropped = total;
+    return on ? 0 : -1;
+}

@@ -15,7 +15,7 @@ bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	@echo "== LD_PRELOAD=$(LIBHIPVIS), core records only (payloads and rewrite check off, stacks off)"
 	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0 \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
-	@echo "== LD_PRELOAD=$(LIBHIPVIS), defaults (the back-to-back H2D arm also records a payload per copy)"
+	@echo "== LD_PRELOAD=$(LIBHIPVIS), defaults (payloads off; the rewrite check samples pinned async H2D copies)"
 	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
 	rm -f $(BENCH_DIR)/bench.*.zst
@@ -30,3 +30,18 @@ $(BENCH_DIR)/uniform_loop: tests/bench/uniform_loop.c $(BENCH_DIR)/libbenchrt.so
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' -lpthread $(LDFLAGS)
 
 test-programs: $(BENCH_DIR)/uniform_loop
+
+# The serving-loop step of issue 12 on the runtime double (1 and 130 streams).
+$(BENCH_DIR)/bench_step: $(BUILD)/obj/tests/bench/bench_step.o | $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64 -ldl
+
+bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
+	@echo "== bench-step without preload (both arms direct: the noise floor)"
+	LD_LIBRARY_PATH=$(BUILD)/tests/double $(BENCH_DIR)/bench_step
+	@echo "== bench-step LD_PRELOAD=$(LIBHIPVIS), defaults"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/step.%p.zst LD_LIBRARY_PATH=$(BUILD)/tests/double \
+	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step
+	rm -f $(BENCH_DIR)/step.*.zst
+
+BENCHES += bench-step

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from e2e import E2E, NSEQ_BYTES  # noqa: E402  (the shared plumbing: runs, dump, analyze)
 
 NSEQ = NSEQ_BYTES // 4
+# Payloads are off by default (user data, writer bandwidth: docs/evidence.md "Defaults").
+PAYLOADS_ON = {"HIPVIS_PAYLOAD_BYTES": "4096"}
 
 
 def expected_at(seed, b):
@@ -47,7 +49,7 @@ class Evidence(E2E):
 
     # ---- payloads and the rewrite check -----------------------------------
     def case_payloads(self):
-        out, recs, rep, bufs = self.decode("payloads", "--steps", "12")
+        out, recs, rep, bufs = self.decode("payloads", "--steps", "12", env_add=PAYLOADS_ON)
         cu, pinned = bufs[0]["cu_seqlens_q"], bufs[0]["cu_seqlens_q_cpu"]
         seqs = self.by_seq(recs)
         enq = [p for p in self.of_type(recs, "payload") if p["when"] == 0]
@@ -66,7 +68,8 @@ class Evidence(E2E):
         self.check(not self.rule(rep, "host-source-rewritten"), "payloads: no rewrite without --host-rewrite")
 
     def case_host_rewrite(self):
-        out, recs, rep, bufs = self.decode("rewrite", "--steps", "20", "--host-rewrite")
+        out, recs, rep, bufs = self.decode("rewrite", "--steps", "20", "--host-rewrite",
+                                           env_add=dict(PAYLOADS_ON, HIPVIS_REWRITE_EVERY="1"))
         seqs = self.by_seq(recs)
         groups = self.rule(rep, "host-source-rewritten")
         if not self.check(groups, "host-rewrite: host-source-rewritten reported"):
@@ -88,11 +91,11 @@ class Evidence(E2E):
         self.check(stale > 0 and sum(x["count"] for x in groups) >= 1, "host-rewrite: the double copied rewritten "
                    f"data ({stale} stale reads) and hipvis saw the rewrite")
 
-        _, _, rep2, _ = self.decode("rewrite_hash", "--steps", "20", "--host-rewrite",
-                                    env_add={"HIPVIS_PAYLOAD_BYTES": "0"})
+        # The defaults: no payloads, one eligible copy in 16 checked.
+        _, _, rep2, _ = self.decode("rewrite_hash", "--steps", "40", "--host-rewrite")
         g2 = self.rule(rep2, "host-source-rewritten")
         self.check(g2 and not g2[0].get("detail") and "hash" in g2[0]["note"],
-                   "host-rewrite: with payloads off the hash still tells")
+                   "host-rewrite: at the defaults (payloads off, 1 copy in 16 checked) the hash still tells")
 
         out3, _, rep3, _ = self.decode("rewrite_fixed", "--steps", "20", "--event-sync-before-rewrite")
         self.check(not self.rule(rep3, "host-source-rewritten") and "stale_reads=0" in out3,
@@ -160,7 +163,7 @@ class Evidence(E2E):
     # ---- value forensics --------------------------------------------------
     def case_find_value(self):
         # prefill every 8 steps: step 7 writes the cumulative values of seed 8
-        out, recs, rep, bufs = self.decode("value", "--steps", "12", env_add={"HIPDOUBLE_FAULT": "h2a"})
+        out, recs, rep, bufs = self.decode("value", "--steps", "12", env_add=dict(PAYLOADS_ON, HIPDOUBLE_FAULT="h2a"))
         trace = os.path.join(self.tmp, "value.zst")
         cu = bufs[0]["cu_seqlens_q"]
         v = expected_at(8, 200)                  # only the prefill wrote this value, at element 200

@@ -54,8 +54,14 @@ static void test_config(void)
     struct hv_config c;
     char err[1024];
     const char *const none[] = {NULL};
-    CHECK(load(none, &c, err, sizeof err) == 0 && c.payload_bytes == 4096 && c.rewrite_check_bytes == 16384 &&
-          !c.stacks && c.probe.mode == HV_PROBE_OFF);
+    /* Defaults fit a serving loop's budget (issue 12): no payloads, the
+     * rewrite check on one eligible copy in 16. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.payload_bytes == 0 && c.rewrite_check_bytes == 16384 &&
+          c.rewrite_every == 16 && !c.stacks && c.probe.mode == HV_PROBE_OFF);
+    const char *const every[] = {"HIPVIS_REWRITE_EVERY", "1", "HIPVIS_PAYLOAD_BYTES", "4096", NULL};
+    CHECK(load(every, &c, err, sizeof err) == 0 && c.rewrite_every == 1 && c.payload_bytes == 4096);
+    const char *const bad_every[] = {"HIPVIS_REWRITE_EVERY", "0", NULL};
+    CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};
     CHECK(load(sidecar, &c, err, sizeof err) == 0 && c.payload_bytes == 0);   /* user data: opt-in there */
     const char *const ranges[] = {"HIPVIS_PROBE", "0x7f0000001000:1028,4096:8", "HIPVIS_STACKS", "1", NULL};

@@ -1,0 +1,186 @@
+/*
+ * bench_step: the serving-loop step of issue 12 on the HIP runtime test
+ * double, with 1 live stream and then with 130 (PyTorch's stream pools),
+ * in one process.
+ *
+ * Per step, all on the legacy (NULL) stream as PyTorch's default stream: a
+ * 2 KiB pinned H2D hipMemcpyAsync of the step's metadata, a graph replay
+ * (three graphs, batch 64/128/256, in turn), and hipStreamSynchronize(NULL);
+ * every 8th step is an eager "prefill" that rewrites the pinned source
+ * first and launches the kernel directly instead of replaying.
+ *
+ * Under LD_PRELOAD=libhipvis.so, blocks of steps alternate recording off
+ * and on (hipvis_record_this_thread: both arms go through the wrappers, so
+ * the difference is what recording adds); the median block of each arm is
+ * reported as ns per step and the difference as the added cost, first with
+ * 1 stream, then after creating 129 more non-blocking streams. Records per
+ * step and records dropped come from hipvis_record_counts. Without the
+ * preload both arms are the same direct calls: the noise floor.
+ */
+#include "../runtime-double/hipdouble.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define META_BYTES 2048
+#define BLOCK 400          /* steps per block */
+#define ROUNDS 41          /* blocks per arm and phase */
+#define PREFILL_EVERY 8
+#define POOL_STREAMS 129   /* created for the second phase: 130 live with the legacy stream's peer */
+
+static const char k_stub;  /* host stub: its address names the kernel */
+static void kernel(void **args, dim3 g, dim3 b, void *u)
+{
+    (void)args;
+    (void)g;
+    (void)b;
+    (void)u;
+}
+
+static void (*record_this_thread)(int);
+static int (*record_counts)(uint64_t *, uint64_t *);
+
+#define OK(x)                                                                              \
+    do {                                                                                   \
+        hipError_t e_ = (x);                                                               \
+        if (e_ != hipSuccess) {                                                            \
+            fprintf(stderr, "bench-step: %s: %s\n", #x, hipGetErrorName(e_));              \
+            exit(1);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static struct {
+    unsigned char *pinned;
+    void *meta, *dev;
+    hipGraphExec_t graphs[3];
+    long step;
+} g;
+
+static void one_step(void)
+{
+    int prefill = g.step % PREFILL_EVERY == 0;
+    if (prefill)
+        memset(g.pinned, (int)(g.step & 0xff), META_BYTES);   /* the host rewrites the pinned source */
+    else
+        g.pinned[0] = (unsigned char)g.step;
+    OK(hipMemcpyAsync(g.meta, g.pinned, META_BYTES, hipMemcpyHostToDevice, NULL));
+    if (prefill) {
+        void *args[] = {&g.meta};
+        OK(hipLaunchKernel(&k_stub, (dim3){1, 1, 1}, (dim3){64, 1, 1}, args, 0, NULL));
+    } else {
+        OK(hipGraphLaunch(g.graphs[g.step % 3], NULL));
+    }
+    OK(hipStreamSynchronize(NULL));
+    g.step++;
+}
+
+static double block(int record)
+{
+    if (record_this_thread)
+        record_this_thread(record);
+    uint64_t t0 = now_ns();
+    for (int i = 0; i < BLOCK; i++)
+        one_step();
+    uint64_t ns = now_ns() - t0;
+    if (record_this_thread)
+        record_this_thread(1);
+    return (double)ns / BLOCK;
+}
+
+static void pause_for_writer(void)
+{
+    struct timespec ts = {0, 2 * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+struct phase {
+    double off, on, records_per_step;
+    uint64_t dropped;
+};
+
+static struct phase run_phase(void)
+{
+    double off[ROUNDS], on[ROUNDS];
+    uint64_t m0 = 0, d0 = 0, m1 = 0, d1 = 0;
+    block(0);
+    block(1);
+    if (record_counts)
+        record_counts(&m0, &d0);
+    for (int r = 0; r < ROUNDS; r++) {
+        off[r] = block(0);
+        pause_for_writer();
+        on[r] = block(1);
+        pause_for_writer();
+    }
+    if (record_counts)
+        record_counts(&m1, &d1);
+    qsort(off, ROUNDS, sizeof off[0], cmp);
+    qsort(on, ROUNDS, sizeof on[0], cmp);
+    return (struct phase){off[ROUNDS / 2], on[ROUNDS / 2], (double)(m1 - m0) / ((double)ROUNDS * BLOCK),
+                          d1 - d0};
+}
+
+static void print_phase(const char *what, const struct phase *p)
+{
+    printf("bench-step: %s: recording off %.0f ns/step, on %.0f ns/step: +%.0f ns per step "
+           "(%.2f records/step, %llu dropped)\n",
+           what, p->off, p->on, p->on - p->off, p->records_per_step, (unsigned long long)p->dropped);
+}
+
+int main(void)
+{
+    record_this_thread = (void (*)(int))dlsym(RTLD_DEFAULT, "hipvis_record_this_thread");
+    record_counts = (int (*)(uint64_t *, uint64_t *))dlsym(RTLD_DEFAULT, "hipvis_record_counts");
+    size_t sz = sizeof(void *);
+    if (hipdouble_register_kernel(&k_stub, "decode_step", kernel, 1, &sz, NULL) != 0)
+        return 1;
+    OK(hipHostMalloc((void **)&g.pinned, META_BYTES, 0));
+    OK(hipMalloc(&g.meta, META_BYTES));
+    hipStream_t cap;
+    OK(hipStreamCreateWithFlags(&cap, hipStreamNonBlocking));
+    for (int i = 0; i < 3; i++) {   /* batch 64, 128, 256: one graph each */
+        hipGraph_t graph;
+        void *args[] = {&g.meta};
+        OK(hipStreamBeginCapture(cap, hipStreamCaptureModeThreadLocal));
+        OK(hipLaunchKernel(&k_stub, (dim3){(unsigned)(1u << i), 1, 1}, (dim3){64, 1, 1}, args, 0, cap));
+        OK(hipStreamEndCapture(cap, &graph));
+        OK(hipGraphInstantiate(&g.graphs[i], graph, NULL, NULL, 0));
+        OK(hipGraphDestroy(graph));
+    }
+    OK(hipDeviceSynchronize());
+    if (!record_this_thread)
+        printf("bench-step: not under libhipvis: both arms run the same direct calls (noise floor)\n");
+    double load[3] = {0};
+    getloadavg(load, 3);
+    struct phase one = run_phase();
+    for (int i = 0; i < POOL_STREAMS; i++) {
+        hipStream_t s;
+        OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    }
+    struct phase many = run_phase();
+    print_phase("1 stream   ", &one);
+    print_phase("130 streams", &many);
+    double a1 = one.on - one.off, a130 = many.on - many.off;
+    printf("bench-step: added cost 130 streams / 1 stream: %.2fx (median of %d blocks of %d steps per arm; "
+           "load average %.2f)\n",
+           a1 > 0 ? a130 / a1 : 0.0, ROUNDS, BLOCK, load[0]);
+    return 0;
+}
