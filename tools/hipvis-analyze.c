@@ -19,7 +19,9 @@
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/forensics/forensics.h"
+#include "analyze/report/html.h"
 #include "analyze/report/report.h"
+#include "analyze/report/view.h"
 #include "cli/cli.h"
 #include "cli/inputs.h"
 #include "hipvis/reader.h"
@@ -27,7 +29,9 @@
 struct opts {
     int json, all, graphs, stats;
     int fail_on;
-    const char *perfetto;
+    const char *perfetto, *html;
+    struct hv_view view;          /* --window, --clock (timeline exports) */
+    uint64_t html_max_ops;
     uint32_t rules_disabled;
     const char *find_value, *at, *replay;  /* value search (src/analyze/forensics) */
     int diagnose;                 /* ranked hypotheses per same-epoch-write group */
@@ -40,12 +44,23 @@ struct opts {
 
 enum {
     OPT_JSON, OPT_PERFETTO, OPT_FAIL_ON, OPT_ALL, OPT_GRAPHS, OPT_DISABLE, OPT_STATS, OPT_FIND_VALUE, OPT_AT,
-    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT,
+    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS,
 };
 
 static const struct hv_cli_opt analyze_opts[] = {
     {"json", 0, HV_CLI_FLAG, OPT_JSON, NULL, "JSON report on stdout (schema: docs/analysis.md)"},
-    {"perfetto", 0, HV_CLI_VALUE, OPT_PERFETTO, "FILE", "Chrome trace-event JSON for ui.perfetto.dev"},
+    {"perfetto", 0, HV_CLI_VALUE, OPT_PERFETTO, "FILE",
+     "Chrome trace-event JSON for ui.perfetto.dev, flow arrows write -> reader (FILE.gz: gzipped)"},
+    {"html", 0, HV_CLI_VALUE, OPT_HTML, "FILE",
+     "one self-contained HTML page: timeline, findings, graphs, input health"},
+    {"window", 0, HV_CLI_VALUE, OPT_WINDOW, "A:B",
+     "timeline exports: calls with seq A..B, or times from the trace's start with a unit\n"
+     "(ns|us|ms|s), e.g. 1.5s:2s"},
+    {"clock", 0, HV_CLI_VALUE, OPT_CLOCK, "C",
+     "timeline clock: monotonic (default) | realtime | offset=NS | base=NS | torch=FILE\n"
+     "(line up with a torch.profiler Chrome trace of the same run)"},
+    {"html-max-ops", 0, HV_CLI_VALUE, OPT_HTML_MAX_OPS, "N",
+     "ops the HTML timeline keeps one by one (default 250000; the rest as density)"},
     {"fail-on", 0, HV_CLI_VALUE, OPT_FAIL_ON, "LEVEL",
      "error|warning|info|none: exit 1 when a finding is at or above (default warning)"},
     {"all", 0, HV_CLI_FLAG, OPT_ALL, NULL, "list every occurrence of each finding group"},
@@ -81,6 +96,26 @@ static int on_opt(void *ctx, int id, const char *val)
     case OPT_GRAPHS: o->graphs = 1; break;
     case OPT_STATS: o->stats = 1; break;
     case OPT_PERFETTO: o->perfetto = val; break;
+    case OPT_HTML: o->html = val; break;
+    case OPT_WINDOW:
+    case OPT_CLOCK: {
+        char why[600];
+        if ((id == OPT_WINDOW ? hv_view_parse_window(&o->view, val, why, sizeof why)
+                              : hv_view_parse_clock(&o->view, val, why, sizeof why)) != 0) {
+            fprintf(stderr, "hipvis-analyze: --%s: %s\n", id == OPT_WINDOW ? "window" : "clock", why);
+            return -2;
+        }
+        break;
+    }
+    case OPT_HTML_MAX_OPS: {
+        char *end;
+        o->html_max_ops = strtoull(val, &end, 10);
+        if (*end || !o->html_max_ops || val[0] == '-') {
+            fprintf(stderr, "hipvis-analyze: --html-max-ops: expected a positive number, got '%s'\n", val);
+            return -2;
+        }
+        break;
+    }
     case OPT_FAIL_ON:
         o->fail_on = hv_severity_parse(val);
         if (o->fail_on < 0) {
@@ -111,6 +146,7 @@ static int on_opt(void *ctx, int id, const char *val)
 static int parse(int argc, char **argv, struct opts *o)
 {
     o->fail_on = HV_SEV_WARNING;
+    hv_view_init(&o->view);
     o->code_objects = calloc((size_t)argc, sizeof *o->code_objects);
     if (!o->code_objects)
         return 2;
@@ -159,6 +195,8 @@ struct run {
     struct errs errs;
     struct hv_perfetto *pf;
     struct hv_engine_observer pf_obs;
+    struct hv_html *html;
+    struct hv_engine_observer html_obs;
     FILE *graphs_out;
     struct hv_diag *diag;         /* --diagnose */
     uint64_t records;
@@ -174,6 +212,18 @@ static void call_cb(void *ctx, const struct hv_model *m, const struct hv_call *c
     struct run *r = ctx;
     if (r->pf)
         r->pf_obs.call(r->pf_obs.ctx, m, c, s);
+    if (r->html)
+        r->html_obs.call(r->html_obs.ctx, m, c, s);
+}
+
+/* Findings observer: both timeline exports may want each occurrence. */
+static void finding_cb(void *ctx, const struct hv_finding *f, const struct hv_group *g, int is_new)
+{
+    struct run *r = ctx;
+    if (r->pf)
+        hv_perfetto_on_finding(r->pf, f, g, is_new);
+    if (r->html)
+        hv_html_on_finding(r->html, f, g, is_new);
 }
 
 static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
@@ -183,6 +233,8 @@ static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
         hv_report_graph(r->graphs_out, m, x);
     if (r->diag)
         hv_diag_on_graph(r->diag, m, x);
+    if (r->html)
+        hv_html_on_graph(r->html, m, x);
 }
 
 /* Analyzes one trace into `out`. Returns 0, or 2 when the input is
@@ -203,9 +255,9 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     struct hv_engine_options eo = {.rules_disabled = run->o->rules_disabled};
     struct hv_model_hooks hooks = {.string = string_cb, .string_ctx = rd};
     struct hv_engine_observer obs = {.ctx = run};
-    if (run->pf)
+    if (run->pf || run->html)
         obs.call = call_cb;
-    if (run->graphs_out || run->diag)
+    if (run->graphs_out || run->diag || run->html)
         obs.graph = graph_cb;
     struct hv_engine *e = hv_engine_new(hdr, path, out, &eo, &hooks, &obs);
     if (!e) {
@@ -214,7 +266,9 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         return 2;
     }
     if (run->pf)
-        hv_perfetto_begin_trace(run->pf, hdr->pid, hdr->exe);
+        hv_perfetto_begin_trace(run->pf, hdr);
+    if (run->html)
+        hv_html_begin_trace(run->html, hdr, path);
     if (run->diag)
         hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
     const struct hv_rec_header *rec;
@@ -226,6 +280,10 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         rc = hv_reader_next(rd, &rec);
         if (rc == 1) {
             hv_engine_feed(e, rec);
+            if (run->pf)
+                hv_perfetto_record(run->pf, rec);
+            if (run->html)
+                hv_html_record(run->html, rec);
             if (run->diag)
                 hv_diag_feed(run->diag, rec);
             continue;
@@ -256,6 +314,8 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     }
     rc = failed ? -1 : 0;
     const struct hv_file_footer *ft = hv_reader_footer(rd);
+    if (run->html)
+        hv_html_footer(run->html, ft);
     if (ft) {
         h.has_footer = 1;
         for (int i = 0; i < HV_DROP__COUNT; i++)
@@ -361,17 +421,25 @@ int main(int argc, char **argv)
     }
     FILE *pff = NULL;
     if (o.perfetto) {
-        pff = fopen(o.perfetto, "w");
+        pff = hv_report_fopen(o.perfetto);
         if (!pff) {
             fprintf(stderr, "hipvis-analyze: %s: %s\n", o.perfetto, strerror(errno));
             hv_findings_free(&out);
             free(paths);
             return finish(&o, &run, 2);
         }
-        run.pf = hv_perfetto_open(pff);
+        run.pf = hv_perfetto_open(pff, &o.view);
         run.pf_obs = hv_perfetto_observer(run.pf);
-        out.observer = hv_perfetto_on_finding;
-        out.observer_ctx = run.pf;
+    }
+    if (o.html) {
+        run.html = hv_html_open(&out, &o.view, o.html_max_ops);
+        if (run.html)
+            run.html_obs = hv_html_observer(run.html);
+    }
+    if (run.pf || run.html) {
+        out.observer = finding_cb;
+        out.observer_ctx = &run;
+        out.observer_new_only = !run.pf;  /* the page needs each group's first occurrence only */
     }
     double t0 = now_s();
     for (size_t i = 0; i < o.in.n; i++)
@@ -403,6 +471,21 @@ int main(int argc, char **argv)
             fprintf(stderr, "hipvis-analyze: %s: write failed\n", o.perfetto);
             status = 2;
         }
+    }
+    if (run.html) {
+        /* Written after the text/JSON report so that the page embeds the
+         * same JSON document (stacks, diagnoses and errors included). */
+        FILE *hf = fopen(o.html, "w");
+        int wrc = hf ? hv_html_write(run.html, hf, &out, &ro) : -1;
+        if (hf && fclose(hf) != 0)
+            wrc = -1;
+        if (wrc != 0) {
+            fprintf(stderr, "hipvis-analyze: %s: %s\n", o.html, hf ? "write failed" : strerror(errno));
+            status = 2;
+        } else {
+            fprintf(stderr, "hipvis-analyze: HTML report: %s\n", o.html);
+        }
+        hv_html_free(run.html);
     }
     if (o.stats) {
         struct rusage ru;

@@ -5,6 +5,9 @@
  *       runs CMD traced: LD_PRELOAD gets libhipvis.so (next to this binary,
  *       or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst; --sidecar sets
  *       HIPVIS_SIDECAR=1 instead (hipvis-sidecar writes the traces).
+ *   hipvis report [--html FILE.html] [ANALYZE-OPTIONS] TRACE...
+ *       hipvis-analyze with --html hipvis-report.html unless --html is
+ *       given: the self-contained HTML report, the text report on stdout.
  *   hipvis sidecar|analyze|dump ARGS...
  *       execs hipvis-sidecar / hipvis-analyze / hipvis-dump, found next to
  *       this binary first, then on PATH.
@@ -27,6 +30,7 @@ static const struct hv_cli top_cli = {
     "hipvis", "COMMAND [ARGS...]", top_opts,
     "commands:\n"
     "  run [-o DIR] [--sidecar] [--] CMD [ARGS...]   run CMD traced (hipvis run --help)\n"
+    "  report [--html FILE] [ARGS...] TRACE...   hipvis-analyze --html FILE (default hipvis-report.html)\n"
     "  sidecar [ARGS...]   hipvis-sidecar\n"
     "  analyze [ARGS...]   hipvis-analyze\n"
     "  dump [ARGS...]      hipvis-dump\n",
@@ -169,6 +173,25 @@ static int forward(const char *name, int argc, char **argv)
     return 127;
 }
 
+/* hipvis report ARGS -> hipvis-analyze --html hipvis-report.html ARGS, or
+ * ARGS as they are when they name the page (hipvis-analyze parses them). */
+static int report(int argc, char **argv)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strncmp(argv[i], "--html", 6))
+            return forward("analyze", argc, argv);
+    char **av = calloc((size_t)argc + 3, sizeof *av);
+    if (!av)
+        return 2;
+    av[0] = "--html";
+    av[1] = "hipvis-report.html";
+    for (int i = 0; i < argc; i++)
+        av[i + 2] = argv[i];
+    int rc = forward("analyze", argc + 2, av);
+    free(av);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     int first;
@@ -180,6 +203,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[first];
     if (!strcmp(cmd, "run"))
         return run(argc - first, argv + first);
+    if (!strcmp(cmd, "report"))
+        return report(argc - first - 1, argv + first + 1);
     if (!strcmp(cmd, "sidecar") || !strcmp(cmd, "analyze") || !strcmp(cmd, "dump"))
         return forward(cmd, argc - first - 1, argv + first + 1);
     if (!strcmp(cmd, "help")) {

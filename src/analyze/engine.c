@@ -121,8 +121,9 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
     e->cur_stream = HV_NO_INDEX;
     hv_u64map_init(&e->drop_ix);
     hv_u64map_init(&e->memo);
-    /* An observer or --all wants every occurrence with its own context: no memo then. */
-    e->memo_on = out && !out->observer && !out->keep_all;
+    /* An observer or --all wants every occurrence with its own context: no
+     * memo then (an observer of new groups only is content with it). */
+    e->memo_on = out && (!out->observer || out->observer_new_only) && !out->keep_all;
     return e;
 }
 

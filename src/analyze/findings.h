@@ -134,6 +134,7 @@ struct hv_findings {
     int keep_all;
     hv_finding_observer observer;
     void *observer_ctx;
+    int observer_new_only;   /* the observer wants new groups only: repeats may be counted lazily */
     uint64_t total;          /* occurrences added */
 };
 

@@ -42,4 +42,11 @@ void sc_side_stream_copy(struct tb *t, int steps, int wait);
  * exec is instantiated again after the re-allocation (the fix). */
 void sc_stale_capture(struct tb *t, int reinstantiate);
 
+/* One step of a busy decode loop (~14 records): pinned H2D copies, an eager
+ * kernel, a replay of exec (exec0 + i % nexec) on the legacy stream, an
+ * event hand-off to SC_SIDE with a D2D and a D2H copy, an event sync; every
+ * 16th step a stream sync, every 64th a temp alloc/free. The analyzer
+ * bench and the HTML report's trace generator share it. */
+void sc_busy_step(struct tb *t, uint64_t i, uint64_t exec0, int nexec);
+
 #endif

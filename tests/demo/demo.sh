@@ -57,3 +57,9 @@ set -e
 echo
 echo "== 5. Finding"
 summary conclude "$out/analysis.json"
+
+echo
+echo "== 6. The same analysis as one self-contained page (timeline, findings, graphs, input health; offline)"
+"$analyze" --fail-on none --html "$out/report.html" "$trace" >/dev/null 2>"$out/report.err" ||
+    { cat "$out/report.err" >&2; echo "demo: FAILED: hipvis-analyze --html" >&2; exit 1; }
+echo "   HTML report: $out/report.html  (open file://$out/report.html in any browser)"

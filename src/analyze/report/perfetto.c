@@ -3,13 +3,19 @@
  * chrome://tracing) opens. Written while the engines run, so memory does not
  * grow with the trace:
  *   - one process per traced pid, one thread track per stream, one "host"
- *     track for synchronizations;
+ *     track for synchronizations and guard insertions;
  *   - copies, memsets, kernel launches, graph replays, event records/waits
  *     as 1 us slices at their host timestamp (the trace records when the
  *     host enqueued them, not when the GPU ran them);
- *   - findings as instant events on the exposed op's stream, with the
- *     context in args; the first HV_PERFETTO_MAX_PER_GROUP occurrences of
- *     each group are drawn, the group's count says how many there were.
+ *   - findings as instant events on the exposed op's stream with a flow
+ *     arrow from the write (or earlier op) to it; the first
+ *     HV_PERFETTO_MAX_PER_GROUP occurrences of each group are drawn, the
+ *     group's count says how many there were.
+ * Size: a slice carries its name, place, time and seq only (the seq finds
+ * the call in `hipvis-dump`); the copy's direction and size are in its
+ * name. Before this, every slice carried its addresses, epoch and memory
+ * kinds, which made the JSON ~15x the trace (docs/analysis.md has figures).
+ * --window and --clock (view.h) cut and shift what is written.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,15 +26,18 @@
 #include "analyze/report/report.h"
 #include "analyze/rules/rules.h"
 
-#define HV_PERFETTO_MAX_PER_GROUP 100u
+#define HV_PERFETTO_MAX_PER_GROUP 32u
 #define HOST_TID 1u
 
 struct hv_perfetto {
     FILE *out;
-    uint64_t pid;
+    struct hv_view view;
+    uint64_t pid, start_ns;
+    int64_t off;                 /* recorded ts -> output clock */
     int first;                   /* no event written yet */
     struct hv_u64map tids;       /* stream id -> tid, per trace */
     uint32_t next_tid;
+    uint64_t next_flow;
 };
 
 static void sep(struct hv_perfetto *p)
@@ -37,18 +46,26 @@ static void sep(struct hv_perfetto *p)
     p->first = 0;
 }
 
-static void ts(FILE *out, uint64_t ns)
+/* Microseconds with ns precision, on the output clock (may be negative
+ * with base=: events before the profiler's base time). */
+static void ts(struct hv_perfetto *p, uint64_t rec_ns)
 {
-    fprintf(out, ",\"ts\":%" PRIu64 ".%03" PRIu64, ns / 1000u, ns % 1000u);
+    int64_t ns = (int64_t)rec_ns + p->off;
+    uint64_t a = ns < 0 ? (uint64_t)-ns : (uint64_t)ns;
+    fprintf(p->out, ",\"ts\":%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000u, a % 1000u);
 }
 
-struct hv_perfetto *hv_perfetto_open(FILE *out)
+struct hv_perfetto *hv_perfetto_open(FILE *out, const struct hv_view *view)
 {
     struct hv_perfetto *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->out = out;
     p->first = 1;
+    if (view)
+        p->view = *view;
+    else
+        hv_view_init(&p->view);
     hv_u64map_init(&p->tids);
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
     return p;
@@ -63,18 +80,21 @@ static void thread_name(struct hv_perfetto *p, uint32_t tid, const char *name)
     fputs("}}", p->out);
 }
 
-void hv_perfetto_begin_trace(struct hv_perfetto *p, uint64_t pid, const char *label)
+void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr)
 {
-    p->pid = pid;
+    p->pid = hdr ? hdr->pid : 0;
+    p->start_ns = hdr ? hdr->start_ns : 0;
+    p->off = hv_view_offset(&p->view, hdr);
     hv_u64map_free(&p->tids);
     p->next_tid = HOST_TID + 1;
     sep(p);
-    fprintf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64 ",\"args\":{\"name\":", pid);
-    char buf[600];
-    snprintf(buf, sizeof buf, "pid %" PRIu64 " %s", pid, label ? label : "");
+    fprintf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64 ",\"args\":{\"name\":", p->pid);
+    char buf[600], vb[160];
+    snprintf(buf, sizeof buf, "pid %" PRIu64 " %s (%s)", p->pid, hdr ? hdr->exe : "",
+             hv_view_text(&p->view, vb, sizeof vb));
     hv_json_str(p->out, buf);
     fputs("}}", p->out);
-    thread_name(p, HOST_TID, "host (syncs)");
+    thread_name(p, HOST_TID, "host (syncs, guards)");
 }
 
 static uint32_t tid_of(struct hv_perfetto *p, uint64_t stream)
@@ -90,44 +110,25 @@ static uint32_t tid_of(struct hv_perfetto *p, uint64_t stream)
     return t;
 }
 
-static void slice(struct hv_perfetto *p, uint32_t tid, const char *cat, const char *name, uint64_t ns,
-                  const struct hv_call *c)
+static void slice(struct hv_perfetto *p, uint32_t tid, const char *name, uint64_t rec_ns, uint64_t seq)
 {
     sep(p);
-    fprintf(p->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", cat);
+    fputs("{\"ph\":\"X\",\"name\":", p->out);
     hv_json_str(p->out, name);
     fprintf(p->out, ",\"pid\":%" PRIu64 ",\"tid\":%u", p->pid, tid);
-    ts(p->out, ns);
-    fprintf(p->out, ",\"dur\":1,\"args\":{\"seq\":%" PRIu64, c->h.seq);
-    if (c->epoch != HV_EPOCH_UNKNOWN)
-        fprintf(p->out, ",\"epoch\":%" PRIu64, c->epoch);
-    switch (hv_api_op(c->api)) {
-    case HV_OP_COPY:
-        fprintf(p->out, ",\"dst\":\"0x%" PRIx64 "\",\"src\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64 ",\"src_mem\":\"%s\"",
-                c->a.copy.dst, c->a.copy.src, c->a.copy.bytes, hv_mem_text(c->a.copy.src_mem));
-        break;
-    case HV_OP_MEMSET:
-        fprintf(p->out, ",\"dst\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64, c->a.memset.dst, c->a.memset.bytes);
-        break;
-    case HV_OP_GRAPH:
-        fprintf(p->out, ",\"exec\":\"0x%" PRIx64 "\"", c->a.graph.exec);
-        break;
-    case HV_OP_EVENT:
-        fprintf(p->out, ",\"event\":\"0x%" PRIx64 "\"", c->a.event.event);
-        break;
-    default:
-        break;
-    }
-    fputs("}}", p->out);
+    ts(p, rec_ns);
+    fprintf(p->out, ",\"dur\":1,\"args\":{\"seq\":%" PRIu64 "}}", seq);
 }
 
 static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c, uint32_t s)
 {
     struct hv_perfetto *p = ctx;
     char name[96], b[32];
+    if (!hv_view_in(&p->view, c->h.seq, c->h.ts_ns, p->start_ns))
+        return;
     enum hv_op op = hv_api_op(c->api);
     if (op == HV_OP_SYNC) {
-        slice(p, HOST_TID, "sync", hv_api_name(c->api), c->h.ts_ns, c);
+        slice(p, HOST_TID, hv_api_name(c->api), c->h.ts_ns, c->h.seq);
         return;
     }
     if (s == HV_NO_INDEX || s >= m->nstreams)
@@ -137,32 +138,55 @@ static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c
     case HV_OP_COPY:
         snprintf(name, sizeof name, "%s %s %s", hv_api_name(c->api), hv_dir_text(c->a.copy.dir),
                  hv_bytes_text(c->a.copy.bytes, b, sizeof b));
-        slice(p, tid, "copy", name, c->h.ts_ns, c);
+        slice(p, tid, name, c->h.ts_ns, c->h.seq);
         break;
     case HV_OP_MEMSET:
-        slice(p, tid, "memset", hv_api_name(c->api), c->h.ts_ns, c);
+        snprintf(name, sizeof name, "%s %s", hv_api_name(c->api), hv_bytes_text(c->a.memset.bytes, b, sizeof b));
+        slice(p, tid, name, c->h.ts_ns, c->h.seq);
         break;
     case HV_OP_LAUNCH: {
         const char *k = hv_model_name(m, c->a.launch.name_id, c->a.launch.func);
-        slice(p, tid, "launch", k ? k : hv_api_name(c->api), c->h.ts_ns, c);
+        slice(p, tid, k ? k : hv_api_name(c->api), c->h.ts_ns, c->h.seq);
         break;
     }
     case HV_OP_GRAPH:
         snprintf(name, sizeof name, "replay exec 0x%" PRIx64, c->a.graph.exec);
-        slice(p, tid, "replay", name, c->h.ts_ns, c);
+        slice(p, tid, name, c->h.ts_ns, c->h.seq);
         break;
     case HV_OP_EVENT:
-        slice(p, tid, "event", hv_api_name(c->api), c->h.ts_ns, c);
+        slice(p, tid, hv_api_name(c->api), c->h.ts_ns, c->h.seq);
         break;
     default:
         break;
     }
 }
 
+void hv_perfetto_record(struct hv_perfetto *p, const struct hv_rec_header *rec)
+{
+    if (rec->type != HV_REC_GUARD || rec->size < sizeof(struct hv_guard))
+        return;
+    if (!hv_view_in(&p->view, rec->seq, rec->ts_ns, p->start_ns))
+        return;
+    const struct hv_guard *g = (const struct hv_guard *)rec;
+    char name[96];
+    snprintf(name, sizeof name, "guard before replay exec 0x%" PRIx64, g->exec);
+    slice(p, HOST_TID, g->exec ? name : "guard after copy", rec->ts_ns, rec->seq);
+}
+
 struct hv_engine_observer hv_perfetto_observer(struct hv_perfetto *p)
 {
     struct hv_engine_observer o = {.ctx = p, .call = on_call};
     return o;
+}
+
+static int on_stream(const struct hv_fside *s)
+{
+    return s->kind != HV_SIDE_NONE && s->kind != HV_SIDE_TRACE && s->kind != HV_SIDE_FREE;
+}
+
+static uint32_t side_tid(struct hv_perfetto *p, const struct hv_fside *s)
+{
+    return on_stream(s) && s->kind != HV_SIDE_SYNC ? tid_of(p, s->stream) : HOST_TID;
 }
 
 void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct hv_group *g, int is_new)
@@ -172,14 +196,36 @@ void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct 
     if (g->count > HV_PERFETTO_MAX_PER_GROUP || f->pid != p->pid)
         return;
     const struct hv_fside *s = f->b.kind != HV_SIDE_NONE ? &f->b : &f->a;
+    if (s->kind != HV_SIDE_TRACE && !hv_view_in(&p->view, s->seq, s->ts_ns, p->start_ns))
+        return;
+    const char *rule = hv_rule_name(f->rule);
     uint32_t tid = s->kind == HV_SIDE_TRACE || s->kind == HV_SIDE_FREE ? HOST_TID : tid_of(p, s->stream);
+    /* The arrow: from the earlier op to the exposed one, both drawn slices. */
+    if (s == &f->b && on_stream(&f->a) && on_stream(&f->b) &&
+        hv_view_in(&p->view, f->a.seq, f->a.ts_ns, p->start_ns)) {
+        uint64_t id = ++p->next_flow;
+        sep(p);
+        fprintf(p->out, "{\"ph\":\"s\",\"cat\":\"finding\",\"name\":\"%s\",\"id\":%" PRIu64 ",\"pid\":%" PRIu64
+                        ",\"tid\":%u",
+                rule, id, p->pid, side_tid(p, &f->a));
+        ts(p, f->a.ts_ns);
+        fputs("}", p->out);
+        sep(p);
+        fprintf(p->out, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"finding\",\"name\":\"%s\",\"id\":%" PRIu64
+                        ",\"pid\":%" PRIu64 ",\"tid\":%u",
+                rule, id, p->pid, side_tid(p, &f->b));
+        ts(p, f->b.ts_ns);
+        fputs("}", p->out);
+    }
     sep(p);
     fprintf(p->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"finding\",\"name\":\"%s\",\"pid\":%" PRIu64 ",\"tid\":%u",
-            hv_rule_name(f->rule), p->pid, tid);
-    ts(p->out, s->ts_ns);
+            rule, p->pid, tid);
+    ts(p, s->ts_ns);
     fprintf(p->out, ",\"args\":{\"severity\":\"%s\",\"lo\":\"0x%" PRIx64 "\",\"hi\":\"0x%" PRIx64
                     "\",\"earlier_seq\":%" PRIu64 ",\"later_seq\":%" PRIu64 ",\"earlier_api\":\"%s\"",
             hv_severity_name(f->severity), f->lo, f->hi, f->a.seq, f->b.seq, hv_api_name(f->a.api));
+    if (f->a.kind != HV_SIDE_NONE && f->a.epoch != HV_EPOCH_UNKNOWN)
+        fprintf(p->out, ",\"earlier_epoch\":%" PRIu64, f->a.epoch);
     if (f->b.exec)
         fprintf(p->out, ",\"exec\":\"0x%" PRIx64 "\",\"node_index\":%d,\"arg_index\":%d", f->b.exec,
                 f->b.node_index, f->b.arg_index);

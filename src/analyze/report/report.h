@@ -10,6 +10,7 @@
 
 #include "analyze/engine.h"
 #include "analyze/findings.h"
+#include "analyze/report/view.h"
 #include "format/json_str.h"   /* hv_json_str: the one JSON string escaper */
 
 /* An input that could not be read (or read fully): the JSON report's
@@ -51,13 +52,19 @@ void hv_report_graph(FILE *out, const struct hv_model *m, uint32_t exec);
  * findings observer. One process track per traced pid, one thread track
  * per stream (plus one for host syncs). */
 struct hv_perfetto;
-struct hv_perfetto *hv_perfetto_open(FILE *out);
-/* Starts the next trace (process): name it. */
-void hv_perfetto_begin_trace(struct hv_perfetto *p, uint64_t pid, const char *label);
+/* view: window and clock (NULL: everything, monotonic). */
+struct hv_perfetto *hv_perfetto_open(FILE *out, const struct hv_view *view);
+/* Starts the next trace (process): names it, sets its clock offset. */
+void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr);
 struct hv_engine_observer hv_perfetto_observer(struct hv_perfetto *p);
+/* Every record as read (guard insertions are records, not calls). */
+void hv_perfetto_record(struct hv_perfetto *p, const struct hv_rec_header *rec);
 void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct hv_group *g, int is_new);
 /* Closes the JSON document; returns 0 or -1 on a write error. Frees p. */
 int hv_perfetto_close(struct hv_perfetto *p);
 
+/* Opens an export for writing; a name ending in ".gz" is gzip-compressed
+ * (gzout.c; links zlib). */
+FILE *hv_report_fopen(const char *path);
 
 #endif

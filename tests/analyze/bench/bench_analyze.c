@@ -65,26 +65,7 @@ static void setup(struct tb *t)
 /* One decode step: ~14 records. */
 static void step(struct tb *t, uint64_t i)
 {
-    static const struct tb_arg prep[] = {{.value = SC_TOKENS, .index = 0, .access = HV_ACCESS_WRITE},
-                                         {.value = SC_BUF, .index = 1, .access = HV_ACCESS_READ}};
-    tb_copy(t, TB_LEGACY, SC_BUF, SC_PINNED, SC_BUF_BYTES, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
-    tb_copy(t, TB_LEGACY, SC_BUF + 0x1000, SC_PINNED + 0x1000, 4096, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
-    tb_copy(t, TB_LEGACY, SC_POOL + 0x30000, SC_PINNED, 65536, HV_DIR_H2D, HV_MEM_HOST_PINNED, 1);
-    tb_launch(t, TB_LEGACY, SC_KERNEL_ID, prep, 2);
-    tb_graph_launch(t, 0x8000 + i % NEXEC, TB_LEGACY);
-    tb_event_record(t, SC_EVENT, TB_LEGACY);
-    tb_stream_wait(t, SC_SIDE, SC_EVENT);
-    tb_copy(t, SC_SIDE, SC_ELSEWHERE, SC_OUT, 1024, HV_DIR_D2D, HV_MEM_DEVICE, 1);
-    tb_copy(t, SC_SIDE, SC_PINNED + 0x2000, SC_ELSEWHERE, 1024, HV_DIR_D2H, HV_MEM_DEVICE, 1);
-    tb_event_record(t, SC_EVENT + 1, SC_SIDE);
-    tb_event_sync(t, SC_EVENT + 1);
-    if (i % 16 == 15)
-        tb_stream_sync(t, TB_LEGACY);
-    if (i % 64 == 63) {
-        uint64_t tmp = 0x7a0000000000ull + (i / 64 % 8) * 0x100000;
-        tb_alloc(t, tmp, 0x100000, HV_MEM_DEVICE);
-        tb_free(t, tmp);
-    }
+    sc_busy_step(t, i, 0x8000, NEXEC);
 }
 
 static void generate(struct tb *t, uint64_t records)

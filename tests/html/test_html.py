@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""test_html.py BUILD_DIR - `make check-html`: the HTML report in a real
+browser (headless Chromium over its DevTools protocol, tests/html/cdp.py),
+plus the Perfetto export's flows, window and clock.
+
+  1. the decode loop (tests/apps, on the TEST-ONLY runtime double, under
+     libhipvis) -> hipvis-analyze --html: the page loads from file:// with no
+     console error and no request but its own file; the finding list holds
+     same-epoch-write; a real mouse click on the finding moves the timeline
+     (#timeline data-v0/v1) onto the write and the replay, fills the detail
+     and highlights the reading node in the graph; a screenshot is not blank.
+  2. a synthetic trace whose kernel is named "</script><script>...": the
+     page still loads, runs nothing injected and shows the name as text.
+  3. --window / --clock / flows in --perfetto and --html.
+Exit 0 when every check passes; prints each failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+analyze = os.path.join(build, "hipvis-analyze")
+failures = []
+passed = 0
+
+
+def check(cond, what):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(args, **kw):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+tmp = tempfile.mkdtemp(prefix="hv-html-")
+EVIL = "</script><script>window.pwned=1</script><!--k"
+
+# --- inputs ---------------------------------------------------------------
+demo_trace = os.path.join(tmp, "decode_loop.zst")
+env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "tests/double"), HIPVIS_OUTPUT=demo_trace,
+           LD_PRELOAD=os.path.join(build, "libhipvis.so"))
+r = run([os.path.join(build, "tests/apps/decode_loop"), "--steps", "40", "--prefill-every", "8"], env=env)
+check(r.returncode == 0 and os.path.exists(demo_trace), "decode_loop under libhipvis wrote a trace (%s)" % r.stderr[-300:])
+evil_trace = os.path.join(tmp, "evil.zst")
+r = run([os.path.join(build, "tests/html/mktrace"), evil_trace, "3000", EVIL])
+check(r.returncode == 0, "mktrace wrote the synthetic trace: " + r.stderr)
+
+demo_html = os.path.join(tmp, "demo.html")
+r = run([analyze, "--fail-on", "none", "--html", demo_html, demo_trace])
+check(r.returncode == 0 and os.path.getsize(demo_html) > 10000, "hipvis-analyze --html on the demo trace: " + r.stderr)
+evil_html = os.path.join(tmp, "evil.html")
+r = run([analyze, "--fail-on", "none", "--html", evil_html, evil_trace])
+check(r.returncode == 0, "hipvis-analyze --html on the synthetic trace: " + r.stderr)
+page_text = open(evil_html, encoding="utf-8").read()
+check(page_text.count("</script>") == 2, "the page has exactly its own two </script> tags (data cannot end them)")
+check("http://" not in page_text.replace("http://www.w3.org/2000/svg", "") and "https://" not in page_text,
+      "the page names no http(s) URL (no CDN, no fetch) besides the SVG namespace")
+
+
+def url(path, frag=""):
+    return "file://" + path + frag
+
+
+def finding_index(page, rule):
+    return page.evaluate("(function(){var e=document.querySelector('#findings li[data-rule=\"%s\"]');"
+                         "return e ? +e.getAttribute('data-i') : -1})()" % rule)
+
+
+with cdp.Browser() as b:
+    # --- 1. the demo's report ----------------------------------------------
+    page = b.open()
+    page.navigate(url(demo_html))
+    ready = page.evaluate("document.body.getAttribute('data-ready')")
+    check(ready == "1", "demo page ran its script to the end (data-ready)")
+    check(not page.console_errors, "demo page: no console error: %s" % page.console_errors)
+    others = [u for u in page.requests if u != url(demo_html)]
+    check(not others, "demo page: no request but its own file: %s" % others)
+    rules = page.evaluate("[].map.call(document.querySelectorAll('#findings li[data-rule]'),"
+                          "function(e){return e.getAttribute('data-rule')})")
+    check("same-epoch-write" in (rules or []), "finding list holds same-epoch-write: %s" % rules)
+    i = finding_index(page, "same-epoch-write")
+    before = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
+    page.click('#findings li[data-i="%d"]' % max(i, 0))
+    after = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
+    check(after != before and after[1] - after[0] < before[1] - before[0],
+          "clicking the finding moved and narrowed the timeline: %s -> %s" % (before, after))
+    f = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+                      "var f=D.report.findings[%d]; var s=D.procs[0].shift;"
+                      "return [f.earlier.ts_ns+s, f.later.ts_ns+s]})()" % max(i, 0))
+    check(f and after[0] <= f[0] <= after[1] and after[0] <= f[1] <= after[1],
+          "the write and the replay are inside the new view: %s in %s" % (f, after))
+    check(page.evaluate("document.querySelector('#findings li.selected') !== null"), "the clicked finding is marked selected")
+    det = page.evaluate("document.getElementById('detail').textContent")
+    check("same-epoch-write" in det and "writer" in det and "reader" in det and "next:" in det,
+          "detail shows rule, writer, reader and the next step: %r" % det[:300])
+    check("epoch boundary" in det, "detail shows the epoch boundary the host last observed")
+    check(page.evaluate("document.querySelector('#graphsvg g.hit') !== null"),
+          "the graph view highlights the node that read the buffer")
+    check(page.evaluate("document.querySelectorAll('#health tr').length") >= 2, "input-health table has a row per trace")
+    span0 = after[1] - after[0]
+    page.click('.toolbar button[title^="zoom out"]')
+    z = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
+    check(abs((z[1] - z[0]) / span0 - 2) < 0.01, "zoom out doubles the span: %s -> %s" % (span0, z[1] - z[0]))
+    painted = page.evaluate("(function(){var c=document.getElementById('timeline');var d=c.getContext('2d')"
+                            ".getImageData(0,0,c.width,c.height).data;var n=0;for(var i=0;i<d.length;i+=4)"
+                            "if(d[i]<200||d[i+1]<200||d[i+2]<200)n++;return n})()")
+    check(painted > 500, "the timeline canvas has drawn content (%s dark pixels)" % painted)
+    png = page.screenshot()
+    w, h, bpp, rows = cdp.png_pixels(png)
+    nonwhite, colors = 0, set()
+    for y in range(0, h, 2):
+        row = rows[y]
+        for x in range(0, w * bpp, bpp * 2):
+            px = row[x:x + 3]
+            colors.add(px)
+            if min(px) < 235:
+                nonwhite += 1
+    frac = nonwhite / ((h // 2) * (w // 2))
+    check(w >= 800 and frac > 0.03 and len(colors) > 50,
+          "screenshot of the demo report is not blank (%dx%d, %.1f%% non-white, %d colours)" % (w, h, 100 * frac, len(colors)))
+    with open(os.path.join(tmp, "demo.png"), "wb") as out:
+        out.write(png)
+    page.close()
+
+    # --- 2. a kernel name that tries to end the script ---------------------
+    page = b.open()
+    page.navigate(url(evil_html, "#finding=0"))
+    check(page.evaluate("document.body.getAttribute('data-ready')") == "1", "hostile-name page ran its script")
+    check(not page.console_errors, "hostile-name page: no console error: %s" % page.console_errors)
+    check(page.evaluate("typeof window.pwned") == "undefined", "no script injected through a kernel name")
+    check(EVIL in page.evaluate("document.getElementById('detail').textContent"),
+          "the hostile kernel name is shown as text")
+    rules = page.evaluate("[].map.call(document.querySelectorAll('#findings li[data-rule]'),"
+                          "function(e){return e.getAttribute('data-rule')})")
+    check("same-epoch-write" in rules and "parallel-queue-read" in rules,
+          "synthetic trace: same-epoch-write and parallel-queue-read listed: %s" % rules)
+    i = finding_index(page, "parallel-queue-read")
+    page.click('#findings li[data-i="%d"]' % i)
+    tags = page.evaluate("document.getElementById('graphsvg').textContent")
+    check("collective" in tags and "root, no wait" in tags, "graph view shows placement and collective tags")
+    check(page.evaluate("document.querySelectorAll('#graphsvg g[data-node]').length") == 8, "graph view draws the 8 nodes")
+    check(not page.console_errors, "no console error after the clicks: %s" % page.console_errors)
+    page.close()
+
+    # --- 3. window: fewer ops, said in the page ------------------------------
+    win_html = os.path.join(tmp, "win.html")
+    r = run([analyze, "--fail-on", "none", "--window", "100:400", "--html", win_html, evil_trace])
+    check(r.returncode == 0, "--window 100:400 --html: " + r.stderr)
+    page = b.open()
+    page.navigate(url(win_html))
+    n = page.evaluate("hipvis.ops")
+    check(0 < n < 400, "--window 100:400 keeps only ops in the window (%s)" % n)
+    check("Window:" in page.evaluate("document.querySelector('header').textContent"), "the page says it shows a window")
+    page.close()
+    cap_html = os.path.join(tmp, "cap.html")
+    r = run([analyze, "--fail-on", "none", "--html-max-ops", "300", "--html", cap_html, evil_trace])
+    page = b.open()
+    page.navigate(url(cap_html))
+    hdr = page.evaluate("document.querySelector('header').textContent")
+    check("aggregated" in hdr and not page.console_errors, "past --html-max-ops the page says what it aggregated: %r" % hdr[:300])
+    page.close()
+
+# --- Perfetto: flows, window, clock ----------------------------------------
+pf = os.path.join(tmp, "pf.json")
+r = run([analyze, "--fail-on", "none", "--perfetto", pf, demo_trace])
+doc = json.load(open(pf))
+evs = doc["traceEvents"]
+starts = [e for e in evs if e.get("ph") == "s"]
+ends = [e for e in evs if e.get("ph") == "f"]
+check(starts and len(starts) == len(ends) and {e["id"] for e in starts} == {e["id"] for e in ends},
+      "perfetto: flow arrows write -> replay (%d starts, %d ends)" % (len(starts), len(ends)))
+slices = [e for e in evs if e.get("ph") == "X"]
+
+
+def binds(flow):
+    return any(s["tid"] == flow["tid"] and s["pid"] == flow["pid"] and s["ts"] <= flow["ts"] <= s["ts"] + s["dur"]
+               for s in slices)
+
+
+check(all(binds(e) for e in starts + ends), "perfetto: every flow end lies on a drawn slice of its track")
+pfw = os.path.join(tmp, "pfw.json")
+run([analyze, "--fail-on", "none", "--window", "200:300", "--perfetto", pfw, demo_trace])
+sw = [e for e in json.load(open(pfw))["traceEvents"] if e.get("ph") == "X"]
+check(sw and all(200 <= e["args"]["seq"] <= 300 for e in sw) and len(sw) < len(slices),
+      "perfetto --window 200:300: only those seqs (%d of %d slices)" % (len(sw), len(slices)))
+pfr = os.path.join(tmp, "pfr.json")
+run([analyze, "--fail-on", "none", "--clock", "realtime", "--perfetto", pfr, demo_trace])
+sr = [e for e in json.load(open(pfr))["traceEvents"] if e.get("ph") == "X"]
+dump = run([os.path.join(build, "hipvis-dump"), "--json", demo_trace]).stdout
+hdr = None
+for line in dump.splitlines():
+    o = json.loads(line)
+    if "start_realtime_ns" in o:
+        hdr = o
+        break
+if hdr is None:
+    hdr = json.loads(dump.splitlines()[0]) if dump else {}
+shift_us = (int(hdr.get("start_realtime_ns", 0)) - int(hdr.get("start_ns", 0))) / 1000 if hdr else None
+check(shift_us and abs((sr[0]["ts"] - slices[0]["ts"]) - shift_us) < 1,
+      "perfetto --clock realtime shifts by start_realtime_ns - start_ns (%s us)" % shift_us)
+torch = os.path.join(tmp, "torch.json")
+with open(torch, "w") as f:
+    f.write('{"schemaVersion": 1, "deviceProperties": [], "baseTimeNanoseconds": %d, "traceEvents": []}'
+            % int(hdr.get("start_realtime_ns", 0)))
+pft = os.path.join(tmp, "pft.json")
+r = run([analyze, "--fail-on", "none", "--clock", "torch=" + torch, "--perfetto", pft, demo_trace])
+st = [e for e in json.load(open(pft))["traceEvents"] if e.get("ph") == "X"]
+check(r.returncode == 0 and st and abs(st[0]["ts"] - (slices[0]["ts"] - int(hdr.get("start_ns", 0)) / 1000)) < 1,
+      "perfetto --clock torch=FILE: ts counted from the profiler's baseTimeNanoseconds")
+r = run([analyze, "--clock", "sideways", demo_trace])
+check(r.returncode == 2 and "monotonic|realtime" in r.stderr, "a bad --clock names the accepted values")
+r = run([analyze, "--window", "5:1", demo_trace])
+check(r.returncode == 2 and "before" in r.stderr, "a reversed --window is refused")
+
+print("check-html: %d passed, %d failed (pages in %s)" % (passed, len(failures), tmp))
+if failures:
+    sys.exit(1)
+import shutil  # noqa: E402
+shutil.rmtree(tmp, ignore_errors=True)
