@@ -50,7 +50,7 @@ struct proc {
     uint16_t obs_api;
 };
 
-struct estate { uint64_t epoch, b_seq, b_ts; uint16_t b_api; };
+struct estate { uint64_t epoch, b_seq, b_ts, completed; uint16_t b_api; };
 
 struct gx { uint64_t pid, b_seq; int64_t b_t; uint16_t b_api; uint8_t set; };
 
@@ -283,23 +283,34 @@ static void keep_context(struct hv_html *h)
     h->tail_left = RING;
 }
 
-static void epoch_seen(struct hv_html *h, struct proc *p, uint64_t stream, uint64_t epoch, uint64_t b_seq,
-                       uint64_t b_ts, uint16_t b_api)
+static struct estate *estate_of(struct hv_html *h, struct proc *p, uint64_t stream)
 {
     uint32_t i = hv_u64map_get(&p->epochs, stream);
     if (i == HV_U64MAP_NONE) {
         if (GROW(h, h->estate, h->nestate, h->capestate))
-            return;
+            return NULL;
         i = (uint32_t)h->nestate++;
         if (hv_u64map_put(&p->epochs, stream, i) != 0)
             h->oom = 1;
+        memset(&h->estate[i], 0, sizeof h->estate[i]);
         h->estate[i].epoch = HV_EPOCH_UNKNOWN;
     }
-    struct estate *s = &h->estate[i];
+    return &h->estate[i];
+}
+
+static void epoch_seen(struct hv_html *h, struct proc *p, uint64_t stream, uint64_t epoch, uint64_t b_seq,
+                       uint64_t b_ts, uint16_t b_api)
+{
+    struct estate *s = estate_of(h, p, stream);
+    if (!s)
+        return;
     if (s->epoch == epoch)
         return;
     int first = s->epoch == HV_EPOCH_UNKNOWN;
-    *s = (struct estate){.epoch = epoch, .b_seq = b_seq, .b_ts = b_ts, .b_api = b_api};
+    s->epoch = epoch;
+    s->b_seq = b_seq;
+    s->b_ts = b_ts;
+    s->b_api = b_api;
     if (first || !b_seq || !hv_view_in(&h->view, b_seq, b_ts, p->start_ns))
         return;
     if (h->neticks >= MAX_EPOCHS) {
@@ -333,6 +344,16 @@ static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c
     if (s == HV_NO_INDEX || s >= m->nstreams)
         return;
     uint64_t sid = m->streams[s].id;
+    /* A call that made the host observe its own stream's work complete (a
+     * blocking copy, say) is an observation too: the model says so by
+     * advancing the stream's completed_seq. */
+    struct estate *es = estate_of(h, p, sid);
+    if (es && m->streams[s].completed_seq > es->completed) {
+        es->completed = m->streams[s].completed_seq;
+        p->obs_seq = c->h.seq;
+        p->obs_ts = c->h.ts_ns;
+        p->obs_api = c->api;
+    }
     if (c->epoch != HV_EPOCH_UNKNOWN)
         epoch_seen(h, p, sid, c->epoch, p->obs_seq, p->obs_ts, p->obs_api);
     uint32_t t = track_of(h, p, sid);
