@@ -128,7 +128,9 @@ enum hv_op {
     X(146, hipModuleUnload, HV_OP_MODULE)                                     \
     X(147, hipModuleGetFunction, HV_OP_MODULE)                                \
     X(148, hipGetProcAddress, HV_OP_OTHER)                                    \
-    X(149, hipLaunchHostFunc, HV_OP_LAUNCH)
+    X(149, hipLaunchHostFunc, HV_OP_LAUNCH)                                   \
+    X(900, hipProfilerStart, HV_OP_OTHER)                                     \
+    X(901, hipProfilerStop, HV_OP_OTHER)
 
 #include "hipvis/api_cuda.h"
 

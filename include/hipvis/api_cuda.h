@@ -243,15 +243,23 @@
     X(2171, cuGetProcAddress_v2, HV_OP_OTHER)
 
 /* The CUDA runtime: ids 1000..1999. */
+/* profiler start/stop (HIPVIS_START=profiler; src/names/regions.c) */
+#define HV_CUDART_PROFILER(X)                                                 \
+    X(1900, cudaProfilerStart, HV_OP_OTHER)                                   \
+    X(1901, cudaProfilerStop, HV_OP_OTHER)
+#define HV_CUDRV_PROFILER(X)                                                  \
+    X(2900, cuProfilerStart, HV_OP_OTHER)                                     \
+    X(2901, cuProfilerStop, HV_OP_OTHER)
+
 #define HV_CUDA_APIS(X) \
     HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \
     HV_CUDART_SYNC(X) HV_CUDART_EVENT(X) HV_CUDART_ALLOC(X) \
-    HV_CUDART_LOOKUP(X)
+    HV_CUDART_LOOKUP(X) HV_CUDART_PROFILER(X)
 
 /* The CUDA driver: ids 2000..2999. */
 #define HV_CUDA_DRV_APIS(X) \
     HV_CUDRV_COPY(X) HV_CUDRV_MEMSET(X) HV_CUDRV_LAUNCH(X) \
     HV_CUDRV_GRAPH(X) HV_CUDRV_SYNC(X) HV_CUDRV_EVENT(X) \
-    HV_CUDRV_ALLOC(X) HV_CUDRV_MODULE(X)
+    HV_CUDRV_ALLOC(X) HV_CUDRV_MODULE(X) HV_CUDRV_PROFILER(X)
 
 #endif

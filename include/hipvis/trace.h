@@ -133,6 +133,9 @@ enum hv_rec_type {
     HV_REC_EPOCH = 14,        /* struct hv_epoch: a stream's epoch advanced */
     HV_REC_CODEOBJ_NOTE = 15, /* struct hv_codeobj_note: code-object content skipped, and why */
     HV_REC_GUARD = 16,        /* struct hv_guard: HIPVIS_GUARD synchronized before a graph launch */
+    HV_REC_NAME = 35,         /* struct hv_name: hipvis_name() named a buffer */
+    HV_REC_PYSTACK = 36,      /* struct hv_pystack: the calling thread's Python frames */
+    HV_REC_MARK = 37,         /* struct hv_mark: region / step mark (hipvis, NVTX, roctx, profiler, signal) */
     HV_REC__MAX
 };
 
@@ -588,6 +591,94 @@ struct hv_guard {
     uint64_t count;           /* guarded launches in this process so far, this one included */
     uint32_t mode;            /* enum hv_guard_mode */
     int32_t  result;          /* the runtime's result for the pattern's first failing call, 0 if none */
+};
+
+/* ==========================================================================
+ * Names, Python frames and regions (issue 16; docs/names.md). Records of
+ * what the user calls things: buffers named through hipvis_name(), the
+ * Python lines that made a call, and the regions and marks a program sets
+ * (hipvis_region_push, NVTX, roctx, profiler start/stop, SIGUSR2).
+ * ======================================================================== */
+
+#define HV_HDR_PYFRAMES 0x10000u  /* HV_REC_PYSTACK records may be present (HIPVIS_PYFRAMES=1) */
+#define HV_HDR_REGIONS  0x20000u  /* HIPVIS_START=profiler|signal: data calls outside regions not recorded */
+
+/* hipvis_name(ptr, bytes, name): from this point of the trace the range
+ * [ptr, ptr+bytes) is called `name`. seq = the latest call of the process
+ * when it was named (it is no call). A HV_REC_PYSTACK with the same seq and
+ * tid may follow (the Python line that named it). */
+struct hv_name {
+    struct hv_rec_header h;   /* type HV_REC_NAME */
+    uint64_t ptr;
+    uint64_t bytes;           /* 0: from ptr to the end of its allocation */
+    uint32_t name_id;         /* string id; 0 removes the name */
+    uint32_t pad;
+};
+
+/* Why a Python stack was taken: each (native call site, target) is
+ * recorded once (targets: a copy/memset destination, a graph exec, a
+ * kernel), captures, instantiations and allocations every time. */
+enum hv_py_why {
+    HV_PY_AT_WRITE = 1,       /* first copy / memset into this destination from this site */
+    HV_PY_AT_REPLAY = 2,      /* first launch of this graph exec from this site */
+    HV_PY_AT_LAUNCH = 3,      /* first launch of this kernel from this site */
+    HV_PY_AT_CAPTURE = 4,     /* stream capture begin / end */
+    HV_PY_AT_INSTANTIATE = 5,
+    HV_PY_AT_ALLOC = 6,
+    HV_PY_AT_NAME = 7,        /* hipvis_name() */
+    HV_PY_AT_MARK = 8,        /* a region / mark */
+};
+
+enum hv_py_status {
+    HV_PY_OK = 0,
+    HV_PY_NO_THREAD = 1,      /* the thread has no Python thread state (a native thread) */
+    HV_PY_UNSUPPORTED = 2,    /* this CPython version's frame layout is not known: py_version says which */
+    HV_PY_UNREADABLE = 3,     /* a frame could not be read (bounds-checked reads refused or failed) */
+    HV_PY_SITES_FULL = 4,     /* the table of (site, target) pairs is full: no more stacks are taken */
+};
+
+struct hv_pyframe {
+    uint32_t file_id;         /* string id of co_filename */
+    uint32_t func_id;         /* string id of co_qualname (co_name before 3.11) */
+    int32_t  line;            /* -1 unknown */
+    uint32_t pad;
+};
+
+/* The Python stack of the thread that made call `seq`, innermost first. */
+struct hv_pystack {
+    struct hv_rec_header h;   /* type HV_REC_PYSTACK; seq = the call (or the name / mark) */
+    uint32_t nframes;
+    uint8_t  status;          /* enum hv_py_status */
+    uint8_t  why;             /* enum hv_py_why */
+    uint16_t pad;
+    uint32_t py_version;      /* PY_VERSION_HEX of the interpreter, 0 unknown */
+    uint32_t truncated;       /* frames beyond HV_PY_MAX_FRAMES not recorded */
+    uint64_t target;          /* the destination, exec or kernel the dedupe keyed on; 0 none */
+    /* struct hv_pyframe frames[nframes] */
+};
+#define HV_PY_MAX_FRAMES 32u
+
+enum hv_mark_kind {
+    HV_MARK_PUSH = 1,         /* a nested range opens (hipvis_region_push, nvtxRangePush, roctxRangePush) */
+    HV_MARK_POP = 2,          /* the innermost open range of this thread closes */
+    HV_MARK_POINT = 3,        /* an instant mark (hipvis_mark, nvtxMark, roctxMark) */
+    HV_MARK_START = 4,        /* a start/end range opens (nvtxRangeStart, roctxRangeStart): id */
+    HV_MARK_END = 5,          /* ... and closes, by id */
+    HV_MARK_RECORD_ON = 6,    /* HIPVIS_START: recording of data calls resumed (profiler start, SIGUSR2) */
+    HV_MARK_RECORD_OFF = 7,   /* ... and paused; skipped = data calls not recorded so far */
+};
+
+enum hv_mark_source { HV_MARK_HIPVIS = 1, HV_MARK_NVTX = 2, HV_MARK_ROCTX = 3, HV_MARK_PROFILER = 4,
+                      HV_MARK_SIGNAL = 5 };
+
+struct hv_mark {
+    struct hv_rec_header h;   /* type HV_REC_MARK; seq = the latest call of the process (it is no call) */
+    uint8_t  kind;            /* enum hv_mark_kind */
+    uint8_t  source;          /* enum hv_mark_source */
+    uint16_t depth;           /* PUSH/POP: nesting depth of this thread after the mark */
+    uint32_t name_id;         /* string id of the message, 0 none */
+    uint64_t id;              /* START/END: the range id */
+    uint64_t skipped;         /* RECORD_ON/OFF: data calls not recorded so far (HIPVIS_START) */
 };
 
 #endif

@@ -340,6 +340,30 @@ static const struct hv_field epoch_fields[] = {
     F("completed_seq", struct hv_epoch, completed_seq, HV_FMT_U, 0),
 };
 
+static const struct hv_field name_fields[] = {
+    F("ptr", struct hv_name, ptr, HV_FMT_HEX, 0),
+    F("bytes", struct hv_name, bytes, HV_FMT_U, 0),
+    F("name", struct hv_name, name_id, HV_FMT_STRID, 0),
+};
+
+static const struct hv_field pystack_fields[] = {
+    F("nframes", struct hv_pystack, nframes, HV_FMT_U, 0),
+    F("status", struct hv_pystack, status, HV_FMT_U, 0),
+    F("why", struct hv_pystack, why, HV_FMT_U, 0),
+    F("py_version", struct hv_pystack, py_version, HV_FMT_HEX, 0),
+    F("truncated", struct hv_pystack, truncated, HV_FMT_U, HV_FLD_TERSE),
+    F("target", struct hv_pystack, target, HV_FMT_HEX, HV_FLD_TERSE),
+};
+
+static const struct hv_field mark_fields[] = {
+    F("kind", struct hv_mark, kind, HV_FMT_U, 0),
+    F("source", struct hv_mark, source, HV_FMT_U, 0),
+    F("depth", struct hv_mark, depth, HV_FMT_U, 0),
+    F("name", struct hv_mark, name_id, HV_FMT_STRID, 0),
+    F("id", struct hv_mark, id, HV_FMT_U, HV_FLD_TERSE),
+    F("skipped", struct hv_mark, skipped, HV_FMT_U, HV_FLD_TERSE),
+};
+
 struct hv_field_list hv_rec_fields(unsigned type)
 {
     switch (type) {
@@ -357,6 +381,9 @@ struct hv_field_list hv_rec_fields(unsigned type)
     case HV_REC_STACK:       return LIST(stack_fields);
     case HV_REC_MAPS:        return LIST(map_fields);
     case HV_REC_PROBE:       return LIST(probe_fields);
+    case HV_REC_NAME:        return LIST(name_fields);
+    case HV_REC_PYSTACK:     return LIST(pystack_fields);
+    case HV_REC_MARK:        return LIST(mark_fields);
     default:                 return (struct hv_field_list){ NULL, 0 };  /* drops: by cause */
     }
 }

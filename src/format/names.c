@@ -18,6 +18,8 @@ const char *hv_rec_type_name(unsigned type)
         [HV_REC_STACK] = "stack",         [HV_REC_MAPS] = "maps",
         [HV_REC_PROBE] = "probe",         [HV_REC_EPOCH] = "epoch",
         [HV_REC_CODEOBJ_NOTE] = "codeobj_note", [HV_REC_GUARD] = "guard",
+        [HV_REC_NAME] = "name",           [HV_REC_PYSTACK] = "pystack",
+        [HV_REC_MARK] = "mark",
     };
     return PICK(t, type);
 }

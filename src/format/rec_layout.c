@@ -20,6 +20,9 @@ const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
     [HV_REC_STACK] = sizeof(struct hv_stack),
     [HV_REC_MAPS] = sizeof(struct hv_map),
     [HV_REC_PROBE] = sizeof(struct hv_probe),
+    [HV_REC_NAME] = sizeof(struct hv_name),
+    [HV_REC_PYSTACK] = sizeof(struct hv_pystack),
+    [HV_REC_MARK] = sizeof(struct hv_mark),
 };
 
 /* Reads a 32-bit count/len field at `off` (records are 8-aligned, but a
@@ -42,6 +45,7 @@ size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
     case HV_REC_STACK:       return field32(rec, offsetof(struct hv_stack, nframes)) * 8u;
     case HV_REC_MAPS:        return field32(rec, offsetof(struct hv_map, path_len));
     case HV_REC_PROBE:       return field32(rec, offsetof(struct hv_probe, len)) * (uint64_t)HV_PROBE__POINTS;
+    case HV_REC_PYSTACK:     return field32(rec, offsetof(struct hv_pystack, nframes)) * sizeof(struct hv_pyframe);
     default:                 return 0;
     }
 }
@@ -52,6 +56,7 @@ const char *hv_rec_check(const struct hv_rec_header *rec)
     switch (rec->type) {
     case HV_REC_STRING: case HV_REC_GRAPH_EDGES: case HV_REC_KARGS:
     case HV_REC_CODEOBJ: case HV_REC_PAYLOAD: case HV_REC_STACK: case HV_REC_MAPS: case HV_REC_PROBE:
+    case HV_REC_PYSTACK:
         if (rec->size < fixed)
             return "variable-length record shorter than its fixed part";
         /* 64-bit sum: count * 32 cannot overflow, nor can the addition. */

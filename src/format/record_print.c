@@ -254,6 +254,17 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
         close_(e, ']');
         break;
     }
+    case HV_REC_PYSTACK: {
+        const struct hv_pystack *ps = (const struct hv_pystack *)h;
+        const struct hv_pyframe *fr = (const struct hv_pyframe *)(ps + 1);
+        key(e, "frames");
+        open_(e, '[');
+        for (uint32_t i = 0; i < ps->nframes; i++)
+            fprintf(e->o, e->json ? "%s[%" PRIu32 ",%" PRIu32 ",%" PRId32 "]" : "%s%" PRIu32 ":%" PRIu32 ":%" PRId32,
+                    i ? "," : "", fr[i].file_id, fr[i].func_id, fr[i].line);
+        close_(e, ']');
+        break;
+    }
     case HV_REC_MAPS: {
         const struct hv_map *mp = (const struct hv_map *)h;
         key(e, "path");

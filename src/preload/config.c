@@ -94,6 +94,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
     static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
+    static const struct int_knob pyframes = {"HIPVIS_PYFRAMES", 0, 1, 1, 0};
     long long v;
     int rc = 0;
 
@@ -126,6 +127,22 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->rewrite_every = (uint32_t)v;
     rc |= parse_int(&stacks, getenv_fn(stacks.name), &v, err, errlen);
     cfg->stacks = (int)v;
+    rc |= parse_int(&pyframes, getenv_fn(pyframes.name), &v, err, errlen);
+    cfg->pyframes = (int)v;
+    const char *start = getenv_fn("HIPVIS_START");
+    if (!start || !*start || strcmp(start, "all") == 0) {
+        cfg->start = HV_START_ALL;
+    } else if (strcmp(start, "profiler") == 0) {
+        cfg->start = HV_START_PROFILER;
+    } else if (strcmp(start, "signal") == 0) {
+        cfg->start = HV_START_SIGNAL;
+    } else {
+        char msg[320];
+        snprintf(msg, sizeof msg, "hipvis: HIPVIS_START=\"%.200s\" is not accepted: expected all, profiler or signal; "
+                                  "tracing disabled\n", start);
+        append(err, errlen, msg);
+        rc = -1;
+    }
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
 
     const char *dir = getenv_fn("HIPVIS_SIDECAR_DIR");

@@ -30,11 +30,23 @@ struct hv_config {
     uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
                                     thread, 1..65536 (default 16; 1 every copy) */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
+    int pyframes;                /* HIPVIS_PYFRAMES: 0|1 (default 1) — Python stacks at first writes,
+                                    replays, captures, instantiations, allocations (docs/names.md) */
+    int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
     struct hv_probe_spec {       /* HIPVIS_PROBE: off (default) | auto | ADDR:LEN[,ADDR:LEN...] */
         int mode;                /* enum hv_probe_mode */
         uint32_t n;
         struct { uint64_t addr; uint32_t len; } r[16];
     } probe;
+};
+
+/* HIPVIS_START: when data calls (copies, memsets, launches, graph launches)
+ * are recorded. State calls (allocations, modules, graphs, streams, events,
+ * syncs) are always recorded so that findings inside a region stay exact. */
+enum hv_start_mode {
+    HV_START_ALL = 0,            /* "all": from the start */
+    HV_START_PROFILER = 1,       /* "profiler": between hip/cuda/cuProfilerStart and ...Stop */
+    HV_START_SIGNAL = 2,         /* "signal": SIGUSR2 toggles, starting paused */
 };
 
 enum hv_probe_mode { HV_PROBE_OFF = 0, HV_PROBE_AUTO = 1, HV_PROBE_RANGES = 2 };

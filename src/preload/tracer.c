@@ -1,3 +1,5 @@
+#include "names/names.h"
+#include "pyframes/sites.h"
 #include "preload/tracer.h"
 
 #include <limits.h>
@@ -65,6 +67,8 @@ static int setup_locked(void)
     if (hv_tracer.col)
         hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
     hv_evidence_setup(&hv_tracer.cfg);
+    hv_py_setup(&hv_tracer.cfg);
+    hv_regions_setup(&hv_tracer.cfg);
     hv_alloc_map_init(hv_tracer.allocs);
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
@@ -98,7 +102,7 @@ static void fill_header(struct hv_file_header *h)
     h->clock = hv_clock_use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
     h->ring_kb = (uint32_t)(hv_tracer.cfg.ring_bytes / 1024);
-    h->flags = hv_evidence_header_flags();
+    h->flags = hv_evidence_header_flags() | hv_py_header_flags() | hv_regions_header_flags();
     snprintf(h->hipvis_version, sizeof h->hipvis_version, "%s", HIPVIS_VERSION);
     gethostname(h->host, sizeof h->host - 1);
     snprintf(h->runtime_path, sizeof h->runtime_path, "%s", hv_runtime_path());

@@ -25,6 +25,11 @@ import ctypes as C
 import os
 import sys
 
+# The hipvis module of this checkout (python/hipvis): names cu_seqlens_q in
+# the trace when the script runs under the tracer, does nothing otherwise.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import hipvis  # noqa: E402
+
 NREQ = 256
 NSEQ = NREQ + 1
 SIZES = (64, 128, 256)
@@ -117,6 +122,7 @@ class Decode:
         self.pinned, self.cu, self.out = C.c_void_p(), C.c_void_p(), C.c_void_p()
         self.check("hipHostMalloc", C.byref(self.pinned), NSEQ * 4, 0)
         self.check("hipMalloc", C.byref(self.cu), NSEQ * 4)
+        hipvis.name((self.cu.value, NSEQ * 4), "cu_seqlens_q")
         self.check("hipMalloc", C.byref(self.out), NREQ * 4)
         self.host = (C.c_int32 * NSEQ).from_address(self.pinned.value)
         self.cap = C.c_void_p()

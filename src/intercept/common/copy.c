@@ -1,5 +1,7 @@
 /* Copies and memsets: every copy is a write of [dst, dst+bytes) by its
  * stream, every memset a write of its range. */
+#include "names/names.h"
+#include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
 #include "preload/evidence.h"
 #include "preload/guard.h"
@@ -25,6 +27,10 @@ static enum hv_mem host_side(enum hv_mem m) { return m == HV_MEM_UNKNOWN ? HV_ME
 
 void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, const struct hv_copy_desc *cp)
 {
+    /* HIPVIS_START: async copies outside the window are not recorded;
+     * blocking ones are host observations and always are. */
+    if ((cp->flags & HV_COPY_ASYNC) && hv_data_skip(t, s.id))
+        return;
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     struct hv_copy_args *a = &c->a.copy;
     enum hv_mem dm = hv_alloc_kind(hv_tracer.allocs, HV_PTR(cp->dst));
@@ -62,6 +68,7 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     hv_call_commit(t, c);
     if (evidence)
         hv_ev_copy_end(t, &ev);
+    hv_py_site(t, seq, HV_PY_AT_WRITE, a_dst);
     if (guard)
         hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);
     /* A blocking copy returns only after the stream's earlier work is done.
@@ -75,6 +82,8 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
 void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_memset_desc *m)
 {
+    if (m->async && hv_data_skip(t, s.id))
+        return;
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     struct hv_memset_args *a = &c->a.memset;
     uint64_t rows = m->height ? m->height : 1;
@@ -87,8 +96,10 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     a->elem_size = m->elem;
     uint64_t seq = c->h.seq, stream = c->stream;
     int blocking = !m->async && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    uint64_t dst = a->dst;
     hv_call_commit(t, c);
     hv_ev_stack(t, seq);
+    hv_py_site(t, seq, HV_PY_AT_WRITE, dst);
     if (blocking)
         hv_observe_stream(t, seq, stream, 1);
 }

@@ -4,6 +4,8 @@
  * walk is runtime-neutral: a front end supplies the query functions
  * (struct hv_graph_ops) and describes each node.
  */
+#include "names/names.h"
+#include "pyframes/sites.h"
 #include <stdlib.h>
 
 #include "intercept/common/intercept.h"
@@ -180,18 +182,23 @@ void hv_trace_instantiate(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint
     hv_call_commit(t, c);
     if (exec && graph)
         inventory(t, seq, exec, graph);
+    hv_py_always(t, seq, HV_PY_AT_INSTANTIATE, exec);
 }
 
 void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
                         struct hv_sref s)
 {
+    if (s.id && hv_data_skip(t, s.id))   /* HIPVIS_START: a replay outside the window */
+        return;
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     c->a.graph.exec = exec;
     c->a.graph.graph = graph;
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
-    if (s.id)   /* launches and uploads: post-replay probe snapshots, stack */
+    if (s.id) { /* launches and uploads: post-replay probe snapshots, stack */
         hv_ev_replay_after(t, seq, r);
+        hv_py_site(t, seq, HV_PY_AT_REPLAY, exec);
+    }
 }
 
 void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
@@ -242,5 +249,7 @@ void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct h
             c->a.capture.graph = graph;
         }
     }
+    uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
+    hv_py_always(t, seq, HV_PY_AT_CAPTURE, graph ? graph : s.id);
 }

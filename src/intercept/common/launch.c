@@ -1,5 +1,7 @@
 /* Kernel launches: eager launches are readers/writers of their pointer
  * arguments; launches on a capturing stream become graph nodes. */
+#include "names/names.h"
+#include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
 #include "preload/evidence.h"
@@ -37,6 +39,10 @@ void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_k
 void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l)
 {
+    /* HIPVIS_START: a launch outside the window is not recorded, unless it
+     * is the one that makes a kernel known (its HV_REC_KERNEL is state). */
+    if (!l->announce && hv_data_skip(t, s.id))
+        return;
     struct hv_karg args[HV_MAX_KARGS];
     int n = hv_kargs_collect(l->func, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS);
     const struct hv_kernel_info *k = hv_kernels_find(l->func);
@@ -60,6 +66,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     if (l->announce)
         hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
     hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
+    hv_py_site(t, seq, HV_PY_AT_LAUNCH, l->func);
     if (r == 0)
         hv_costore_touch(t, seq, k); /* first run of its code object: store it */
 }

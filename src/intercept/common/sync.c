@@ -1,6 +1,8 @@
 /* Host observations of completion (they advance stream epochs), events
  * (record/wait give the analyzer its cross-stream happens-before edges),
  * stream lifetime, device selection and allocations. */
+#include "names/names.h"
+#include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
 #include "preload/evidence.h"
 
@@ -135,7 +137,10 @@ void hv_trace_alloc(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t p
     c->a.alloc.mem = (uint8_t)mem;
     if (ptr)
         hv_alloc_add(hv_tracer.allocs, ptr, bytes, mem, t->device);
+    uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
+    if (ptr)
+        hv_py_site(t, seq, HV_PY_AT_ALLOC, ptr ^ ((uint64_t)bytes << 40));
 }
 
 void hv_trace_free(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t ptr, struct hv_sref s)

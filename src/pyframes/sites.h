@@ -1,0 +1,45 @@
+/*
+ * Python stacks at the calls that matter (HIPVIS_PYFRAMES=1, the default in
+ * a Python process): the first copy / memset into each destination, the
+ * first launch of each graph exec and kernel, and each allocation — once
+ * per (native call site, target) — plus every capture begin/end and graph
+ * instantiation. The record (HV_REC_PYSTACK) follows the call.
+ *
+ * The hot-path cost of a repeated call is the test of hv_py_on, a walk of
+ * hipvis's own frame pointers to the wrapper's return address (the native
+ * call site), and one lookup in a lock-free set of (site, target) keys; only
+ * a new key reads the Python frames (bounded reads, a few microseconds).
+ */
+#ifndef HIPVIS_PYSITES_H
+#define HIPVIS_PYSITES_H
+
+#include <stdint.h>
+
+#include "preload/config.h"
+#include "record/collector.h"
+
+extern int hv_py_on;
+
+/* After hv_config_load, at activation: on when cfg asks and the process
+ * runs CPython. */
+void hv_py_setup(const struct hv_config *cfg);
+/* HV_HDR_PYFRAMES when on. */
+uint32_t hv_py_header_flags(void);
+
+void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe);
+
+/* After call `seq` (committed): its Python stack, once per (site, target). */
+static inline void hv_py_site(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
+{
+    if (__builtin_expect(hv_py_on, 0))
+        hv_py_site_slow(t, seq, why, target, 1);
+}
+
+/* The same, every time (rare calls: capture, instantiate, names, marks). */
+static inline void hv_py_always(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
+{
+    if (__builtin_expect(hv_py_on, 0))
+        hv_py_site_slow(t, seq, why, target, 0);
+}
+
+#endif
