@@ -451,6 +451,9 @@ int main(int argc, char **argv)
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (stacks)
         hv_stacks_install(stacks, &ro);
+    struct hv_names_index *names = out.ngroups ? hv_names_for_findings(&out, o.traces, o.ntraces) : NULL;
+    if (names)
+        hv_names_install(names, &ro);
     if (run.diag) {
         ro.json_extra = diag_json;
         ro.json_extra_ctx = run.diag;
@@ -494,6 +497,7 @@ int main(int argc, char **argv)
                 run.records, dt, dt > 0 ? (double)run.records / dt / 1e6 : 0.0, ru.ru_maxrss / 1024);
     }
     hv_stacks_free(stacks);
+    hv_names_free(names);
     if (status == 0 && o.fail_on > HV_SEV_NONE && hv_findings_count_at(&out, o.fail_on, NULL) > 0)
         status = 1;
     if (fflush(stdout) != 0)

@@ -11,12 +11,18 @@ stream and replays the graph captured for the batch size; every
 
 usage: ctypes_decode.py [LIB] [--steps N] [--prefill-every K] [--host-rewrite]
                         [--sync-before-replay] [--code-object FILE] [--call-log FILE]
+                        [--regions] [--profile-window A:B]
 LIB (or env HIPDOUBLE_LIB) is the path of the double's libamdhip64.so.5.
 --code-object: the image given to hipModuleLoadData, e.g. the gfx950 code
 object of tests/apps/decode_kernels.hip (a tracer then knows the kernel's
 argument layout); default: a placeholder bundle header.
 --call-log: writes one "api result" line per HIP runtime call the script
 makes, in order (what a trace of the script must hold).
+--regions: runs the loop inside hipvis.region("decode") with hipvis.mark("step")
+at each step (no-ops when not traced).
+--profile-window A:B: calls hipProfilerStart before step A and hipProfilerStop
+before step B (what HIPVIS_START=profiler keys on).
+Under the tracer cu_seqlens_q is named through the hipvis module (python/hipvis).
 Prints one summary line with the stale-read count; exit 0 unless arguments
 are wrong (2) or the library cannot be used (1).
 """
@@ -80,6 +86,8 @@ class Decode:
             "hipModuleGetFunction": [C.POINTER(vp), vp, C.c_char_p],
             "hipModuleLaunchKernel": [vp, u32, u32, u32, u32, u32, u32, u32, vp,
                                       C.POINTER(vp), C.POINTER(vp)],
+            "hipProfilerStart": [],
+            "hipProfilerStop": [],
         }
         for name, args in protos.items():
             fn = getattr(h, name)
@@ -162,9 +170,23 @@ class Decode:
             self.host[b] = expected_at(seed, b)
 
     def run(self):
+        if self.o.regions:
+            with hipvis.region("decode"):
+                self.loop()
+        else:
+            self.loop()
+
+    def loop(self):
         prepared = False
         back = (C.c_int32 * NREQ)()
+        window = [int(x) for x in self.o.profile_window.split(":")] if self.o.profile_window else None
         for step in range(self.o.steps):
+            if window and step == window[0]:
+                self.check("hipProfilerStart")
+            if window and step == window[1]:
+                self.check("hipProfilerStop")
+            if self.o.regions:
+                hipvis.mark("step")
             prefill = self.is_prefill(step)
             if not prepared:
                 self.prepare(step)
@@ -199,6 +221,8 @@ def main():
     ap.add_argument("--sync-before-replay", action="store_true")
     ap.add_argument("--code-object")
     ap.add_argument("--call-log")
+    ap.add_argument("--regions", action="store_true")
+    ap.add_argument("--profile-window")
     opts = ap.parse_args()
     try:
         lib = C.CDLL(opts.lib)

@@ -47,4 +47,16 @@ struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const
 void hv_stacks_install(struct hv_stack_index *x, struct hv_report_opts *o);
 void hv_stacks_free(struct hv_stack_index *x);
 
+/* ---- names, Python lines, regions (names_index.c) ---- */
+
+struct hv_names_index;
+
+/* Reads the names (hipvis_name), Python stacks and marks of every trace,
+ * for the findings' buffers and ops. NULL when no trace has any. */
+struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces);
+/* Report hooks: buffer names, per-op Python lines and regions; chains the
+ * side hooks installed before (caller stacks). */
+void hv_names_install(struct hv_names_index *x, struct hv_report_opts *o);
+void hv_names_free(struct hv_names_index *x);
+
 #endif

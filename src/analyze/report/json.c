@@ -139,6 +139,8 @@ static void finding(FILE *out, const struct hv_group *g, const struct hv_report_
             kv_str(out, "alloc_mem", hv_mem_text(f->alloc_mem));
             kv_u64(out, "alloc_seq", f->alloc_seq);
         }
+        if (o->buffer_json)
+            o->buffer_json(o->names_ctx, out, f);
         fputc('}', out);
     } else {
         fprintf(out, ",\"buffer\":null");

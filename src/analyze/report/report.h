@@ -32,6 +32,15 @@ struct hv_report_opts {
     void (*side_json)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
     void (*side_text)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
     void *side_ctx;
+    /* Optional: what the program calls the finding's buffer (names_index.c):
+     * JSON members inside "buffer", text before its address range; a line
+     * after the ops ("python   written at ..., replayed at ..."); lines
+     * after a trace's summary. NULL: nothing. */
+    void (*buffer_json)(void *ctx, FILE *out, const struct hv_finding *f);
+    void (*buffer_text)(void *ctx, FILE *out, const struct hv_finding *f);
+    void (*finding_text)(void *ctx, FILE *out, const struct hv_finding *f);
+    void (*trace_text)(void *ctx, FILE *out, uint64_t pid);
+    void *names_ctx;
     /* Optional: called before the JSON document closes, to append members
      * (--diagnose: ,"diagnoses":[...]). NULL: none. */
     void (*json_extra)(FILE *out, const void *ctx);

@@ -131,7 +131,10 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
     else
         fprintf(out, "  x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")\n", g->count, g->first_seq, g->last_seq);
     if (f->hi > f->lo) {
-        fprintf(out, "  buffer   0x%" PRIx64 " .. 0x%" PRIx64 " (%s)", f->lo, f->hi,
+        fprintf(out, "  buffer   ");
+        if (o->buffer_text)
+            o->buffer_text(o->names_ctx, out, f);
+        fprintf(out, "0x%" PRIx64 " .. 0x%" PRIx64 " (%s)", f->lo, f->hi,
                 hv_bytes_text(f->hi - f->lo, b1, sizeof b1));
         if (f->alloc_bytes)
             fprintf(out, " in %s allocation 0x%" PRIx64 " +0x%" PRIx64 " of %s (seq %" PRIu64 ")",
@@ -145,6 +148,8 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
     side(out, &f->b);
     if (o->side_text)
         o->side_text(o->side_ctx, out, f, &f->b);
+    if (o->finding_text)
+        o->finding_text(o->names_ctx, out, f);
     folded_nodes(out, v, nfold);
     switch (f->rule) {
     case HV_RULE_STALE_CAPTURE_POINTER:
@@ -176,7 +181,7 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
     fputc('\n', out);
 }
 
-static void trace(FILE *out, const struct hv_trace_summary *t)
+static void trace(FILE *out, const struct hv_trace_summary *t, const struct hv_report_opts *o)
 {
     fprintf(out, "== pid %" PRIu64 "  %s  (%s)\n", t->pid, t->exe[0] ? t->exe : "?", t->path ? t->path : "?");
     fprintf(out,
@@ -198,6 +203,8 @@ static void trace(FILE *out, const struct hv_trace_summary *t)
         fprintf(out, "   WARNING: %" PRIu64 " records dropped by the tracer, %" PRIu64 " chunk gaps, %" PRIu64
                      " late records\n",
                 t->dropped, t->chunk_gaps, t->late_records);
+    if (o->trace_text)
+        o->trace_text(o->names_ctx, out, t->pid);
 }
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
@@ -211,7 +218,7 @@ void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_repo
             s->ntraces, s->ntraces == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err, n_warn,
             n_all - n_err - n_warn, occ);
     for (size_t i = 0; i < s->ntraces; i++)
-        trace(out, &s->traces[i]);
+        trace(out, &s->traces[i], o);
     fputc('\n', out);
     const struct hv_group **v = hv_findings_sorted(s);
     if (!v)

@@ -1,0 +1,764 @@
+/*
+ * Names, Python lines and regions of the findings (docs/names.md): after the
+ * findings are complete, each trace is read once more for its HV_REC_NAME,
+ * HV_REC_PYSTACK and HV_REC_MARK records (and the calls the findings name,
+ * for their thread). Then
+ *   - a finding's buffer gets the name hipvis_name() gave the range (the
+ *     latest naming before the finding's later op), else the Python line
+ *     that allocated it or first wrote it;
+ *   - each op of a finding gets the Python stack recorded at that call, or
+ *     the one recorded at the first call from the same site on the same
+ *     target (stacks are taken once per native site and target);
+ *   - each op gets the regions open on its thread and the latest instant
+ *     mark of the process before it, with its ordinal ("step" #12).
+ * Memory: every name, stack and mark of the traces, and one entry per op the
+ * findings name.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/forensics/forensics.h"
+#include "analyze/model/u64map.h"
+#include "hipvis/reader.h"
+
+#define NONE UINT32_MAX
+
+struct pyfr {
+    uint32_t file, func;       /* string indexes */
+    int32_t line;
+};
+
+struct pystk {
+    uint64_t seq, target;
+    uint32_t first, n, version, tid;
+    uint8_t status, why;
+};
+
+struct bname {
+    uint64_t seq, ptr, bytes;
+    uint32_t name;             /* string index, NONE: name removed */
+    uint32_t stack;            /* pystk index of the naming, NONE */
+};
+
+struct mark {
+    uint64_t seq, id, skipped;
+    uint32_t tid, name, order;
+    uint8_t kind, source;
+};
+
+/* An op a finding names, and what it was given. */
+struct want {
+    uint64_t seq;
+    uint32_t tid;              /* from its call record, NONE unknown */
+    uint32_t stack;            /* pystk, NONE */
+    uint32_t region;           /* string index of "a > b", NONE */
+    uint32_t mark;             /* string index of the latest instant mark's text, NONE */
+    uint64_t mark_n;           /* its ordinal among marks of that text */
+    uint64_t skipped_before;   /* HIPVIS_START: data calls not recorded before this op */
+};
+
+struct tnames {
+    uint64_t pid;
+    int regions_gated;         /* HV_HDR_REGIONS */
+    struct hv_u64map str_ix;   /* trace string id -> index into strs */
+    struct hv_u64map want_ix;  /* seq -> want */
+    struct want *want;
+    uint32_t nwant, capwant;
+    struct hv_u64map seq_stack;   /* call seq -> pystk (first for that seq) */
+    struct hv_u64map first_stack; /* (why, target) -> first pystk */
+    struct pystk *stk;
+    uint32_t nstk, capstk;
+    struct bname *names;
+    uint32_t nnames, capnames;
+    struct mark *marks;
+    uint32_t nmarks, capmarks;
+    uint64_t skipped_total;
+    uint32_t unsupported_version;  /* a stack said HV_PY_UNSUPPORTED: that interpreter's PY_VERSION_HEX */
+    int unsupported;
+};
+
+struct hv_names_index {
+    struct tnames *t;
+    uint32_t nt;
+    char **strs;
+    uint32_t nstrs, capstrs;
+    struct hv_u64map str_dedupe;   /* hash of text -> index (first of that hash) */
+    struct pyfr *fr;
+    uint32_t nfr, capfr;
+    /* The hooks that were installed before ours (caller stacks): chained. */
+    struct hv_report_opts prev;
+};
+
+#define GROW(arr, n, cap, init)                                                      \
+    ((n) < (cap) ? 1 : ({                                                             \
+        uint32_t nc_ = (cap) ? (cap) * 2 : (init);                                    \
+        __typeof__(arr) na_ = realloc((arr), nc_ * sizeof *(arr));                    \
+        if (na_) {                                                                    \
+            (arr) = na_;                                                              \
+            (cap) = nc_;                                                              \
+        }                                                                             \
+        na_ != NULL;                                                                  \
+    }))
+
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+    return h;
+}
+
+static uint32_t intern(struct hv_names_index *x, const char *s)
+{
+    if (!s)
+        return NONE;
+    uint64_t h = text_hash(s);
+    uint32_t i = hv_u64map_get(&x->str_dedupe, h);
+    if (i != NONE && strcmp(x->strs[i], s) == 0)
+        return i;
+    if (!GROW(x->strs, x->nstrs, x->capstrs, 64))
+        return NONE;
+    char *c = strdup(s);
+    if (!c)
+        return NONE;
+    x->strs[x->nstrs] = c;
+    if (i == NONE)
+        hv_u64map_put(&x->str_dedupe, h, x->nstrs);
+    return x->nstrs++;
+}
+
+/* The text of trace string `id`, interned; NONE unknown. */
+static uint32_t str_of(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd, uint32_t id)
+{
+    if (!id)
+        return NONE;
+    uint32_t i = hv_u64map_get(&t->str_ix, id);
+    if (i != NONE)
+        return i;
+    i = intern(x, hv_reader_string(rd, id));
+    if (i != NONE)
+        hv_u64map_put(&t->str_ix, id, i);
+    return i;
+}
+
+static const char *S(const struct hv_names_index *x, uint32_t i) { return i < x->nstrs ? x->strs[i] : NULL; }
+
+static void want_seq(struct tnames *t, uint64_t seq)
+{
+    if (!seq || hv_u64map_get(&t->want_ix, seq) != NONE || !GROW(t->want, t->nwant, t->capwant, 64))
+        return;
+    t->want[t->nwant] = (struct want){seq, NONE, NONE, NONE, NONE, 0, 0};
+    if (hv_u64map_put(&t->want_ix, seq, t->nwant) == 0)
+        t->nwant++;
+}
+
+static uint64_t first_key(unsigned why, uint64_t target) { return hv_mix64(target) ^ ((uint64_t)why << 58); }
+
+static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd, const struct hv_pystack *p)
+{
+    if (!GROW(t->stk, t->nstk, t->capstk, 64))
+        return;
+    struct pystk *s = &t->stk[t->nstk];
+    *s = (struct pystk){p->h.seq, p->target, x->nfr, 0, p->py_version, p->h.tid, p->status, p->why};
+    if (p->status == HV_PY_UNSUPPORTED && !t->unsupported) {
+        t->unsupported = 1;
+        t->unsupported_version = p->py_version;
+    }
+    const struct hv_pyframe *f = (const struct hv_pyframe *)(p + 1);
+    for (uint32_t i = 0; i < p->nframes && GROW(x->fr, x->nfr, x->capfr, 256); i++) {
+        x->fr[x->nfr++] = (struct pyfr){str_of(x, t, rd, f[i].file_id), str_of(x, t, rd, f[i].func_id), f[i].line};
+        s->n++;
+    }
+    if (hv_u64map_get(&t->seq_stack, p->h.seq) == NONE)
+        hv_u64map_put(&t->seq_stack, p->h.seq, t->nstk);
+    uint64_t k = first_key(p->why, p->target);
+    if (p->target && hv_u64map_get(&t->first_stack, k) == NONE)
+        hv_u64map_put(&t->first_stack, k, t->nstk);
+    if (p->why == HV_PY_AT_NAME && t->nnames && t->names[t->nnames - 1].seq == p->h.seq &&
+        t->names[t->nnames - 1].ptr == p->target)
+        t->names[t->nnames - 1].stack = t->nstk;
+    t->nstk++;
+}
+
+static int read_trace(struct hv_names_index *x, struct tnames *t, const char *path)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0)
+        return -1;
+    t->regions_gated = (hv_reader_header(rd)->flags & HV_HDR_REGIONS) != 0;
+    const struct hv_rec_header *rec;
+    while (hv_reader_next(rd, &rec) == 1) {
+        switch (rec->type) {
+        case HV_REC_CALL: {
+            uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
+            if (w != NONE)
+                t->want[w].tid = rec->tid;
+            break;
+        }
+        case HV_REC_PYSTACK: {
+            const struct hv_pystack *p = (const struct hv_pystack *)(const void *)rec;
+            if (rec->size >= sizeof *p && sizeof *p + (uint64_t)p->nframes * sizeof(struct hv_pyframe) <= rec->size)
+                on_pystack(x, t, rd, p);
+            break;
+        }
+        case HV_REC_NAME: {
+            const struct hv_name *n = (const struct hv_name *)(const void *)rec;
+            if (rec->size >= sizeof *n && GROW(t->names, t->nnames, t->capnames, 16))
+                t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
+            break;
+        }
+        case HV_REC_MARK: {
+            const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
+            if (rec->size >= sizeof *m && GROW(t->marks, t->nmarks, t->capmarks, 64)) {
+                t->marks[t->nmarks] = (struct mark){rec->seq, m->id, m->skipped, rec->tid, str_of(x, t, rd, m->name_id),
+                                                    t->nmarks, m->kind, m->source};
+                t->nmarks++;
+                if (m->skipped > t->skipped_total)
+                    t->skipped_total = m->skipped;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    hv_reader_close(rd);
+    return 0;
+}
+
+/* ---- regions: one sweep over marks and wanted ops in seq order ---- */
+
+struct ev {
+    uint64_t seq;
+    uint32_t idx;              /* mark or want index */
+    uint8_t is_mark;
+    uint32_t order;
+};
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct ev *x = a, *y = b;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    /* A mark with seq S was made after call S: the op at S comes first. */
+    if (x->is_mark != y->is_mark)
+        return x->is_mark ? 1 : -1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+#define MAX_DEPTH 16u
+
+struct tstack {
+    uint32_t tid, n;
+    uint32_t name[MAX_DEPTH];
+    uint64_t range_id[MAX_DEPTH];   /* START/END ranges: their id; 0 for push/pop */
+};
+
+static struct tstack *tstack_of(struct tstack **v, uint32_t *n, uint32_t *cap, uint32_t tid)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if ((*v)[i].tid == tid)
+            return &(*v)[i];
+    if (!GROW(*v, *n, *cap, 8))
+        return NULL;
+    struct tstack *s = &(*v)[(*n)++];
+    memset(s, 0, sizeof *s);
+    s->tid = tid;
+    return s;
+}
+
+static void regions(struct hv_names_index *x, struct tnames *t)
+{
+    uint32_t nev = t->nmarks + t->nwant;
+    struct ev *ev = nev ? malloc(nev * sizeof *ev) : NULL;
+    if (!ev)
+        return;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < t->nmarks; i++)
+        ev[k++] = (struct ev){t->marks[i].seq, i, 1, t->marks[i].order};
+    for (uint32_t i = 0; i < t->nwant; i++)
+        ev[k++] = (struct ev){t->want[i].seq, i, 0, i};
+    qsort(ev, nev, sizeof *ev, ev_cmp);
+    struct tstack *st = NULL;
+    uint32_t nst = 0, capst = 0;
+    struct hv_u64map counts;   /* mark text -> how many so far */
+    hv_u64map_init(&counts);
+    uint32_t last_mark = NONE;
+    uint64_t last_n = 0, skipped = 0;
+    for (uint32_t i = 0; i < nev; i++) {
+        if (ev[i].is_mark) {
+            const struct mark *m = &t->marks[ev[i].idx];
+            struct tstack *s = tstack_of(&st, &nst, &capst, m->tid);
+            switch (m->kind) {
+            case HV_MARK_PUSH:
+            case HV_MARK_START:
+                if (s && s->n < MAX_DEPTH) {
+                    s->name[s->n] = m->name;
+                    s->range_id[s->n++] = m->kind == HV_MARK_START ? m->id : 0;
+                }
+                break;
+            case HV_MARK_POP:
+                for (uint32_t d = s ? s->n : 0; d > 0; d--)   /* innermost push/pop range */
+                    if (!s->range_id[d - 1]) {
+                        memmove(&s->name[d - 1], &s->name[d], (s->n - d) * sizeof s->name[0]);
+                        memmove(&s->range_id[d - 1], &s->range_id[d], (s->n - d) * sizeof s->range_id[0]);
+                        s->n--;
+                        break;
+                    }
+                break;
+            case HV_MARK_END:
+                /* A start/end range may end on another thread: look everywhere. */
+                for (uint32_t j = 0; j < nst; j++)
+                    for (uint32_t d = 0; d < st[j].n; d++)
+                        if (st[j].range_id[d] == m->id) {
+                            memmove(&st[j].name[d], &st[j].name[d + 1], (st[j].n - d - 1) * sizeof st[j].name[0]);
+                            memmove(&st[j].range_id[d], &st[j].range_id[d + 1],
+                                    (st[j].n - d - 1) * sizeof st[j].range_id[0]);
+                            st[j].n--;
+                            j = nst;
+                            break;
+                        }
+                break;
+            case HV_MARK_POINT: {
+                uint32_t c = m->name == NONE ? NONE : hv_u64map_get(&counts, m->name);
+                uint32_t nc = c == NONE ? 1 : c + 1;
+                if (m->name != NONE)
+                    hv_u64map_put(&counts, m->name, nc);
+                last_mark = m->name;
+                last_n = nc;
+                break;
+            }
+            default:
+                skipped = m->skipped;
+                break;
+            }
+            continue;
+        }
+        struct want *w = &t->want[ev[i].idx];
+        w->mark = last_mark;
+        w->mark_n = last_n;
+        w->skipped_before = skipped;
+        struct tstack *s = NULL;
+        for (uint32_t j = 0; j < nst && w->tid != NONE; j++)
+            if (st[j].tid == w->tid)
+                s = &st[j];
+        if (s && s->n) {
+            char buf[512];
+            size_t o = 0;
+            buf[0] = '\0';
+            for (uint32_t d = 0; d < s->n && o < sizeof buf - 1; d++) {
+                const char *nm = S(x, s->name[d]);
+                int r = snprintf(buf + o, sizeof buf - o, "%s%s", d ? " > " : "", nm ? nm : "?");
+                o = r < 0 ? sizeof buf : o + (size_t)r;
+            }
+            w->region = intern(x, buf);
+        }
+    }
+    hv_u64map_free(&counts);
+    free(st);
+    free(ev);
+}
+
+/* Stack for each wanted op: its own, else the first one taken for the same
+ * target (a later call from a seen site records none). */
+static void stacks(struct tnames *t, const struct hv_findings *s)
+{
+    for (size_t g = 0; g < s->ngroups; g++) {
+        const struct hv_finding *f = &s->groups[g].f;
+        if (f->pid != t->pid)
+            continue;
+        const struct hv_fside *sides[2] = {&f->a, &f->b};
+        for (int k = 0; k < 2; k++) {
+            const struct hv_fside *sd = sides[k];
+            uint32_t w = sd->seq ? hv_u64map_get(&t->want_ix, sd->seq) : NONE;
+            if (w == NONE)
+                continue;
+            uint32_t st = hv_u64map_get(&t->seq_stack, sd->seq);
+            if (st == NONE) {
+                switch (sd->kind) {
+                case HV_SIDE_COPY:
+                case HV_SIDE_MEMSET: st = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_WRITE, sd->dst)); break;
+                case HV_SIDE_REPLAY: st = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_REPLAY, sd->exec)); break;
+                default: break;
+                }
+            }
+            t->want[w].stack = st;
+        }
+    }
+}
+
+static int has_any(const char *path, uint64_t *pid)
+{
+    struct hv_reader *rd;
+    struct hv_read_error err;
+    if (hv_reader_open(path, &rd, &err) != 0)
+        return 0;
+    *pid = hv_reader_header(rd)->pid;
+    hv_reader_close(rd);
+    return 1;
+}
+
+void hv_names_free(struct hv_names_index *x)
+{
+    if (!x)
+        return;
+    for (uint32_t i = 0; i < x->nt; i++) {
+        struct tnames *t = &x->t[i];
+        hv_u64map_free(&t->str_ix);
+        hv_u64map_free(&t->want_ix);
+        hv_u64map_free(&t->seq_stack);
+        hv_u64map_free(&t->first_stack);
+        free(t->want);
+        free(t->stk);
+        free(t->names);
+        free(t->marks);
+    }
+    free(x->t);
+    for (uint32_t i = 0; i < x->nstrs; i++)
+        free(x->strs[i]);
+    free(x->strs);
+    hv_u64map_free(&x->str_dedupe);
+    free(x->fr);
+    free(x);
+}
+
+struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces)
+{
+    struct hv_names_index *x = calloc(1, sizeof *x);
+    if (!x || !(x->t = calloc((size_t)ntraces + 1, sizeof *x->t))) {
+        hv_names_free(x);
+        return NULL;
+    }
+    hv_u64map_init(&x->str_dedupe);
+    int any = 0;
+    for (int i = 0; i < ntraces; i++) {
+        uint64_t pid;
+        if (!has_any(traces[i], &pid))
+            continue;
+        struct tnames *t = &x->t[x->nt++];
+        t->pid = pid;
+        hv_u64map_init(&t->str_ix);
+        hv_u64map_init(&t->want_ix);
+        hv_u64map_init(&t->seq_stack);
+        hv_u64map_init(&t->first_stack);
+        for (size_t g = 0; g < s->ngroups; g++) {
+            const struct hv_finding *f = &s->groups[g].f;
+            if (f->pid == pid) {
+                want_seq(t, f->a.seq);
+                want_seq(t, f->b.seq);
+            }
+        }
+        read_trace(x, t, traces[i]);
+        stacks(t, s);
+        regions(x, t);
+        any |= t->nstk || t->nnames || t->nmarks;
+    }
+    if (!any) {
+        hv_names_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* ---- lookups ---- */
+
+static const struct tnames *trace_of(const struct hv_names_index *x, uint64_t pid)
+{
+    for (uint32_t i = 0; i < x->nt; i++)
+        if (x->t[i].pid == pid)
+            return &x->t[i];
+    return NULL;
+}
+
+static const struct want *want_of(const struct tnames *t, uint64_t seq)
+{
+    uint32_t w = t && seq ? hv_u64map_get(&t->want_ix, seq) : NONE;
+    return w == NONE ? NULL : &t->want[w];
+}
+
+/* The name in force for [lo, hi) at the finding's later op: the latest
+ * naming (before it) of a range holding lo. *off: lo's offset in it. */
+static const struct bname *name_of(const struct tnames *t, const struct hv_finding *f, uint64_t *off)
+{
+    uint64_t at = f->b.seq ? f->b.seq : f->a.seq;
+    const struct bname *best = NULL;
+    for (uint32_t i = 0; t && i < t->nnames; i++) {
+        const struct bname *n = &t->names[i];
+        if (at && n->seq >= at)
+            continue;
+        uint64_t end = n->bytes ? n->ptr + n->bytes
+                       : (f->alloc_bytes && n->ptr >= f->alloc_base && n->ptr < f->alloc_base + f->alloc_bytes)
+                           ? f->alloc_base + f->alloc_bytes
+                           : n->ptr + 1;
+        uint64_t start = n->bytes ? n->ptr : (end == n->ptr + 1 ? n->ptr : f->alloc_base);
+        if (f->lo >= start && f->lo < end && (!best || n->seq >= best->seq)) {
+            best = n;
+            *off = f->lo - start;
+        }
+    }
+    return best && best->name != NONE ? best : NULL;
+}
+
+/* Where the buffer came from when it has no name: the stack of its
+ * allocation, else of its first write. */
+static const struct pystk *origin_of(const struct tnames *t, const struct hv_finding *f, const char **what)
+{
+    if (!t)
+        return NULL;
+    if (f->alloc_base) {
+        uint32_t s = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_ALLOC, f->alloc_base ^ (f->alloc_bytes << 40)));
+        if (s != NONE && t->stk[s].n) {
+            *what = "allocated";
+            return &t->stk[s];
+        }
+    }
+    uint32_t s = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_WRITE, f->lo));
+    if (s != NONE && t->stk[s].n) {
+        *what = "first written";
+        return &t->stk[s];
+    }
+    return NULL;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "?";
+}
+
+/* The frame that tells two stacks apart: the innermost one where they
+ * differ (both may come through the same helper, e.g. a ctypes wrapper),
+ * the innermost of each when they do not. */
+static uint32_t telling_depth(const struct hv_names_index *x, const struct pystk *a, const struct pystk *b)
+{
+    if (!a || !b)
+        return 0;
+    uint32_t n = a->n < b->n ? a->n : b->n;
+    for (uint32_t d = 0; d < n; d++) {
+        const struct pyfr *p = &x->fr[a->first + d], *q = &x->fr[b->first + d];
+        if (p->file != q->file || p->line != q->line)
+            return d;
+    }
+    return 0;
+}
+
+static void frame_text(const struct hv_names_index *x, FILE *out, const struct pystk *s, uint32_t d)
+{
+    if (d >= s->n)
+        d = s->n - 1;
+    const struct pyfr *fr = &x->fr[s->first + d];
+    fprintf(out, "%s:%d in %s", base_name(S(x, fr->file)), fr->line, S(x, fr->func) ? S(x, fr->func) : "?");
+}
+
+static void frame_json(const struct hv_names_index *x, FILE *out, const struct pyfr *fr)
+{
+    fprintf(out, "{\"file\":");
+    hv_json_str(out, S(x, fr->file) ? S(x, fr->file) : "?");
+    fprintf(out, ",\"line\":%d,\"function\":", fr->line);
+    hv_json_str(out, S(x, fr->func) ? S(x, fr->func) : "?");
+    fputc('}', out);
+}
+
+static const struct pystk *stack_of(const struct tnames *t, const struct want *w)
+{
+    return t && w && w->stack != NONE ? &t->stk[w->stack] : NULL;
+}
+
+static const char *status_text(unsigned st)
+{
+    switch (st) {
+    case HV_PY_NO_THREAD: return "not a Python thread";
+    case HV_PY_UNSUPPORTED: return "CPython version not supported";
+    case HV_PY_UNREADABLE: return "frames unreadable";
+    case HV_PY_SITES_FULL: return "site table full";
+    default: return "ok";
+    }
+}
+
+/* ---- report hooks ---- */
+
+static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *sd)
+{
+    const struct hv_names_index *x = ctx;
+    if (x->prev.side_json)
+        x->prev.side_json(x->prev.side_ctx, out, f, sd);
+    const struct tnames *t = trace_of(x, f->pid);
+    const struct want *w = want_of(t, sd->seq);
+    const struct pystk *s = stack_of(t, w);
+    if (s && s->status == HV_PY_OK && s->n) {
+        fprintf(out, ",\"python\":[");
+        for (uint32_t i = 0; i < s->n; i++) {
+            if (i)
+                fputc(',', out);
+            frame_json(x, out, &x->fr[s->first + i]);
+        }
+        fputc(']', out);
+    } else if (s) {
+        fprintf(out, ",\"python\":null,\"python_status\":");
+        hv_json_str(out, status_text(s->status));
+    }
+    if (w && w->region != NONE) {
+        fprintf(out, ",\"region\":");
+        hv_json_str(out, S(x, w->region));
+    }
+    if (w && w->mark != NONE) {
+        fprintf(out, ",\"mark\":{\"name\":");
+        hv_json_str(out, S(x, w->mark));
+        fprintf(out, ",\"count\":%" PRIu64 "}", w->mark_n);
+    }
+}
+
+static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *sd)
+{
+    const struct hv_names_index *x = ctx;
+    if (x->prev.side_text)
+        x->prev.side_text(x->prev.side_ctx, out, f, sd);
+    const struct tnames *t = trace_of(x, f->pid);
+    const struct want *w = want_of(t, sd->seq);
+    const struct pystk *s = stack_of(t, w);
+    if (s && s->status == HV_PY_OK && s->n) {
+        /* The innermost frames, up to the one that tells this op apart. */
+        const struct hv_fside *other = sd == &f->a ? &f->b : &f->a;
+        uint32_t d = telling_depth(x, s, stack_of(t, want_of(t, other->seq)));
+        fprintf(out, "           python   ");
+        frame_text(x, out, s, d);
+        for (uint32_t i = d + 1; i < s->n && i < d + 3; i++) {
+            fprintf(out, " < ");
+            frame_text(x, out, s, i);
+        }
+        fputc('\n', out);
+    } else if (s && s->status != HV_PY_OK) {
+        fprintf(out, "           python   (no Python frames: %s", status_text(s->status));
+        if (s->status == HV_PY_UNSUPPORTED && s->version)
+            fprintf(out, ", %u.%u", s->version >> 24, (s->version >> 16) & 0xff);
+        fprintf(out, ")\n");
+    }
+    if (w && (w->region != NONE || w->mark != NONE)) {
+        fprintf(out, "           region   %s", w->region != NONE ? S(x, w->region) : "-");
+        if (w->mark != NONE)
+            fprintf(out, ", after mark \"%s\" #%" PRIu64, S(x, w->mark), w->mark_n);
+        fputc('\n', out);
+    }
+}
+
+static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
+{
+    const struct hv_names_index *x = ctx;
+    const struct tnames *t = trace_of(x, f->pid);
+    uint64_t off = 0;
+    const struct bname *n = name_of(t, f, &off);
+    if (n) {
+        fprintf(out, ",\"name\":");
+        hv_json_str(out, S(x, n->name));
+        fprintf(out, ",\"name_offset\":%" PRIu64 ",\"name_source\":\"hipvis_name\"", off);
+        if (n->stack != NONE && t->stk[n->stack].n) {
+            fprintf(out, ",\"named_at\":");
+            const struct pystk *s = &t->stk[n->stack];
+            /* Past the hipvis module's own frame, when it is the innermost. */
+            uint32_t d = s->n > 1 && strstr(S(x, x->fr[s->first].file) ? S(x, x->fr[s->first].file) : "",
+                                            "hipvis/__init__.py") ? 1 : 0;
+            frame_json(x, out, &x->fr[s->first + d]);
+        }
+        return;
+    }
+    const char *what = NULL;
+    const struct pystk *s = origin_of(t, f, &what);
+    fprintf(out, ",\"name\":null");
+    if (s) {
+        fprintf(out, ",\"%s_at\":", strcmp(what, "allocated") ? "first_written" : "allocated");
+        frame_json(x, out, &x->fr[s->first]);
+    }
+}
+
+static void buffer_text(void *ctx, FILE *out, const struct hv_finding *f)
+{
+    const struct hv_names_index *x = ctx;
+    const struct tnames *t = trace_of(x, f->pid);
+    uint64_t off = 0;
+    const struct bname *n = name_of(t, f, &off);
+    if (n) {
+        fprintf(out, "\"%s\"", S(x, n->name));
+        if (off)
+            fprintf(out, "+%" PRIu64, off);
+        fputc(' ', out);
+        return;
+    }
+    const char *what = NULL;
+    const struct pystk *s = origin_of(t, f, &what);
+    if (s) {
+        fprintf(out, "(%s at ", what);
+        frame_text(x, out, s, 0);
+        fprintf(out, ") ");
+    }
+}
+
+/* "written at X:172 in run, replayed at X:178 in run": the two Python
+ * lines of a finding on one line. */
+static const char *verb(int kind)
+{
+    switch (kind) {
+    case HV_SIDE_COPY:
+    case HV_SIDE_MEMSET:
+    case HV_SIDE_KERNEL: return "written";
+    case HV_SIDE_REPLAY: return "replayed";
+    case HV_SIDE_LAUNCH: return "read";
+    case HV_SIDE_FREE: return "released";
+    case HV_SIDE_SYNC: return "observed";
+    default: return NULL;
+    }
+}
+
+static void finding_text(void *ctx, FILE *out, const struct hv_finding *f)
+{
+    const struct hv_names_index *x = ctx;
+    const struct tnames *t = trace_of(x, f->pid);
+    const struct pystk *a = stack_of(t, want_of(t, f->a.seq)), *b = stack_of(t, want_of(t, f->b.seq));
+    if (a && (a->status != HV_PY_OK || !a->n))
+        a = NULL;
+    if (b && (b->status != HV_PY_OK || !b->n))
+        b = NULL;
+    if (!a && !b) {
+        if (t && t->unsupported && t->unsupported_version)
+            fprintf(out, "  python   no Python frames: CPython %u.%u is not supported (3.11, 3.12, 3.13 are)\n",
+                     t->unsupported_version >> 24, (t->unsupported_version >> 16) & 0xff);
+        else if (t && t->unsupported)
+            fprintf(out, "  python   no Python frames: CPython before 3.11 is not supported (3.11, 3.12, 3.13 are)\n");
+        return;
+    }
+    uint32_t d = telling_depth(x, a, b);
+    fprintf(out, "  python   ");
+    if (a && verb(f->a.kind)) {
+        fprintf(out, "%s at ", verb(f->a.kind));
+        frame_text(x, out, a, d);
+    }
+    if (b && verb(f->b.kind)) {
+        fprintf(out, "%s%s at ", a && verb(f->a.kind) ? ", " : "", verb(f->b.kind));
+        frame_text(x, out, b, d);
+    }
+    fputc('\n', out);
+}
+
+static void trace_text(void *ctx, FILE *out, uint64_t pid)
+{
+    const struct hv_names_index *x = ctx;
+    const struct tnames *t = trace_of(x, pid);
+    if (t && t->regions_gated)
+        fprintf(out, "   HIPVIS_START: data calls outside the recorded window were not recorded (%" PRIu64
+                     " counted up to the last window change)\n",
+                t->skipped_total);
+}
+
+void hv_names_install(struct hv_names_index *x, struct hv_report_opts *o)
+{
+    x->prev = *o;
+    o->side_json = side_json;
+    o->side_text = side_text;
+    o->side_ctx = x;
+    o->buffer_json = buffer_json;
+    o->buffer_text = buffer_text;
+    o->finding_text = finding_text;
+    o->trace_text = trace_text;
+    o->names_ctx = x;
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""names_e2e.py BUILD - names, Python lines and regions end to end (TEST-ONLY).
+
+Runs tests/apps/ctypes_decode.py (ctypes, no torch) under LD_PRELOAD=libhipvis.so
+on the HIP runtime double. The script names cu_seqlens_q with hipvis.name(),
+copies it and replays graphs that read it. Checks, per CPython interpreter
+found on this machine:
+  - text report: the buffer line says "cu_seqlens_q"; the python line says
+    "written at ctypes_decode.py:<copy line> ..., replayed at ctypes_decode.py:<replay line>";
+  - JSON: findings[].buffer.name == "cu_seqlens_q", earlier.python / later.python
+    hold frames with those lines, buffer.named_at the hipvis.name() line;
+  - an interpreter whose layout hipvis does not know (3.10) gives a clean
+    "no Python frames" and still names the buffer;
+  - HIPVIS_PYFRAMES=0 records no Python stacks;
+  - --regions: ops carry region "decode" and the "step" mark ordinal;
+  - HIPVIS_START=profiler with --profile-window 4:12: only the window's data
+    calls are recorded, the skipped ones are counted, findings stay.
+Prints one line per check and "N passed, N failed".
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+APP = os.path.join(ROOT, "tests", "apps", "ctypes_decode.py")
+LIB = os.path.abspath(os.path.join(BUILD, "libhipvis.so"))
+DBL = os.path.abspath(os.path.join(BUILD, "tests", "double", "libamdhip64.so.5"))
+HSACO = os.path.abspath(os.path.join(BUILD, "tests", "apps", "decode_kernels-gfx950.hsaco"))
+ANALYZE = os.path.abspath(os.path.join(BUILD, "hipvis-analyze"))
+DUMP = os.path.abspath(os.path.join(BUILD, "hipvis-dump"))
+
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"  ok   {what}")
+    else:
+        failed += 1
+        print(f"  FAIL {what}" + (f": {detail}" if detail else ""))
+
+
+def line_of(pattern):
+    with open(APP) as f:
+        for i, text in enumerate(f, 1):
+            if pattern in text:
+                return i
+    raise SystemExit(f"names_e2e: '{pattern}' not in {APP}")
+
+
+COPY = line_of('self.check("hipMemcpyAsync", self.cu')
+REPLAY = line_of('self.check("hipGraphLaunch"')
+NAMED = line_of('hipvis.name((self.cu.value')
+
+
+def interpreters():
+    found = []
+    for p in ["/usr/bin/python3"] + sorted(glob.glob("/root/.pyenv/versions/3.*/bin/python3")) + \
+             sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3"))):
+        # 3.10 stands for every older one (none has a known layout).
+        old = re.search(r"/3\.([0-9])\.", p)
+        if old:
+            continue
+        if os.access(p, os.X_OK) and os.path.realpath(p) not in [os.path.realpath(q) for q in found]:
+            found.append(p)
+    return found
+
+
+def version(py):
+    out = subprocess.run([py, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                         capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def traced(py, tmp, tag, extra_env=None, args=()):
+    trace = os.path.join(tmp, f"{tag}.zst")
+    env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1")
+    env.update(extra_env or {})
+    r = subprocess.run([py, APP, DBL, "--steps", "16", "--prefill-every", "8", "--code-object", HSACO, *args],
+                       env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or not os.path.exists(trace):
+        return None, r.stdout + r.stderr
+    return trace, r.stdout
+
+
+def analyze(trace, json_mode):
+    r = subprocess.run([ANALYZE, "--json", trace] if json_mode else [ANALYZE, trace],
+                       capture_output=True, text=True, timeout=120)
+    return r.stdout
+
+
+def frames_have(frames, line):
+    return any(fr.get("line") == line and fr.get("file", "").endswith("ctypes_decode.py") for fr in frames or [])
+
+
+def one_interpreter(py, tmp):
+    v = version(py)
+    tag = f"py{v.replace('.', '')}"
+    supported = v in ("3.11", "3.12", "3.13")
+    print(f"{py} ({v}): {'frames expected' if supported else 'no frames expected'}")
+    trace, out = traced(py, tmp, tag)
+    check(trace is not None, f"{v}: traced run", out)
+    if not trace:
+        return
+    text = analyze(trace, False)
+    check(re.search(r'buffer   "cu_seqlens_q" 0x', text) is not None, f"{v}: text names the buffer", text[:400])
+    doc = json.loads(analyze(trace, True))
+    same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+    check(len(same) > 0, f"{v}: same-epoch-write found")
+    check(all((f.get("buffer") or {}).get("name") == "cu_seqlens_q" for f in same), f"{v}: JSON buffer.name")
+    if supported:
+        want = f"written at ctypes_decode.py:{COPY} in Decode.loop, replayed at ctypes_decode.py:{REPLAY} in Decode.loop"
+        check(want in text, f"{v}: text: {want}", text[:1200])
+        check(all(frames_have(f["earlier"].get("python"), COPY) for f in same), f"{v}: JSON earlier.python has line {COPY}")
+        check(all(frames_have(f["later"].get("python"), REPLAY) for f in same), f"{v}: JSON later.python has line {REPLAY}")
+        named = same[0]["buffer"].get("named_at") or {}
+        check(named.get("line") == NAMED, f"{v}: JSON buffer.named_at line {NAMED}", str(named))
+    else:
+        check("no Python frames" in text, f"{v}: text says no Python frames", text[:600])
+        check(all(f["earlier"].get("python") is None for f in same), f"{v}: JSON has no frames")
+
+
+def main():
+    for need in (LIB, DBL, HSACO, ANALYZE, DUMP):
+        if not os.path.exists(need):
+            print(f"names_e2e: {need} missing (make all test-programs)")
+            return 2
+    pys = interpreters()
+    with tempfile.TemporaryDirectory() as tmp:
+        for py in pys:
+            one_interpreter(py, tmp)
+        py = pys[0]
+        trace, _ = traced(py, tmp, "noframes", {"HIPVIS_PYFRAMES": "0"})
+        dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
+        check(trace and " pystack " not in dump and " name " in dump, "HIPVIS_PYFRAMES=0: no stacks, names kept")
+
+        trace, _ = traced(py, tmp, "regions", None, ["--regions"])
+        doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
+        same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+        check(same and all(f["later"].get("region") == "decode" for f in same), "--regions: region decode on replays")
+        check(same and all((f["later"].get("mark") or {}).get("name") == "step" and f["later"]["mark"]["count"] >= 1
+                           for f in same), "--regions: step mark ordinal on replays")
+        text = analyze(trace, False) if trace else ""
+        check(re.search(r'region   decode, after mark "step" #\d+', text) is not None, "--regions: text region line")
+
+        trace, _ = traced(py, tmp, "profiler", {"HIPVIS_START": "profiler"}, ["--profile-window", "4:12"])
+        doc = json.loads(analyze(trace, True)) if trace else {"findings": [], "traces": [{}]}
+        t = doc["traces"][0]
+        # 16 steps, prefill at steps 7 and 15; window 4..11: 7 replays, 1 prefill launch.
+        check(t.get("replays") == 7 and t.get("launches") == 1, "HIPVIS_START=profiler: window's replays only",
+              f"replays={t.get('replays')} launches={t.get('launches')}")
+        same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+        check(sum(f["count"] for f in same) == 7, "HIPVIS_START=profiler: findings inside the window stay")
+        text = analyze(trace, False) if trace else ""
+        check("HIPVIS_START: data calls outside the recorded window were not recorded (8 counted" in text,
+              "HIPVIS_START=profiler: skipped calls counted", text[:500])
+        bad = subprocess.run([py, APP, DBL, "--steps", "1"], capture_output=True, text=True,
+                             env=dict(os.environ, LD_PRELOAD=LIB, HIPVIS_START="sometimes",
+                                      HIPVIS_OUTPUT=os.path.join(tmp, "bad.zst")))
+        check("HIPVIS_START=\"sometimes\" is not accepted: expected all, profiler or signal" in bad.stderr
+              and bad.returncode == 0, "HIPVIS_START bad value named, program unchanged")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
