@@ -46,14 +46,8 @@ static __attribute__((noinline)) uint64_t caller_site(void)
     return 0;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ull;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dull;
-    return x ^ (x >> 33);
-}
+/* Fibonacci hashing: spreads aligned addresses over the table's bits. */
+static uint64_t mix(uint64_t x) { return (x * 0x9e3779b97f4a7c15ull) ^ (x >> 29); }
 
 static uint64_t *keys(void)
 {

@@ -90,16 +90,6 @@ struct hv_names_index {
     struct hv_report_opts prev;
 };
 
-#define GROW(arr, n, cap, init)                                                      \
-    ((n) < (cap) ? 1 : ({                                                             \
-        uint32_t nc_ = (cap) ? (cap) * 2 : (init);                                    \
-        __typeof__(arr) na_ = realloc((arr), nc_ * sizeof *(arr));                    \
-        if (na_) {                                                                    \
-            (arr) = na_;                                                              \
-            (cap) = nc_;                                                              \
-        }                                                                             \
-        na_ != NULL;                                                                  \
-    }))
 
 static uint64_t text_hash(const char *s)
 {
@@ -117,7 +107,7 @@ static uint32_t intern(struct hv_names_index *x, const char *s)
     uint32_t i = hv_u64map_get(&x->str_dedupe, h);
     if (i != NONE && strcmp(x->strs[i], s) == 0)
         return i;
-    if (!GROW(x->strs, x->nstrs, x->capstrs, 64))
+    if (!HV_GROW(x->strs, x->nstrs, x->capstrs, 64))
         return NONE;
     char *c = strdup(s);
     if (!c)
@@ -144,9 +134,10 @@ static uint32_t str_of(struct hv_names_index *x, struct tnames *t, struct hv_rea
 
 static const char *S(const struct hv_names_index *x, uint32_t i) { return i < x->nstrs ? x->strs[i] : NULL; }
 
-static void want_seq(struct tnames *t, uint64_t seq)
+static void want_seq(void *ctx, uint64_t seq)
 {
-    if (!seq || hv_u64map_get(&t->want_ix, seq) != NONE || !GROW(t->want, t->nwant, t->capwant, 64))
+    struct tnames *t = ctx;
+    if (!seq || hv_u64map_get(&t->want_ix, seq) != NONE || !HV_GROW(t->want, t->nwant, t->capwant, 64))
         return;
     t->want[t->nwant] = (struct want){seq, NONE, NONE, NONE, NONE, 0, 0};
     if (hv_u64map_put(&t->want_ix, seq, t->nwant) == 0)
@@ -157,7 +148,7 @@ static uint64_t first_key(unsigned why, uint64_t target) { return hv_mix64(targe
 
 static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd, const struct hv_pystack *p)
 {
-    if (!GROW(t->stk, t->nstk, t->capstk, 64))
+    if (!HV_GROW(t->stk, t->nstk, t->capstk, 64))
         return;
     struct pystk *s = &t->stk[t->nstk];
     *s = (struct pystk){p->h.seq, p->target, x->nfr, 0, p->py_version, p->h.tid, p->status, p->why};
@@ -166,7 +157,7 @@ static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_rea
         t->unsupported_version = p->py_version;
     }
     const struct hv_pyframe *f = (const struct hv_pyframe *)(p + 1);
-    for (uint32_t i = 0; i < p->nframes && GROW(x->fr, x->nfr, x->capfr, 256); i++) {
+    for (uint32_t i = 0; i < p->nframes && HV_GROW(x->fr, x->nfr, x->capfr, 256); i++) {
         x->fr[x->nfr++] = (struct pyfr){str_of(x, t, rd, f[i].file_id), str_of(x, t, rd, f[i].func_id), f[i].line};
         s->n++;
     }
@@ -205,13 +196,13 @@ static int read_trace(struct hv_names_index *x, struct tnames *t, const char *pa
         }
         case HV_REC_NAME: {
             const struct hv_name *n = (const struct hv_name *)(const void *)rec;
-            if (rec->size >= sizeof *n && GROW(t->names, t->nnames, t->capnames, 16))
+            if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
                 t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
             break;
         }
         case HV_REC_MARK: {
             const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
-            if (rec->size >= sizeof *m && GROW(t->marks, t->nmarks, t->capmarks, 64)) {
+            if (rec->size >= sizeof *m && HV_GROW(t->marks, t->nmarks, t->capmarks, 64)) {
                 t->marks[t->nmarks] = (struct mark){rec->seq, m->id, m->skipped, rec->tid, str_of(x, t, rd, m->name_id),
                                                     t->nmarks, m->kind, m->source};
                 t->nmarks++;
@@ -261,7 +252,7 @@ static struct tstack *tstack_of(struct tstack **v, uint32_t *n, uint32_t *cap, u
     for (uint32_t i = 0; i < *n; i++)
         if ((*v)[i].tid == tid)
             return &(*v)[i];
-    if (!GROW(*v, *n, *cap, 8))
+    if (!HV_GROW(*v, *n, *cap, 8))
         return NULL;
     struct tstack *s = &(*v)[(*n)++];
     memset(s, 0, sizeof *s);
@@ -443,13 +434,7 @@ struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const 
         hv_u64map_init(&t->want_ix);
         hv_u64map_init(&t->seq_stack);
         hv_u64map_init(&t->first_stack);
-        for (size_t g = 0; g < s->ngroups; g++) {
-            const struct hv_finding *f = &s->groups[g].f;
-            if (f->pid == pid) {
-                want_seq(t, f->a.seq);
-                want_seq(t, f->b.seq);
-            }
-        }
+        hv_findings_each_op(s, pid, want_seq, t);
         read_trace(x, t, traces[i]);
         stacks(t, s);
         regions(x, t);

@@ -60,23 +60,13 @@ struct hv_stack_index {
     struct hv_symbolizer *sym;
 };
 
-#define GROW(arr, n, cap, init)                                                      \
-    ((n) < (cap) ? 1 : ({                                                             \
-        uint32_t nc_ = (cap) ? (cap) * 2 : (init);                                    \
-        __typeof__(arr) na_ = realloc((arr), nc_ * sizeof *(arr));                    \
-        if (na_) {                                                                    \
-            (arr) = na_;                                                              \
-            (cap) = nc_;                                                              \
-        }                                                                             \
-        na_ != NULL;                                                                  \
-    }))
 
 static uint32_t intern_path(struct hv_stack_index *x, const char *p, size_t len)
 {
     for (uint32_t i = 0; i < x->npaths; i++)
         if (strlen(x->paths[i]) == len && memcmp(x->paths[i], p, len) == 0)
             return i;
-    if (!GROW(x->paths, x->npaths, x->cappaths, 16))
+    if (!HV_GROW(x->paths, x->npaths, x->cappaths, 16))
         return NO_MODULE;
     char *s = malloc(len + 1);
     if (!s)
@@ -87,9 +77,23 @@ static uint32_t intern_path(struct hv_stack_index *x, const char *p, size_t len)
     return x->npaths++;
 }
 
-static void want_seq(struct tstacks *t, uint64_t seq)
+void hv_findings_each_op(const struct hv_findings *s, uint64_t pid, void (*fn)(void *ctx, uint64_t seq), void *ctx)
 {
-    if (!seq || hv_u64map_get(&t->want_ix, seq) != HV_U64MAP_NONE || !GROW(t->want, t->nwant, t->capwant, 64))
+    for (size_t g = 0; g < s->ngroups; g++) {
+        const struct hv_finding *f = &s->groups[g].f;
+        if (f->pid != pid)
+            continue;
+        if (f->a.seq)
+            fn(ctx, f->a.seq);
+        if (f->b.seq)
+            fn(ctx, f->b.seq);
+    }
+}
+
+static void want_seq(void *ctx, uint64_t seq)
+{
+    struct tstacks *t = ctx;
+    if (!seq || hv_u64map_get(&t->want_ix, seq) != HV_U64MAP_NONE || !HV_GROW(t->want, t->nwant, t->capwant, 64))
         return;
     t->want[t->nwant] = (struct want){seq, 0, UINT32_MAX};
     if (hv_u64map_put(&t->want_ix, seq, t->nwant) == 0)
@@ -100,21 +104,21 @@ static void on_map(struct hv_stack_index *x, struct tstacks *t, const struct hv_
 {
     if (m->index == 0)
         t->nmaps = 0;   /* a new snapshot replaces the last */
-    if (!GROW(t->maps, t->nmaps, t->capmaps, 64))
+    if (!HV_GROW(t->maps, t->nmaps, t->capmaps, 64))
         return;
     t->maps[t->nmaps++] = (struct mapent){m->lo, m->hi, m->bias, intern_path(x, (const char *)(m + 1), m->path_len)};
 }
 
 static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct hv_stack *s)
 {
-    if (!GROW(x->defs, x->ndefs, x->capdefs, 64))
+    if (!HV_GROW(x->defs, x->ndefs, x->capdefs, 64))
         return UINT32_MAX;
     struct def *d = &x->defs[x->ndefs];
     d->first = x->nframes;
     d->n = 0;
     const uint8_t *pcs = (const uint8_t *)(s + 1);
     for (uint32_t i = 0; i < s->nframes; i++) {
-        if (!GROW(x->frames, x->nframes, x->capframes, 256))
+        if (!HV_GROW(x->frames, x->nframes, x->capframes, 256))
             break;
         struct frame *f = &x->frames[x->nframes++];
         memcpy(&f->pc, pcs + 8u * i, 8);
@@ -214,13 +218,7 @@ struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const
         t->pid = pid;
         hv_u64map_init(&t->want_ix);
         hv_u64map_init(&t->id_ix);
-        for (size_t g = 0; g < s->ngroups; g++) {
-            const struct hv_finding *f = &s->groups[g].f;
-            if (f->pid == pid) {
-                want_seq(t, f->a.seq);
-                want_seq(t, f->b.seq);
-            }
-        }
+        hv_findings_each_op(s, pid, want_seq, t);
         read_trace(x, t, traces[i]);
     }
     if (!x->nt) {
