@@ -451,7 +451,7 @@ int main(int argc, char **argv)
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (stacks)
         hv_stacks_install(stacks, &ro);
-    struct hv_names_index *names = out.ngroups ? hv_names_for_findings(&out, o.traces, o.ntraces) : NULL;
+    struct hv_names_index *names = out.ngroups ? hv_names_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (names)
         hv_names_install(names, &ro);
     if (run.diag) {
