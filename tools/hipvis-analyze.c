@@ -446,6 +446,23 @@ int main(int argc, char **argv)
         if (analyze_one(&run, &o.in.v[i], &out) != 0)
             status = 2;
     double dt = now_s() - t0;
+    /* A run that did nothing on the device (every call failed first) must
+     * not pass for a clean one, whatever --fail-on says. */
+    int unusable = hv_findings_unusable(&out);
+    for (size_t i = 0; unusable && i < out.ntraces; i++) {
+        const struct hv_trace_summary *t = &out.traces[i];
+        if (!t->failed_calls)
+            continue;
+        char what[256];
+        snprintf(what, sizeof what,
+                 "%" PRIu64 " of %" PRIu64 " runtime calls failed (first: %s returned %d) and nothing was copied, "
+                 "launched or replayed",
+                 t->failed_calls, t->calls, hv_api_name(t->first_failed_api), (int)t->first_failed_result);
+        err_add(&run.errs, t->path ? t->path : "?", "unusable", 0, what);
+        fprintf(stderr, "hipvis-analyze: warning: %s: unusable run: %s\n", t->path ? t->path : "?", what);
+    }
+    if (unusable)
+        status = 2;
     struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all, .errors = run.errs.v, .nerrors = run.errs.n};
     /* HIPVIS_STACKS=1 traces: the caller stack of each finding's ops. */
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;

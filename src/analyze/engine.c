@@ -86,6 +86,7 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
     if (hdr) {
         t->pid = hdr->pid;
         t->ppid = hdr->ppid;
+        t->flags = hdr->flags;
         memcpy(t->exe, hdr->exe, sizeof t->exe);
         t->exe[sizeof t->exe - 1] = 0;
         memcpy(t->runtime, hdr->runtime_version, sizeof t->runtime);

@@ -281,12 +281,22 @@ void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
     e->cur = *c;
     e->cur_ok = 0;
     e->cur_stream = HV_NO_INDEX;
-    if (c->result != 0) {
-        e->sum.failed_calls++;
-        return;
-    }
     uint8_t op = c->api < HV_API__MAX ? e->op[c->api] : HV_OP_OTHER;
     uint8_t kind = c->api < HV_API__MAX ? e->kind[c->api] : HV_K_NONE;
+    if (c->result != 0) {
+        /* Input health: a run whose calls fail analyzes as clean unless
+         * the report says so (wrong library path, no device). */
+        if (!e->sum.failed_calls++) {
+            e->sum.first_failed_api = c->api;
+            e->sum.first_failed_result = c->result;
+            e->sum.first_failed_seq = c->h.seq;
+        }
+        if (op == HV_OP_LAUNCH || (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH))
+            e->sum.failed_launches++;
+        else if (op == HV_OP_COPY || op == HV_OP_MEMSET)
+            e->sum.failed_copies++;
+        return;
+    }
     int stream_op = op == HV_OP_COPY || op == HV_OP_MEMSET || op == HV_OP_LAUNCH ||
                     (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH) ||
                     (op == HV_OP_EVENT && (kind == HV_K_EVENT_RECORD || kind == HV_K_STREAM_WAIT));

@@ -268,6 +268,129 @@ const struct hv_group **hv_findings_sorted(const struct hv_findings *s)
     return v;
 }
 
+/* ---- bugs: groups that are one bug across execs and processes ---- */
+
+#define BUG_SIDE(X, side) X(side.kind) X(side.api) X(side.dir) X(side.arg_index) X(side.node_type)
+#define BUG_KEY(X) X(rule) X(severity) BUG_SIDE(X, a) BUG_SIDE(X, b)
+
+static int per_trace(const struct hv_finding *f)
+{
+    return f->a.kind == HV_SIDE_TRACE || f->b.kind == HV_SIDE_TRACE;
+}
+
+/* Strings are interned by the store, so pointer equality is string equality. */
+static uint64_t bug_hash(const struct hv_finding *f)
+{
+    uint64_t h = 0xbb67ae8584caa73bull;
+#define HASH_FIELD(fld) h = hv_mix64(h ^ (uint64_t)(int64_t)f->fld);
+    BUG_KEY(HASH_FIELD)
+#undef HASH_FIELD
+    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->note);
+    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->a.name);
+    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->b.name);
+    if (per_trace(f))
+        h = hv_mix64(h ^ f->pid);
+    return h;
+}
+
+static int bug_equal(const struct hv_finding *x, const struct hv_finding *y)
+{
+#define EQ_FIELD(fld) if (x->fld != y->fld) return 0;
+    BUG_KEY(EQ_FIELD)
+#undef EQ_FIELD
+    if (x->note != y->note || x->a.name != y->a.name || x->b.name != y->b.name)
+        return 0;
+    return !per_trace(x) || x->pid == y->pid;
+}
+
+/* Distinct values among n 64-bit keys (sorts a scratch copy). */
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t distinct(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, u64_cmp);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+size_t hv_findings_bugs(const struct hv_group **sorted, size_t n, struct hv_bug **bugs)
+{
+    *bugs = NULL;
+    uint32_t *bug_of = malloc((n + 1) * sizeof *bug_of);
+    size_t *first = malloc((n + 1) * sizeof *first), *members = calloc(n + 1, sizeof *members);
+    const struct hv_group **order = malloc((n + 1) * sizeof *order);
+    uint64_t *keys = malloc((2 * n + 1) * sizeof *keys);
+    struct hv_u64map map;
+    hv_u64map_init(&map);
+    size_t nb = 0;
+    int ok = bug_of && first && members && order && keys;
+    /* Assign each group its bug (open addressing on the bug hash: a
+     * colliding, different bug moves to the next key). */
+    for (size_t i = 0; ok && i < n; i++) {
+        uint64_t h = bug_hash(&sorted[i]->f);
+        for (;;) {
+            uint32_t b = hv_u64map_get(&map, h);
+            if (b == HV_U64MAP_NONE) {
+                first[nb] = i;
+                bug_of[i] = (uint32_t)nb;
+                ok = hv_u64map_put(&map, h, (uint32_t)nb++) == 0;
+                break;
+            }
+            if (bug_equal(&sorted[first[b]]->f, &sorted[i]->f)) {
+                bug_of[i] = b;
+                break;
+            }
+            h++;
+        }
+    }
+    struct hv_bug *v = ok ? calloc(nb + 1, sizeof *v) : NULL;
+    if (!v) {
+        nb = (size_t)-1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        members[bug_of[i]]++;
+    for (size_t b = 0, at = 0; b < nb; b++) {
+        v[b].first = at;
+        at += members[b];
+    }
+    /* Stable within a bug: the most severe, most frequent member first. */
+    for (size_t i = 0; i < n; i++) {
+        struct hv_bug *b = &v[bug_of[i]];
+        order[b->first + b->n++] = sorted[i];
+        b->count += sorted[i]->count;
+    }
+    memcpy(sorted, order, n * sizeof *sorted);
+    for (size_t b = 0; b < nb; b++) {
+        for (size_t i = 0; i < v[b].n; i++) {
+            const struct hv_finding *f = &sorted[v[b].first + i]->f;
+            keys[i] = f->pid;
+            keys[n + i] = f->b.kind == HV_SIDE_REPLAY ? hv_mix64(f->pid) ^ f->b.exec : 0;
+        }
+        v[b].npids = distinct(keys, v[b].n);
+        v[b].nexecs = 0;
+        for (size_t i = 0; i < v[b].n; i++)
+            if (sorted[v[b].first + i]->f.b.kind == HV_SIDE_REPLAY)
+                keys[v[b].nexecs++] = keys[n + i];
+        v[b].nexecs = v[b].nexecs ? distinct(keys, v[b].nexecs) : 0;
+    }
+    *bugs = v;
+out:
+    hv_u64map_free(&map);
+    free(bug_of);
+    free(first);
+    free(members);
+    free(order);
+    free(keys);
+    return nb;
+}
+
 int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *t)
 {
     if (s->ntraces == s->captraces) {
@@ -285,6 +408,27 @@ int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *
         return -1;
     s->ntraces++;
     return 0;
+}
+
+static int did_work(const struct hv_trace_summary *t)
+{
+    return t->copies || t->memsets || t->launches || t->replays;
+}
+
+int hv_trace_unusable(const struct hv_trace_summary *t)
+{
+    return t->failed_calls > 0 && !did_work(t);
+}
+
+int hv_findings_unusable(const struct hv_findings *s)
+{
+    int failed = 0;
+    for (size_t i = 0; i < s->ntraces; i++) {
+        if (did_work(&s->traces[i]))
+            return 0;
+        failed |= s->traces[i].failed_calls > 0;
+    }
+    return failed;
 }
 
 int hv_findings_max_severity(const struct hv_findings *s)

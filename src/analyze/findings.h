@@ -100,10 +100,15 @@ struct hv_group {
 struct hv_trace_summary {
     char    *path;
     uint64_t pid, ppid;
+    uint32_t flags;                   /* the header's HV_HDR_*: which evidence was recorded */
     char     exe[256];
     char     runtime[64];
     char     knobs[512];
     uint64_t records, calls, failed_calls;
+    uint64_t failed_launches, failed_copies;  /* kernel/graph launches, copies/memsets that returned an error */
+    uint64_t first_failed_seq;
+    uint16_t first_failed_api;
+    int32_t  first_failed_result;
     uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
     uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
     uint64_t orphan_records;          /* aux records with no call to attach to */
@@ -156,6 +161,39 @@ int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *
 int hv_findings_max_severity(const struct hv_findings *s);
 /* Groups / occurrences at or above sev. */
 size_t hv_findings_count_at(const struct hv_findings *s, int sev, uint64_t *occurrences);
+/*
+ * One bug, seen in several places. The store keys a group by everything
+ * that locates it (pid, addresses, exec and stream handles), which is what
+ * --all and the Perfetto export need; a reader wants one entry per bug: the
+ * same writer call and the same reading kernel argument, however many graph
+ * execs (one per captured batch size) and ranks (one process each) hit it.
+ * A bug's members are the groups that agree on rule, severity, qualifier,
+ * the writer's kind/API/direction/kernel, and the reader's kind/API/kernel/
+ * argument; findings about the input itself stay per trace.
+ */
+struct hv_bug {
+    size_t first, n;         /* members: sorted[first .. first+n) */
+    uint64_t count;          /* occurrences over all members */
+    size_t npids, nexecs;    /* distinct processes; distinct (pid, exec) of the exposed replay */
+};
+
+/* Reorders `sorted` (from hv_findings_sorted, n groups) so that each bug's
+ * members are adjacent, bugs in the order of their first member, and fills
+ * *bugs (owned by the caller). Returns the number of bugs, or (size_t)-1
+ * out of memory. */
+size_t hv_findings_bugs(const struct hv_group **sorted, size_t n, struct hv_bug **bugs);
+
+/*
+ * Input health: can this trace support a conclusion at all? A run in which
+ * runtime calls failed and no copy, memset, launch or replay succeeded
+ * (wrong library path, no device) has nothing to analyze, and "0 findings"
+ * from it would read as "clean".
+ */
+int hv_trace_unusable(const struct hv_trace_summary *t);
+/* No trace did any device work and at least one had failed calls: the
+ * analyzer's exit status says so whatever --fail-on is. */
+int hv_findings_unusable(const struct hv_findings *s);
+
 /* A stable copy of str owned by the store (NULL stays NULL). */
 const char *hv_findings_intern(struct hv_findings *s, const char *str);
 

@@ -245,12 +245,19 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         dropped += f.dropped[k];
     f.end_ns = hv_mono_ns();
     if (!w->quiet) {
-        char msg[700];
-        int n = snprintf(msg, sizeof msg, "hipvis: %s: %llu calls, %llu records written, %llu dropped%s\n",
-                         hv_trace_writer_path(w->out), (unsigned long long)f.calls,
-                         (unsigned long long)f.records_written, (unsigned long long)dropped,
-                         f.dropped[HV_DROP_WRITE_ERROR] ? " (write errors: see above)" : "");
-        say(msg, n);
+        char msg[1400];
+        /* One line, and what to run next (as heaptrack does); the path is
+         * quoted when a shell would split it. */
+        const char *path = hv_trace_writer_path(w->out);
+        int plain = strpbrk(path, " 	\"\$`&;|<>()*?!#~") == NULL || strchr(path, '\'');
+        int n = snprintf(msg, sizeof msg,
+                         "hipvis: %s: %llu calls, %llu records written, %llu dropped%s; next: hipvis-analyze %s%s%s
+",
+                         path, (unsigned long long)f.calls, (unsigned long long)f.records_written,
+                         (unsigned long long)dropped, f.dropped[HV_DROP_WRITE_ERROR] ? " (write errors: see above)" : "",
+                         plain ? "" : "'", path, plain ? "" : "'");
+        if (n > 0 && write(2, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1)) < 0) {
+        }
     }
     hv_trace_writer_close(w->out, &f);
     w->out = NULL;

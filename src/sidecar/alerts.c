@@ -23,39 +23,21 @@ int sc_alerts_open(struct sc_alerts *a, const char *path)
     return a->fd < 0 ? -errno : 0;
 }
 
-/*
- * The finding object exactly as hipvis-analyze --json writes it. The report
- * module renders whole documents only, so the group is rendered as the one
- * finding of a store of its own and cut out of the "findings" array.
- * (Request to the analyzer: export its per-group writer, then this is one
- * call.) Returns a malloc'ed "{...}" or NULL.
- */
+/* The finding object exactly as hipvis-analyze --json writes it (the
+ * report's per-group writer). Returns a malloc'ed "{...}" or NULL. */
 static char *finding_json(const struct hv_group *g)
 {
-    struct hv_findings one;
-    hv_findings_init(&one);
-    const struct hv_group *c = hv_findings_add(&one, &g->f);
-    char *doc = NULL, *obj = NULL;
+    char *obj = NULL;
     size_t len = 0;
-    FILE *m = c ? open_memstream(&doc, &len) : NULL;
-    if (m) {
-        struct hv_group *w = &one.groups[0];
-        w->count = g->count;
-        w->first_seq = g->first_seq;
-        w->last_seq = g->last_seq;
-        struct hv_report_opts ro = {.fail_on = HV_SEV_NONE};
-        hv_report_json(m, &one, &ro);
-        fclose(m);
-        static const char key[] = "\"findings\":[";
-        char *start = doc ? strstr(doc, key) : NULL;
-        char *end = doc ? strrchr(doc, ']') : NULL;
-        if (start && end && end > start + sizeof key - 1) {
-            start += sizeof key - 1;
-            obj = strndup(start, (size_t)(end - start));
-        }
+    FILE *m = open_memstream(&obj, &len);
+    if (!m)
+        return NULL;
+    struct hv_report_opts ro = {.fail_on = HV_SEV_NONE};
+    hv_report_json_group(m, g, &ro);
+    if (fclose(m) != 0) {
+        free(obj);
+        return NULL;
     }
-    free(doc);
-    hv_findings_free(&one);
     return obj;
 }
 

@@ -64,6 +64,11 @@ static int write_trace(const char *name, uint64_t pid, void (*body)(struct tb *,
 static void decode(struct tb *t, int sync) { sc_decode_loop(t, TB_LEGACY, 50, sync); }
 static void side(struct tb *t, int wait) { sc_side_stream_copy(t, 10, wait); }
 static void stale(struct tb *t, int reinst) { sc_stale_capture(t, reinst); }
+static void all_failed(struct tb *t, int n)
+{
+    for (int i = 0; i < n; i++)
+        tb_failed_copy(t, SC_MAIN, SC_POOL, 64);
+}
 
 static int python_ok(void)
 {
@@ -202,6 +207,44 @@ void test_cli_bad_input(void)
     CHECK(strstr(err_text, "at byte") != NULL);
     snprintf(args, sizeof args, "'%s'", path("does-not-exist.zst"));
     CHECK_EQ_U(run(args), 2);
+
+    /* Every copy failed and nothing ran on the device (wrong library path, no
+     * device): never "0 findings, exit 0", whatever --fail-on says. */
+    CHECK(write_trace("failed.zst", 17, all_failed, 5, 1) == 0);
+    snprintf(args, sizeof args, "--fail-on=none '%s'", path("failed.zst"));
+    CHECK_EQ_U(run(args), 2);
+    CHECK(strstr(out_text, "UNUSABLE RUN") != NULL);
+    CHECK(strstr(out_text, "WARNING: 5 of 10 runtime calls failed") != NULL);
+    CHECK(strstr(out_text, "5 copies/memsets never happened") != NULL);
+    CHECK(strstr(err_text, "unusable run") != NULL);
+    snprintf(args, sizeof args, "--json '%s'", path("failed.zst"));
+    CHECK_EQ_U(run(args), 2);
+    CHECK(strstr(out_text, "\"unusable\":true") != NULL);
+    CHECK(strstr(out_text, "\"status\":\"unusable\"") != NULL);
+    /* Next to a trace that did work (another rank): a loud line, not a failed run. */
+    CHECK(write_trace("decode2.zst", 18, decode, 0, 1) == 0);
+    snprintf(args, sizeof args, "--fail-on=none '%s' '%s'", path("decode2.zst"), path("failed.zst"));
+    CHECK_EQ_U(run(args), 0);
+    CHECK(strstr(out_text, "WARNING: 5 of 10 runtime calls failed") != NULL);
+    CHECK(strstr(out_text, "UNUSABLE") == NULL);
+
+    /* One bug in two ranks (processes): one block, the counts per rank inside. */
+    snprintf(args, sizeof args, "'%s' '%s'", path("decode.zst"), path("decode2.zst"));
+    CHECK_EQ_U(run(args), 1);
+    {
+        const char *p = strstr(out_text, "[warning] same-epoch-write");
+        CHECK(p && !strstr(p + 1, "[warning] same-epoch-write"));
+        CHECK(strstr(out_text, "x100 of 100 replays in 2 graph execs of 2 processes") != NULL);
+        CHECK(strstr(out_text, "seen in  pid 11  x50") && strstr(out_text, "pid 18  x50"));
+        CHECK(strstr(out_text, "next:    hipvis-analyze --diagnose ") != NULL);
+        CHECK(strstr(out_text, "HIPVIS_GUARD=event-sync") != NULL);
+        CHECK(strstr(out_text, "verdict: 1 bug (2 finding groups)") != NULL);
+    }
+    snprintf(args, sizeof args, "--json '%s' '%s'", path("decode.zst"), path("decode2.zst"));
+    CHECK_EQ_U(run(args), 1);
+    CHECK(strstr(out_text, "\"bugs\":[{\"rule\":\"same-epoch-write\",\"severity\":\"warning\",\"count\":100,"
+                           "\"processes\":2,\"execs\":2,\"groups\":[0,1]") != NULL);
+    CHECK(strstr(out_text, "\"guard\":\"event-sync\"") != NULL);
 
     /* Bad options. */
     CHECK_EQ_U(run("--fail-on sometimes x.zst"), 2);

@@ -172,8 +172,37 @@ class Cli(Suite):
             json.load(f)
         self.check(rc == 0, "--perfetto of that trace is valid JSON", f"rc={rc}")
 
+    def case_unusable_run(self):
+        """The demo's command pasted without the double's library path: the
+        program gets Debian's real runtime, which finds no device; every
+        device call fails. That must never read as a clean run."""
+        tr = os.path.join(self.tmp, "nodevice.zst")
+        env = {"LD_PRELOAD": self.lib, "HIPVIS_OUTPUT": tr}
+        env_run = dict(os.environ, **env)
+        env_run.pop("LD_LIBRARY_PATH", None)
+        p = subprocess.run([os.path.join(self.apps, "decode_loop"), "--steps", "5"], capture_output=True, env=env_run,
+                           timeout=60)
+        err = p.stderr.decode()
+        if not os.path.exists(tr):
+            print(f"  skip unusable run: decode_loop did not start without the double ({err.strip()[:100]})")
+            return
+        self.check(f"next: hipvis-analyze {tr}" in err, "libhipvis's exit line names the analyze command", err.strip())
+        rc, out, err = self.run([self.analyze, "--fail-on=none", tr])
+        self.check(rc == 2 and "UNUSABLE RUN" in out and "runtime calls failed" in out and "unusable run" in err,
+                   "every device call failed: a loud warning and exit 2, even with --fail-on=none", f"rc={rc} {out[:400]}")
+        rc, out, _ = self.run([self.analyze, "--json", tr])
+        doc = json.loads(out)
+        self.check(rc == 2 and doc["unusable"] and doc["errors"] and doc["errors"][0]["status"] == "unusable",
+                   "... and in --json: unusable, with an errors entry", f"rc={rc} {doc.get('errors')}")
+        # HIPVIS_QUIET=1 keeps the exit line off stderr.
+        q = os.path.join(self.tmp, "quiet.zst")
+        env_run.update(HIPVIS_OUTPUT=q, HIPVIS_QUIET="1", LD_LIBRARY_PATH=self.double)
+        p = subprocess.run([os.path.join(self.apps, "decode_loop"), "--steps", "5"], capture_output=True, env=env_run,
+                           timeout=60)
+        self.check(p.returncode == 0 and b"hipvis" not in p.stderr, "HIPVIS_QUIET=1: no exit line", p.stderr.decode())
+
     def main(self):
-        return self.run_cases([self.case_help_version, self.case_unknown_option, self.case_value_forms,
+        return self.run_cases([self.case_unusable_run, self.case_help_version, self.case_unknown_option, self.case_value_forms,
                                self.case_directory_and_stdin, self.case_json_errors, self.case_non_ascii_path])
 
 

@@ -8,6 +8,7 @@
 
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
+#include "analyze/report/next.h"
 #include "analyze/report/report.h"
 #include "analyze/rules/evidence_fmt.h"
 #include "analyze/rules/rules.h"
@@ -120,7 +121,7 @@ static void side(FILE *out, const char *key, const struct hv_finding *f, const s
     fputc('}', out);
 }
 
-static void finding(FILE *out, const struct hv_group *g, const struct hv_report_opts *o)
+static void finding(FILE *out, const struct hv_group *g, size_t bug, const struct hv_report_opts *o)
 {
     const struct hv_finding *f = &g->f;
     fprintf(out, "{\"rule\":");
@@ -190,12 +191,51 @@ static void finding(FILE *out, const struct hv_group *g, const struct hv_report_
         break;
     }
     kv_str(out, "why", hv_rule_why(f->rule));
+    if (bug != (size_t)-1)
+        kv_u64(out, "bug", bug);   /* index into "bugs" */
     if (o->all && g->nocc) {
         fprintf(out, ",\"occurrences\":[");
         for (size_t i = 0; i + 1 < g->nocc; i += 2)
             fprintf(out, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", g->occ[i], g->occ[i + 1]);
         fputc(']', out);
     }
+    fputc('}', out);
+}
+
+void hv_report_json_group(FILE *out, const struct hv_group *g, const struct hv_report_opts *o)
+{
+    finding(out, g, (size_t)-1, o);
+}
+
+static void next_json(FILE *out, const struct hv_findings *s, const struct hv_finding *f)
+{
+    const struct hv_trace_summary *t = hv_trace_of(s, f->pid);
+    struct hv_next n;
+    hv_next_steps(f, t, &n);
+    char q[1024], cmd[1400];
+    fputs("{\"diagnose\":", out);
+    if (n.diagnose) {
+        snprintf(cmd, sizeof cmd, "hipvis-analyze --diagnose %s",
+                 t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
+        hv_json_str(out, cmd);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\"experiment\":", out);
+    if (n.experiment) {
+        snprintf(cmd, sizeof cmd, "hipvis experiment -o hv-experiment -- %s ARGS...",
+                 t && t->exe[0] ? hv_shell_quote(t->exe, q, sizeof q) : "PROGRAM");
+        hv_json_str(out, cmd);
+    } else {
+        fputs("null", out);
+    }
+    kv_str(out, "guard", n.guard);
+    kv_str(out, "guard_why", n.guard_why);
+    kv_str(out, "rerun_with", n.rerun);
+    kv_str(out, "rerun_why", n.rerun_why);
+    kv_str(out, "fix", n.fix);
+    snprintf(cmd, sizeof cmd, "docs/triage.md#%s", hv_rule_name(f->rule));
+    kv_str(out, "docs", cmd);
     fputc('}', out);
 }
 
@@ -212,8 +252,18 @@ static void trace(FILE *out, const struct hv_trace_summary *t)
     U(records) U(calls) U(failed_calls) U(copies) U(memsets) U(launches) U(replays) U(instantiates) U(syncs)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
-    U(dropped) U(chunk_gaps) U(late_records)
+    U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies)
 #undef U
+    if (t->failed_calls) {
+        fprintf(out, ",\"first_failure\":{\"api\":");
+        hv_json_str(out, hv_api_name(t->first_failed_api));
+        fprintf(out, ",\"result\":%d", (int)t->first_failed_result);
+        kv_u64(out, "seq", t->first_failed_seq);
+        fputc('}', out);
+    } else {
+        fputs(",\"first_failure\":null", out);
+    }
+    fprintf(out, ",\"unusable\":%s", hv_trace_unusable(t) ? "true" : "false");
     fprintf(out, ",\"footer\":%s", t->has_footer ? "true" : "false");
     fprintf(out, ",\"complete\":%s",
             !t->read_status && t->has_footer && !t->dropped && !t->chunk_gaps ? "true" : "false");
@@ -243,15 +293,43 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
             fputc(',', out);
         trace(out, &s->traces[i]);
     }
-    fprintf(out, "],\"findings\":[");
+    fprintf(out, "],\"unusable\":%s", hv_findings_unusable(s) ? "true" : "false");
+    fprintf(out, ",\"findings\":[");
     const struct hv_group **v = hv_findings_sorted(s);
-    for (size_t i = 0; v && i < s->ngroups; i++) {
-        if (i)
+    struct hv_bug *bugs = NULL;
+    size_t nb = v ? hv_findings_bugs(v, s->ngroups, &bugs) : 0;
+    if (nb == (size_t)-1)
+        nb = 0;
+    for (size_t b = 0, k = 0; v && k < s->ngroups; k++) {
+        while (bugs && b + 1 < nb && k >= bugs[b].first + bugs[b].n)
+            b++;
+        if (k)
             fputs(",\n", out);
-        finding(out, v[i], o);
+        finding(out, v[k], bugs ? b : k, o);
     }
-    free(v);
     fputc(']', out);
+    /* One entry per bug: the groups above that are the same writer and
+     * reader in other execs or processes, with what to do next. */
+    fputs(",\"bugs\":[", out);
+    for (size_t b = 0; bugs && b < nb; b++) {
+        const struct hv_bug *x = &bugs[b];
+        const struct hv_finding *f = &v[x->first]->f;
+        fprintf(out, "%s{\"rule\":", b ? ",\n" : "");
+        hv_json_str(out, hv_rule_name(f->rule));
+        kv_str(out, "severity", hv_severity_name(f->severity));
+        kv_u64(out, "count", x->count);
+        kv_u64(out, "processes", x->npids);
+        kv_u64(out, "execs", x->nexecs);
+        fputs(",\"groups\":[", out);
+        for (size_t i = 0; i < x->n; i++)
+            fprintf(out, "%s%zu", i ? "," : "", x->first + i);
+        fputs("],\"next\":", out);
+        next_json(out, s, f);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    free(bugs);
+    free(v);
     /* Always present, so a consumer can rely on it: empty means every input
      * was read to its end. */
     fputs(",\"errors\":[", out);

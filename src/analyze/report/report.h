@@ -51,6 +51,9 @@ struct hv_report_opts {
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
 void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
+/* One group as the JSON object the "findings" array holds (the sidecar's
+ * alert lines), without the report-level "bug" index. */
+void hv_report_json_group(FILE *out, const struct hv_group *g, const struct hv_report_opts *o);
 
 /* --graphs: one exec's inventory (nodes, edges, roots, longest path, max
  * out-degree, host/event nodes, collective kernels). */

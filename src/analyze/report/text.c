@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analyze/report/describe.h"
+#include "analyze/report/next.h"
 #include "analyze/report/report.h"
 #include "analyze/rules/rules.h"
 
@@ -120,16 +121,127 @@ static void folded_nodes(FILE *out, const struct hv_group *const *v, size_t n)
     fputs(n > 25 ? " ...\n" : "\n", out);
 }
 
-static void group(FILE *out, const struct hv_group *const *v, size_t nfold, const struct hv_report_opts *o)
+/* The members of a bug seen in several execs or processes: one line per
+ * (pid, exec, site), nodes of one exec folded onto it. */
+#define SEEN_ROWS 16
+
+static void seen_in(FILE *out, const struct hv_group *const *v, size_t n)
+{
+    size_t rows = 0, i = 0;
+    while (i < n && rows < SEEN_ROWS) {
+        size_t j = i + 1;
+        while (j < n && foldable(v[i], v[j]))
+            j++;
+        const struct hv_group *g = v[i];
+        fprintf(out, "  %-8s pid %" PRIu64 "  x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")", rows ? "" : "seen in",
+                g->f.pid, g->count, g->first_seq, g->last_seq);
+        if (g->f.b.kind == HV_SIDE_REPLAY)
+            fprintf(out, "  exec 0x%" PRIx64, g->f.b.exec);
+        if (g->f.hi > g->f.lo)
+            fprintf(out, "  buffer 0x%" PRIx64, g->f.lo);
+        if (g->f.b.kind == HV_SIDE_REPLAY && g->f.b.node_index >= 0) {
+            fprintf(out, "  node%s %d", j - i > 1 ? "s" : "", g->f.b.node_index);
+            for (size_t k = i + 1; k < j && k < i + 8; k++)
+                fprintf(out, ",%d", v[k]->f.b.node_index);
+            if (j - i > 8)
+                fputs(",...", out);
+        }
+        fputc('\n', out);
+        rows++;
+        i = j;
+    }
+    if (i < n) {
+        uint64_t more = 0;
+        for (size_t k = i; k < n; k++)
+            more += v[k]->count;
+        fprintf(out, "           ... and %zu more place%s (x%" PRIu64 ")\n", n - i, n - i == 1 ? "" : "s", more);
+    }
+}
+
+/* "next:" — what to run or change, from what this trace supports. */
+static void next_lines(FILE *out, const struct hv_findings *s, const struct hv_finding *f)
+{
+    const struct hv_trace_summary *t = hv_trace_of(s, f->pid);
+    struct hv_next n;
+    hv_next_steps(f, t, &n);
+    char q[1024];
+    const char *path = t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE";
+    const char *label = "next:";
+    if (n.diagnose) {
+        fprintf(out, "  %-8s hipvis-analyze --diagnose %s   # ranks the causes of this group\n", label, path);
+        label = "";
+    }
+    if (n.experiment) {
+        char qe[1024];
+        fprintf(out, "  %-8s hipvis experiment -o hv-experiment -- %s ARGS...   # A/B runs: which change removes "
+                     "the symptom, at what cost\n",
+                label, t && t->exe[0] ? hv_shell_quote(t->exe, qe, sizeof qe) : "PROGRAM");
+        label = "";
+    }
+    if (n.guard) {
+        fprintf(out, "  %-8s HIPVIS_GUARD=%s <the same command>   # %s\n", label, n.guard, n.guard_why);
+        label = "";
+    }
+    if (n.rerun) {
+        fprintf(out, "  %-8s %s <the same command>   # %s\n", label, n.rerun, n.rerun_why);
+        label = "";
+    }
+    if (n.fix) {
+        fprintf(out, "  %-8s fix: %s\n", label, n.fix);
+        label = "";
+    }
+    fprintf(out, "  %-8s docs/triage.md#%s\n", label, hv_rule_name(f->rule));
+}
+
+/* Replays in the processes a bug was seen in: "x263 of 263 replays" says
+ * at a glance that every replay was exposed. */
+static uint64_t replays_of(const struct hv_findings *s, const struct hv_group *const *v, size_t n)
+{
+    uint64_t total = 0;
+    if (n > 256)
+        return 0;   /* the scan is quadratic; a bug in that many places needs no ratio */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < i && v[k]->f.pid != v[i]->f.pid)
+            k++;
+        const struct hv_trace_summary *t = k == i ? hv_trace_of(s, v[i]->f.pid) : NULL;
+        if (t)
+            total += t->replays;
+    }
+    return total;
+}
+
+static void group(FILE *out, const struct hv_findings *s, const struct hv_group *const *v, const struct hv_bug *bug,
+                  const struct hv_report_opts *o)
 {
     const struct hv_group *g = v[0];
     const struct hv_finding *f = &g->f;
     char b1[32];
-    fprintf(out, "[%s] %s  pid %" PRIu64, hv_severity_name(f->severity), hv_rule_name(f->rule), f->pid);
-    if (f->a.kind == HV_SIDE_TRACE)
-        fputc('\n', out);
-    else
-        fprintf(out, "  x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")\n", g->count, g->first_seq, g->last_seq);
+    size_t nfold = 1;
+    while (nfold < bug->n && foldable(v[0], v[nfold]))
+        nfold++;
+    int several = nfold < bug->n;   /* more than one exec / process / site */
+    fprintf(out, "[%s] %s", hv_severity_name(f->severity), hv_rule_name(f->rule));
+    if (several) {
+        fprintf(out, "  x%" PRIu64, bug->count);
+        uint64_t replays = f->b.kind == HV_SIDE_REPLAY ? replays_of(s, v, bug->n) : 0;
+        if (replays)
+            fprintf(out, " of %" PRIu64 " replays", replays);
+        fputs(" in ", out);
+        if (bug->nexecs > 1)
+            fprintf(out, "%zu graph execs of ", bug->nexecs);
+        else if (bug->npids == 1)
+            fprintf(out, "%zu places in ", bug->n);
+        fprintf(out, "%zu process%s", bug->npids, bug->npids == 1 ? "" : "es");
+        fprintf(out, "  (first: pid %" PRIu64 "  x%" PRIu64 "  seq %" PRIu64 " .. %" PRIu64 ")\n", f->pid, g->count,
+                g->first_seq, g->last_seq);
+    } else {
+        fprintf(out, "  pid %" PRIu64, f->pid);
+        if (f->a.kind == HV_SIDE_TRACE)
+            fputc('\n', out);
+        else
+            fprintf(out, "  x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")\n", g->count, g->first_seq, g->last_seq);
+    }
     if (f->hi > f->lo) {
         fprintf(out, "  buffer   ");
         if (o->buffer_text)
@@ -150,7 +262,10 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
         o->side_text(o->side_ctx, out, f, &f->b);
     if (o->finding_text)
         o->finding_text(o->names_ctx, out, f);
-    folded_nodes(out, v, nfold);
+    if (several)
+        seen_in(out, v, bug->n);
+    else
+        folded_nodes(out, v, nfold);
     switch (f->rule) {
     case HV_RULE_STALE_CAPTURE_POINTER:
         if (f->n1)
@@ -172,10 +287,17 @@ static void group(FILE *out, const struct hv_group *const *v, size_t nfold, cons
     if (f->detail)
         fprintf(out, "  detail   %s\n", f->detail);
     fprintf(out, "  why      %s\n", hv_rule_why(f->rule));
-    if (o->all && g->nocc) {
-        fprintf(out, "  each     (earlier seq -> later seq):");
-        for (size_t i = 0; i + 1 < g->nocc; i += 2)
-            fprintf(out, "%s %" PRIu64 "->%" PRIu64, i % 16 == 0 ? "\n          " : "", g->occ[i], g->occ[i + 1]);
+    next_lines(out, s, f);
+    for (size_t m = 0; o->all && m < bug->n; m++) {
+        const struct hv_group *x = v[m];
+        if (!x->nocc)
+            continue;
+        fprintf(out, "  each     (earlier seq -> later seq)");
+        if (bug->n > 1)
+            fprintf(out, " pid %" PRIu64 " exec 0x%" PRIx64, x->f.pid, x->f.b.exec);
+        fputc(':', out);
+        for (size_t i = 0; i + 1 < x->nocc; i += 2)
+            fprintf(out, "%s %" PRIu64 "->%" PRIu64, i % 16 == 0 ? "\n          " : "", x->occ[i], x->occ[i + 1]);
         fputc('\n', out);
     }
     fputc('\n', out);
@@ -194,6 +316,23 @@ static void trace(FILE *out, const struct hv_trace_summary *t, const struct hv_r
         fprintf(out, "   %" PRIu64 " replays of execs never instantiated in the trace, %" PRIu64
                      " execs without a recorded inventory: their reads are not checked\n",
                 t->replays_unknown_exec, t->execs_no_inventory);
+    if (t->failed_calls) {
+        /* Loud when it changes what the findings mean: launches or copies
+         * that never happened, or most calls failing. */
+        int loud = hv_trace_unusable(t) || t->failed_launches || t->failed_copies || 2 * t->failed_calls >= t->calls;
+        fprintf(out, "   %s: %" PRIu64 " of %" PRIu64 " runtime calls failed (%.0f%%)", loud ? "WARNING" : "note",
+                t->failed_calls, t->calls, 100.0 * (double)t->failed_calls / (double)(t->calls ? t->calls : 1));
+        if (t->failed_launches || t->failed_copies)
+            fprintf(out, "; %" PRIu64 " launches/replays and %" PRIu64 " copies/memsets never happened",
+                    t->failed_launches, t->failed_copies);
+        fprintf(out, "; first: %s returned %d at seq %" PRIu64 "\n", hv_api_name(t->first_failed_api),
+                (int)t->first_failed_result, t->first_failed_seq);
+        if (hv_trace_unusable(t))
+            fprintf(out, "   WARNING: no copy, memset, launch or replay succeeded: nothing here to analyze\n");
+    } else if (t->calls == 0) {
+        fprintf(out, "   WARNING: no runtime calls traced (does the program call HIP/CUDA through the library "
+                     "hipvis wraps?)\n");
+    }
     if (t->read_status)
         fprintf(out, "   WARNING: input %s at byte %" PRIu64 " (%s); analyzed the %" PRIu64 " records before it\n",
                 t->read_status_name, t->read_offset, t->read_what, t->records_salvaged);
@@ -207,32 +346,69 @@ static void trace(FILE *out, const struct hv_trace_summary *t, const struct hv_r
         o->trace_text(o->names_ctx, out, t->pid);
 }
 
+/* The run as a whole: one line that cannot be missed when the input
+ * cannot support the findings (or their absence). */
+static void health(FILE *out, const struct hv_findings *s)
+{
+    uint64_t calls = 0, failed = 0, dropped = 0;
+    size_t cut = 0, unusable = 0;
+    for (size_t i = 0; i < s->ntraces; i++) {
+        const struct hv_trace_summary *t = &s->traces[i];
+        calls += t->calls;
+        failed += t->failed_calls;
+        dropped += t->dropped + t->chunk_gaps + t->late_records;
+        cut += t->read_status != 0;
+        unusable += hv_trace_unusable(t);
+    }
+    if (hv_findings_unusable(s)) {
+        fprintf(out, "\n!! WARNING: UNUSABLE RUN: %" PRIu64 " of %" PRIu64 " runtime calls failed and nothing was "
+                     "copied, launched or replayed.\n"
+                     "!! \"0 findings\" here means nothing: check that the program found the runtime "
+                     "(LD_LIBRARY_PATH) and a device, then trace it again.\n",
+                failed, calls);
+        return;
+    }
+    if (!failed && !dropped && !cut)
+        return;
+    fprintf(out, "   input health: %" PRIu64 " of %" PRIu64 " calls failed, %zu trace%s with no device work, %" PRIu64
+                 " records lost, %zu trace%s cut short\n",
+            failed, calls, unusable, unusable == 1 ? "" : "s", dropped, cut, cut == 1 ? "" : "s");
+}
+
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
 {
     uint64_t occ;
     size_t n_err = hv_findings_count_at(s, HV_SEV_ERROR, NULL);
     size_t n_warn = hv_findings_count_at(s, HV_SEV_WARNING, NULL) - n_err;
     size_t n_all = hv_findings_count_at(s, HV_SEV_INFO, &occ);
-    fprintf(out, "hipvis-analyze: %zu trace%s, %zu finding group%s (%zu error, %zu warning, %zu info; %" PRIu64
+    const struct hv_group **v = hv_findings_sorted(s);
+    struct hv_bug *bugs = NULL;
+    size_t nb = v ? hv_findings_bugs(v, s->ngroups, &bugs) : (size_t)-1;
+    if (nb == (size_t)-1)
+        nb = s->ngroups;   /* out of memory for the clustering: one block per group */
+    fprintf(out, "hipvis-analyze: %zu trace%s, %zu bug%s in %zu finding group%s (%zu error, %zu warning, %zu info; %" PRIu64
                  " occurrences)\n\n",
-            s->ntraces, s->ntraces == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err, n_warn,
-            n_all - n_err - n_warn, occ);
+            s->ntraces, s->ntraces == 1 ? "" : "s", nb, nb == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err,
+            n_warn, n_all - n_err - n_warn, occ);
     for (size_t i = 0; i < s->ntraces; i++)
         trace(out, &s->traces[i], o);
+    health(out, s);
     fputc('\n', out);
-    const struct hv_group **v = hv_findings_sorted(s);
     if (!v)
         return;
-    for (size_t i = 0; i < s->ngroups;) {
-        size_t j = i + 1;
-        while (j < s->ngroups && foldable(v[i], v[j]))
-            j++;
-        group(out, &v[i], j - i, o);
-        i = j;
+    size_t bugs_at = 0;
+    for (size_t b = 0; b < nb; b++) {
+        struct hv_bug one = {b, 1, v[b]->count, 1, 1};
+        const struct hv_bug *x = bugs ? &bugs[b] : &one;
+        group(out, s, &v[x->first], x, o);
+        bugs_at += o->fail_on > HV_SEV_NONE && v[x->first]->f.severity >= o->fail_on;
     }
+    free(bugs);
     free(v);
     size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, NULL) : 0;
     if (o->fail_on > HV_SEV_NONE)
-        fprintf(out, "verdict: %zu finding group%s at or above %s\n", at, at == 1 ? "" : "s",
-                hv_severity_name(o->fail_on));
+        fprintf(out, "verdict: %zu bug%s (%zu finding group%s) at or above %s\n", bugs_at, bugs_at == 1 ? "" : "s", at,
+                at == 1 ? "" : "s", hv_severity_name(o->fail_on));
+    if (hv_findings_unusable(s))
+        fprintf(out, "verdict: UNUSABLE RUN (every traced process failed before doing device work): exit status 2\n");
 }
