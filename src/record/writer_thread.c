@@ -249,10 +249,9 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         /* One line, and what to run next (as heaptrack does); the path is
          * quoted when a shell would split it. */
         const char *path = hv_trace_writer_path(w->out);
-        int plain = strpbrk(path, " 	\"\$`&;|<>()*?!#~") == NULL || strchr(path, '\'');
+        int plain = strpbrk(path, " \t\"\\$`&;|<>()*?!#~") == NULL || strchr(path, '\'');
         int n = snprintf(msg, sizeof msg,
-                         "hipvis: %s: %llu calls, %llu records written, %llu dropped%s; next: hipvis-analyze %s%s%s
-",
+                         "hipvis: %s: %llu calls, %llu records written, %llu dropped%s; next: hipvis-analyze %s%s%s\n",
                          path, (unsigned long long)f.calls, (unsigned long long)f.records_written,
                          (unsigned long long)dropped, f.dropped[HV_DROP_WRITE_ERROR] ? " (write errors: see above)" : "",
                          plain ? "" : "'", path, plain ? "" : "'");
