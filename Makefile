@@ -51,6 +51,20 @@ INSTALL_MANS  :=
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
+# Set-up: on a fresh Debian 12 machine, `make demo` and `make check` first
+# install the packages they need (.ci/run --deps: apt-get as root; anyone
+# else gets the one command to run, then make stops). It runs while this file
+# is read, before the fragments below look for LLVM or the HIP headers, so
+# what it installs is seen by this same make. HIPVIS_NO_BOOTSTRAP=1 skips it.
+ifneq ($(filter demo check,$(MAKECMDGOALS)),)
+ifeq ($(HIPVIS_NO_BOOTSTRAP),)
+HV_SETUP := $(shell bash .ci/run --deps >&2 && echo ok)
+ifneq ($(HV_SETUP),ok)
+$(error set-up incomplete: install the packages named above, then run make $(MAKECMDGOALS) again)
+endif
+endif
+endif
+
 FRAGMENTS := $(sort $(wildcard src/*/module.mk src/*/*/module.mk tools/module.mk tests/module.mk tests/*/module.mk))
 include $(FRAGMENTS)
 
