@@ -8,6 +8,10 @@
  *   hipvis report [--html FILE.html] [ANALYZE-OPTIONS] TRACE...
  *       hipvis-analyze with --html hipvis-report.html unless --html is
  *       given: the self-contained HTML report, the text report on stdout.
+ *   hipvis experiment [-n RUNS] [--arms LIST] [--timeout S] [--fail-pattern RE]
+ *                     -o DIR -- CMD [ARGS...]
+ *       runs CMD traced several times per arm and writes a decision report
+ *       (src/experiment, docs/experiment.md).
  *   hipvis sidecar|analyze|dump ARGS...
  *       execs hipvis-sidecar / hipvis-analyze / hipvis-dump, found next to
  *       this binary first, then on PATH.
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "experiment/experiment.h"
 
 static const struct hv_cli_opt top_opts[] = {{0}};
 
@@ -31,6 +36,8 @@ static const struct hv_cli top_cli = {
     "commands:\n"
     "  run [-o DIR] [--sidecar] [--] CMD [ARGS...]   run CMD traced (hipvis run --help)\n"
     "  report [--html FILE] [ARGS...] TRACE...   hipvis-analyze --html FILE (default hipvis-report.html)\n"
+    "  experiment [-n RUNS] [--arms LIST] -o DIR -- CMD [ARGS...]\n"
+    "                      run CMD per arm, count the symptom, decide (hipvis experiment --help)\n"
     "  sidecar [ARGS...]   hipvis-sidecar\n"
     "  analyze [ARGS...]   hipvis-analyze\n"
     "  dump [ARGS...]      hipvis-dump\n",
@@ -205,6 +212,14 @@ int main(int argc, char **argv)
         return run(argc - first, argv + first);
     if (!strcmp(cmd, "report"))
         return report(argc - first - 1, argv + first + 1);
+    if (!strcmp(cmd, "experiment")) {
+        char lib[PATH_MAX];
+        if (find_lib(lib, sizeof lib) != 0) {
+            fprintf(stderr, "hipvis experiment: libhipvis.so not found next to this program or in ../lib\n");
+            return 2;
+        }
+        return hv_experiment_main(argc - first, argv + first, lib);
+    }
     if (!strcmp(cmd, "sidecar") || !strcmp(cmd, "analyze") || !strcmp(cmd, "dump"))
         return forward(cmd, argc - first - 1, argv + first + 1);
     if (!strcmp(cmd, "help")) {

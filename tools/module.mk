@@ -26,10 +26,11 @@ $(BUILD)/hipvis-sidecar: $(call obj,tools/hipvis-sidecar.c) $(BUILD)/libhvcli.a 
 PROGRAMS     += $(BUILD)/hipvis-sidecar
 INSTALL_BINS += $(BUILD)/hipvis-sidecar
 
-# hipvis: the launcher (run / sidecar / analyze / dump)
-$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(BUILD)/libhvcli.a
+# hipvis: the launcher (run / experiment / sidecar / analyze / dump);
+# experiment reads its runs' traces in process (src/experiment/module.mk)
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ $(EXPERIMENT_LIBS)
 PROGRAMS     += $(BUILD)/hipvis
 INSTALL_BINS += $(BUILD)/hipvis
 

@@ -293,6 +293,9 @@ static void init_once(void)
     hd_cfg.h2a_offset = (size_t)env_long("HIPDOUBLE_H2A_OFFSET", 4, 0, 1L << 30);
     hd_cfg.h2a_bytes = (size_t)env_long("HIPDOUBLE_H2A_BYTES", 4, 1, 4096);
     hd_cfg.h2b_delay_us = (unsigned)env_long("HIPDOUBLE_H2B_DELAY_US", 2000, 0, 10000000);
+    const char *sdma = getenv("HSA_ENABLE_SDMA");
+    hd_cfg.sdma = !(sdma && !strcmp(sdma, "0"));
+    hd_cfg.blit_copy_bytes = (size_t)env_long("GPU_FORCE_BLIT_COPY_SIZE", 0, 0, 1L << 30) * 1024;
     hd_cfg.h4_nodes = (size_t)env_long("HIPDOUBLE_H4_NODES", 128, 1, 1L << 20);
     /* The knob names of both runtime generations select the classic
      * executor (../shared/research/public-cases.md, "Knob drift"). */

@@ -48,6 +48,8 @@ struct hd_config {
     _Atomic unsigned faults; /* HD_FAULT_*; hipdouble_set_faults may change it */
     int graph_queues;
     size_t h2a_offset, h2a_bytes;
+    bool sdma;               /* not HSA_ENABLE_SDMA=0: h2a's late write is the copy engine's */
+    size_t blit_copy_bytes;  /* GPU_FORCE_BLIT_COPY_SIZE (KiB) in bytes: copies up to it are blit kernels */
     unsigned h2b_delay_us;
     size_t h4_nodes;         /* h4: nodes a segment-scheduled launch keeps */
     bool segment_scheduling; /* neither DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0 nor DEBUG_HIP_GRAPH_CLASSIC_PATH=1 */

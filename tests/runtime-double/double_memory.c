@@ -508,8 +508,12 @@ void hd_copy_execute(struct hd_work *w, int device)
             memmove(dbase + z * p->dstPtr.pitch * p->dstPtr.ysize + y * p->dstPtr.pitch,
                     sbase + z * spitch * sysize + y * spitch, width);
     /* h2a models a late write against an H2D copy (ROCm/ATOM#1468): device
-     * sources (D2D copies, a tracer's probe snapshots) are left alone. */
-    if ((hd_cfg.faults & HD_FAULT_H2A) && height == 1 && depth == 1 &&
+     * sources (D2D copies, a tracer's probe snapshots) are left alone. The
+     * late write is the copy engine's (SDMA): copies the runtime runs as
+     * blit kernels (HSA_ENABLE_SDMA=0, or at most GPU_FORCE_BLIT_COPY_SIZE
+     * KiB) land in order. */
+    if ((hd_cfg.faults & HD_FAULT_H2A) && hd_cfg.sdma && width > hd_cfg.blit_copy_bytes && height == 1 &&
+        depth == 1 &&
         (w->u.copy.staged || hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) != HD_A_DEVICE))
         h2a_apply(dbase, width);
 }

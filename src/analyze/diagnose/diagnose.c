@@ -119,3 +119,17 @@ size_t hv_diag_count(const struct hv_diag *d)
 {
     return d->n;
 }
+
+void hv_diag_brief(const struct hv_diag *d, size_t i, struct hv_diag_brief *out)
+{
+    const struct dx_diag *x = &d->v[i];
+    out->verdict = dx_hyp_id(x->verdict);
+    out->observed = x->verdict >= 0;
+    out->lead = NULL;
+    for (int k = 0; k < HV_HYP__N && !out->lead; k++)
+        if (x->status[x->order[k]] == DX_CONSISTENT)
+            out->lead = dx_hyp_id(x->order[k]);
+    out->pid = x->pid;
+    out->lo = x->lo;
+    out->hi = x->hi;
+}

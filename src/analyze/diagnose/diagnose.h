@@ -28,6 +28,7 @@
 #define HV_ANALYZE_DIAGNOSE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analyze/findings.h"
@@ -49,6 +50,15 @@ void hv_diag_end_trace(struct hv_diag *d);
 
 /* Number of diagnoses so far. */
 size_t hv_diag_count(const struct hv_diag *d);
+/* Diagnosis i in brief (hipvis experiment): the verdict's id ("H2", ...,
+ * "undetermined"), whether it was observed, and the leading open
+ * hypothesis's id (NULL when none is open). */
+struct hv_diag_brief {
+    const char *verdict, *lead;
+    int observed;
+    uint64_t pid, lo, hi;
+};
+void hv_diag_brief(const struct hv_diag *d, size_t i, struct hv_diag_brief *out);
 /* Human report (after the findings). */
 void hv_diag_text(FILE *out, const struct hv_diag *d);
 /* `,"diagnoses":[...]` for the JSON report (docs/analysis.md). */

@@ -58,6 +58,10 @@ static const struct dx_fix host_fixes[] = {
 };
 
 static const struct dx_fix h2_fixes[] = {
+    {"run the copy as a blit kernel instead of on the SDMA engine: HSA_ENABLE_SDMA=0, or GPU_FORCE_BLIT_COPY_SIZE "
+     "(KiB) over the copy size",
+     "not measured on a GPU", NULL, DX_FIX_REMOVES,
+     DOUBLE("h2a") " where the double models the late write as the copy engine's"},
     {"host synchronization of any kind: the late write lands after the copy whatever the host waits for", "-",
      "HIPVIS_GUARD=stream-sync / event-sync / event-sync-nofence / release-event / copy-sync", DX_FIX_DOES_NOT,
      DOUBLE("h2a")},
@@ -66,8 +70,7 @@ static const struct dx_fix h2_fixes[] = {
      "-", NULL, DX_FIX_UNTESTED, NULL},
     {"a separate destination per in-flight step (ring + hipGraphExecKernelNodeSetParams)", "-", NULL,
      DX_FIX_UNTESTED, NULL},
-    {"HSA_ENABLE_SDMA=0 or GPU_FORCE_BLIT_COPY_SIZE over the copy size (blit kernel instead of SDMA)", "-", NULL,
-     DX_FIX_UNTESTED, NULL},
+
 };
 
 static const struct dx_fix h3_fixes[] = {

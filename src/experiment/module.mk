@@ -1,0 +1,13 @@
+# hipvis experiment: repeated traced runs per arm, symptom rates, the
+# decision report (docs/experiment.md). Linked into the launcher with the
+# analyzer (engine, --diagnose) it reads each run's traces through.
+EXPERIMENT_SRCS := $(sort $(wildcard src/experiment/*.c))
+
+$(BUILD)/libhvexperiment.a: $(call obj,$(EXPERIMENT_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# What a program using it links (recursive: DIAG_LINK is settled later).
+EXPERIMENT_LINK = $(BUILD)/libhvexperiment.a $(DIAG_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+EXPERIMENT_LIBS = $(DIAG_LIBS) -lzstd -lm

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""experiment.py - `hipvis experiment` end to end on the runtime double
+(tests/runtime-double, TEST-ONLY) with the decode loop (tests/apps).
+
+usage: experiment.py BUILD_DIR
+
+For each fault model (HIPDOUBLE_FAULT=h1, h2a, h2b, h3, h4) the experiment
+must name the model's hypothesis and a cheapest removing fix arm, and that
+arm's environment must really remove the stale reads when the loop runs
+with it alone, untraced. A clean loop gives "no symptom in N runs" with the
+rule-of-three bound; a copy on a side stream without a wait is a program
+race; a hanging job is killed after --timeout and counted; bad usage exits 2.
+Prints one line per check and "experiment: N passed, M failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hvsuite import Suite  # noqa: E402
+
+STEPS = "24"
+RUNS = "6"
+FAIL = "stale_reads=[1-9]"
+
+# fault, decode_loop args, the hypothesis the report must name
+MODELS = [
+    ("h1", ["--fork-join"], "H1"),
+    ("h2a", [], "H2"),
+    ("h2b", ["--host-rewrite"], "host-race"),
+    ("h3", [], "H3"),
+    ("h4", ["--graph-nodes", "160"], "H4"),
+]
+
+
+class Experiment(Suite):
+    def __init__(self, build):
+        super().__init__(build, "experiment")
+        self.hipvis = os.path.join(self.build, "hipvis")
+        self.loop = os.path.join(self.apps, "decode_loop")
+        self.n = 0
+
+    def env(self, fault=None, extra=None):
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("HIPVIS_", "HIPDOUBLE_", "DEBUG_HIP_", "AMD_", "HSA_", "GPU_"))
+               and k != "LD_PRELOAD"}
+        env["LD_LIBRARY_PATH"] = self.double
+        if fault:
+            env["HIPDOUBLE_FAULT"] = fault
+        env.update(extra or {})
+        return env
+
+    def experiment(self, fault, job, *opts):
+        self.n += 1
+        out = os.path.join(self.tmp, f"x{self.n}")
+        p = subprocess.run([self.hipvis, "experiment", *opts, "-o", out, "--", *job], env=self.env(fault),
+                           capture_output=True, text=True, timeout=300)
+        rep = None
+        if os.path.exists(os.path.join(out, "report.json")):
+            with open(os.path.join(out, "report.json")) as f:
+                rep = json.load(f)
+        return p, rep, out
+
+    def stale(self, fault, args, extra):
+        """The loop's stale reads with `extra` alone; a guard needs the tracer
+        loaded (it is what applies the pattern)."""
+        extra = dict(extra)
+        if any(k.startswith("HIPVIS_") for k in extra):
+            self.n += 1
+            extra.update(LD_PRELOAD=self.lib, HIPVIS_OUTPUT=os.path.join(self.tmp, f"s{self.n}.zst"),
+                         HIPVIS_QUIET="1")
+        p = subprocess.run([self.loop, "--steps", STEPS, *args], env=self.env(fault, extra), capture_output=True,
+                           text=True, timeout=60)
+        return int(re.search(r"stale_reads=(\d+)", p.stdout).group(1))
+
+    def case_models(self):
+        for fault, args, want in MODELS:
+            p, rep, out = self.experiment(fault, [self.loop, "--steps", STEPS, *args], "-n", RUNS,
+                                          "--fail-pattern", FAIL)
+            if not self.check(p.returncode == 0 and rep, f"{fault}: hipvis experiment ran", p.stderr[-400:]):
+                continue
+            d = rep["decision"]
+            arms = {a["name"]: a for a in rep["arms"]}
+            base = arms["baseline"]
+            self.check(base["symptom_runs"] == base["runs"] > 0 and "5 (libamdhip64.so.5" in base["runtime_versions"],
+                       f"{fault}: the baseline shows the symptom in {base['symptom_runs']} of {base['runs']} runs, "
+                       f"runtime recorded ({base['runtime_versions']})")
+            self.check(want in d["verdict"].split("+"),
+                       f"{fault}: verdict {d['verdict']} [{d['basis']}] names {want}", d["why"])
+            fix = d["cheapest_fix"]
+            ok = fix and arms[fix]["outcome"] == "removed" and arms[fix]["symptom_runs"] == 0
+            if fix:
+                env = dict(e.split("=", 1) for e in arms[fix]["env"])
+                left = self.stale(fault, args, env)
+                ok = ok and left == 0 and self.stale(fault, args, {}) > 0
+            self.check(ok, f"{fault}: cheapest removing arm {fix} (cost x{d['cheapest_fix_cost_ratio']}) removes the "
+                           f"stale reads when the loop runs with {arms[fix]['env'] if fix else '-'} alone")
+            if fault == "h3":
+                self.check(arms["release-event"]["outcome"] == "persists" and
+                           arms["event-sync-nofence"]["outcome"] == "persists",
+                           "h3: release-event and event-sync-nofence do not remove it (measured, not a fix)")
+            if fault == "h2a":
+                self.check(d["basis"] == "observed" and arms["probe"]["probe_mismatches"] > 0,
+                           f"h2a: the probe arm recorded the stale buffer ({arms['probe']['probe_mismatches']} "
+                           f"mismatching probes): observed")
+            with open(os.path.join(out, "report.txt")) as f:
+                txt = f.read()
+            self.check(f"verdict   {d['verdict']}" in txt and (not fix or f"fix       {fix} removed" in txt),
+                       f"{fault}: report.txt states the verdict and the fix")
+
+    def case_clean(self):
+        p, rep, _ = self.experiment(None, [self.loop, "--steps", STEPS], "-n", "8", "--arms", "baseline,stream-sync",
+                                    "--fail-pattern", FAIL)
+        d = rep["decision"] if rep else {}
+        self.check(p.returncode == 0 and d.get("verdict") == "no-symptom" and d.get("no_symptom") and
+                   abs(d.get("rate_upper_bound_rule_of_three", 0) - 3 / 8) < 1e-3 and
+                   rep["arms"][0]["runs"] == 8 and "no symptom in 8 baseline runs" in p.stdout,
+                   "clean loop: no symptom in 8 runs, rate < 3/8 (rule of three)", json.dumps(d)[:300])
+
+    def case_race(self):
+        p, rep, _ = self.experiment(None, [self.loop, "--steps", STEPS, "--side-stream-copy"], "-n", RUNS,
+                                    "--fail-pattern", FAIL, "--arms", "guards,one-queue")
+        d = rep["decision"] if rep else {}
+        self.check(d.get("verdict") == "race" and d.get("cheapest_fix") == "copy-sync",
+                   "--side-stream-copy (copy on another stream, no wait): a program race, copy-sync removes it",
+                   json.dumps(d)[:300])
+
+    def case_custom_arm(self):
+        p, rep, _ = self.experiment("h2a", [self.loop, "--steps", STEPS], "-n", "4", "--fail-pattern", FAIL,
+                                    "--arms", "stream-sync,mine:HSA_ENABLE_SDMA=0+AMD_LOG_LEVEL=0")
+        arms = {a["name"]: a for a in rep["arms"]} if rep else {}
+        self.check(list(arms) == ["baseline", "stream-sync", "mine"] and arms["mine"]["outcome"] == "removed" and
+                   arms["mine"]["env"] == ["HSA_ENABLE_SDMA=0", "AMD_LOG_LEVEL=0"],
+                   "a custom arm NAME:VAR=VAL+VAR=VAL runs with its environment", json.dumps(rep)[:300])
+
+    def case_hang(self):
+        p, rep, _ = self.experiment(None, ["sleep", "30"], "-n", "1", "--arms", "baseline", "--timeout", "1")
+        a = rep["arms"][0] if rep else {}
+        self.check(p.returncode == 0 and a.get("hangs") == 1 and a.get("symptom_runs") == 1 and
+                   rep["runs"][0]["timed_out"] and rep["runs"][0]["wall_s"] < 10,
+                   "a job that hangs is killed after --timeout and counted as the symptom", json.dumps(a)[:300])
+        p, rep, _ = self.experiment(None, ["sh", "-c", "echo boom; exit 3"], "-n", "2", "--arms", "baseline")
+        a = rep["arms"][0] if rep else {}
+        self.check(a.get("failures") == 2 and rep["runs"][0]["exit"] == 3,
+                   "a job that exits non-zero shows the symptom (exit status recorded)")
+
+    def case_usage(self):
+        for args, want in ((["--arms", "bogus"], "unknown arm 'bogus'"),
+                           (["--fail-pattern", "("], "--fail-pattern"),
+                           (["-n", "0"], "bad value"),
+                           ([], None)):
+            argv = [self.hipvis, "experiment", *args, "-o", os.path.join(self.tmp, "u"), "--", "true"]
+            if want is None:
+                argv = [self.hipvis, "experiment", "--", "true"]
+                want = "-o DIR is required"
+            p = subprocess.run(argv, env=self.env(), capture_output=True, text=True, timeout=60)
+            self.check(p.returncode == 2 and want in p.stderr, f"bad usage {args or ['(no -o)']}: exit 2, says "
+                                                               f"'{want}'", p.stderr.strip()[-200:])
+        p = subprocess.run([self.hipvis, "experiment", "--help"], capture_output=True, text=True)
+        self.check(p.returncode == 0 and "DEBUG_HIP_GRAPH_CLASSIC_PATH=1" in p.stdout and "CUDA_LAUNCH_BLOCKING" in p.stdout,
+                   "--help lists the arms with their HIP and CUDA knobs")
+
+    def main(self):
+        return self.run_cases((self.case_models, self.case_clean, self.case_race, self.case_custom_arm,
+                               self.case_hang, self.case_usage))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(Experiment(sys.argv[1]).main())
