@@ -536,6 +536,13 @@ enum hv_probe_point {
     HV_PROBE__POINTS
 };
 #define HV_PROBE_HAVE(point) (1u << (point))
+/* Flags in `have` beside the points: the host source re-read when the
+ * snapshots were read back. SAME: it still held the enqueued bytes (so the
+ * copy read them: an after-copy difference is a device-side write).
+ * REACHED: it had changed, and every after-copy byte that differs from the
+ * enqueued source is the host's new byte (the rewrite reached the copy). */
+#define HV_PROBE_SRC_SAME    0x100u
+#define HV_PROBE_SRC_REACHED 0x200u
 
 enum hv_probe_status {
     HV_PROBE_OK = 0,

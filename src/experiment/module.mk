@@ -10,4 +10,4 @@ $(BUILD)/libhvexperiment.a: $(call obj,$(EXPERIMENT_SRCS))
 
 # What a program using it links (recursive: DIAG_LINK is settled later).
 EXPERIMENT_LINK = $(BUILD)/libhvexperiment.a $(DIAG_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
-EXPERIMENT_LIBS = $(DIAG_LIBS) -lzstd -lm
+EXPERIMENT_LIBS = $(DIAG_LIBS) -lzstd -lz -lm

@@ -75,6 +75,7 @@ struct pset {
     uint64_t stream, epoch, copy_seq, replay_seq, exec, addr, src;
     uint32_t len, have, status;
     uint16_t copy_api, replay_api;
+    uint8_t src_mem;
     unsigned char source[HV_PROBE_MAX_LEN];
 };
 
@@ -257,6 +258,7 @@ void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
     s->addr = rg.addr;
     s->len = rg.len;
     s->src = ev->src + (rg.addr - ev->dst);
+    s->src_mem = ev->src_mem;
     if (hv_read_host(s->source, s->src, s->len, ev->src_mem))
         s->have = HV_PROBE_HAVE(HV_PROBE_SOURCE);
     pthread_mutex_unlock(&probe_lock);
@@ -326,6 +328,27 @@ void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r)
     narmed = 0;
 }
 
+/* The host source again, now: did the copy read what was enqueued, or did
+ * a host rewrite reach it? (HV_PROBE_SRC_* in trace.h.) Nothing when the
+ * source cannot be read safely now. */
+static uint32_t source_now(const struct pset *s, const unsigned char *after_copy)
+{
+    unsigned char now[HV_PROBE_MAX_LEN];
+    if (!hv_read_host(now, s->src, s->len, s->src_mem))
+        return 0;
+    if (memcmp(now, s->source, s->len) == 0)
+        return HV_PROBE_SRC_SAME;
+    int differs = 0;
+    for (uint32_t b = 0; b < s->len; b++) {
+        if (after_copy[b] == s->source[b])
+            continue;
+        if (after_copy[b] != now[b])
+            return 0;
+        differs = 1;
+    }
+    return differs ? HV_PROBE_SRC_REACHED : 0;
+}
+
 /* Reads the snapshots back and records them after call `seq`. */
 static void read_back(struct hv_thread_ctx *t, uint64_t seq, struct pset *s)
 {
@@ -348,6 +371,8 @@ static void read_back(struct hv_thread_ctx *t, uint64_t seq, struct pset *s)
         s->status = HV_PROBE_READ_FAILED;
         s->have &= HV_PROBE_HAVE(HV_PROBE_SOURCE);
     }
+    if (ok && (s->have & HV_PROBE_HAVE(HV_PROBE_SOURCE)) && (s->have & HV_PROBE_HAVE(HV_PROBE_AFTER_COPY)))
+        s->have |= source_now(s, tail + len);
     p->copy_seq = s->copy_seq;
     p->replay_seq = s->replay_seq;
     p->exec = s->exec;

@@ -66,8 +66,8 @@ static void probe(int bad)
     struct hv_probe *p = (struct hv_probe *)buf;
     p->h.type = HV_REC_PROBE;
     p->h.size = sizeof buf;
-    p->copy_seq = t.seq - 1;
-    p->replay_seq = t.seq;
+    p->copy_seq = t.seq - 2;  /* copy, launch, then the sync this follows */
+    p->replay_seq = t.seq - 1;
     p->exec = SC_EXEC;
     p->stream = SC_MAIN;
     p->addr = SC_BUF;

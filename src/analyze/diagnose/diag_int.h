@@ -32,6 +32,11 @@ struct dx_source {
     uint64_t last_rewrite_seq;
     uint32_t last_len;
     unsigned char *last_bytes;
+    /* Seqs of the copies the rewrite check covers (ascending: records come
+     * in seq order): the check samples copies, so a probe's copy must be
+     * among them for "not rewritten" to mean anything. */
+    uint64_t *checked;
+    size_t nchecked, capchecked;
 };
 
 /* Three-point probes (HV_REC_PROBE) per device address probed. */

@@ -63,8 +63,10 @@ void dx_trace_free(struct dx_trace *t)
 {
     for (size_t i = 0; i < t->n_objects; i++)
         free(t->objects[i].bytes);
-    for (size_t i = 0; i < t->n_sources; i++)
+    for (size_t i = 0; i < t->n_sources; i++) {
         free(t->sources[i].last_bytes);
+        free(t->sources[i].checked);
+    }
     for (size_t i = 0; i < t->n_places; i++) {
         free(t->places[i].node);
         free(t->places[i].flags);
@@ -133,7 +135,18 @@ static void on_payload(struct dx_trace *t, const struct hv_payload *p)
     if (!s)
         return;
     switch (p->when) {
-    case HV_PAYLOAD_ENQUEUE: s->enqueued++; break;
+    case HV_PAYLOAD_ENQUEUE:
+        s->enqueued++;
+        if (s->nchecked == s->capchecked) {
+            size_t ncap = s->capchecked ? s->capchecked * 2 : 16;
+            uint64_t *nv = realloc(s->checked, ncap * sizeof *nv);
+            if (!nv)
+                break;
+            s->checked = nv;
+            s->capchecked = ncap;
+        }
+        s->checked[s->nchecked++] = p->h.seq;
+        break;
     case HV_PAYLOAD_UNCHECKED: s->unchecked++; break;
     case HV_PAYLOAD_OBSERVED: {
         if (!s->rewritten++)
@@ -173,20 +186,38 @@ static int first_divergence(const struct hv_probe *p, const uint8_t *bytes, uint
     return HV_PROBE_SOURCE;
 }
 
+static int was_checked(const struct dx_source *s, uint64_t copy_seq)
+{
+    size_t lo = 0, hi = s->nchecked;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->checked[mid] < copy_seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->nchecked && s->checked[lo] == copy_seq;
+}
+
 /* An after-copy snapshot that differs from the enqueued source at byte
  * `off`: did the host put that byte there (the pinned source was rewritten
  * between the copy and the observation that read the probe back, and the
  * rewritten source holds it), or a device-side write? */
 static int after_copy_cause(const struct dx_trace *t, const struct hv_probe *p, const uint8_t *bytes, uint32_t off)
 {
+    /* The tracer re-read the source when it read the snapshots back. */
+    if (p->have & HV_PROBE_SRC_SAME)
+        return DX_AC_DEVICE;
+    if (p->have & HV_PROBE_SRC_REACHED)
+        return DX_AC_HOST;
     const struct dx_source *best = NULL;
     for (size_t i = 0; i < t->n_sources; i++) {
         const struct dx_source *s = &t->sources[i];
         if (s->src <= p->src && p->src - s->src < DX_SOURCE_BYTES && (!best || s->src > best->src))
             best = s;
     }
-    if (!best || !best->enqueued)
-        return DX_AC_UNKNOWN;              /* no rewrite check of this source */
+    if (!best || !was_checked(best, p->copy_seq))
+        return DX_AC_UNKNOWN;              /* the rewrite check did not cover this copy */
     if (!best->rewritten || best->last_rewrite_seq <= p->copy_seq || best->last_rewrite_seq > p->h.seq)
         return DX_AC_DEVICE;               /* checked, not rewritten while this copy was pending */
     uint64_t at = p->src - best->src + off;
