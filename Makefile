@@ -96,13 +96,23 @@ san-checks: $(SAN_CHECKS)
 
 bench: all $(BENCHES)
 
+# Installed headers: the public API (hipvis.h) and the trace reader's
+# (reader.h and what it includes), the latter with the library that
+# implements it, libhipvis-reader.a (link with -lzstd). libhipvis.so is
+# installed stripped: it is loaded into every traced process.
+INSTALL_HEADERS := include/hipvis/hipvis.h include/hipvis/reader.h include/hipvis/trace.h \
+                   include/hipvis/api.h include/hipvis/api_cuda.h
+STRIP ?= strip
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/include/hipvis
 	$(if $(INSTALL_BINS),install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/)
 	$(if $(INSTALL_LIBS),install -m 0755 $(INSTALL_LIBS) $(DESTDIR)$(PREFIX)/lib/)
+	$(STRIP) --strip-unneeded $(DESTDIR)$(PREFIX)/lib/libhipvis.so
+	install -m 0644 $(BUILD)/libhvformat.a $(DESTDIR)$(PREFIX)/lib/libhipvis-reader.a
 	$(if $(INSTALL_MANS),install -m 0644 $(INSTALL_MANS) $(DESTDIR)$(PREFIX)/share/man/man1/)
-	install -m 0644 include/hipvis/*.h $(DESTDIR)$(PREFIX)/include/hipvis/
+	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(PREFIX)/include/hipvis/
 
 clean:
 	rm -rf build build-san

@@ -3,9 +3,9 @@
 # libhvcodeobj.a: pure C library for the preload library and the analyzer.
 #   Link: $(BUILD)/libhvcodeobj.a $(CODEOBJ_LIBS)
 # libhvcodeobj-scalar.a: scalar-vs-vector classification of pointer
-#   arguments through LLVM's disassembler. Analyzer only (it pulls in
-#   libLLVM, which has no business inside a traced process), and only when
-#   llvm-config-22 exists: HAVE_LLVM=1.
+#   arguments through LLVM's disassembler. Analyzer only (it loads
+#   libLLVM, which has no business inside a traced process, with dlopen on
+#   first use), and only when llvm-config-22 exists: HAVE_LLVM=1.
 #   Link: $(BUILD)/libhvcodeobj-scalar.a $(BUILD)/libhvcodeobj.a
 #         $(CODEOBJ_SCALAR_LIBS) $(CODEOBJ_LIBS)
 CODEOBJ_SRCS += src/codeobj/arena.c src/codeobj/bundle.c src/codeobj/ccob.c \
@@ -29,8 +29,14 @@ HAVE_LLVM   ?= $(if $(wildcard $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)/
 
 ifeq ($(HAVE_LLVM),1)
 CODEOBJ_SCALAR_SRCS := src/codeobj/insn.c src/codeobj/flow.c src/codeobj/scalar.c
-CODEOBJ_SCALAR_LIBS := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
-$(call obj,src/codeobj/scalar.c): CPPFLAGS_BASE += -I$(shell $(LLVM_CONFIG) --includedir)
+# libLLVM is dlopen'ed on first use (scalar.c), so nothing links it: an
+# analyzer that never runs the scalar check never maps LLVM, z3 or ICU.
+# The build bakes in where this llvm-config's library is.
+LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+LLVM_SONAME := $(or $(shell readelf -d $(LLVM_LIBDIR)/libLLVM.so 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'),libLLVM.so)
+CODEOBJ_SCALAR_LIBS :=
+$(call obj,src/codeobj/scalar.c): CPPFLAGS_BASE += -I$(shell $(LLVM_CONFIG) --includedir) \
+    -DHV_LLVM_LIB='"$(LLVM_LIBDIR)/$(LLVM_SONAME)"' -DHV_LLVM_SONAME='"$(LLVM_SONAME)"'
 
 $(BUILD)/libhvcodeobj-scalar.a: $(call obj,$(CODEOBJ_SCALAR_SRCS))
 	@mkdir -p $(@D)

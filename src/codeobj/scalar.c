@@ -5,8 +5,10 @@
 #include "codeobj/insn.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,15 +22,74 @@ struct hv_co_scalar {
     bool vop3_literal; /* the ISA allows a literal constant in VOP3 */
 };
 
+/* libLLVM is loaded with dlopen the first time a disassembler is asked
+ * for, never at program start: it drags in z3, ICU and libstdc++ (tens of
+ * MB, and a start-up cost) that hipvis-analyze needs only for the
+ * scalar-exposure check of --diagnose. The headers give the types; the six
+ * entry points come from dlsym. HV_LLVM_LIB (the build's libdir/soname)
+ * is tried first, then the bare soname through the loader's search path. */
+#ifndef HV_LLVM_LIB
+#define HV_LLVM_LIB "libLLVM.so"
+#endif
+#ifndef HV_LLVM_SONAME
+#define HV_LLVM_SONAME "libLLVM.so"
+#endif
+
+static struct {
+    __typeof__(LLVMInitializeAMDGPUTargetInfo) *init_info;
+    __typeof__(LLVMInitializeAMDGPUTargetMC) *init_mc;
+    __typeof__(LLVMInitializeAMDGPUDisassembler) *init_dis;
+    __typeof__(LLVMCreateDisasmCPU) *create;
+    __typeof__(LLVMDisasmDispose) *dispose;
+    __typeof__(LLVMDisasmInstruction) *disasm;
+    int ok;
+    char why[320];
+} llvm;
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void init_llvm(void)
 {
+    static const char *const names[] = {HV_LLVM_LIB, HV_LLVM_SONAME};
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !h; i++)
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(llvm.why, sizeof llvm.why, "cannot load %s: %s", HV_LLVM_SONAME, e ? e : "?");
+        return;
+    }
+    /* Kept loaded for the life of the process: LLVM registers global
+     * state that must not be unmapped under it. */
+#define SYM(field, name)                                                            \
+    do {                                                                            \
+        *(void **)&llvm.field = dlsym(h, name);                                     \
+        if (!llvm.field) {                                                          \
+            snprintf(llvm.why, sizeof llvm.why, "%s: no symbol %s", HV_LLVM_SONAME, name); \
+            return;                                                                 \
+        }                                                                           \
+    } while (0)
+    SYM(init_info, "LLVMInitializeAMDGPUTargetInfo");
+    SYM(init_mc, "LLVMInitializeAMDGPUTargetMC");
+    SYM(init_dis, "LLVMInitializeAMDGPUDisassembler");
+    SYM(create, "LLVMCreateDisasmCPU");
+    SYM(dispose, "LLVMDisasmDispose");
+    SYM(disasm, "LLVMDisasmInstruction");
+#undef SYM
     /* LLVM's target registry is process-global; registering is idempotent
      * but not guaranteed thread-safe, hence the once. */
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUDisassembler();
+    llvm.init_info();
+    llvm.init_mc();
+    llvm.init_dis();
+    llvm.ok = 1;
+}
+
+int hv_co_scalar_available(const char **why)
+{
+    pthread_once(&init_once, init_llvm);
+    if (why)
+        *why = llvm.ok ? NULL : llvm.why;
+    return llvm.ok;
 }
 
 const char *hv_co_read_path_name(enum hv_co_read_path p)
@@ -45,14 +106,15 @@ struct hv_co_scalar *hv_co_scalar_open(const char *proc)
      * old names would make LLVM print a warning from inside a library. */
     if (strcmp(proc, "gfx940") == 0 || strcmp(proc, "gfx941") == 0)
         proc = "gfx942";
-    pthread_once(&init_once, init_llvm);
+    if (!hv_co_scalar_available(NULL))
+        return NULL;
     struct hv_co_scalar *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
     /* gfx950 and GFX10+ (gfx1xxx, gfx1x-generic) accept a literal after a
      * VOP3 word; gfx940-942 and older GFX9 do not (checked with llvm-mc-22). */
     s->vop3_literal = strcmp(proc, "gfx950") == 0 || (proc[3] == '1' && isdigit((unsigned char)proc[4]));
-    s->dc = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", proc, NULL, 0, NULL, NULL);
+    s->dc = llvm.create("amdgcn-amd-amdhsa", proc, NULL, 0, NULL, NULL);
     if (!s->dc) {
         free(s);
         return NULL;
@@ -64,7 +126,7 @@ void hv_co_scalar_close(struct hv_co_scalar *s)
 {
     if (!s)
         return;
-    LLVMDisasmDispose(s->dc);
+    llvm.dispose(s->dc);
     free(s);
 }
 
@@ -135,7 +197,7 @@ int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
             pc += 8;
             continue;
         }
-        size_t sz = LLVMDisasmInstruction(s->dc, code + pc, n + PAD - pc,
+        size_t sz = llvm.disasm(s->dc, code + pc, n + PAD - pc,
                                           rep->kd.entry_vaddr + pc, text, sizeof(text));
         if (sz == 0 || sz > n - pc) { /* undecodable: step one dword, the minimum length */
             rep->ninvalid++;

@@ -82,8 +82,12 @@ struct hv_co_scalar_report {
 
 const char *hv_co_read_path_name(enum hv_co_read_path p);
 
-/* A disassembler for one processor ("gfx950"); NULL if LLVM does not know
- * it. Creating one costs milliseconds: reuse it for all kernels of a proc.
+/* Whether libLLVM could be loaded (dlopen, on first use; *why says why not).
+ * Loading it is what the first call costs; later calls are a load. */
+int hv_co_scalar_available(const char **why);
+
+/* A disassembler for one processor ("gfx950"); NULL if libLLVM cannot be
+ * loaded or does not know the processor. Creating one costs milliseconds: reuse it for all kernels of a proc.
  * Not thread-safe; one per thread. */
 struct hv_co_scalar;
 struct hv_co_scalar *hv_co_scalar_open(const char *proc);

@@ -167,7 +167,7 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
 {
     fprintf(out, "\ndiagnose: %zu group%s in %" PRIu64 " trace%s%s\n", d->n, d->n == 1 ? "" : "s",
             d->traces, d->traces == 1 ? "" : "s",
-            hv_sx_available() ? "" : " (scalar-load exposure unavailable: built without LLVM)");
+            hv_sx_available() ? "" : " (scalar-load exposure unavailable: built without LLVM, or libLLVM could not be loaded)");
     if (!d->n) {
         fputs("diagnose: no verdict: nothing read data written in the same epoch on its own stream\n", out);
         return;

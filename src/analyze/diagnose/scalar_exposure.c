@@ -30,8 +30,10 @@ struct hv_sx {
     int ndis;
 };
 
+/* Built with the classifier: available when libLLVM loads (dlopen on
+ * first use, so an analyzer run without --diagnose never maps it). */
 #ifdef HV_HAVE_SCALAR
-int hv_sx_available(void) { return 1; }
+int hv_sx_available(void) { return hv_co_scalar_available(NULL); }
 #else
 int hv_sx_available(void) { return 0; }
 #endif
@@ -40,7 +42,7 @@ const char *hv_sx_status_text(int st)
 {
     switch (st) {
     case HV_SX_OK: return "classified";
-    case HV_SX_NO_LLVM: return "hipvis-analyze was built without LLVM (HAVE_LLVM=0): no disassembler";
+    case HV_SX_NO_LLVM: return "no LLVM disassembler: built without LLVM (HAVE_LLVM=0), or libLLVM could not be loaded";
     case HV_SX_NO_CODE_OBJECT: return "no code object of this kernel in the trace or --code-object files";
     case HV_SX_NO_DISASSEMBLER: return "LLVM has no disassembler for this processor";
     case HV_SX_NO_ARG: return "the argument is not a global pointer of that kernel";
@@ -233,7 +235,10 @@ void hv_sx_classify(struct hv_sx *s, const char *name, uint64_t prefer, uint32_t
     snprintf(r->arch, sizeof r->arch, "%s", k->arch ? k->arch : "?");
     snprintf(r->origin, sizeof r->origin, "%s", im->origin);
 #ifdef HV_HAVE_SCALAR
-    analyze(s, im, k, arg, r);
+    if (hv_co_scalar_available(NULL))
+        analyze(s, im, k, arg, r);
+    else
+        r->status = HV_SX_NO_LLVM;
 #else
     (void)arg;
     r->status = HV_SX_NO_LLVM;
