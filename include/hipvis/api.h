@@ -31,6 +31,7 @@ enum hv_op {
     HV_OP_FREE,          /* args.alloc: release */
     HV_OP_DEVICE,        /* args.raw[0] = device */
     HV_OP_MODULE,        /* args.module: code-object load/unload, function lookup */
+    HV_OP_MEMOP,         /* args.memop: stream memory operation (write / wait value) */
     HV_OP__COUNT
 };
 
@@ -129,6 +130,70 @@ enum hv_op {
     X(147, hipModuleGetFunction, HV_OP_MODULE)                                \
     X(148, hipGetProcAddress, HV_OP_OTHER)                                    \
     X(149, hipLaunchHostFunc, HV_OP_LAUNCH)                                   \
+    X(150, hipMemcpyToSymbol, HV_OP_COPY)                                     \
+    X(151, hipMemcpyToSymbol_spt, HV_OP_COPY)                                 \
+    X(152, hipMemcpyFromSymbol, HV_OP_COPY)                                   \
+    X(153, hipMemcpyFromSymbol_spt, HV_OP_COPY)                               \
+    X(154, hipMemcpyToSymbolAsync, HV_OP_COPY)                                \
+    X(155, hipMemcpyToSymbolAsync_spt, HV_OP_COPY)                            \
+    X(156, hipMemcpyFromSymbolAsync, HV_OP_COPY)                              \
+    X(157, hipMemcpyFromSymbolAsync_spt, HV_OP_COPY)                          \
+    X(158, hipMemcpy3D, HV_OP_COPY)                                           \
+    X(159, hipMemcpy3D_spt, HV_OP_COPY)                                       \
+    X(160, hipMemcpy3DAsync, HV_OP_COPY)                                      \
+    X(161, hipMemcpy3DAsync_spt, HV_OP_COPY)                                  \
+    X(162, hipMemcpyParam2D, HV_OP_COPY)                                      \
+    X(163, hipMemcpyParam2DAsync, HV_OP_COPY)                                 \
+    X(170, hipMemset3D, HV_OP_MEMSET)                                         \
+    X(171, hipMemset3D_spt, HV_OP_MEMSET)                                     \
+    X(172, hipMemset3DAsync, HV_OP_MEMSET)                                    \
+    X(173, hipMemset3DAsync_spt, HV_OP_MEMSET)                                \
+    X(180, hipLaunchCooperativeKernel, HV_OP_LAUNCH)                          \
+    X(181, hipLaunchCooperativeKernel_spt, HV_OP_LAUNCH)                      \
+    X(182, hipModuleLaunchCooperativeKernel, HV_OP_LAUNCH)                    \
+    X(183, hipLaunchCooperativeKernelMultiDevice, HV_OP_LAUNCH)               \
+    X(184, hipModuleLaunchCooperativeKernelMultiDevice, HV_OP_LAUNCH)         \
+    X(185, hipExtLaunchMultiKernelMultiDevice, HV_OP_LAUNCH)                  \
+    X(186, hipHccModuleLaunchKernel, HV_OP_LAUNCH)                            \
+    X(187, hipLaunchKernelExC, HV_OP_LAUNCH)                                  \
+    X(188, hipDrvLaunchKernelEx, HV_OP_LAUNCH)                                \
+    X(189, hipLaunchHostFunc_spt, HV_OP_LAUNCH)                               \
+    X(190, hipStreamAddCallback, HV_OP_LAUNCH)                                \
+    X(191, hipStreamAddCallback_spt, HV_OP_LAUNCH)                            \
+    X(200, hipStreamWriteValue32, HV_OP_MEMOP)                                \
+    X(201, hipStreamWriteValue64, HV_OP_MEMOP)                                \
+    X(202, hipStreamWaitValue32, HV_OP_MEMOP)                                 \
+    X(203, hipStreamWaitValue64, HV_OP_MEMOP)                                 \
+    X(204, hipStreamBatchMemOp, HV_OP_MEMOP)                                  \
+    X(210, hipGraphExecMemcpyNodeSetParams, HV_OP_GRAPH)                      \
+    X(211, hipGraphExecMemcpyNodeSetParams1D, HV_OP_GRAPH)                    \
+    X(212, hipGraphExecMemsetNodeSetParams, HV_OP_GRAPH)                      \
+    X(213, hipGraphExecHostNodeSetParams, HV_OP_GRAPH)                        \
+    X(214, hipGraphExecChildGraphNodeSetParams, HV_OP_GRAPH)                  \
+    X(215, hipGraphExecEventRecordNodeSetEvent, HV_OP_GRAPH)                  \
+    X(216, hipGraphExecEventWaitNodeSetEvent, HV_OP_GRAPH)                    \
+    X(217, hipGraphExecNodeSetParams, HV_OP_GRAPH)                            \
+    X(218, hipGraphNodeSetEnabled, HV_OP_GRAPH)                               \
+    X(230, hipMallocManaged, HV_OP_ALLOC)                                     \
+    X(231, hipMallocPitch, HV_OP_ALLOC)                                       \
+    X(232, hipMalloc3D, HV_OP_ALLOC)                                          \
+    X(233, hipMallocFromPoolAsync, HV_OP_ALLOC)                               \
+    X(234, hipMallocHost, HV_OP_ALLOC)                                        \
+    X(235, hipHostAlloc, HV_OP_ALLOC)                                         \
+    X(236, hipMemAllocPitch, HV_OP_ALLOC)                                     \
+    X(237, hipIpcOpenMemHandle, HV_OP_ALLOC)                                  \
+    X(238, hipIpcCloseMemHandle, HV_OP_FREE)                                  \
+    X(239, hipFreeHost, HV_OP_FREE)                                           \
+    X(245, hipCtxSynchronize, HV_OP_SYNC)                                     \
+    X(250, hipStreamGetCaptureInfo, HV_OP_OTHER)                              \
+    X(251, hipStreamGetCaptureInfo_spt, HV_OP_OTHER)                          \
+    X(252, hipStreamGetCaptureInfo_v2, HV_OP_OTHER)                           \
+    X(253, hipStreamGetCaptureInfo_v2_spt, HV_OP_OTHER)                       \
+    X(254, hipStreamBeginCaptureToGraph, HV_OP_CAPTURE)                       \
+    X(255, hipStreamUpdateCaptureDependencies, HV_OP_OTHER)                   \
+    X(256, hipThreadExchangeStreamCaptureMode, HV_OP_OTHER)                   \
+    X(257, hipStreamIsCapturing, HV_OP_OTHER)                                 \
+    X(258, hipStreamIsCapturing_spt, HV_OP_OTHER)                                 \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 

@@ -293,6 +293,20 @@ struct hv_module_args {
     uint32_t pad;
 };
 
+/* Stream memory operation (hipStreamWriteValue32/64, hipStreamWaitValue32/64,
+ * one entry of hipStreamBatchMemOp). */
+enum hv_memop_kind { HV_MEMOP_WRITE = 1, HV_MEMOP_WAIT = 2 };
+
+struct hv_memop_args {
+    uint64_t addr;
+    uint64_t value;
+    uint64_t mask;            /* waits: ANDed with the memory before comparing (all ones: none) */
+    uint32_t flags;           /* waits: 0 GEQ, 1 EQ, 2 AND, 3 NOR (HIP and CUDA number them alike) */
+    uint8_t  op;              /* enum hv_memop_kind */
+    uint8_t  size;            /* 4 or 8 */
+    uint16_t index;           /* entry of a batch, 0 otherwise */
+};
+
 union hv_call_args {
     struct hv_copy_args    copy;
     struct hv_memset_args  memset;
@@ -304,6 +318,7 @@ union hv_call_args {
     struct hv_stream_args  stream;
     struct hv_alloc_args   alloc;
     struct hv_module_args  module;
+    struct hv_memop_args   memop;
     uint64_t               raw[8];
 };
 

@@ -39,6 +39,7 @@ static uint8_t kind_of(const char *name)
         {"StreamWaitEvent", HV_K_STREAM_WAIT}, {"EventRecord", HV_K_EVENT_RECORD},
         {"EventDestroy", HV_K_EVENT_DESTROY},
         {"StreamCreate", HV_K_STREAM_CREATE}, {"StreamDestroy", HV_K_STREAM_DESTROY},
+        {"GraphNodeSetEnabled", HV_K_NODE_SETPARAMS},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strstr(name, tab[i].pat))
@@ -122,6 +123,7 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
     e->cur_stream = HV_NO_INDEX;
     hv_u64map_init(&e->drop_ix);
     hv_u64map_init(&e->memo);
+    hv_u64map_init(&e->sig_ix);
     /* An observer or --all wants every occurrence with its own context: no
      * memo then (an observer of new groups only is content with it). */
     e->memo_on = out && (!out->observer || out->observer_new_only) && !out->keep_all;
@@ -139,6 +141,7 @@ void hv_engine_free(struct hv_engine *e)
     hv_u64map_free(&e->drop_ix);
     free(e->drops);
     hv_u64map_free(&e->memo);
+    hv_engine_memop_free(e);
     free(e->memo_ent);
     free(e->memo_groups);
     free(e->sum.path);

@@ -32,7 +32,7 @@ static uint8_t copy_hint(const struct hv_model *m, const struct hv_copy_args *a)
     return m->sdma_disabled ? HV_HINT_BLIT_NO_SDMA : HV_HINT_SDMA;
 }
 
-static void apply_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
+void hv_engine_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
 {
     if (lo >= hi)
         return;
@@ -56,7 +56,7 @@ static void apply_rows(struct hv_engine *e, uint64_t dst, uint64_t width, uint64
     if (rows <= 1 || !pitch || width >= pitch) {
         uint64_t n = rows > 1 && pitch ? pitch * (rows - 1) + width : width * (rows ? rows : 1);
         uint64_t hi = dst + n;
-        apply_write(e, dst, hi < dst ? UINT64_MAX : hi, w);  /* wrapped: garbage in, keep the map sane */
+        hv_engine_write(e, dst, hi < dst ? UINT64_MAX : hi, w);  /* wrapped: garbage in, keep the map sane */
         return;
     }
     uint64_t end = dst + pitch * (rows - 1) + width;
@@ -65,14 +65,14 @@ static void apply_rows(struct hv_engine *e, uint64_t dst, uint64_t width, uint64
     if (rows > HV_EXACT_ROWS) {
         w->pitch = pitch;
         w->width = width;
-        apply_write(e, dst, end, w);
+        hv_engine_write(e, dst, end, w);
         return;
     }
     for (uint64_t r = 0; r < rows; r++)
-        apply_write(e, dst + r * pitch, dst + r * pitch + width, w);
+        hv_engine_write(e, dst + r * pitch, dst + r * pitch + width, w);
 }
 
-static void writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m)
+void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m)
 {
     memset(w, 0, sizeof *w);
     w->seq = c->h.seq;
@@ -88,7 +88,7 @@ static void on_copy(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 {
     const struct hv_copy_args *a = &c->a.copy;
     struct hv_writer w;
-    writer_base(&w, c, s, &e->m);
+    hv_engine_writer_base(&w, c, s, &e->m);
     w.kind = HV_WRITER_COPY;
     w.dst = a->dst;
     w.src = a->src;
@@ -117,7 +117,7 @@ static void on_memset(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 {
     const struct hv_memset_args *a = &c->a.memset;
     struct hv_writer w;
-    writer_base(&w, c, s, &e->m);
+    hv_engine_writer_base(&w, c, s, &e->m);
     w.kind = HV_WRITER_MEMSET;
     w.dst = a->dst;
     w.bytes = a->bytes;
@@ -141,7 +141,7 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
         if (g->access != HV_ACCESS_WRITE && g->access != HV_ACCESS_READ_WRITE)
             continue;  /* only metadata-known writes make an eager kernel a writer */
         struct hv_writer w;
-        writer_base(&w, c, e->cur_stream, &e->m);
+        hv_engine_writer_base(&w, c, e->cur_stream, &e->m);
         w.kind = HV_WRITER_KERNEL;
         w.dst = g->value;
         w.name_id = k->name_id ? k->name_id : c->a.launch.name_id;
@@ -150,7 +150,7 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
         w.hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_KERNEL;
         /* The extent of a kernel's write is unknown: record it at the
          * pointer so it neither invents overlaps nor erases other writers. */
-        apply_write(e, g->value, g->value + 1, &w);
+        hv_engine_write(e, g->value, g->value + 1, &w);
     }
 }
 
@@ -297,7 +297,7 @@ void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
             e->sum.failed_copies++;
         return;
     }
-    int stream_op = op == HV_OP_COPY || op == HV_OP_MEMSET || op == HV_OP_LAUNCH ||
+    int stream_op = op == HV_OP_COPY || op == HV_OP_MEMSET || op == HV_OP_LAUNCH || op == HV_OP_MEMOP ||
                     (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH) ||
                     (op == HV_OP_EVENT && (kind == HV_K_EVENT_RECORD || kind == HV_K_STREAM_WAIT));
     if (stream_op) {
@@ -317,6 +317,9 @@ void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
             break;
         case HV_OP_LAUNCH:
             e->sum.launches++;
+            break;
+        case HV_OP_MEMOP:
+            hv_engine_memop(e, c, s);
             break;
         case HV_OP_GRAPH:
             on_replay(e, c, s);

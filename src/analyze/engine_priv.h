@@ -46,6 +46,11 @@ struct hv_engine {
     uint32_t *memo_groups;
     size_t nmemo_groups, capmemo_groups;
     int memo_on;
+    /* Stream memory operations (engine_memop.c): the last value written by
+     * a write-value to each address, for the waits that read it. */
+    struct hv_u64map sig_ix;
+    struct hv_signal { uint64_t addr, value; } *sig;
+    uint32_t nsig, capsig;
     /* HV_REC_DROPS: cumulative per thread, so keep the last per tid. */
     struct hv_u64map drop_ix;
     uint64_t *drops;
@@ -63,6 +68,13 @@ void hv_engine_join(struct hv_engine *e, const struct hv_replay_ctx *rp);
 int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s);
 /* engine_reads.c: an eager launch's read arguments meet the writer history. */
 void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args);
+/* engine_memop.c: a write-value (a write and a signal) or a wait-value (an
+ * edge from the latest satisfying signal) on stream s. */
+void hv_engine_memop(struct hv_engine *e, const struct hv_call *c, uint32_t s);
+void hv_engine_memop_free(struct hv_engine *e);
+/* engine_calls.c: a write of [lo, hi) through the write rules into the writer map. */
+void hv_engine_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w);
+void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m);
 /* Adds counted-but-deferred repeats to their groups. */
 void hv_engine_memo_flush(struct hv_engine *e);
 

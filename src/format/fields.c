@@ -138,6 +138,16 @@ static const struct hv_field module_fields[] = {
     F("parse_errors", C, a.module.parse_errors, HV_FMT_U, T_),
 };
 
+static const struct hv_field memop_fields[] = {
+    F("addr", C, a.memop.addr, HV_FMT_HEX, 0),
+    F("value", C, a.memop.value, HV_FMT_HEX, 0),
+    F("mask", C, a.memop.mask, HV_FMT_HEX, T_),
+    F("flags", C, a.memop.flags, HV_FMT_U, T_),
+    F("memop", C, a.memop.op, HV_FMT_U, 0),
+    F("size", C, a.memop.size, HV_FMT_U, 0),
+    F("index", C, a.memop.index, HV_FMT_U, T_),
+};
+
 static const struct hv_field other_fields[] = {
     ARR("raw", C, a.raw, HV_FMT_HEX, T_),
 };
@@ -160,6 +170,7 @@ struct hv_field_list hv_call_op_fields(enum hv_op op)
     case HV_OP_FREE:    return LIST(alloc_fields);
     case HV_OP_DEVICE:  return LIST(device_fields);
     case HV_OP_MODULE:  return LIST(module_fields);
+    case HV_OP_MEMOP:   return LIST(memop_fields);
     default:            return LIST(other_fields);
     }
 }

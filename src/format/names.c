@@ -31,7 +31,7 @@ const char *hv_op_name(unsigned op)
         [HV_OP_LAUNCH] = "launch", [HV_OP_GRAPH] = "graph",   [HV_OP_CAPTURE] = "capture",
         [HV_OP_EVENT] = "event",   [HV_OP_SYNC] = "sync",     [HV_OP_STREAM] = "stream",
         [HV_OP_ALLOC] = "alloc",   [HV_OP_FREE] = "free",     [HV_OP_DEVICE] = "device",
-        [HV_OP_MODULE] = "module",
+        [HV_OP_MODULE] = "module", [HV_OP_MEMOP] = "memop",
     };
     return PICK(t, op);
 }

@@ -1417,3 +1417,172 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop)
     hd_unlock();
     return hd_ret(r);
 }
+
+/* ---- stream memory operations (docs/semantics.md V1-V3) ----------------
+ * A write-value is stream-ordered host work storing the word, followed by a
+ * record of the address's signal (an internal event, never handed out). A
+ * wait-value whose condition the latest written value satisfies waits for
+ * that record, like hipStreamWaitEvent; one no write-value satisfies is a
+ * no-op here (the real runtime would wait for memory written by a kernel or
+ * the host, which the double does not model). Not capturable in the
+ * double: a capturing stream gets hipErrorStreamCaptureUnsupported. */
+struct hd_signal {
+    uintptr_t addr;
+    uint64_t value;
+    struct hd_event *ev;
+    struct hd_signal *next;
+};
+static struct hd_signal *g_signals; /* lock held */
+
+struct hd_store {
+    void *addr;
+    uint64_t value;
+    unsigned size;
+};
+
+static void store_word(void *arg)
+{
+    struct hd_store *st = arg;
+    if (st->size == 4)
+        *(volatile uint32_t *)st->addr = (uint32_t)st->value;
+    else
+        *(volatile uint64_t *)st->addr = st->value;
+    free(st);
+}
+
+static struct hd_signal *signal_of(uintptr_t addr, bool create)
+{
+    for (struct hd_signal *g = g_signals; g; g = g->next)
+        if (g->addr == addr)
+            return g;
+    if (!create)
+        return NULL;
+    struct hd_signal *g = hd_xcalloc(1, sizeof *g);
+    g->addr = addr;
+    g->ev = hd_xcalloc(1, sizeof *g->ev);
+    g->ev->refs = 1;
+    g->ev->flags = hipEventDisableTiming;
+    g->next = g_signals;
+    g_signals = g;
+    return g;
+}
+
+static bool wait_satisfied(uint64_t v, uint64_t want, unsigned flags, uint64_t mask, unsigned size)
+{
+    v &= mask;
+    if (size == 4)
+        v = (uint32_t)v, want = (uint32_t)want;
+    switch (flags & 0xf) {
+    case hipStreamWaitValueGte: return size == 4 ? (int32_t)(uint32_t)(v - want) >= 0 : (int64_t)(v - want) >= 0;
+    case hipStreamWaitValueEq: return v == want;
+    case hipStreamWaitValueAnd: return (v & want) != 0;
+    case hipStreamWaitValueNor: return size == 4 ? (uint32_t)~(v | want) != 0 : ~(v | want) != 0;
+    default: return false;
+    }
+}
+
+/* One write (wait = false) or wait; lock held. */
+static hipError_t memop(struct hd_stream *s, void *ptr, uint64_t value, unsigned flags, uint64_t mask,
+                        unsigned size, bool wait)
+{
+    if (!ptr || (uintptr_t)ptr % size)
+        return hipErrorInvalidValue;
+    if (wait && flags > hipStreamWaitValueNor)
+        return hipErrorInvalidValue;
+    if (s->cap) {
+        hd_capture_invalidate(s->cap);
+        return hipErrorStreamCaptureUnsupported;
+    }
+    if (wait) {
+        struct hd_signal *g = signal_of((uintptr_t)ptr, false);
+        if (!g || !wait_satisfied(g->value, value, flags, mask, size))
+            return hipSuccess;
+        return hd_stream_wait_event(s, g->ev, 0);
+    }
+    struct hd_store *st = hd_xcalloc(1, sizeof *st);
+    *st = (struct hd_store){ptr, size == 4 ? (uint32_t)value : value, size};
+    struct hd_work w = {.kind = HD_W_HOST};
+    w.u.host.fn = store_word;
+    w.u.host.userData = st;
+    hipError_t e = hd_submit_work(s, &w, NULL);
+    if (e != hipSuccess) {
+        free(st);
+        return e;
+    }
+    struct hd_signal *g = signal_of((uintptr_t)ptr, true);
+    g->value = st->value;
+    return hd_event_record(g->ev, s, 0, false);
+}
+
+static hipError_t memop_api(hipStream_t stream, void *ptr, uint64_t value, unsigned flags, uint64_t mask,
+                            unsigned size, bool wait)
+{
+    hd_init();
+    hd_lock();
+    struct hd_stream *s = hd_stream_resolve(stream, false);
+    hipError_t e = s ? memop(s, ptr, value, flags, mask, size, wait) : hipErrorInvalidHandle;
+    hd_unlock();
+    return hd_ret(e);
+}
+
+hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags)
+{
+    return memop_api(stream, ptr, value, flags, UINT64_MAX, 4, false);
+}
+hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags)
+{
+    return memop_api(stream, ptr, value, flags, UINT64_MAX, 8, false);
+}
+hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask)
+{
+    return memop_api(stream, ptr, value, flags, mask, 4, true);
+}
+hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask)
+{
+    return memop_api(stream, ptr, value, flags, mask, 8, true);
+}
+
+/* hipStreamBatchMemOp (ROCm 7): 48-byte entries, operation numbers as CUDA's
+ * (wait 32 = 1, write 32 = 2, flush = 3, wait 64 = 4, write 64 = 5, barrier = 6). */
+struct hd_batch_entry {
+    uint32_t operation, pad;
+    uint64_t address, value;
+    uint32_t flags, pad2;
+    uint64_t alias, pad3;
+};
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, void *paramArray,
+                                             unsigned int flags)
+{
+    hd_init();
+    if (flags || (count && !paramArray))
+        return hd_ret(hipErrorInvalidValue);
+    const struct hd_batch_entry *p = paramArray;
+    hd_lock();
+    struct hd_stream *s = hd_stream_resolve(stream, false);
+    hipError_t e = s ? hipSuccess : hipErrorInvalidHandle;
+    for (unsigned i = 0; e == hipSuccess && i < count; i++) {
+        unsigned op = p[i].operation;
+        if (op == 1 || op == 4)
+            e = memop(s, (void *)(uintptr_t)p[i].address, op == 1 ? (uint32_t)p[i].value : p[i].value,
+                      p[i].flags, UINT64_MAX, op == 1 ? 4 : 8, true);
+        else if (op == 2 || op == 5)
+            e = memop(s, (void *)(uintptr_t)p[i].address, p[i].value, 0, UINT64_MAX, op == 2 ? 4 : 8, false);
+        else if (op != 3 && op != 6)
+            e = hipErrorInvalidValue;
+    }
+    hd_unlock();
+    return hd_ret(e);
+}
+
+/* hipCtxSynchronize: the current device, as hipDeviceSynchronize (ROCm 7
+ * implements it so; older CLR returned hipErrorNotSupported). */
+hipError_t hipCtxSynchronize(void)
+{
+    hd_init();
+    hd_lock();
+    hipError_t e = hd_capture_unsafe_call();
+    if (e == hipSuccess)
+        hd_device_drain(tls_device);
+    hd_unlock();
+    return hd_ret(e);
+}

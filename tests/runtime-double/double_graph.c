@@ -1360,3 +1360,49 @@ hipError_t hipGraphLaunch_spt(hipGraphExec_t graphExec, hipStream_t stream)
 {
     return graph_launch(graphExec, stream, true);
 }
+
+/* Exec-node setters (docs/semantics.md G7): the exec's own copy of a node
+ * gets new parameters from the next launch on; the source graph is
+ * unchanged. A node set must keep its type. */
+static hipError_t exec_node_set(hipGraphExec_t hGraphExec, hipGraphNode_t node, struct hd_work *w)
+{
+    hd_lock();
+    struct hd_exec *x = exec_get(hGraphExec);
+    long i = x && node ? exec_index(x, node) : -1;
+    hipError_t e = hipErrorInvalidValue;
+    if (i >= 0 && x->g->nodes.v[i]->w.kind == w->kind) {
+        hd_work_release(&x->g->nodes.v[i]->w);
+        x->g->nodes.v[i]->w = *w;
+        e = hipSuccess;
+    } else {
+        hd_work_release(w);
+    }
+    hd_unlock();
+    return e;
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst,
+                                             const void *src, size_t count, hipMemcpyKind kind)
+{
+    hd_init();
+    if ((unsigned)kind > hipMemcpyDefault)
+        return hd_ret(hipErrorInvalidMemcpyDirection);
+    struct hd_work w;
+    hipError_t e = count ? hd_copy_work_1d(&w, dst, src, count, false) : hipErrorInvalidValue;
+    if (e != hipSuccess)
+        return hd_ret(e);
+    w.u.copy.p.kind = kind;
+    return hd_ret(exec_node_set(hGraphExec, node, &w));
+}
+
+hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipMemsetParams *p)
+{
+    hd_init();
+    if (!p || !p->dst || !p->width || !p->height ||
+        (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4))
+        return hd_ret(hipErrorInvalidValue);
+    struct hd_work w = {.kind = HD_W_MEMSET};
+    w.u.memset = *p;
+    return hd_ret(exec_node_set(hGraphExec, node, &w));
+}

@@ -805,3 +805,14 @@ hipError_t hd_ext_module_launch_cxx(hipFunction_t f, uint32_t gx, uint32_t gy, u
     return ext_module_launch(f, gx, gy, gz, lx, ly, lz, shmem, stream, params, extra, start, stop,
                              flags);
 }
+
+/* Cooperative module launch: the double runs every block of a kernel on one
+ * host thread, so grid-wide synchronization holds trivially; same launch. */
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                            unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                            unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+                                            void **kernelParams)
+{
+    dim3 g = {gridDimX, gridDimY, gridDimZ}, b = {blockDimX, blockDimY, blockDimZ};
+    return launch_api(f, true, g, b, sharedMemBytes, stream, false, kernelParams, NULL, NULL, NULL);
+}

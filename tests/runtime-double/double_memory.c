@@ -872,3 +872,123 @@ hipError_t hipMemset2DAsync_spt(void *dst, size_t pitch, int value, size_t width
     return memset_common(dst, (unsigned char)value, 1, pitch, width, height, stream, true,
                          ASYNC);
 }
+
+/* ---- symbols (docs/semantics.md C9, C10) --------------------------------
+ * The double has no device globals: a symbol is its own device address
+ * (tests pass memory from hipMalloc as the symbol). hipGetSymbolAddress
+ * answers accordingly; the copies are hipMemcpy(Async) at symbol + offset. */
+hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    hd_init();
+    if (!devPtr || !symbol)
+        return hd_ret(hipErrorInvalidSymbol);
+    *devPtr = (void *)symbol;
+    return hipSuccess;
+}
+hipError_t hipGetSymbolSize(size_t *size, const void *symbol)
+{
+    hd_init();
+    size_t n = 0;
+    void *base = NULL;
+    if (!size || !symbol || hd_mem_lookup(symbol, &base, &n) < 0)
+        return hd_ret(hipErrorInvalidSymbol);
+    *size = n - (size_t)((const char *)symbol - (const char *)base);
+    return hipSuccess;
+}
+
+#define SYM(sym, off) ((char *)(uintptr_t)(sym) + (off))
+hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t off, hipMemcpyKind kind)
+{
+    return COPY1(SYM(symbol, off), src, n, kind, NULL, false, BLOCKING);
+}
+hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t n, size_t off, hipMemcpyKind kind)
+{
+    return COPY1(SYM(symbol, off), src, n, kind, NULL, true, BLOCKING);
+}
+hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t off, hipMemcpyKind kind)
+{
+    return COPY1(dst, SYM(symbol, off), n, kind, NULL, false, BLOCKING);
+}
+hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t n, size_t off, hipMemcpyKind kind)
+{
+    return COPY1(dst, SYM(symbol, off), n, kind, NULL, true, BLOCKING);
+}
+hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t off, hipMemcpyKind kind,
+                                  hipStream_t stream)
+{
+    return COPY1(SYM(symbol, off), src, n, kind, stream, false, ASYNC);
+}
+hipError_t hipMemcpyToSymbolAsync_spt(const void *symbol, const void *src, size_t n, size_t off,
+                                      hipMemcpyKind kind, hipStream_t stream)
+{
+    return COPY1(SYM(symbol, off), src, n, kind, stream, true, ASYNC);
+}
+hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t off, hipMemcpyKind kind,
+                                    hipStream_t stream)
+{
+    return COPY1(dst, SYM(symbol, off), n, kind, stream, false, ASYNC);
+}
+hipError_t hipMemcpyFromSymbolAsync_spt(void *dst, const void *symbol, size_t n, size_t off, hipMemcpyKind kind,
+                                        hipStream_t stream)
+{
+    return COPY1(dst, SYM(symbol, off), n, kind, stream, true, ASYNC);
+}
+
+/* ---- 3D memsets (M5, M6): one 2D memset of the rows when the slices are
+ * contiguous in rows (ysize == height), else one per slice ---------------- */
+static hipError_t memset3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream, bool spt,
+                           enum sync_kind sync)
+{
+    if (!e.depth || !e.height || !e.width)
+        return hipSuccess;
+    if (p.ysize == e.height || e.depth == 1)
+        return memset_common(p.ptr, (unsigned char)value, 1, p.pitch, e.width, e.height * e.depth, stream, spt,
+                             sync);
+    hipError_t r = hipSuccess;
+    for (size_t z = 0; r == hipSuccess && z < e.depth; z++)
+        r = memset_common((char *)p.ptr + z * p.ysize * p.pitch, (unsigned char)value, 1, p.pitch, e.width,
+                          e.height, stream, spt, sync);
+    return r;
+}
+hipError_t hipMemset3D(hipPitchedPtr p, int value, hipExtent e) { return memset3d(p, value, e, NULL, false, BLOCKING); }
+hipError_t hipMemset3D_spt(hipPitchedPtr p, int value, hipExtent e)
+{
+    return memset3d(p, value, e, NULL, true, BLOCKING);
+}
+hipError_t hipMemset3DAsync(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream)
+{
+    return memset3d(p, value, e, stream, false, ASYNC);
+}
+hipError_t hipMemset3DAsync_spt(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream)
+{
+    return memset3d(p, value, e, stream, true, ASYNC);
+}
+
+/* ---- pitched and managed allocations (A1) -------------------------------
+ * Rows are padded to 256 bytes, as the real runtime's pitch alignment. */
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return hd_ret(hipErrorInvalidValue);
+    size_t p = (width + 255) & ~(size_t)255;
+    hipError_t e = device_alloc(ptr, p * height, 0);
+    if (e == hipSuccess)
+        *pitch = p;
+    return e;
+}
+hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ext)
+{
+    if (!pp)
+        return hd_ret(hipErrorInvalidValue);
+    size_t p = (ext.width + 255) & ~(size_t)255;
+    void *ptr = NULL;
+    hipError_t e = device_alloc(&ptr, p * ext.height * (ext.depth ? ext.depth : 1), 0);
+    if (e == hipSuccess)
+        *pp = (hipPitchedPtr){ptr, p, ext.width, ext.height};
+    return e;
+}
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
+{
+    (void)flags;
+    return device_alloc(ptr, size, 0);
+}

@@ -171,6 +171,20 @@ hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
                                     hipStream_t hStream, void **kernelParams, void **extra,
                                     hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags);
 
+/* ROCm 6/7 entry points (docs/semantics.md): stream memory-operation
+ * batches (48-byte hipStreamBatchMemOpParams entries), symbol copies on the
+ * per-thread stream, 3D memsets. */
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, void *paramArray, unsigned int flags);
+hipError_t hipMemcpyToSymbolAsync_spt(const void *symbol, const void *src, size_t sizeBytes, size_t offset,
+                                      hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemcpyFromSymbolAsync_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
+                                        hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemset3DAsync_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream);
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                            unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                            unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+                                            void **kernelParams);
+
 /* Compiler-emitted registration entry points (clang's HIP host code). The
  * uint3 pointers of __hipRegisterFunction are passed through as void*. */
 void **__hipRegisterFatBinary(const void *data);

@@ -12,9 +12,13 @@
  * success; any runtime error is printed and exits 1.
  */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* hipCtxSynchronize is deprecated in the headers and still exported. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #include "../kernels/khost.h"
 
@@ -33,6 +37,7 @@ static hipModule_t mod;
 static hipFunction_t producer;
 static hipStream_t s_main, s_side;
 static float *in, *mid, *out, *big, *pinned;
+static uint64_t *flag;
 static int pos;
 
 /* The side stream's work ordered before the main stream's next op (neg). */
@@ -146,6 +151,138 @@ static void rows2d(int memset_)
 static void case_copy2d(void) { rows2d(0); }
 static void case_memset2d(void) { rows2d(1); }
 
+/* V1/V2: a write-value on the side stream after its memset, a wait-value on
+ * the main stream before the replay. Satisfied (neg: waits for >= 1, the
+ * value written) it orders the memset before the replay; unsatisfied (pos:
+ * waits for >= 2) it orders nothing. */
+static void case_write_wait_value(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    R(hipMemsetAsync(in, 1, KN * sizeof(float), s_side));
+    R(hipStreamWriteValue32(s_side, flag, 1, 0));
+    R(hipStreamWaitValue32(s_main, flag, pos ? 2 : 1, hipStreamWaitValueGte, 0xffffffffu));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* V3: the same through hipStreamBatchMemOp (64-bit entries). */
+static void case_batch_memop(void)
+{
+    struct {
+        uint32_t operation, pad;
+        uint64_t address, value;
+        uint32_t flags, pad2;
+        uint64_t alias, pad3;
+    } wr = {5, 0, (uintptr_t)flag, 7, 0, 0, 0, 0}, wt = {4, 0, (uintptr_t)flag, pos ? 8 : 7, 1, 0, 0, 0};
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    R(hipMemsetAsync(in, 1, KN * sizeof(float), s_side));
+    R(hipStreamBatchMemOp(s_side, 1, &wr, 0));
+    R(hipStreamBatchMemOp(s_main, 1, &wt, 0)); /* EQ: 7 satisfies, 8 does not */
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* H1: a host function is stream-ordered but no host observation: after it
+ * the replay still reads a same-epoch write (pos); a stream synchronize
+ * makes it silent (neg). */
+static int host_runs;
+static void host_fn(void *p) { ++*(int *)p; }
+static void case_host_func(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    R(hipMemsetAsync(in, 1, KN * sizeof(float), s_main));
+    R(hipLaunchHostFunc(s_main, host_fn, &host_runs));
+    if (!pos)
+        R(hipStreamSynchronize(s_main));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* C10: an async copy to a symbol (the double: a symbol is its own device
+ * address) on the side stream races the replay reading it (pos) unless
+ * ordered (neg). */
+static void case_symbol(void)
+{
+    hipGraphExec_t x = reader_exec((char *)in + 64, 64);
+    R(hipMemcpyToSymbolAsync(in, pinned, 64, 64, hipMemcpyHostToDevice, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* C6, M6: 3D writes are their rows: 3 slices of 4 rows of 64 B at pitch 1024
+ * (contiguous slices). The replay reads row 5 (pos) or a gap (neg). */
+static void rows3d(int memset_)
+{
+    hipPitchedPtr p = {big, 1024, 64, 4};
+    hipExtent e = {64, 4, 3};
+    hipGraphExec_t x = reader_exec(pos ? (char *)big + 5 * 1024 : (char *)big + 5 * 1024 + 512, 64);
+    if (memset_) {
+        R(hipMemset3DAsync(p, 3, e, s_main));
+    } else {
+        hipMemcpy3DParms c;
+        memset(&c, 0, sizeof c);
+        c.srcPtr = (hipPitchedPtr){(char *)big + 32768, 64, 64, 4};
+        c.dstPtr = p;
+        c.extent = e;
+        c.kind = hipMemcpyDeviceToDevice;
+        R(hipMemcpy3DAsync(&c, s_main));
+    }
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+static void case_memset3d(void) { rows3d(1); }
+static void case_copy3d(void) { rows3d(0); }
+
+/* L2: a cooperative launch writes what its metadata says (producer's arg 1)
+ * on the side stream; the replay reading it races (pos) unless ordered. */
+static void case_coop(void)
+{
+    int n = KN;
+    void *args[] = {&in, &mid, &n};
+    hipGraphExec_t x = reader_exec(mid, KN * sizeof(float));
+    R(hipModuleLaunchCooperativeKernel(producer, 1, 1, 1, KN, 1, 1, 0, s_side, args));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* G7: an exec's memcpy node re-pointed with hipGraphExecMemcpyNodeSetParams1D
+ * now reads `big`: a side-stream write there races the replay (pos) unless
+ * ordered (neg). */
+static void case_exec_memcpy(void)
+{
+    hipGraph_t g = NULL;
+    hipGraphExec_t x = NULL;
+    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
+    R(hipMemcpyAsync(out, in, 256, hipMemcpyDeviceToDevice, s_main));
+    R(hipStreamEndCapture(s_main, &g));
+    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    hipGraphNode_t node = NULL;
+    size_t nn = 1;
+    R(hipGraphGetNodes(g, &node, &nn));
+    R(hipGraphExecMemcpyNodeSetParams1D(x, node, out, big, 256, hipMemcpyDeviceToDevice));
+    R(hipMemsetAsync(big, 2, 256, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* O2: hipCtxSynchronize observes the device complete: a same-epoch write
+ * before it is silent (neg); without it, reported (pos). */
+static void case_ctx_sync(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    R(hipMemsetAsync(in, 1, KN * sizeof(float), s_main));
+    if (!pos)
+        R(hipCtxSynchronize());
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -154,6 +291,15 @@ static const struct {
     {"dlvsym", case_dlvsym},
     {"copy2d", case_copy2d},
     {"memset2d", case_memset2d},
+    {"write_wait_value", case_write_wait_value},
+    {"batch_memop", case_batch_memop},
+    {"host_func", case_host_func},
+    {"symbol", case_symbol},
+    {"memset3d", case_memset3d},
+    {"copy3d", case_copy3d},
+    {"coop", case_coop},
+    {"exec_memcpy", case_exec_memcpy},
+    {"ctx_sync", case_ctx_sync},
 };
 
 int main(int argc, char **argv)
@@ -174,6 +320,7 @@ int main(int argc, char **argv)
     R(hipMalloc((void **)&out, KN * sizeof(float)));
     R(hipMalloc((void **)&big, 1 << 16));
     R(hipHostMalloc((void **)&pinned, KN * sizeof(float), 0));
+    R(hipMalloc((void **)&flag, 64));
     R(hipStreamCreateWithFlags(&s_main, hipStreamNonBlocking));
     R(hipStreamCreateWithFlags(&s_side, hipStreamNonBlocking));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

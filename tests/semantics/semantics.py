@@ -93,13 +93,57 @@ class Semantics(Suite):
     def memset2d(self):
         self.pair("memset2d", "same-epoch-write")
 
+    # ---- families (docs/semantics.md) ------------------------------------
+    def write_wait_value(self):
+        self.pair("write_wait_value", "unordered-write")
+
+    def batch_memop(self):
+        def recs(variant, calls, recs, report):
+            b = [c for c in calls if c["api"] == "hipStreamBatchMemOp"]
+            self.check(len(b) == 2 and {c.get("memop") for c in b} == {1, 2},
+                       f"batch_memop {variant}: one record per entry (a write and a wait)", str(b))
+        self.pair("batch_memop", "unordered-write", recs)
+
+    def host_func(self):
+        def recs(variant, calls, recs, report):
+            h = [c for c in calls if c["api"] == "hipLaunchHostFunc"]
+            self.check(len(h) == 1 and h[0]["stream"] != "0x0", f"host_func {variant}: recorded on its stream",
+                       str(h))
+        self.pair("host_func", "same-epoch-write", recs)
+
+    def symbol(self):
+        def recs(variant, calls, recs, report):
+            c = [c for c in calls if c["api"] == "hipMemcpyToSymbolAsync"]
+            self.check(len(c) == 1 and c[0]["bytes"] == 64, f"symbol {variant}: the copy writes symbol+64, 64 B",
+                       str(c))
+        self.pair("symbol", "unordered-write", recs)
+
+    def memset3d(self):
+        self.pair("memset3d", "same-epoch-write")
+
+    def copy3d(self):
+        self.pair("copy3d", "same-epoch-write")
+
+    def coop(self):
+        self.pair("coop", "unordered-write")
+
+    def exec_memcpy(self):
+        self.pair("exec_memcpy", "unordered-write")
+
+    def ctx_sync(self):
+        self.pair("ctx_sync", "same-epoch-write")
+
+
+FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
+            "ctx_sync")
+
 
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
     s = Semantics(sys.argv[1])
-    return s.run_cases([s.extra_capture, s.dlvsym, s.copy2d, s.memset2d])
+    return s.run_cases([s.extra_capture, s.dlvsym, s.copy2d, s.memset2d] + [getattr(s, f) for f in FAMILIES])
 
 
 if __name__ == "__main__":

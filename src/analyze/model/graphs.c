@@ -78,11 +78,13 @@ uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint
 void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_node *n)
 {
     struct hv_exec *x = &m->execs[xi];
-    /* A node already known by handle is being updated (SetParams). */
+    /* A node already known by handle is being updated (SetParams; graph 0:
+     * an exec-node setter, which names the node only: it keeps its place). */
     uint32_t k;
     for (k = 0; k < x->nnodes; k++)
-        if (x->nodes[k].handle == n->node && x->nodes[k].graph == n->graph)
+        if (x->nodes[k].handle == n->node && (x->nodes[k].graph == n->graph || !n->graph))
             break;
+    struct hv_gnode keep = k < x->nnodes ? x->nodes[k] : (struct hv_gnode){0};
     if (k == x->nnodes) {
         if (GROW(x->nodes, x->nnodes, x->capnodes, 16) != 0) {
             m->oom = 1;
@@ -93,9 +95,9 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     struct hv_gnode *g = &x->nodes[k];
     memset(g, 0, sizeof *g);
     g->handle = n->node;
-    g->graph = n->graph;
-    g->parent = n->parent_node;
-    g->index = n->index;
+    g->graph = n->graph ? n->graph : keep.graph;
+    g->parent = n->graph ? n->parent_node : keep.parent;
+    g->index = n->graph ? n->index : keep.index;
     g->type = n->type;
     switch (n->type) {
     case HV_NODE_KERNEL:
@@ -289,6 +291,10 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
         uint32_t j = i;
         while (j < x->nargs && x->args_node[j] == x->args_node[i])
             j++;
+        if (x->args_node[i] < x->nnodes && x->nodes[x->args_node[i]].type != HV_NODE_KERNEL) {
+            i = j;  /* a kernel node since disabled or replaced (exec-node setters) */
+            continue;
+        }
         for (uint32_t k = i; k < j; k++) {
             uint64_t lo, hi;
             struct hv_imap_seg a;

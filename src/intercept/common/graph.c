@@ -253,3 +253,34 @@ void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct h
     hv_call_commit(t, c);
     hv_py_always(t, seq, HV_PY_AT_CAPTURE, graph ? graph : s.id);
 }
+
+void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
+                        const struct hv_node_desc *d)
+{
+    struct hv_call *c = hv_call_begin(t, api, r);
+    c->a.graph.exec = exec;
+    c->a.graph.node = node;
+    uint64_t seq = c->h.seq;
+    hv_call_commit(t, c);
+    if (r != 0 || !d)
+        return;
+    struct hv_graph_node *n = hv_aux_begin(t, HV_REC_GRAPH_NODE, sizeof *n, seq);
+    if (!n)
+        return;
+    n->exec = exec;
+    n->node = node;
+    n->type = d->type;
+    n->u = d->u;
+    hv_aux_commit(t, n);
+}
+
+void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,
+                  uint64_t w2, uint64_t w3)
+{
+    struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
+    c->a.raw[0] = w0;
+    c->a.raw[1] = w1;
+    c->a.raw[2] = w2;
+    c->a.raw[3] = w3;
+    hv_call_commit(t, c);
+}

@@ -150,6 +150,43 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
                             .bytes = (n_), .kind = (kind_), .flags = (flags_), .dst_device = -1,            \
                             .src_device = -1})
 
+/* A 3D copy between pitched pointers (hipMemcpy3DParms / cudaMemcpy3DParms
+ * shape): `width` bytes of `height` rows of `depth` slices. The record is a
+ * 2D copy of its rows: exact when the slices are contiguous in rows (ysize
+ * == height, or depth 1); otherwise the rows between slices are included
+ * (the record has no slice pitch). An array side has no linear address: a
+ * copy into an array writes nothing hipvis can name (bytes 0). */
+struct hv_pitched3d {
+    const void *ptr;
+    size_t pitch, ysize;
+    size_t x, y, z;
+    const void *array;
+};
+
+static inline uint64_t hv_rows3d(size_t height, size_t depth, size_t ysize)
+{
+    if (depth <= 1)
+        return height;
+    return ysize > height ? (uint64_t)(depth - 1) * ysize + height : (uint64_t)height * depth;
+}
+
+static inline const void *hv_pitched_at(const struct hv_pitched3d *p)
+{
+    if (p->array || !p->ptr)
+        return NULL;
+    return (const char *)p->ptr + (p->z * (p->ysize ? p->ysize : 0) + p->y) * p->pitch + p->x;
+}
+
+static inline struct hv_copy_desc hv_copy3d(const struct hv_pitched3d *dst, const struct hv_pitched3d *src,
+                                            size_t width, size_t height, size_t depth, int kind, uint8_t flags)
+{
+    const void *d = hv_pitched_at(dst);
+    uint64_t rows = hv_rows3d(height ? height : 1, depth ? depth : 1, dst->ysize);
+    return (struct hv_copy_desc){.dst = d, .src = hv_pitched_at(src), .bytes = d ? width : 0, .dpitch = dst->pitch,
+                                 .spitch = src->pitch, .height = d ? rows : 1, .kind = kind,
+                                 .flags = flags | HV_COPY_2D, .dst_device = -1, .src_device = -1};
+}
+
 struct hv_memset_desc {
     const void *dst;
     size_t count;            /* elements (width for 2D) */
@@ -165,6 +202,20 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
 #define HV_SET(dst_, n_, v_, elem_, async_)                                                                   \
     (&(struct hv_memset_desc){.dst = (const void *)(uintptr_t)(dst_), .count = (n_), .value = (uint32_t)(v_), \
                               .elem = (elem_), .async = (async_)})
+
+/* ---- stream memory operations (memop.c) ---- */
+
+/* One write-value or wait-value (struct hv_memop_args). A write is a write
+ * of [addr, addr+size) and a signal a later wait may observe; a wait orders
+ * its stream after the latest satisfying signal (docs/semantics.md V1-V3). */
+void hv_trace_memop(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+                    const struct hv_memop_args *m);
+
+/* A batch of memory operations in the layout HIP and CUDA share (48-byte
+ * entries: operation, address, value, flags, alias): one record per write or
+ * wait entry, under the batch's api with the entry's index. */
+void hv_trace_memop_batch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, const void *entries,
+                          unsigned count);
 
 /* ---- launches (launch.c) ---- */
 
@@ -314,5 +365,17 @@ void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, ui
                             uint64_t func, const struct hv_kargs_src *a);
 void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, int begin, unsigned mode,
                       uint64_t graph);
+/* An exec node's new parameters, for setters other than kernel ones
+ * (memcpy, memset, host, child graph, event nodes, the generic
+ * NodeSetParams, NodeSetEnabled): the call record, then when it succeeded
+ * the node as it now is (`d`; NULL when the front end cannot describe it). A
+ * node record names the node only (graph 0): the analyzer updates it in
+ * place. A disabled node is recorded empty: it reads and writes nothing. */
+void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
+                        const struct hv_node_desc *d);
+/* A call recorded with its stream and up to 4 raw words (capture-state
+ * queries: status, capture id, graph...). */
+void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,
+                  uint64_t w2, uint64_t w3);
 
 #endif

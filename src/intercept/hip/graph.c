@@ -63,6 +63,37 @@ static int get_edges(void *ctx, void *graph, void **from, void **to, size_t *n)
     return ((struct graph_api *)ctx)->get_edges(graph, (hipGraphNode_t *)from, (hipGraphNode_t *)to, n);
 }
 
+/* Node payloads from HIP's parameter structs: the walk and the exec-node
+ * setters describe nodes alike. */
+static void memcpy_node(struct hv_node_desc *d, const hipMemcpy3DParms *p)
+{
+    d->type = HV_NODE_MEMCPY;
+    d->u.memcpy.dst = HV_PTR(p->dstPtr.ptr);
+    d->u.memcpy.src = HV_PTR(p->srcPtr.ptr);
+    d->u.memcpy.bytes = (uint64_t)p->extent.width * (p->extent.height ? p->extent.height : 1) *
+                        (p->extent.depth ? p->extent.depth : 1);
+    d->u.memcpy.kind = (uint32_t)p->kind;
+}
+
+static void memset_node(struct hv_node_desc *d, const hipMemsetParams *p)
+{
+    d->type = HV_NODE_MEMSET;
+    hv_node_memset(d, HV_PTR(p->dst), p->width, p->elementSize, p->height, p->value);
+}
+
+static void kernel_node(struct hv_node_desc *d, const hipKernelNodeParams *kp)
+{
+    d->type = HV_NODE_KERNEL;
+    d->u.kernel.func = HV_PTR(kp->func);
+    d->kparams = kp->kernelParams;
+    /* hipModuleLaunchKernel(..., NULL, extra) captured: the arguments are
+     * the packed block (Tensile/hipBLASLt launchers). */
+    d->kblock = hip_extra_block(kp->extra, &d->kblock_bytes);
+    d->u.kernel.grid[0] = kp->gridDim.x, d->u.kernel.grid[1] = kp->gridDim.y, d->u.kernel.grid[2] = kp->gridDim.z;
+    d->u.kernel.block[0] = kp->blockDim.x, d->u.kernel.block[1] = kp->blockDim.y, d->u.kernel.block[2] = kp->blockDim.z;
+    d->u.kernel.shmem = kp->sharedMemBytes;
+}
+
 /* Type, and the payloads whose parameter structs are HIP's own. */
 static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d)
 {
@@ -75,35 +106,23 @@ static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_n
     case HV_NODE_KERNEL: {
         hipKernelNodeParams kp;
         memset(&kp, 0, sizeof kp);
-        if (g->kernel_params && g->kernel_params(node, &kp) == hipSuccess) {
-            d->u.kernel.func = HV_PTR(kp.func);
-            d->kparams = kp.kernelParams;
-            /* hipModuleLaunchKernel(..., NULL, extra) captured: the arguments
-             * are the packed block (Tensile/hipBLASLt launchers). */
-            d->kblock = hip_extra_block(kp.extra, &d->kblock_bytes);
-        }
-        d->u.kernel.grid[0] = kp.gridDim.x, d->u.kernel.grid[1] = kp.gridDim.y, d->u.kernel.grid[2] = kp.gridDim.z;
-        d->u.kernel.block[0] = kp.blockDim.x, d->u.kernel.block[1] = kp.blockDim.y, d->u.kernel.block[2] = kp.blockDim.z;
-        d->u.kernel.shmem = kp.sharedMemBytes;
+        if (g->kernel_params)
+            g->kernel_params(node, &kp);
+        kernel_node(d, &kp);
         break;
     }
     case HV_NODE_MEMCPY: {
         hipMemcpy3DParms p;
         memset(&p, 0, sizeof p);
-        if (g->memcpy_params && g->memcpy_params(node, &p) == hipSuccess) {
-            d->u.memcpy.dst = HV_PTR(p.dstPtr.ptr);
-            d->u.memcpy.src = HV_PTR(p.srcPtr.ptr);
-            d->u.memcpy.bytes = (uint64_t)p.extent.width * (p.extent.height ? p.extent.height : 1) *
-                                (p.extent.depth ? p.extent.depth : 1);
-            d->u.memcpy.kind = (uint32_t)p.kind;
-        }
+        if (g->memcpy_params && g->memcpy_params(node, &p) == hipSuccess)
+            memcpy_node(d, &p);
         break;
     }
     case HV_NODE_MEMSET: {
         hipMemsetParams p;
         memset(&p, 0, sizeof p);
         if (g->memset_params && g->memset_params(node, &p) == hipSuccess)
-            hv_node_memset(d, HV_PTR(p.dst), p.width, p.elementSize, p.height, p.value);
+            memset_node(d, &p);
         break;
     }
     default:
@@ -169,3 +188,124 @@ static void set_kernel(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipG
 }
 HV_HIP_WRAP(hipGraphExecKernelNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const hipKernelNodeParams *p),
             (e, n, p), set_kernel(t_, api_, r_, e, n, p))
+
+/* ---- exec-node setters (docs/semantics.md G7) ---- */
+
+#define EXEC_NODE(d) hv_trace_exec_node(t_, api_, r_, HV_PTR(e), HV_PTR(n), d)
+#define DESC(...) (&(struct hv_node_desc){__VA_ARGS__})
+
+static const struct hv_node_desc *memcpy_desc(struct hv_node_desc *d, const hipMemcpy3DParms *p)
+{
+    memset(d, 0, sizeof *d);
+    if (!p)
+        return NULL;
+    memcpy_node(d, p);
+    return d;
+}
+
+static const struct hv_node_desc *memset_desc(struct hv_node_desc *d, const hipMemsetParams *p)
+{
+    memset(d, 0, sizeof *d);
+    if (!p)
+        return NULL;
+    memset_node(d, p);
+    return d;
+}
+
+HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, hipMemcpy3DParms *p), (e, n, p),
+            EXEC_NODE(memcpy_desc(&(struct hv_node_desc){0}, p)))
+HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParams1D,
+            (hipGraphExec_t e, hipGraphNode_t n, void *dst, const void *src, size_t count, hipMemcpyKind k),
+            (e, n, dst, src, count, k),
+            EXEC_NODE(DESC(.type = HV_NODE_MEMCPY,
+                           .u.memcpy = {.dst = HV_PTR(dst), .src = HV_PTR(src), .bytes = count, .kind = (uint32_t)k})))
+HV_HIP_WRAP(hipGraphExecMemsetNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const hipMemsetParams *p),
+            (e, n, p), EXEC_NODE(memset_desc(&(struct hv_node_desc){0}, p)))
+HV_HIP_WRAP(hipGraphExecHostNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const hipHostNodeParams *p),
+            (e, n, p),
+            EXEC_NODE(p ? DESC(.type = HV_NODE_HOST, .u.host = {HV_PTR(p->fn), HV_PTR(p->userData)}) : NULL))
+HV_HIP_WRAP(hipGraphExecChildGraphNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, hipGraph_t child), (e, n, child),
+            EXEC_NODE(DESC(.type = HV_NODE_GRAPH, .u.child = {HV_PTR(child)})))
+HV_HIP_WRAP(hipGraphExecEventRecordNodeSetEvent, (hipGraphExec_t e, hipGraphNode_t n, hipEvent_t ev), (e, n, ev),
+            EXEC_NODE(DESC(.type = HV_NODE_EVENT_RECORD, .u.event = {HV_PTR(ev)})))
+HV_HIP_WRAP(hipGraphExecEventWaitNodeSetEvent, (hipGraphExec_t e, hipGraphNode_t n, hipEvent_t ev), (e, n, ev),
+            EXEC_NODE(DESC(.type = HV_NODE_EVENT_WAIT, .u.event = {HV_PTR(ev)})))
+
+/* The generic setter: the node's type says which member is set. */
+static void set_node(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
+                     const hv_hipGraphNodeParams *p)
+{
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    if (p && p->type == hipGraphNodeTypeKernel) {
+        set_kernel(t, api, r, e, n, &p->u.kernel);
+        return;
+    }
+    const struct hv_node_desc *dp = NULL;
+    if (p && p->type == hipGraphNodeTypeMemcpy)
+        dp = memcpy_desc(&d, &p->u.memcpy.copyParams);
+    else if (p && p->type == hipGraphNodeTypeMemset)
+        dp = memset_desc(&d, &p->u.memset);
+    else if (p) {
+        d.type = (uint16_t)node_type_of(p->type);
+        if (d.type == HV_NODE_HOST)
+            d.u.host.fn = HV_PTR(p->u.host.fn), d.u.host.user = HV_PTR(p->u.host.userData);
+        else if (d.type == HV_NODE_GRAPH)
+            d.u.child.graph = HV_PTR(p->u.graph.graph);
+        else if (d.type == HV_NODE_EVENT_RECORD || d.type == HV_NODE_EVENT_WAIT)
+            d.u.event.event = HV_PTR(p->u.event.event);
+        dp = &d;
+    }
+    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), dp);
+}
+HV_HIP_WRAP(hipGraphExecNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, hv_hipGraphNodeParams *p), (e, n, p),
+            set_node(t_, api_, r_, e, n, p))
+
+/* Disabled: the node does nothing until enabled again; enabled: the node
+ * as its graph describes it. */
+static void set_enabled(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
+                        unsigned on)
+{
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = HV_NODE_EMPTY;
+    struct graph_api g;
+    if (on && r == hipSuccess && graph_api_load(&g))
+        describe(&g, t, n, &d);
+    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), &d);
+}
+HV_HIP_WRAP(hipGraphNodeSetEnabled, (hipGraphExec_t e, hipGraphNode_t n, unsigned on), (e, n, on),
+            set_enabled(t_, api_, r_, e, n, on))
+
+/* ---- capture state (G1, G2) ---- */
+
+HV_HIP_WRAP(hipStreamBeginCaptureToGraph,
+            (hipStream_t s, hipGraph_t g, const hipGraphNode_t *deps, const void *data, size_t nd,
+             hipStreamCaptureMode m),
+            (s, g, deps, data, nd, m), CAPTURE(HV_HIP_LEGACY, 1, (unsigned)m, (hipGraph_t *)NULL))
+
+/* Queries: status, capture id, graph as the program saw them. */
+#define INFO(spt, st, id, g) \
+    hv_trace_raw(t_, api_, r_, S(spt), (st) && !r_ ? (uint64_t)*(st) : 0, (id) && !r_ ? (uint64_t)*(id) : 0, \
+                 HV_OUT(g, r_), 0)
+HV_HIP_WRAP(hipStreamGetCaptureInfo, (hipStream_t s, hipStreamCaptureStatus *st, unsigned long long *id),
+            (s, st, id), INFO(HV_HIP_LEGACY, st, id, (hipGraph_t *)NULL))
+HV_HIP_WRAP(hipStreamGetCaptureInfo_spt, (hipStream_t s, hipStreamCaptureStatus *st, unsigned long long *id),
+            (s, st, id), INFO(HV_HIP_SPT, st, id, (hipGraph_t *)NULL))
+HV_HIP_WRAP(hipStreamGetCaptureInfo_v2,
+            (hipStream_t s, hipStreamCaptureStatus *st, unsigned long long *id, hipGraph_t *g,
+             const hipGraphNode_t **deps, size_t *nd),
+            (s, st, id, g, deps, nd), INFO(HV_HIP_LEGACY, st, id, g))
+HV_HIP_WRAP(hipStreamGetCaptureInfo_v2_spt,
+            (hipStream_t s, hipStreamCaptureStatus *st, unsigned long long *id, hipGraph_t *g,
+             const hipGraphNode_t **deps, size_t *nd),
+            (s, st, id, g, deps, nd), INFO(HV_HIP_SPT, st, id, g))
+HV_HIP_WRAP(hipStreamIsCapturing, (hipStream_t s, hipStreamCaptureStatus *st), (s, st),
+            INFO(HV_HIP_LEGACY, st, (unsigned long long *)NULL, (hipGraph_t *)NULL))
+HV_HIP_WRAP(hipStreamIsCapturing_spt, (hipStream_t s, hipStreamCaptureStatus *st), (s, st),
+            INFO(HV_HIP_SPT, st, (unsigned long long *)NULL, (hipGraph_t *)NULL))
+HV_HIP_WRAP(hipStreamUpdateCaptureDependencies, (hipStream_t s, hipGraphNode_t *deps, size_t nd, unsigned flags),
+            (s, deps, nd, flags), hv_trace_raw(t_, api_, r_, S(HV_HIP_LEGACY), nd, flags, 0, 0))
+/* raw[0]: the mode it replaced (the caller's *m after the call). */
+HV_HIP_WRAP(hipThreadExchangeStreamCaptureMode, (hipStreamCaptureMode * m), (m),
+            hv_trace_raw(t_, api_, r_, HV_NO_STREAM, m && !r_ ? (uint64_t)*m : 0, 0, 0, 0))

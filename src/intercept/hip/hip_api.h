@@ -55,4 +55,89 @@ hipError_t hipExtLaunchKernel_spt(const void *function_address, dim3 numBlocks, 
                                   size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
                                   hipEvent_t stopEvent, int flags);
 
+/* hip_ext.h, C++ only; deprecated for hipExtModuleLaunchKernel. */
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
+                                    void **kernelParams, void **extra, hipEvent_t startEvent, hipEvent_t stopEvent);
+
+/* ROCm 6+ entry points HIP 5.2 lacks. */
+hipError_t hipMemcpyToSymbolAsync_spt(const void *symbol, const void *src, size_t sizeBytes, size_t offset,
+                                      hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemcpyFromSymbolAsync_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
+                                        hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *p, hipStream_t stream);
+hipError_t hipMemset3DAsync_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream);
+hipError_t hipLaunchHostFunc_spt(hipStream_t stream, hipHostFn_t fn, void *userData);
+hipError_t hipStreamAddCallback_spt(hipStream_t stream, hipStreamCallback_t callback, void *userData,
+                                    unsigned int flags);
+hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
+                                       unsigned long long *pId);
+hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out,
+                                          unsigned long long *id_out, hipGraph_t *graph_out,
+                                          const hipGraphNode_t **dependencies_out, size_t *numDependencies_out);
+hipError_t hipStreamIsCapturing_spt(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus);
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                            unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                            unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+                                            void **kernelParams);
+/* hipFunctionLaunchParams (ROCm 6). */
+typedef struct hv_hipFunctionLaunchParams {
+    hipFunction_t function;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    hipStream_t hStream;
+    void **kernelParams;
+} hv_hipFunctionLaunchParams;
+hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hv_hipFunctionLaunchParams *launchParamsList,
+                                                       unsigned int numDevices, unsigned int flags);
+/* hipLaunchConfig_t / HIP_LAUNCH_CONFIG (ROCm 6.2+), CUDA's layout. */
+typedef struct hv_hipLaunchConfig {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    hipStream_t stream;
+    void *attrs;
+    unsigned int numAttrs;
+} hv_hipLaunchConfig;
+typedef struct hv_HIP_LAUNCH_CONFIG {
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    hipStream_t hStream;
+    void *attrs;
+    unsigned int numAttrs;
+} hv_HIP_LAUNCH_CONFIG;
+hipError_t hipLaunchKernelExC(const hv_hipLaunchConfig *config, const void *fPtr, void **args);
+hipError_t hipDrvLaunchKernelEx(const hv_HIP_LAUNCH_CONFIG *config, hipFunction_t f, void **params, void **extra);
+/* hipStreamBatchMemOpParams: 48-byte entries (intercept/common/memop.c). */
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, void *paramArray, unsigned int flags);
+/* hipGraphNodeParams (ROCm 6.1+): the node type, then a union at offset 16. */
+typedef struct hv_hipGraphNodeParams {
+    hipGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        hipKernelNodeParams kernel;
+        struct {
+            int flags;
+            int reserved[3];
+            hipMemcpy3DParms copyParams;
+        } memcpy;
+        hipMemsetParams memset;
+        hipHostNodeParams host;
+        struct {
+            hipGraph_t graph;
+        } graph;
+        struct {
+            hipEvent_t event;
+        } event;
+    } u;
+    long long reserved2;
+} hv_hipGraphNodeParams;
+hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node,
+                                     hv_hipGraphNodeParams *nodeParams);
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled);
+hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *dependencies,
+                                        const void *dependencyData, size_t numDependencies,
+                                        hipStreamCaptureMode mode);
+
 #endif

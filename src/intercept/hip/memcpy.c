@@ -49,3 +49,91 @@ HV_HIP_WRAP(hipMemcpyPeer, (void *dst, int dd, const void *src, int sd, size_t n
             COPY(NULL, HV_HIP_LEGACY, COPYPEER(0)))
 HV_HIP_WRAP(hipMemcpyPeerAsync, (void *dst, int dd, const void *src, int sd, size_t n, hipStream_t s),
             (dst, dd, src, sd, n, s), COPY(s, HV_HIP_LEGACY, COPYPEER(HV_COPY_ASYNC)))
+
+/* ---- symbol copies (docs/semantics.md C9, C10) ---- */
+
+/* The device address of `symbol`, looked up after a successful copy (the
+ * runtime resolved it for the copy, so the lookup cannot fail then). */
+static const char *symbol_at(const void *symbol, size_t offset, hipError_t r)
+{
+    static hipError_t (*get)(void **, const void *);
+    void *p = NULL;
+    if (r != hipSuccess)
+        return NULL;
+    if (!get)
+        get = (__typeof__(get))hv_runtime_sym("hipGetSymbolAddress");
+    return get && get(&p, symbol) == hipSuccess && p ? (const char *)p + offset : NULL;
+}
+
+#define TO_SYM(flags_) HV_COPY1D(symbol_at(sym, off, r_), src, n, k, flags_)
+#define FROM_SYM(flags_) HV_COPY1D(dst, symbol_at(sym, off, r_), n, k, flags_)
+
+HV_HIP_WRAP(hipMemcpyToSymbol, (const void *sym, const void *src, size_t n, size_t off, hipMemcpyKind k),
+            (sym, src, n, off, k), COPY(NULL, HV_HIP_LEGACY, TO_SYM(0)))
+HV_HIP_WRAP(hipMemcpyToSymbol_spt, (const void *sym, const void *src, size_t n, size_t off, hipMemcpyKind k),
+            (sym, src, n, off, k), COPY(NULL, HV_HIP_SPT, TO_SYM(0)))
+HV_HIP_WRAP(hipMemcpyFromSymbol, (void *dst, const void *sym, size_t n, size_t off, hipMemcpyKind k),
+            (dst, sym, n, off, k), COPY(NULL, HV_HIP_LEGACY, FROM_SYM(0)))
+HV_HIP_WRAP(hipMemcpyFromSymbol_spt, (void *dst, const void *sym, size_t n, size_t off, hipMemcpyKind k),
+            (dst, sym, n, off, k), COPY(NULL, HV_HIP_SPT, FROM_SYM(0)))
+HV_HIP_WRAP(hipMemcpyToSymbolAsync,
+            (const void *sym, const void *src, size_t n, size_t off, hipMemcpyKind k, hipStream_t s),
+            (sym, src, n, off, k, s), COPY(s, HV_HIP_LEGACY, TO_SYM(HV_COPY_ASYNC)))
+HV_HIP_WRAP(hipMemcpyToSymbolAsync_spt,
+            (const void *sym, const void *src, size_t n, size_t off, hipMemcpyKind k, hipStream_t s),
+            (sym, src, n, off, k, s), COPY(s, HV_HIP_SPT, TO_SYM(HV_COPY_ASYNC)))
+HV_HIP_WRAP(hipMemcpyFromSymbolAsync,
+            (void *dst, const void *sym, size_t n, size_t off, hipMemcpyKind k, hipStream_t s),
+            (dst, sym, n, off, k, s), COPY(s, HV_HIP_LEGACY, FROM_SYM(HV_COPY_ASYNC)))
+HV_HIP_WRAP(hipMemcpyFromSymbolAsync_spt,
+            (void *dst, const void *sym, size_t n, size_t off, hipMemcpyKind k, hipStream_t s),
+            (dst, sym, n, off, k, s), COPY(s, HV_HIP_SPT, FROM_SYM(HV_COPY_ASYNC)))
+
+/* ---- 3D and parameter-block 2D copies (C3-C6) ---- */
+
+static struct hv_copy_desc copy3d(const hipMemcpy3DParms *p, uint8_t flags)
+{
+    if (!p)
+        return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
+    struct hv_pitched3d d = {p->dstPtr.ptr, p->dstPtr.pitch, p->dstPtr.ysize, p->dstPos.x, p->dstPos.y,
+                             p->dstPos.z, p->dstArray};
+    struct hv_pitched3d s = {p->srcPtr.ptr, p->srcPtr.pitch, p->srcPtr.ysize, p->srcPos.x, p->srcPos.y,
+                             p->srcPos.z, p->srcArray};
+    return hv_copy3d(&d, &s, p->extent.width, p->extent.height, p->extent.depth, p->kind, flags);
+}
+
+#define COPY3D(s, spt, flags_) COPY(s, spt, (struct hv_copy_desc[]){copy3d(p, flags_)})
+
+HV_HIP_WRAP(hipMemcpy3D, (const hipMemcpy3DParms *p), (p), COPY3D(NULL, HV_HIP_LEGACY, 0))
+HV_HIP_WRAP(hipMemcpy3D_spt, (const hipMemcpy3DParms *p), (p), COPY3D(NULL, HV_HIP_SPT, 0))
+HV_HIP_WRAP(hipMemcpy3DAsync, (const hipMemcpy3DParms *p, hipStream_t s), (p, s),
+            COPY3D(s, HV_HIP_LEGACY, HV_COPY_ASYNC))
+HV_HIP_WRAP(hipMemcpy3DAsync_spt, (const hipMemcpy3DParms *p, hipStream_t s), (p, s),
+            COPY3D(s, HV_HIP_SPT, HV_COPY_ASYNC))
+
+/* hip_Memcpy2D names each side by host pointer, device pointer or array;
+ * hipMemoryType is numbered differently before and after ROCm 6, so the
+ * side is the pointer that is set. An array side has no address. */
+static const void *side(const void *host, hipDeviceptr_t dev, const void *array, size_t x, size_t y, size_t pitch)
+{
+    const char *p = array ? NULL : dev ? (const char *)dev : (const char *)host;
+    return p ? p + y * pitch + x : NULL;
+}
+
+static struct hv_copy_desc param2d(const hip_Memcpy2D *c, uint8_t flags)
+{
+    if (!c)
+        return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
+    const void *d = side(c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstPitch);
+    return (struct hv_copy_desc){.dst = d,
+                                 .src = side(c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY,
+                                             c->srcPitch),
+                                 .bytes = d ? c->WidthInBytes : 0, .dpitch = c->dstPitch, .spitch = c->srcPitch,
+                                 .height = c->Height, .kind = hipMemcpyDefault, .flags = flags | HV_COPY_2D,
+                                 .dst_device = -1, .src_device = -1};
+}
+
+HV_HIP_WRAP(hipMemcpyParam2D, (const hip_Memcpy2D *c), (c),
+            COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, 0)}))
+HV_HIP_WRAP(hipMemcpyParam2DAsync, (const hip_Memcpy2D *c, hipStream_t s), (c, s),
+            COPY(s, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, HV_COPY_ASYNC)}))

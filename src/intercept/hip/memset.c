@@ -32,3 +32,17 @@ HV_HIP_WRAP(hipMemset2DAsync, (void *dst, size_t p, int v, size_t w, size_t h, h
             SET(s, HV_HIP_LEGACY, SET2D(1)))
 HV_HIP_WRAP(hipMemset2DAsync_spt, (void *dst, size_t p, int v, size_t w, size_t h, hipStream_t s),
             (dst, p, v, w, h, s), SET(s, HV_HIP_SPT, SET2D(1)))
+
+/* hipMemset3D: rows of `width` bytes, `pitch` apart, height x depth of them
+ * (docs/semantics.md M5, M6; rows between slices as in hv_copy3d). */
+#define SET3D(async_)                                                                                            \
+    (&(struct hv_memset_desc){.dst = pp.ptr, .count = ext.width, .pitch = pp.pitch,                              \
+                              .height = hv_rows3d(ext.height, ext.depth, pp.ysize), .value = (uint32_t)v,        \
+                              .elem = 1, .async = (async_)})
+
+HV_HIP_WRAP(hipMemset3D, (hipPitchedPtr pp, int v, hipExtent ext), (pp, v, ext), SET(NULL, HV_HIP_LEGACY, SET3D(0)))
+HV_HIP_WRAP(hipMemset3D_spt, (hipPitchedPtr pp, int v, hipExtent ext), (pp, v, ext), SET(NULL, HV_HIP_SPT, SET3D(0)))
+HV_HIP_WRAP(hipMemset3DAsync, (hipPitchedPtr pp, int v, hipExtent ext, hipStream_t s), (pp, v, ext, s),
+            SET(s, HV_HIP_LEGACY, SET3D(1)))
+HV_HIP_WRAP(hipMemset3DAsync_spt, (hipPitchedPtr pp, int v, hipExtent ext, hipStream_t s), (pp, v, ext, s),
+            SET(s, HV_HIP_SPT, SET3D(1)))

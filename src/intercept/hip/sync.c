@@ -8,3 +8,9 @@ HV_HIP_WRAP(hipStreamQuery_spt, (hipStream_t s), (s), hv_trace_stream_sync(t_, a
 HV_HIP_WRAP(hipDeviceSynchronize, (void), (), hv_trace_device_sync(t_, api_, r_))
 HV_HIP_WRAP(hipEventSynchronize, (hipEvent_t e), (e), hv_trace_event_sync(t_, api_, r_, HV_PTR(e)))
 HV_HIP_WRAP(hipEventQuery, (hipEvent_t e), (e), hv_trace_event_sync(t_, api_, r_, HV_PTR(e)))
+/* CUDA's cuCtxSynchronize twin: the current device (older CLR returns
+ * hipErrorNotSupported, and a failed call observes nothing). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  /* deprecated, still exported */
+HV_HIP_WRAP(hipCtxSynchronize, (void), (), hv_trace_device_sync(t_, api_, r_))
+#pragma GCC diagnostic pop
