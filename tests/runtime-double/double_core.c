@@ -886,7 +886,8 @@ hipError_t hd_submit_blocking(struct hd_stream *s, struct hd_work *w)
 
 /* ---- device-wide synchronization -------------------------------------- */
 
-hipError_t hipDeviceSynchronize(void)
+/* hipDeviceSynchronize and hipCtxSynchronize: drain the current device. */
+static hipError_t device_sync(void)
 {
     hd_init();
     hd_lock();
@@ -894,6 +895,12 @@ hipError_t hipDeviceSynchronize(void)
     if (e == hipSuccess)
         hd_device_drain(tls_device);
     hd_unlock();
+    return e;
+}
+
+hipError_t hipDeviceSynchronize(void)
+{
+    hipError_t e = device_sync();
     if (e == hipSuccess && (hd_cfg.faults & HD_FAULT_H3))
         hd_scalar_cache_invalidate(tls_device);
     return hd_ret(e);
@@ -1576,13 +1583,4 @@ hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, void *par
 
 /* hipCtxSynchronize: the current device, as hipDeviceSynchronize (ROCm 7
  * implements it so; older CLR returned hipErrorNotSupported). */
-hipError_t hipCtxSynchronize(void)
-{
-    hd_init();
-    hd_lock();
-    hipError_t e = hd_capture_unsafe_call();
-    if (e == hipSuccess)
-        hd_device_drain(tls_device);
-    hd_unlock();
-    return hd_ret(e);
-}
+hipError_t hipCtxSynchronize(void) { return hd_ret(device_sync()); }

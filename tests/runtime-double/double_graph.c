@@ -684,18 +684,26 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
     return hd_ret(e);
 }
 
+/* A 1D memcpy node's work (hipGraphAddMemcpyNode1D, the exec setter). */
+static hipError_t memcpy1d_work(struct hd_work *w, void *dst, const void *src, size_t count, hipMemcpyKind kind)
+{
+    hd_init();
+    if ((unsigned)kind > hipMemcpyDefault)
+        return hipErrorInvalidMemcpyDirection;
+    hipError_t e = count ? hd_copy_work_1d(w, dst, src, count, false) : hipErrorInvalidValue;
+    if (e == hipSuccess)
+        w->u.copy.p.kind = kind;
+    return e;
+}
+
 hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                    const hipGraphNode_t *pDependencies, size_t numDependencies,
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
-    hd_init();
-    if ((unsigned)kind > hipMemcpyDefault)
-        return hd_ret(hipErrorInvalidMemcpyDirection);
     struct hd_work w;
-    hipError_t e = count ? hd_copy_work_1d(&w, dst, src, count, false) : hipErrorInvalidValue;
+    hipError_t e = memcpy1d_work(&w, dst, src, count, kind);
     if (e != hipSuccess)
         return hd_ret(e);
-    w.u.copy.p.kind = kind;
     hd_lock();
     e = add_or_release(pGraphNode, graph, pDependencies, numDependencies, &w);
     hd_unlock();
@@ -1384,15 +1392,9 @@ static hipError_t exec_node_set(hipGraphExec_t hGraphExec, hipGraphNode_t node, 
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst,
                                              const void *src, size_t count, hipMemcpyKind kind)
 {
-    hd_init();
-    if ((unsigned)kind > hipMemcpyDefault)
-        return hd_ret(hipErrorInvalidMemcpyDirection);
     struct hd_work w;
-    hipError_t e = count ? hd_copy_work_1d(&w, dst, src, count, false) : hipErrorInvalidValue;
-    if (e != hipSuccess)
-        return hd_ret(e);
-    w.u.copy.p.kind = kind;
-    return hd_ret(exec_node_set(hGraphExec, node, &w));
+    hipError_t e = memcpy1d_work(&w, dst, src, count, kind);
+    return hd_ret(e != hipSuccess ? e : exec_node_set(hGraphExec, node, &w));
 }
 
 hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
