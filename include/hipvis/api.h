@@ -193,7 +193,7 @@ enum hv_op {
     X(255, hipStreamUpdateCaptureDependencies, HV_OP_OTHER)                   \
     X(256, hipThreadExchangeStreamCaptureMode, HV_OP_OTHER)                   \
     X(257, hipStreamIsCapturing, HV_OP_OTHER)                                 \
-    X(258, hipStreamIsCapturing_spt, HV_OP_OTHER)                                 \
+    X(258, hipStreamIsCapturing_spt, HV_OP_OTHER)                             \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 
