@@ -24,3 +24,11 @@ bench-html: $(HTML_DEPS)
 	python3 tests/html/bench_html.py $(BUILD)
 
 BENCHES += bench-html
+
+# The exporters themselves, no browser: in both trees, so that ASan/UBSan
+# run html.c, perfetto.c, view.c and gzout.c.
+check-html-export: $(HTML_T)/mktrace $(BUILD)/hipvis-analyze
+	python3 tests/html/check_export.py $(BUILD)
+
+CHECKS     += check-html-export
+SAN_CHECKS += check-html-export
