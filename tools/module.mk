@@ -13,7 +13,7 @@ INSTALL_BINS += $(BUILD)/hipvis-dump
 $(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvcli.a $(DIAG_LINK) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a \
                          $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lz $(DIAG_LIBS) $(FORENSICS_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(REPORT_LIBS) $(DIAG_LIBS) $(FORENSICS_LIBS)
 PROGRAMS     += $(BUILD)/hipvis-analyze
 INSTALL_BINS += $(BUILD)/hipvis-analyze
 

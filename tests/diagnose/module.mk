@@ -26,7 +26,7 @@ $(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c $(filter-out 
                                  $(BUILD)/obj/tests/diagnose/scalar_exposure_nollvm.o $(BUILD)/libhvcodeobj.a \
                                  $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lz $(CODEOBJ_LIBS) $(FORENSICS_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(CODEOBJ_LIBS) $(FORENSICS_LIBS) $(REPORT_LIBS)
 
 DIAG_DEPS := $(DIAG_T)/test_diagnose $(DIAG_T)/hipvis-analyze-nollvm $(BUILD)/hipvis-analyze $(BUILD)/hipvis-dump \
              $(LIBHIPVIS) $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop \

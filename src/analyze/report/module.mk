@@ -9,3 +9,6 @@ $(HTML_GEN): src/analyze/report/html/embed.py $(HTML_ASSETS)
 	    hv_html_js=src/analyze/report/html/report.js
 
 $(BUILD)/libhvanalyze.a: $(call obj,$(HTML_GEN))
+
+# gzout.c (--perfetto FILE.gz): whatever links hipvis-analyze.o links these.
+REPORT_LIBS := -lz

@@ -132,6 +132,7 @@
   var list = el('ul', { id: 'findings' });
   function sideWords(s) {
     if (!s) return '';
+    if (s.role === 'write' && s.kind === 'kernel') return 'kernel ' + (s.kernel || '?') + (s.arg_index != null ? ' arg ' + s.arg_index : '');
     if (s.role === 'write') return s.api + (s.dir ? ' ' + s.dir : '') + (s.bytes != null ? ' ' + fmtBytes(s.bytes) : '') + (s.kernel ? ' ' + s.kernel : '');
     if (s.role === 'replay') return 'replay of exec ' + s.exec + (s.node_index != null ? ' node ' + s.node_index : '') + (s.kernel ? ' (' + s.kernel + (s.arg ? ', ' + s.arg : '') + ')' : '');
     return s.api + (s.kernel ? ' ' + s.kernel : '');
@@ -421,9 +422,13 @@
 
   /* ------------------------------------------------------ finding detail */
   function row(k, v) { return v == null || v === '' ? null : el('tr', null, [el('td', { text: k }), el('td', { text: String(v) })]); }
+  function pyFrame(f) { return typeof f === 'string' ? f : f.file + ':' + f.line + (f.function ? ' in ' + f.function : ''); }
   function stackRows(s) {
     var out = [];
-    if (s && s.python) out.push(row('python', (Array.isArray(s.python) ? s.python : [s.python]).map(function (f) { return typeof f === 'string' ? f : (f.file + ':' + f.line + (f.function ? ' ' + f.function : '')); }).join('\n')));
+    if (s && s.python) out.push(row('python', (Array.isArray(s.python) ? s.python : [s.python]).map(pyFrame).join('\n')));
+    else if (s && s.python_status) out.push(row('python', '(' + s.python_status + ')'));
+    if (s && s.region) out.push(row('region', s.region));
+    if (s && s.mark) out.push(row('after mark', s.mark.name + ' #' + s.mark.count));
     if (s && s.stack) out.push(row('native', s.stack.slice(0, 8).map(function (f) {
       return (f.function ? f.function + '+' + f.function_offset + ' ' : '') + '(' + ((f.module || '?').split('/').pop()) + '+' + f.offset + ')' + (f.file ? ' ' + f.file + ':' + f.line : '');
     }).join('\n')));
@@ -450,7 +455,10 @@
     var rowsF = [
       row('buffer', f.buffer ? f.buffer.lo + ' \u2013 ' + f.buffer.hi + ' (' + fmtBytes(f.buffer.bytes) + ')' +
         (f.buffer.alloc_base ? ', in allocation ' + f.buffer.alloc_base + ' (' + fmtBytes(f.buffer.alloc_bytes) + ' ' + f.buffer.alloc_mem + ', seq ' + f.buffer.alloc_seq + ')' : '') : null),
-      row('name', f.buffer && f.buffer.name),
+      row('name', f.buffer && f.buffer.name ? f.buffer.name + (f.buffer.name_offset ? ' +' + f.buffer.name_offset : '') +
+        (f.buffer.named_at ? ' (named at ' + pyFrame(f.buffer.named_at) + ')' : '') : null),
+      row('allocated at', f.buffer && f.buffer.allocated_at ? pyFrame(f.buffer.allocated_at) : null),
+      row('first written at', f.buffer && f.buffer.first_written_at ? pyFrame(f.buffer.first_written_at) : null),
       row(a && a.role === 'write' ? 'writer' : 'earlier', a ? sideWords(a) + ', seq ' + a.seq + (a.stream ? ', stream ' + a.stream : '') + (a.epoch != null ? ', epoch ' + a.epoch : '') : null),
       row('source', a && a.src ? a.src + ' (' + a.src_mem + ')' + (a.engine ? ', engine: ' + a.engine : '') : null)
     ].concat(stackRows(a)).concat([
@@ -570,6 +578,11 @@
     var tb = el('table', { cls: 'health', id: 'health' });
     var head = ['trace', 'pid', 'records', 'calls', 'failed calls', 'dropped', 'drops by cause', 'chunk gaps', 'late records', 'footer', 'truncated', 'complete'];
     tb.appendChild(el('tr', null, head.map(function (h, i) { return el('th', { cls: i ? '' : 'l', text: h }); })));
+    var wrap = el('div');
+    wrap.appendChild(tb);
+    (R.errors || []).forEach(function (e) {
+      wrap.appendChild(el('div', { cls: 'note', text: 'unreadable: ' + e.path + ': ' + e.status + (e.offset ? ' at byte ' + e.offset : '') + ': ' + e.what }));
+    });
     (R.traces || []).forEach(function (t, i) {
       var p = procs[i] || { drops: [] };
       var cells = [[t.path, 'l'], [t.pid], [num(t.records)], [num(t.calls)], [num(t.failed_calls), t.failed_calls ? 'bad' : ''], [num(t.dropped), t.dropped ? 'bad' : 'ok']]
@@ -579,7 +592,7 @@
           [t.complete ? 'yes' : 'no', t.complete ? 'ok' : 'bad']]);
       tb.appendChild(el('tr', null, cells.map(function (c) { return el('td', { cls: c[1] || '', text: String(c[0]) }); })));
     });
-    return tb;
+    return wrap;
   }
 
   window.addEventListener('resize', resize);
