@@ -266,9 +266,9 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         return 2;
     }
     if (run->pf)
-        hv_perfetto_begin_trace(run->pf, hdr);
+        hv_perfetto_begin_trace(run->pf, hdr, string_cb, rd);
     if (run->html)
-        hv_html_begin_trace(run->html, hdr, path);
+        hv_html_begin_trace(run->html, hdr, path, string_cb, rd);
     if (run->diag)
         hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
     const struct hv_rec_header *rec;

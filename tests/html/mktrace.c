@@ -7,7 +7,8 @@
  * A decode-loop-like process: the analyzer bench's busy step (scenarios.h:
  * pinned H2D copies, an eager kernel, a replay of one of 4 graph execs, an
  * event hand-off to a side stream, syncs, temp alloc/free); the execs'
- * kernel nodes read the copied buffer (same-epoch-write every step).
+ * kernel nodes read the copied buffer (same-epoch-write every step). Each
+ * step is a "decode_step" region, every 8th has a "sample" mark.
  * Exec 0 is branchy (4 roots, one a collective kernel), so the page has
  * placement tags to draw. KERNEL_NAME names the reading kernel (the tests
  * pass one holding "</script>" to check the page cannot be broken out of).
@@ -22,6 +23,8 @@
 #define NODES 8
 #define READER_ID 7u
 #define NCCL_ID 8u
+#define STEP_ID 9u
+#define SAMPLE_ID 10u
 #define W_BUF(i) (SC_POOL + 0x40000 + (uint64_t)(i) * 0x1000)
 
 static void setup(struct tb *t, const char *reader)
@@ -29,6 +32,8 @@ static void setup(struct tb *t, const char *reader)
     tb_string(t, READER_ID, reader);
     tb_string(t, NCCL_ID, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
     tb_string(t, SC_KERNEL_ID, "_prepare_inputs_kernel");
+    tb_string(t, STEP_ID, "decode_step");
+    tb_string(t, SAMPLE_ID, "sample");
     tb_alloc(t, SC_POOL, SC_POOL_BYTES, HV_MEM_DEVICE);
     tb_alloc(t, SC_PINNED, 1 << 17, HV_MEM_HOST_PINNED);
     tb_alloc(t, SC_ELSEWHERE, 1 << 20, HV_MEM_DEVICE);
@@ -59,6 +64,14 @@ static void setup(struct tb *t, const char *reader)
     }
 }
 
+/* A region push/pop or a point mark, as hipvis_region_push / hipvis_mark record them. */
+static void mark(struct tb *t, uint8_t kind, uint32_t name_id, uint16_t depth)
+{
+    struct hv_mark m = {.h = {.type = HV_REC_MARK, .size = sizeof m}, .kind = kind, .source = HV_MARK_HIPVIS,
+                        .depth = depth, .name_id = name_id};
+    tb_aux(t, &m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -73,7 +86,13 @@ int main(int argc, char **argv)
     }
     setup(&t, argc > 3 ? argv[3] : "_convert_req_index_to_global_index_kernel");
     for (uint64_t i = 0; t.records < records; i++)
+    {
+        mark(&t, HV_MARK_PUSH, STEP_ID, 1);
         sc_busy_step(&t, i, 0x8000, NEXEC);
+        if (i % 8 == 0)
+            mark(&t, HV_MARK_POINT, SAMPLE_ID, 1);
+        mark(&t, HV_MARK_POP, 0, 0);
+    }
     uint64_t n = t.records;
     if (tb_file_close(&t, 1) != 0)
         return 1;

@@ -150,6 +150,12 @@ with cdp.Browser() as b:
     check("collective" in tags and "root, no wait" in tags, "graph view shows placement and collective tags")
     check(page.evaluate("document.querySelectorAll('#graphsvg g[data-node]').length") == 8, "graph view draws the 8 nodes")
     check(not page.console_errors, "no console error after the clicks: %s" % page.console_errors)
+    regions = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+                            "var t=D.tracks.map(function(x){return x.name});var k=t.indexOf('regions and marks');"
+                            "return [k, D.marks.filter(function(m){return m[0]===k && m[2]>m[1]}).length,"
+                            " D.marks.filter(function(m){return m[2]===-1}).length, D.names[D.marks[0][3]]]})()")
+    check(regions[0] >= 0 and regions[1] > 100 and regions[2] > 10 and regions[3] == "decode_step",
+          "regions (closed push/pop spans) and marks on their own track: %s" % regions)
     page.close()
 
     # --- 3. window: fewer ops, said in the page ------------------------------
@@ -188,6 +194,12 @@ def binds(flow):
 
 
 check(all(binds(e) for e in starts + ends), "perfetto: every flow end lies on a drawn slice of its track")
+pfm = os.path.join(tmp, "pfm.json")
+run([analyze, "--fail-on", "none", "--perfetto", pfm, evil_trace])
+em = json.load(open(pfm))["traceEvents"]
+nb, ne = sum(e.get("ph") == "B" for e in em), sum(e.get("ph") == "E" for e in em)
+check(nb > 100 and nb == ne and any(e.get("ph") == "i" and e.get("name") == "sample" for e in em),
+      "perfetto: regions as B/E slices (%d/%d) and marks as instants" % (nb, ne))
 pfw = os.path.join(tmp, "pfw.json")
 run([analyze, "--fail-on", "none", "--window", "200:300", "--perfetto", pfw, demo_trace])
 sw = [e for e in json.load(open(pfw))["traceEvents"] if e.get("ph") == "X"]

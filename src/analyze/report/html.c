@@ -17,6 +17,8 @@
 #define MAX_EXECS 256u          /* graphs kept (the latest inventory per exec) */
 #define MAX_GRAPH_NODES 2000u   /* nodes drawn per graph; the rest counted */
 #define MAX_EPOCHS 50000u       /* epoch-boundary ticks drawn */
+#define MAX_MARKS 50000u        /* regions and marks drawn */
+#define MAX_OPEN 256u           /* open regions tracked (push/pop per thread, start/end by id) */
 
 enum ev_kind { K_COPY, K_MEMSET, K_LAUNCH, K_REPLAY, K_SYNC, K_EVREC, K_EVWAIT, K_GUARD, K_MARK, K_OTHER };
 
@@ -40,7 +42,9 @@ struct proc {
     int64_t off;
     char exe[256];
     char *path;
-    uint32_t host_track, other_track;
+    uint32_t host_track, other_track, mark_track;
+    const char *(*string)(void *, uint32_t);
+    void *string_ctx;
     struct hv_u64map tracks;    /* stream id -> track */
     struct hv_u64map epochs;    /* stream id -> index into estate */
     uint64_t ops, drops[HV_DROP__COUNT];
@@ -51,6 +55,10 @@ struct proc {
 };
 
 struct estate { uint64_t epoch, b_seq, b_ts, completed; uint16_t b_api; };
+
+/* A region (push..pop, start..end) or an instant mark, on its process's
+ * "regions" track. */
+struct mark { int64_t t0, t1; uint32_t name, track; uint8_t kind, depth; };
 
 struct gx { uint64_t pid, b_seq; int64_t b_t; uint16_t b_api; uint8_t set; };
 
@@ -82,6 +90,11 @@ struct hv_html {
     size_t neticks, capeticks;
     uint64_t eticks_dropped;
     const struct hv_findings *store;
+    struct mark *marks;
+    size_t nmarks, capmarks;
+    uint64_t marks_dropped;
+    struct { uint64_t key; size_t mark; } open[MAX_OPEN];  /* key: tid (push) or id|1<<63 (start) */
+    uint32_t nopen;
     struct gx *gx;              /* by group index */
     size_t ngx, capgx;
     struct graph *graphs;
@@ -142,7 +155,8 @@ static uint32_t new_track(struct hv_html *h, const char *name, int host)
     return (uint32_t)h->ntracks++;
 }
 
-void hv_html_begin_trace(struct hv_html *h, const struct hv_file_header *hdr, const char *path)
+void hv_html_begin_trace(struct hv_html *h, const struct hv_file_header *hdr, const char *path,
+                         const char *(*string)(void *ctx, uint32_t id), void *string_ctx)
 {
     if (GROW(h, h->procs, h->nprocs, h->capprocs))
         return;
@@ -157,6 +171,10 @@ void hv_html_begin_trace(struct hv_html *h, const struct hv_file_header *hdr, co
     hv_u64map_init(&p->epochs);
     p->host_track = new_track(h, "host: syncs, guards", 1);
     p->other_track = UINT32_MAX;
+    p->mark_track = UINT32_MAX;
+    p->string = string;
+    p->string_ctx = string_ctx;
+    h->nopen = 0;
     if (!h->have_origin && hdr) {
         h->origin = (int64_t)hdr->start_ns + p->off;
         h->have_origin = 1;
@@ -398,11 +416,64 @@ struct hv_engine_observer hv_html_observer(struct hv_html *h)
     return o;
 }
 
+/* Regions and marks (HV_REC_MARK, docs/names.md): ranges are kept when
+ * they close (an open range has t1 = -1 until then; still open at the end
+ * of the trace: it runs to the end). */
+static void mark_rec(struct hv_html *h, struct proc *p, const struct hv_mark *mk)
+{
+    const struct hv_rec_header *rec = &mk->h;
+    int64_t t = (int64_t)rec->ts_ns + p->off;
+    if (mk->kind == HV_MARK_POP || mk->kind == HV_MARK_END) {
+        uint64_t key = mk->kind == HV_MARK_POP ? rec->tid : (mk->id | 1ull << 63);
+        for (uint32_t i = h->nopen; i-- > 0;)
+            if (h->open[i].key == key) {
+                h->marks[h->open[i].mark].t1 = t;
+                h->open[i] = h->open[--h->nopen];
+                break;
+            }
+        return;
+    }
+    if (!hv_view_in(&h->view, rec->seq, rec->ts_ns, p->start_ns))
+        return;
+    if (h->nmarks >= MAX_MARKS) {
+        h->marks_dropped++;
+        return;
+    }
+    if (GROW(h, h->marks, h->nmarks, h->capmarks))
+        return;
+    if (p->mark_track == UINT32_MAX)
+        p->mark_track = new_track(h, "regions and marks", 1);
+    const char *name = mk->name_id && p->string ? p->string(p->string_ctx, mk->name_id) : NULL;
+    char buf[96];
+    if (mk->kind == HV_MARK_RECORD_ON || mk->kind == HV_MARK_RECORD_OFF) {
+        snprintf(buf, sizeof buf, "recording %s (%" PRIu64 " calls skipped so far)",
+                 mk->kind == HV_MARK_RECORD_ON ? "resumed" : "paused", mk->skipped);
+        name = buf;
+    }
+    struct mark *m = &h->marks[h->nmarks];
+    *m = (struct mark){.t0 = t, .t1 = -1, .track = p->mark_track, .kind = mk->kind,
+                       .depth = (uint8_t)(mk->depth < 255 ? mk->depth : 255)};
+    m->name = name_of(h, 5ull << 60 | (uint64_t)(h->nprocs & 0xfff) << 40 | mk->name_id,
+                      name ? name : mk->kind == HV_MARK_POINT ? "mark" : "region");
+    if (mk->kind == HV_MARK_RECORD_ON || mk->kind == HV_MARK_RECORD_OFF)
+        m->name = name_of(h, 6ull << 60 | (uint64_t)h->nmarks, name);
+    if ((mk->kind == HV_MARK_PUSH || mk->kind == HV_MARK_START) && h->nopen < MAX_OPEN) {
+        h->open[h->nopen].key = mk->kind == HV_MARK_PUSH ? rec->tid : (mk->id | 1ull << 63);
+        h->open[h->nopen].mark = h->nmarks;
+        h->nopen++;
+    }
+    h->nmarks++;
+}
+
 void hv_html_record(struct hv_html *h, const struct hv_rec_header *rec)
 {
     struct proc *p = cur(h);
     if (!p)
         return;
+    if (rec->type == HV_REC_MARK && rec->size >= sizeof(struct hv_mark)) {
+        mark_rec(h, p, (const struct hv_mark *)rec);
+        return;
+    }
     if (rec->type == HV_REC_GUARD && rec->size >= sizeof(struct hv_guard)) {
         const struct hv_guard *g = (const struct hv_guard *)rec;
         add(h, p, rec->seq, rec->ts_ns, p->host_track, K_GUARD,
@@ -646,7 +717,17 @@ static void write_data(struct hv_html *h, FILE *o, const struct hv_findings *s, 
     for (size_t i = 0; i < h->neticks; i++)
         fprintf(o, "%s[%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 "]", i ? "," : "", h->eticks[i].track,
                 h->eticks[i].t - h->origin, h->eticks[i].seq, h->eticks[i].epoch);
-    fprintf(o, "],\"epochs_dropped\":%" PRIu64 ",\"boundaries\":[", h->eticks_dropped);
+    fprintf(o, "],\"epochs_dropped\":%" PRIu64 ",\"marks\":[", h->eticks_dropped);
+    for (size_t i = 0; i < h->nmarks; i++) {
+        const struct mark *m = &h->marks[i];
+        fprintf(o, "%s[%u,%" PRId64 ",", i ? "," : "", m->track, m->t0 - h->origin);
+        if (m->t1 >= 0)
+            fprintf(o, "%" PRId64, m->t1 - h->origin);
+        else
+            fputs(m->kind == HV_MARK_PUSH || m->kind == HV_MARK_START ? "null" : "-1", o);
+        fprintf(o, ",%u,%u,%u]", m->name, m->kind, m->depth);
+    }
+    fprintf(o, "],\"marks_dropped\":%" PRIu64 ",\"boundaries\":[", h->marks_dropped);
     /* Per finding, in the report's order: the epoch boundary the host last
      * observed on the earlier op's stream. */
     const struct hv_group **v = hv_findings_sorted(s);
@@ -722,6 +803,7 @@ void hv_html_free(struct hv_html *h)
     free(h->estate);
     free(h->eticks);
     free(h->gx);
+    free(h->marks);
     free(h->graphs);
     free(h);
 }

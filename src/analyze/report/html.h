@@ -30,11 +30,13 @@ struct hv_html;
  * observer); view: window and clock (NULL: everything, monotonic);
  * max_detail: 0 = default. */
 struct hv_html *hv_html_open(const struct hv_findings *store, const struct hv_view *view, uint64_t max_detail);
-void hv_html_begin_trace(struct hv_html *h, const struct hv_file_header *hdr, const char *path);
+/* string: the trace's string table (region and mark names); may be NULL. */
+void hv_html_begin_trace(struct hv_html *h, const struct hv_file_header *hdr, const char *path,
+                         const char *(*string)(void *ctx, uint32_t id), void *string_ctx);
 /* Calls and complete graph inventories. */
 struct hv_engine_observer hv_html_observer(struct hv_html *h);
 void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t exec);
-/* Every record as read: guard insertions, epoch advances. */
+/* Every record as read: guard insertions, epoch advances, regions and marks. */
 void hv_html_record(struct hv_html *h, const struct hv_rec_header *rec);
 /* The trace's footer (drops by cause); NULL when it has none. */
 void hv_html_footer(struct hv_html *h, const struct hv_file_footer *ft);

@@ -38,6 +38,8 @@ struct hv_perfetto {
     struct hv_u64map tids;       /* stream id -> tid, per trace */
     uint32_t next_tid;
     uint64_t next_flow;
+    const char *(*string)(void *, uint32_t);
+    void *string_ctx;
 };
 
 static void sep(struct hv_perfetto *p)
@@ -80,8 +82,11 @@ static void thread_name(struct hv_perfetto *p, uint32_t tid, const char *name)
     fputs("}}", p->out);
 }
 
-void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr)
+void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr,
+                             const char *(*string)(void *ctx, uint32_t id), void *string_ctx)
 {
+    p->string = string;
+    p->string_ctx = string_ctx;
     p->pid = hdr ? hdr->pid : 0;
     p->start_ns = hdr ? hdr->start_ns : 0;
     p->off = hv_view_offset(&p->view, hdr);
@@ -161,8 +166,51 @@ static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c
     }
 }
 
+/* Regions and marks (HV_REC_MARK): push/pop as B/E slices on a track per
+ * host thread, start/end as async slices, marks as instants. */
+static void mark(struct hv_perfetto *p, const struct hv_mark *mk)
+{
+    const struct hv_rec_header *rec = &mk->h;
+    if (mk->kind != HV_MARK_POP && mk->kind != HV_MARK_END && !hv_view_in(&p->view, rec->seq, rec->ts_ns, p->start_ns))
+        return;
+    const char *name = mk->name_id && p->string ? p->string(p->string_ctx, mk->name_id) : NULL;
+    uint64_t key = 0xfeed000000000000ull | rec->tid;  /* not a stream id: those set bit 63 or 62 alone */
+    uint32_t tid = HOST_TID;
+    if (mk->kind <= HV_MARK_POINT) {
+        /* a thread's own track: real thread ids, far above the stream tracks' small numbers */
+        tid = rec->tid;
+        if (hv_u64map_get(&p->tids, key) == HV_U64MAP_NONE) {
+            char tn[64];
+            snprintf(tn, sizeof tn, "thread %u regions", rec->tid);
+            hv_u64map_put(&p->tids, key, 1);
+            thread_name(p, tid, tn);
+        }
+    }
+    sep(p);
+    switch (mk->kind) {
+    case HV_MARK_PUSH: fputs("{\"ph\":\"B\"", p->out); break;
+    case HV_MARK_POP: fputs("{\"ph\":\"E\"", p->out); break;
+    case HV_MARK_START: fprintf(p->out, "{\"ph\":\"b\",\"cat\":\"region\",\"id\":%" PRIu64, mk->id); break;
+    case HV_MARK_END: fprintf(p->out, "{\"ph\":\"e\",\"cat\":\"region\",\"id\":%" PRIu64, mk->id); break;
+    default: fputs("{\"ph\":\"i\",\"s\":\"t\"", p->out); break;
+    }
+    if (mk->kind == HV_MARK_RECORD_ON || mk->kind == HV_MARK_RECORD_OFF)
+        name = mk->kind == HV_MARK_RECORD_ON ? "recording resumed" : "recording paused";
+    if (mk->kind != HV_MARK_POP) {
+        fputs(",\"name\":", p->out);
+        hv_json_str(p->out, name ? name : mk->kind == HV_MARK_POINT ? "mark" : "region");
+    }
+    fprintf(p->out, ",\"pid\":%" PRIu64 ",\"tid\":%u", p->pid, tid);
+    ts(p, rec->ts_ns);
+    fputc('}', p->out);
+}
+
 void hv_perfetto_record(struct hv_perfetto *p, const struct hv_rec_header *rec)
 {
+    if (rec->type == HV_REC_MARK && rec->size >= sizeof(struct hv_mark)) {
+        mark(p, (const struct hv_mark *)rec);
+        return;
+    }
     if (rec->type != HV_REC_GUARD || rec->size < sizeof(struct hv_guard))
         return;
     if (!hv_view_in(&p->view, rec->seq, rec->ts_ns, p->start_ns))

@@ -67,9 +67,10 @@ struct hv_perfetto;
 /* view: window and clock (NULL: everything, monotonic). */
 struct hv_perfetto *hv_perfetto_open(FILE *out, const struct hv_view *view);
 /* Starts the next trace (process): names it, sets its clock offset. */
-void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr);
+void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr,
+                             const char *(*string)(void *ctx, uint32_t id), void *string_ctx);
 struct hv_engine_observer hv_perfetto_observer(struct hv_perfetto *p);
-/* Every record as read (guard insertions are records, not calls). */
+/* Every record as read (guard insertions, regions and marks are records, not calls). */
 void hv_perfetto_record(struct hv_perfetto *p, const struct hv_rec_header *rec);
 void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct hv_group *g, int is_new);
 /* Closes the JSON document; returns 0 or -1 on a write error. Frees p. */

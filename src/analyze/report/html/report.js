@@ -116,6 +116,7 @@
       fmtNs(HW) + ' bins). --window A:B or --html-max-ops N shows another stretch in detail.');
   if (D.total_ops !== D.ops_in_window) notes.push('Window: ' + num(D.ops_in_window) + ' of ' + num(D.total_ops) + ' ops (' + D.view + ').');
   if (D.graphs_dropped) notes.push(num(D.graphs_dropped) + ' graph execs not kept (limit).');
+  if (D.marks_dropped) notes.push(num(D.marks_dropped) + ' regions/marks not drawn (limit).');
   if (D.epochs_dropped) notes.push(num(D.epochs_dropped) + ' epoch ticks not drawn (limit).');
   if (D.oom) notes.push('Out of memory while collecting: the timeline is incomplete.');
   var header = el('header', null, [
@@ -264,6 +265,24 @@
       var x = xOf(e[1]);
       if (x >= LABEL && x <= W) ctx.fillRect(x, trackY[e[0]], 1, 5);
     });
+    /* regions (bars, nested by depth) and marks (ticks) */
+    ctx.font = '10px system-ui, sans-serif';
+    (D.marks || []).forEach(function (m) {
+      var yy = trackY[m[0]], x0 = xOf(m[1]);
+      if (m[2] === -1) {
+        if (x0 < LABEL || x0 > W) return;
+        ctx.fillStyle = COLORS[8];
+        ctx.beginPath(); ctx.moveTo(x0, yy + 2); ctx.lineTo(x0 + 4, yy + ROW / 2); ctx.lineTo(x0, yy + ROW - 2); ctx.lineTo(x0 - 4, yy + ROW / 2); ctx.closePath(); ctx.fill();
+        return;
+      }
+      var x1 = xOf(m[2] == null ? FULL1 : m[2]);
+      if (x1 < LABEL || x0 > W) return;
+      var a = Math.max(x0, LABEL), b = Math.min(Math.max(x1, x0 + 1), W), d = Math.min(m[5], 4);
+      ctx.fillStyle = 'rgba(109,76,65,' + (0.18 + 0.12 * d) + ')';
+      ctx.fillRect(a, yy + 2 + d, b - a, ROW - 4 - 2 * d);
+      if (b - a > 40) { ctx.fillStyle = '#3e2723'; ctx.fillText(D.names[m[3]].slice(0, Math.floor((b - a) / 6)), a + 3, yy + ROW / 2); }
+    });
+    ctx.font = '11px system-ui, sans-serif';
     /* ops one by one, at most one per pixel column per track */
     lastPx.fill(-1);
     var wpx = Math.max(1, Math.min(6, 1000 / span * pw));
@@ -395,8 +414,14 @@
   function hover(e) {
     var h = nearest(e);
     if (!h) { tip.style.display = 'none'; return; }
-    var text;
-    if (h.i >= 0) text = opText(h.i);
+    var text, mk = null;
+    (D.marks || []).forEach(function (m) {
+      if (m[0] !== h.track) return;
+      var t1 = m[2] === -1 ? m[1] : m[2] == null ? FULL1 : m[2], slack = 4 * (v1 - v0) / (W - LABEL);
+      if (h.t >= m[1] - slack && h.t <= t1 + slack && (!mk || m[5] >= mk[5])) mk = m;
+    });
+    if (mk) text = (mk[2] === -1 ? 'mark: ' : 'region: ') + D.names[mk[3]] + '\n' + fmtNs(mk[1]) + (mk[2] === -1 ? '' : ' \u2013 ' + (mk[2] == null ? 'end (still open)' : fmtNs(mk[2]) + '  (' + fmtNs(mk[2] - mk[1]) + ')'));
+    else if (h.i >= 0) text = opText(h.i);
     else {
       var b = HB[h.track], k = Math.floor(h.t / HW);
       if (!b || k < 0 || k >= b.length || !b[k]) { tip.style.display = 'none'; return; }
@@ -491,7 +516,7 @@
     if (pts.length) {
       var lo = Math.min.apply(null, pts), hi = Math.max.apply(null, pts);
       var bd = D.boundaries && D.boundaries[i];
-      if (bd && hi - bd.t < (hi - lo) * 20 + 2e5) lo = Math.min(lo, bd.t);
+      if (bd && hi - bd.t < (hi - lo) * 4 + 5000) lo = Math.min(lo, bd.t);
       var span = Math.max((hi - lo) * 1.6, 20000);
       setView((lo + hi) / 2 - span / 2, (lo + hi) / 2 + span / 2);
     } else draw();
@@ -533,7 +558,7 @@
     for (var h = 0; h < q.length; h++) out[q[h]].forEach(function (b) { depth[b] = Math.max(depth[b], depth[q[h]] + 1); if (--deg[b] === 0) q.push(b); });
     var cols = [], colsN = 0;
     top.forEach(function (n, k) { var d = depth[k]; (cols[d] = cols[d] || []).push(k); colsN = Math.max(colsN, cols[d].length); });
-    var NW = 170, NH = 34, GX = 40, GY = 10;
+    var NW = 220, NH = 46, GX = 40, GY = 10;
     var pos = [];
     cols.forEach(function (c, d) { c.forEach(function (k, r) { pos[k] = [10 + d * (NW + GX), 10 + r * (NH + GY)]; }); });
     var width = 20 + cols.length * (NW + GX), height = 20 + colsN * (NH + GY);
@@ -561,10 +586,11 @@
       gEl.appendChild(s('rect', { x: p[0], y: p[1], width: NW, height: NH, rx: 4, fill: fill, stroke: stroke, 'stroke-width': hit ? 3 : 1 }));
       var t1 = s('text', { x: p[0] + 5, y: p[1] + 13 }); t1.textContent = '#' + n.i + ' ' + n.type + (depth[k] === 0 ? ' (root)' : '');
       var tags = []; for (var bit in PLACE) if (n.place & bit) tags.push(PLACE[bit]);
-      var t2 = s('text', { x: p[0] + 5, y: p[1] + 27, fill: '#555' }); t2.textContent = (n.name || '').slice(0, 26) + (tags.length ? ' [' + tags.join(', ') + ']' : '');
+      var t2 = s('text', { x: p[0] + 5, y: p[1] + 27, fill: '#555' }); t2.textContent = (n.name || '').length > 34 ? n.name.slice(0, 33) + '\u2026' : (n.name || '');
+      var t3 = s('text', { x: p[0] + 5, y: p[1] + 40, fill: n.place & 14 ? '#b45309' : '#3949ab' }); t3.textContent = tags.join(', ');
       var title = s('title', {}); title.textContent = '#' + n.i + ' ' + n.type + ' ' + (n.name || '') + '\nnode ' + n.h + (tags.length ? '\nplacement: ' + tags.join(', ') : '') + (n.why ? '\n' + n.why : '') +
         (n.args.length ? '\nargs: ' + n.args.map(function (a) { return a[0] + '=' + a[1] + ' ' + a[2]; }).join(', ') : '');
-      gEl.appendChild(title); gEl.appendChild(t1); gEl.appendChild(t2);
+      gEl.appendChild(title); gEl.appendChild(t1); gEl.appendChild(t2); gEl.appendChild(t3);
       svg.appendChild(gEl);
     });
     gbox.appendChild(svg);
