@@ -637,9 +637,14 @@ struct hv_name {
     uint32_t pad;
 };
 
-/* Why a Python stack was taken: each (native call site, target) is
- * recorded once (targets: a copy/memset destination, a graph exec, a
- * kernel), captures, instantiations and allocations every time. */
+/* Why a Python stack was taken. Writes, replays, launches and allocations
+ * are keyed by (native call site, target, innermost Python frames): a new
+ * key records its stack in full (with a new id), a known one that differs
+ * from the previous call's for the same (site, target) records a reference
+ * (nframes 0, its id); a call that repeats the previous one records nothing,
+ * so its stack is the latest one recorded for its target (`why`, `target`).
+ * Targets: a copy/memset destination, a graph exec, a kernel, an allocation.
+ * Captures, instantiations and names are recorded in full every time (id 0). */
 enum hv_py_why {
     HV_PY_AT_WRITE = 1,       /* first copy / memset into this destination from this site */
     HV_PY_AT_REPLAY = 2,      /* first launch of this graph exec from this site */
@@ -676,6 +681,9 @@ struct hv_pystack {
     uint32_t py_version;      /* PY_VERSION_HEX of the interpreter, 0 unknown */
     uint32_t truncated;       /* frames beyond HV_PY_MAX_FRAMES not recorded */
     uint64_t target;          /* the destination, exec or kernel the dedupe keyed on; 0 none */
+    uint32_t id;              /* stack id (from 1) defined by this record (nframes > 0) or referred to
+                                 (nframes 0, status OK); 0: not in the table */
+    uint32_t pad2;
     /* struct hv_pyframe frames[nframes] */
 };
 #define HV_PY_MAX_FRAMES 32u

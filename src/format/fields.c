@@ -364,6 +364,7 @@ static const struct hv_field pystack_fields[] = {
     F("py_version", struct hv_pystack, py_version, HV_FMT_HEX, 0),
     F("truncated", struct hv_pystack, truncated, HV_FMT_U, HV_FLD_TERSE),
     F("target", struct hv_pystack, target, HV_FMT_HEX, HV_FLD_TERSE),
+    F("id", struct hv_pystack, id, HV_FMT_U, HV_FLD_TERSE),
 };
 
 static const struct hv_field mark_fields[] = {

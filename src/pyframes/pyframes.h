@@ -49,6 +49,12 @@ int hv_py_present(uint32_t *version);
  * Python code), HV_PY_NO_THREAD, HV_PY_UNSUPPORTED, HV_PY_UNREADABLE. */
 int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more);
 
+/* A key of the calling thread's innermost Python frames (their instruction
+ * pointers), cheap enough for every call: direct loads through the layout,
+ * used only on a thread where hv_py_walk already succeeded (the layout read
+ * its frames with bounds checks); 0 before that, or with no Python frame. */
+uint64_t hv_py_frames_key(void);
+
 /* Line of byte offset `addr` of a code object with first line `first`,
  * from its 3.11+ location table (exposed for the unit test). -1: none. */
 int hv_py_addr2line(const uint8_t *table, uint32_t len, int first, int addr);

@@ -43,6 +43,10 @@ static struct {
     uint64_t code_type, unicode_type, bytes_type;
 } py = {PTHREAD_ONCE_INIT, 0, 0, {0}, 0, NULL, 0, 0, 0};
 
+/* This thread's frames were read with bounds checks and type checks:
+ * hv_py_frames_key may follow the same pointers directly. */
+static __thread int walk_ok __attribute__((tls_model("initial-exec")));
+
 static int rd(void *dst, uint64_t addr, size_t n)
 {
     return addr && hv_safe_read(dst, (const void *)(uintptr_t)addr, n) == (ssize_t)n ? 0 : -1;
@@ -241,6 +245,31 @@ static int frame_line(const unsigned char *co, uint64_t code, uint64_t instr)
     return line;
 }
 
+#define KEY_FRAMES 4
+
+uint64_t hv_py_frames_key(void)
+{
+    if (!walk_ok)
+        return 0;
+    const struct layout *l = &py.lay;
+    const char *ts = py.this_tstate();
+    if (!ts)
+        return 0;
+    const char *frame;
+    if (l->cframe >= 0) {
+        const char *cf = *(const char *const *)(ts + l->cframe);
+        frame = cf ? *(const char *const *)(cf + l->cframe_current) : NULL;
+    } else {
+        frame = *(const char *const *)(ts + l->ts_current);
+    }
+    uint64_t h = 0;
+    for (int i = 0; i < KEY_FRAMES && frame; i++) {
+        h = (h ^ *(const uint64_t *)(frame + l->f_instr)) * 0x100000001b3ull;
+        frame = *(const char *const *)(frame + l->f_previous);
+    }
+    return h;
+}
+
 int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more)
 {
     *more = 0;
@@ -287,6 +316,7 @@ int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more)
             return HV_PY_UNREADABLE;
         out.line = frame_line(co, code, instr);
         n++;
+        walk_ok = 1;
         if (fn(ctx, &out))
             break;
         frame = prev;

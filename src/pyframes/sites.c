@@ -1,4 +1,5 @@
 /* Python stacks at call sites; see sites.h. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +11,41 @@
 
 int hv_py_on;
 
-#define SITE_SLOTS (1u << 16)    /* distinct (site, target) pairs; 512 KiB, mapped on first use */
+#define SITE_SLOTS (1u << 16)    /* per table; 1 MiB each, mapped on first use */
 #define SITE_PROBES 64u
 
-static _Atomic(uint64_t *) site_keys;
+/* Two lock-free tables of (key, value) slots, key 0 empty:
+ *   last:   hash(site, target)         -> the stack key of its latest call
+ *   stacks: hash(site, target, frames) -> the stack's id
+ * A key is claimed with one CAS; values are plain atomic stores (a race
+ * between two threads costs at most one redundant reference record). */
+struct slot {
+    _Atomic uint64_t key, val;
+};
+
+static _Atomic(struct slot *) tables;   /* [0, SITE_SLOTS) last, [SITE_SLOTS, 2 * SITE_SLOTS) stacks */
+static _Atomic uint32_t next_id = 1;
 static _Atomic int full_noted;
 
 /* hipvis's own code: the linker's start of this object and end of text. */
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern const char __etext[] __attribute__((visibility("hidden")));
 
+static void forget_after_fork(void)
+{
+    /* The child's trace is a new file: every stack must be defined again. */
+    struct slot *t = atomic_load(&tables);
+    if (t)
+        memset(t, 0, 2 * SITE_SLOTS * sizeof *t);
+    atomic_store(&next_id, 1);
+    atomic_store(&full_noted, 0);
+}
+
 void hv_py_setup(const struct hv_config *cfg)
 {
     hv_py_on = cfg->pyframes && hv_py_present(NULL);
+    if (hv_py_on)
+        pthread_atfork(NULL, NULL, forget_after_fork);
 }
 
 uint32_t hv_py_header_flags(void) { return hv_py_on ? HV_HDR_PYFRAMES : 0; }
@@ -49,43 +72,47 @@ static __attribute__((noinline)) uint64_t caller_site(void)
 /* Fibonacci hashing: spreads aligned addresses over the table's bits. */
 static uint64_t mix(uint64_t x) { return (x * 0x9e3779b97f4a7c15ull) ^ (x >> 29); }
 
-static uint64_t *keys(void)
+static struct slot *table(int which)
 {
-    uint64_t *k = atomic_load_explicit(&site_keys, memory_order_acquire);
-    if (k)
-        return k;
-    void *m = mmap(NULL, SITE_SLOTS * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    uint64_t *expect = NULL;
-    if (!atomic_compare_exchange_strong(&site_keys, &expect, (uint64_t *)m)) {
-        munmap(m, SITE_SLOTS * sizeof(uint64_t));
-        return expect;
-    }
-    return m;
-}
-
-/* 1: key is new (inserted), 0: seen, -1: table full. */
-static int insert(uint64_t key)
-{
-    uint64_t *k = keys();
-    if (!k)
-        return -1;
-    key |= 1;   /* 0 marks an empty slot */
-    for (uint32_t i = (uint32_t)key & (SITE_SLOTS - 1), n = 0; n < SITE_PROBES; n++, i = (i + 1) & (SITE_SLOTS - 1)) {
-        _Atomic uint64_t *slot = (_Atomic uint64_t *)&k[i];
-        uint64_t v = atomic_load_explicit(slot, memory_order_relaxed);
-        if (v == key)
-            return 0;
-        if (v == 0) {
-            uint64_t zero = 0;
-            if (atomic_compare_exchange_strong_explicit(slot, &zero, key, memory_order_relaxed, memory_order_relaxed))
-                return 1;
-            if (zero == key)
-                return 0;
+    struct slot *t = atomic_load_explicit(&tables, memory_order_acquire);
+    if (!t) {
+        void *m = mmap(NULL, 2 * SITE_SLOTS * sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return NULL;
+        struct slot *expect = NULL;
+        if (atomic_compare_exchange_strong(&tables, &expect, (struct slot *)m)) {
+            t = m;
+        } else {
+            munmap(m, 2 * SITE_SLOTS * sizeof *t);
+            t = expect;
         }
     }
-    return -1;
+    return t + (which ? SITE_SLOTS : 0);
+}
+
+/* The slot of `key` (nonzero), claimed when new (*fresh); NULL when full. */
+static struct slot *find(int which, uint64_t key, int *fresh)
+{
+    struct slot *t = table(which);
+    *fresh = 0;
+    if (!t)
+        return NULL;
+    for (uint32_t i = (uint32_t)(key >> 20) & (SITE_SLOTS - 1), n = 0; n < SITE_PROBES;
+         n++, i = (i + 1) & (SITE_SLOTS - 1)) {
+        uint64_t v = atomic_load_explicit(&t[i].key, memory_order_acquire);
+        if (v == key)
+            return &t[i];
+        if (v == 0) {
+            uint64_t zero = 0;
+            if (atomic_compare_exchange_strong(&t[i].key, &zero, key)) {
+                *fresh = 1;
+                return &t[i];
+            }
+            if (zero == key)
+                return &t[i];
+        }
+    }
+    return NULL;
 }
 
 struct collect {
@@ -107,7 +134,7 @@ static int on_frame(void *ctx, const struct hv_py_frame_text *fr)
 }
 
 static void emit(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int status,
-                 const struct collect *c, uint32_t more)
+                 const struct collect *c, uint32_t more, uint32_t id)
 {
     uint32_t n = c ? c->n : 0;
     struct hv_pystack *r = hv_aux_begin(t, HV_REC_PYSTACK, (uint32_t)(sizeof *r + n * sizeof(struct hv_pyframe)), seq);
@@ -121,24 +148,15 @@ static void emit(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t t
     r->py_version = version;
     r->truncated = more;
     r->target = target;
+    r->id = id;
     if (n)
         memcpy(r + 1, c->f, n * sizeof(struct hv_pyframe));
     hv_aux_commit(t, r);
 }
 
-void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe)
+/* Reads the frames and records them (id 0: not in the table). */
+static void record(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, uint32_t id)
 {
-    if (dedupe) {
-        int fresh = insert(mix(caller_site() * 31 + mix(target ^ ((uint64_t)why << 56))));
-        if (fresh == 0)
-            return;
-        if (fresh < 0) {
-            int once = 0;
-            if (atomic_compare_exchange_strong(&full_noted, &once, 1))
-                emit(t, seq, why, target, HV_PY_SITES_FULL, NULL, 0);
-            return;
-        }
-    }
     struct collect c;
     c.t = t;
     c.seq = seq;
@@ -147,7 +165,42 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
     int status = hv_py_walk(on_frame, &c, HV_PY_MAX_FRAMES, &more);
     /* A native thread of a Python process: nothing to say, and saying it at
      * every new site would only cost ring space. */
-    if (status == HV_PY_NO_THREAD)
+    if (status != HV_PY_NO_THREAD)
+        emit(t, seq, why, target, status, &c, more, status == HV_PY_OK ? id : 0);
+}
+
+static void table_full(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
+{
+    int once = 0;
+    if (atomic_compare_exchange_strong(&full_noted, &once, 1))
+        emit(t, seq, why, target, HV_PY_SITES_FULL, NULL, 0, 0);
+}
+
+void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe)
+{
+    if (!dedupe) {
+        record(t, seq, why, target, 0);
         return;
-    emit(t, seq, why, target, status, &c, more);
+    }
+    uint64_t k1 = mix(caller_site() ^ mix(target ^ ((uint64_t)why << 56))) | 1;
+    uint64_t k2 = mix(k1 ^ hv_py_frames_key()) | 1;
+    int fresh;
+    struct slot *last = find(0, k1, &fresh);
+    if (!last)
+        return table_full(t, seq, why, target);
+    if (!fresh && atomic_load_explicit(&last->val, memory_order_relaxed) == k2)
+        return;   /* the same Python frames as this site's previous call on this target */
+    struct slot *st = find(1, k2, &fresh);
+    if (!st)
+        return table_full(t, seq, why, target);
+    if (fresh) {
+        uint32_t id = atomic_fetch_add(&next_id, 1);
+        atomic_store_explicit(&st->val, id, memory_order_relaxed);
+        record(t, seq, why, target, id);
+    } else {
+        uint32_t id = (uint32_t)atomic_load_explicit(&st->val, memory_order_relaxed);
+        if (id)
+            emit(t, seq, why, target, HV_PY_OK, NULL, 0, id);
+    }
+    atomic_store_explicit(&last->val, k2, memory_order_relaxed);
 }

@@ -191,10 +191,13 @@ class Decode:
             if not prepared:
                 self.prepare(step)
             prepared = False
-            self.check("hipMemcpyAsync", self.cu, self.pinned, NSEQ * 4, 1, None)
             if prefill:
+                # The same copy as a decode step's, from its own line (a
+                # trace's Python lines must tell the two apart).
+                self.check("hipMemcpyAsync", self.cu, self.pinned, NSEQ * 4, 1, None)
                 self.launch(None, NREQ, step % 1000 + 1)
             else:
+                self.check("hipMemcpyAsync", self.cu, self.pinned, NSEQ * 4, 1, None)
                 if self.o.sync_before_replay:
                     self.check("hipStreamSynchronize", None)
                 self.check("hipGraphLaunch", self.execs[step % len(SIZES)], None)

@@ -55,7 +55,9 @@ def line_of(pattern):
     raise SystemExit(f"names_e2e: '{pattern}' not in {APP}")
 
 
-COPY = line_of('self.check("hipMemcpyAsync", self.cu')
+PREFILL_COPY = line_of('self.check("hipMemcpyAsync", self.cu')
+with open(APP) as _f:
+    COPY = [i for i, t in enumerate(_f, 1) if 'self.check("hipMemcpyAsync", self.cu' in t][1]
 REPLAY = line_of('self.check("hipGraphLaunch"')
 NAMED = line_of('hipvis.name((self.cu.value')
 
@@ -140,6 +142,18 @@ def main():
         trace, _ = traced(py, tmp, "noframes", {"HIPVIS_PYFRAMES": "0"})
         dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
         check(trace and " pystack " not in dump and " name " in dump, "HIPVIS_PYFRAMES=0: no stacks, names kept")
+
+        # Prefill copies (same native site, same destination, another line)
+        # between decode copies: each finding's write is the decode line.
+        trace, _ = traced(py, tmp, "alternate", None, ["--prefill-every", "2"])
+        doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
+        same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+        check(same and all(frames_have(f["earlier"].get("python"), COPY) and
+                           not frames_have(f["earlier"].get("python"), PREFILL_COPY) for f in same),
+              f"prefill copies from line {PREFILL_COPY} between: writes still at line {COPY}")
+        dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
+        refs = len(re.findall(r"pystack nframes=0 status=0 why=1 .* id=\d+", dump))
+        check(refs > 0, f"alternating lines recorded as references to known stacks ({refs})")
 
         trace, _ = traced(py, tmp, "regions", None, ["--regions"])
         doc = json.loads(analyze(trace, True)) if trace else {"findings": []}

@@ -47,6 +47,13 @@ struct mark {
     uint8_t kind, source;
 };
 
+/* A stack recorded (or referred to) for a target at a call: a later call
+ * on the same target with no record of its own repeated the latest one. */
+struct use {
+    uint64_t key, seq;
+    uint32_t stack;
+};
+
 /* An op a finding names, and what it was given. */
 struct want {
     uint64_t seq;
@@ -66,7 +73,9 @@ struct tnames {
     struct want *want;
     uint32_t nwant, capwant;
     struct hv_u64map seq_stack;   /* call seq -> pystk (first for that seq) */
-    struct hv_u64map first_stack; /* (why, target) -> first pystk */
+    struct hv_u64map id_stack;    /* stack id -> pystk that defined it */
+    struct use *uses;             /* (why, target) -> pystk, in seq order after sort_uses() */
+    uint32_t nuses, capuses;
     struct pystk *stk;
     uint32_t nstk, capstk;
     struct bname *names;
@@ -146,8 +155,23 @@ static void want_seq(void *ctx, uint64_t seq)
 
 static uint64_t first_key(unsigned why, uint64_t target) { return hv_mix64(target) ^ ((uint64_t)why << 58); }
 
+static void add_use(struct tnames *t, unsigned why, uint64_t target, uint64_t seq, uint32_t stack)
+{
+    if (target && HV_GROW(t->uses, t->nuses, t->capuses, 64))
+        t->uses[t->nuses++] = (struct use){first_key(why, target), seq, stack};
+}
+
 static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd, const struct hv_pystack *p)
 {
+    if (p->nframes == 0 && p->status == HV_PY_OK && p->id) {   /* a reference to a stack defined before */
+        uint32_t def = hv_u64map_get(&t->id_stack, p->id);
+        if (def != NONE) {
+            if (hv_u64map_get(&t->seq_stack, p->h.seq) == NONE)
+                hv_u64map_put(&t->seq_stack, p->h.seq, def);
+            add_use(t, p->why, p->target, p->h.seq, def);
+        }
+        return;
+    }
     if (!HV_GROW(t->stk, t->nstk, t->capstk, 64))
         return;
     struct pystk *s = &t->stk[t->nstk];
@@ -163,9 +187,9 @@ static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_rea
     }
     if (hv_u64map_get(&t->seq_stack, p->h.seq) == NONE)
         hv_u64map_put(&t->seq_stack, p->h.seq, t->nstk);
-    uint64_t k = first_key(p->why, p->target);
-    if (p->target && hv_u64map_get(&t->first_stack, k) == NONE)
-        hv_u64map_put(&t->first_stack, k, t->nstk);
+    if (p->id)
+        hv_u64map_put(&t->id_stack, p->id, t->nstk);
+    add_use(t, p->why, p->target, p->h.seq, t->nstk);
     if (p->why == HV_PY_AT_NAME && t->nnames && t->names[t->nnames - 1].seq == p->h.seq &&
         t->names[t->nnames - 1].ptr == p->target)
         t->names[t->nnames - 1].stack = t->nstk;
@@ -352,10 +376,39 @@ static void regions(struct hv_names_index *x, struct tnames *t)
     free(ev);
 }
 
-/* Stack for each wanted op: its own, else the first one taken for the same
- * target (a later call from a seen site records none). */
+static int use_cmp(const void *a, const void *b)
+{
+    const struct use *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The latest stack recorded for (why, target) at or before `seq` (the
+ * earliest one when `seq` is 0); NONE when none. */
+static uint32_t use_at(const struct tnames *t, unsigned why, uint64_t target, uint64_t seq)
+{
+    uint64_t key = first_key(why, target);
+    size_t lo = 0, hi = t->nuses;
+    while (lo < hi) {   /* first entry with (key, seq) > (key, seq or 0) */
+        size_t mid = (lo + hi) / 2;
+        const struct use *u = &t->uses[mid];
+        if (u->key < key || (u->key == key && seq && u->seq <= seq))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!seq)
+        return lo < t->nuses && t->uses[lo].key == key ? t->uses[lo].stack : NONE;
+    return lo > 0 && t->uses[lo - 1].key == key ? t->uses[lo - 1].stack : NONE;
+}
+
+/* Stack for each wanted op: its own, else the latest recorded for the same
+ * target before it (a call that repeats its site's previous Python frames
+ * records none). */
 static void stacks(struct tnames *t, const struct hv_findings *s)
 {
+    qsort(t->uses, t->nuses, sizeof *t->uses, use_cmp);
     for (size_t g = 0; g < s->ngroups; g++) {
         const struct hv_finding *f = &s->groups[g].f;
         if (f->pid != t->pid)
@@ -370,8 +423,8 @@ static void stacks(struct tnames *t, const struct hv_findings *s)
             if (st == NONE) {
                 switch (sd->kind) {
                 case HV_SIDE_COPY:
-                case HV_SIDE_MEMSET: st = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_WRITE, sd->dst)); break;
-                case HV_SIDE_REPLAY: st = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_REPLAY, sd->exec)); break;
+                case HV_SIDE_MEMSET: st = use_at(t, HV_PY_AT_WRITE, sd->dst, sd->seq); break;
+                case HV_SIDE_REPLAY: st = use_at(t, HV_PY_AT_REPLAY, sd->exec, sd->seq); break;
                 default: break;
                 }
             }
@@ -400,7 +453,8 @@ void hv_names_free(struct hv_names_index *x)
         hv_u64map_free(&t->str_ix);
         hv_u64map_free(&t->want_ix);
         hv_u64map_free(&t->seq_stack);
-        hv_u64map_free(&t->first_stack);
+        hv_u64map_free(&t->id_stack);
+        free(t->uses);
         free(t->want);
         free(t->stk);
         free(t->names);
@@ -433,7 +487,7 @@ struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const 
         hv_u64map_init(&t->str_ix);
         hv_u64map_init(&t->want_ix);
         hv_u64map_init(&t->seq_stack);
-        hv_u64map_init(&t->first_stack);
+        hv_u64map_init(&t->id_stack);
         hv_findings_each_op(s, pid, want_seq, t);
         read_trace(x, t, traces[i]);
         stacks(t, s);
@@ -493,13 +547,13 @@ static const struct pystk *origin_of(const struct tnames *t, const struct hv_fin
     if (!t)
         return NULL;
     if (f->alloc_base) {
-        uint32_t s = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_ALLOC, f->alloc_base ^ (f->alloc_bytes << 40)));
+        uint32_t s = use_at(t, HV_PY_AT_ALLOC, f->alloc_base ^ (f->alloc_bytes << 40), 0);
         if (s != NONE && t->stk[s].n) {
             *what = "allocated";
             return &t->stk[s];
         }
     }
-    uint32_t s = hv_u64map_get(&t->first_stack, first_key(HV_PY_AT_WRITE, f->lo));
+    uint32_t s = use_at(t, HV_PY_AT_WRITE, f->lo, 0);
     if (s != NONE && t->stk[s].n) {
         *what = "first written";
         return &t->stk[s];
