@@ -15,8 +15,12 @@ int hv_py_on;
 #define SITE_PROBES 64u
 
 /* Two lock-free tables of (key, value) slots, key 0 empty:
- *   last:   hash(site, target)         -> the stack key of its latest call
- *   stacks: hash(site, target, frames) -> the stack's id
+ *   last:   hash(why, target)         -> the stack key of its latest call
+ *   stacks: hash(why, target, frames) -> the stack's id
+ * The Python frames stand for the call site: two native sites reached from
+ * the same Python frames would record the same stack. Before the thread's
+ * first bounds-checked walk the frames key is 0, so the first call records
+ * a full stack, which enables the key.
  * A key is claimed with one CAS; values are plain atomic stores (a race
  * between two threads costs at most one redundant reference record). */
 struct slot {
@@ -27,9 +31,12 @@ static _Atomic(struct slot *) tables;   /* [0, SITE_SLOTS) last, [SITE_SLOTS, 2 
 static _Atomic uint32_t next_id = 1;
 static _Atomic int full_noted;
 
-/* hipvis's own code: the linker's start of this object and end of text. */
-extern const char __ehdr_start[] __attribute__((visibility("hidden")));
-extern const char __etext[] __attribute__((visibility("hidden")));
+/* Per-thread memo of the last stack key seen for a (why, target): a repeat
+ * is answered without touching the shared tables. */
+#define MEMO 64u
+static __thread struct { uint64_t k1, k2; } memo[MEMO] __attribute__((tls_model("initial-exec")));
+static _Atomic uint32_t generation = 1;   /* bumped in a fork child: memos are stale there */
+static __thread uint32_t memo_generation __attribute__((tls_model("initial-exec")));
 
 static void forget_after_fork(void)
 {
@@ -39,6 +46,7 @@ static void forget_after_fork(void)
         memset(t, 0, 2 * SITE_SLOTS * sizeof *t);
     atomic_store(&next_id, 1);
     atomic_store(&full_noted, 0);
+    atomic_fetch_add(&generation, 1);
 }
 
 void hv_py_setup(const struct hv_config *cfg)
@@ -49,25 +57,6 @@ void hv_py_setup(const struct hv_config *cfg)
 }
 
 uint32_t hv_py_header_flags(void) { return hv_py_on ? HV_HDR_PYFRAMES : 0; }
-
-/* The return address of the exported wrapper that is running: the first
- * return address on the frame-pointer chain outside hipvis. hipvis is built
- * with frame pointers, so every frame between here and the wrapper has one;
- * the caller's own frames are never followed. 0 when not found. */
-static __attribute__((noinline)) uint64_t caller_site(void)
-{
-    void *const *fp = __builtin_frame_address(0);
-    for (int i = 0; i < 24 && fp && ((uintptr_t)fp & 7u) == 0; i++) {
-        const char *ret = fp[1];
-        if (ret < __ehdr_start || ret >= __etext)
-            return (uint64_t)(uintptr_t)ret;
-        void *const *next = fp[0];
-        if (next <= fp || (const char *)next - (const char *)fp > (1 << 20))
-            return 0;
-        fp = next;
-    }
-    return 0;
-}
 
 /* Fibonacci hashing: spreads aligned addresses over the table's bits. */
 static uint64_t mix(uint64_t x) { return (x * 0x9e3779b97f4a7c15ull) ^ (x >> 29); }
@@ -182,8 +171,17 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
         record(t, seq, why, target, 0);
         return;
     }
-    uint64_t k1 = mix(caller_site() ^ mix(target ^ ((uint64_t)why << 56))) | 1;
+    uint64_t k1 = mix(target ^ ((uint64_t)why << 56)) | 1;
     uint64_t k2 = mix(k1 ^ hv_py_frames_key()) | 1;
+    uint32_t m = (uint32_t)(k1 >> 7) & (MEMO - 1), gen = atomic_load_explicit(&generation, memory_order_relaxed);
+    if (memo_generation == gen && memo[m].k1 == k1 && memo[m].k2 == k2)
+        return;   /* this thread's previous call on this target came from the same Python frames */
+    if (memo_generation != gen) {
+        memset(memo, 0, sizeof memo);
+        memo_generation = gen;
+    }
+    memo[m].k1 = k1;
+    memo[m].k2 = k2;
     int fresh;
     struct slot *last = find(0, k1, &fresh);
     if (!last)

@@ -1,14 +1,16 @@
 /*
  * Python stacks at the calls that matter (HIPVIS_PYFRAMES=1, the default in
- * a Python process): the first copy / memset into each destination, the
- * first launch of each graph exec and kernel, and each allocation — once
- * per (native call site, target) — plus every capture begin/end and graph
- * instantiation. The record (HV_REC_PYSTACK) follows the call.
+ * a Python process): copies / memsets into each destination, launches of
+ * each graph exec and kernel, and allocations — once per (target, innermost
+ * Python frames), with a reference record when a target's caller changes —
+ * plus every capture begin/end and graph instantiation. The record
+ * (HV_REC_PYSTACK) follows the call.
  *
- * The hot-path cost of a repeated call is the test of hv_py_on, a walk of
- * hipvis's own frame pointers to the wrapper's return address (the native
- * call site), and one lookup in a lock-free set of (site, target) keys; only
- * a new key reads the Python frames (bounded reads, a few microseconds).
+ * The hot-path cost of a repeated call is the test of hv_py_on, a key of
+ * the innermost Python frames (their instruction pointers, read directly
+ * once the thread's frames were read with bounds checks) and a per-thread
+ * memo of the last key per target; only a new key reads the Python frames
+ * (bounded reads, a few microseconds).
  */
 #ifndef HIPVIS_PYSITES_H
 #define HIPVIS_PYSITES_H

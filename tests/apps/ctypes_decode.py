@@ -11,7 +11,7 @@ stream and replays the graph captured for the batch size; every
 
 usage: ctypes_decode.py [LIB] [--steps N] [--prefill-every K] [--host-rewrite]
                         [--sync-before-replay] [--code-object FILE] [--call-log FILE]
-                        [--regions] [--profile-window A:B]
+                        [--regions] [--profile-window A:B] [--signal-window A:B]
 LIB (or env HIPDOUBLE_LIB) is the path of the double's libamdhip64.so.5.
 --code-object: the image given to hipModuleLoadData, e.g. the gfx950 code
 object of tests/apps/decode_kernels.hip (a tracer then knows the kernel's
@@ -22,6 +22,8 @@ makes, in order (what a trace of the script must hold).
 at each step (no-ops when not traced).
 --profile-window A:B: calls hipProfilerStart before step A and hipProfilerStop
 before step B (what HIPVIS_START=profiler keys on).
+--signal-window A:B: sends itself SIGUSR2 before steps A and B (for
+HIPVIS_START=signal; without a SIGUSR2 handler that ends the process).
 Under the tracer cu_seqlens_q is named through the hipvis module (python/hipvis).
 Prints one summary line with the stale-read count; exit 0 unless arguments
 are wrong (2) or the library cannot be used (1).
@@ -29,6 +31,7 @@ are wrong (2) or the library cannot be used (1).
 import argparse
 import ctypes as C
 import os
+import signal
 import sys
 
 # The hipvis module of this checkout (python/hipvis): names cu_seqlens_q in
@@ -180,7 +183,10 @@ class Decode:
         prepared = False
         back = (C.c_int32 * NREQ)()
         window = [int(x) for x in self.o.profile_window.split(":")] if self.o.profile_window else None
+        toggles = [int(x) for x in self.o.signal_window.split(":")] if self.o.signal_window else []
         for step in range(self.o.steps):
+            if step in toggles:
+                os.kill(os.getpid(), signal.SIGUSR2)
             if window and step == window[0]:
                 self.check("hipProfilerStart")
             if window and step == window[1]:
@@ -226,6 +232,7 @@ def main():
     ap.add_argument("--call-log")
     ap.add_argument("--regions", action="store_true")
     ap.add_argument("--profile-window")
+    ap.add_argument("--signal-window")
     opts = ap.parse_args()
     try:
         lib = C.CDLL(opts.lib)

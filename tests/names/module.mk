@@ -13,3 +13,20 @@ check-names: $(NAMES_DEPS)
 	python3 tests/names/names_e2e.py $(BUILD)
 
 CHECKS += check-names
+
+# NVTX and roctx marks: marks_app (NVTX v3 from the CUDA toolkit's headers,
+# roctx from a TEST-ONLY stub library) on the double. Built when the
+# toolkit's nvtx3 headers are there (as the CUDA front end is).
+NAMES_T := $(BUILD)/tests/names
+ifneq ($(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),)
+$(NAMES_T)/libroctx64.so: tests/names/roctx_stub.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libroctx64.so -o $@ $< $(LDFLAGS)
+
+$(NAMES_T)/marks_app: tests/names/marks_app.c $(NAMES_T)/libroctx64.so | $(APPS_DOUBLE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $< $(LDFLAGS) \
+	    -L$(dir $(APPS_DOUBLE)) -lamdhip64 -L$(NAMES_T) -lroctx64 -ldl -lpthread
+
+NAMES_DEPS += $(NAMES_T)/marks_app
+endif

@@ -14,7 +14,9 @@ found on this machine:
   - HIPVIS_PYFRAMES=0 records no Python stacks;
   - --regions: ops carry region "decode" and the "step" mark ordinal;
   - HIPVIS_START=profiler with --profile-window 4:12: only the window's data
-    calls are recorded, the skipped ones are counted, findings stay.
+    calls are recorded, the skipped ones are counted, findings stay;
+  - marks_app: NVTX v3 ranges and marks through NVTX_INJECTION64_PATH and roctx
+    through interposition are recorded in order, roctx values unchanged.
 Prints one line per check and "N passed, N failed".
 """
 import glob
@@ -129,6 +131,28 @@ def one_interpreter(py, tmp):
         check(all(f["earlier"].get("python") is None for f in same), f"{v}: JSON has no frames")
 
 
+def marks(tmp):
+    """NVTX (injection) and roctx (interposition) marks from marks_app."""
+    app = os.path.abspath(os.path.join(BUILD, "tests", "names", "marks_app"))
+    if not os.path.exists(app):
+        check(False, "marks_app built (needs the CUDA toolkit's nvtx3 headers)")
+        return
+    trace = os.path.join(tmp, "marks.zst")
+    env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", NVTX_INJECTION64_PATH=LIB,
+               LD_LIBRARY_PATH=os.path.dirname(DBL) + ":" + os.path.dirname(app))
+    r = subprocess.run([app], env=env, capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0 and "roctx depths 0 0 0 0, range id 1" in r.stdout,
+          "marks_app: roctx return values are the real library's", r.stdout + r.stderr)
+    dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout
+    got = re.findall(r" mark kind=(\d) source=(\d) depth=(\d+) name=(\S+)", dump)
+    want = [("1", "2", "1", "nvtx-decode")] + [("3", "2", "1", "nvtx-step"), ("1", "3", "2", "roctx-inner"),
+                                                ("2", "3", "1", "?")] * 4 + \
+           [("2", "2", "0", "?"), ("4", "3", "0", "roctx-range"), ("3", "3", "0", "roctx-mark"), ("5", "3", "0", "?")]
+    check(got == want, "NVTX push/mark/pop and roctx push/pop/start/mark/stop recorded in order", str(got))
+    dump_json = subprocess.run([DUMP, "--json", trace], capture_output=True, text=True).stdout
+    check('"type":"mark"' in dump_json, "hipvis-dump --json shows marks")
+
+
 def main():
     for need in (LIB, DBL, HSACO, ANALYZE, DUMP):
         if not os.path.exists(need):
@@ -175,11 +199,17 @@ def main():
         text = analyze(trace, False) if trace else ""
         check("HIPVIS_START: data calls outside the recorded window were not recorded (8 counted" in text,
               "HIPVIS_START=profiler: skipped calls counted", text[:500])
+        trace, _ = traced(py, tmp, "signal", {"HIPVIS_START": "signal"}, ["--signal-window", "4:12"])
+        doc = json.loads(analyze(trace, True)) if trace else {"findings": [], "traces": [{}]}
+        t = doc["traces"][0]
+        check(t.get("replays") == 7 and t.get("launches") == 1, "HIPVIS_START=signal: SIGUSR2 window's replays only",
+              f"replays={t.get('replays')} launches={t.get('launches')}")
         bad = subprocess.run([py, APP, DBL, "--steps", "1"], capture_output=True, text=True,
                              env=dict(os.environ, LD_PRELOAD=LIB, HIPVIS_START="sometimes",
                                       HIPVIS_OUTPUT=os.path.join(tmp, "bad.zst")))
         check("HIPVIS_START=\"sometimes\" is not accepted: expected all, profiler or signal" in bad.stderr
               and bad.returncode == 0, "HIPVIS_START bad value named, program unchanged")
+        marks(tmp)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
