@@ -30,3 +30,12 @@ $(NAMES_T)/marks_app: tests/names/marks_app.c $(NAMES_T)/libroctx64.so | $(APPS_
 
 NAMES_DEPS += $(NAMES_T)/marks_app
 endif
+
+# Bench: ns per traced call with Python frames on vs off (processes
+# alternating; the option is fixed per process). See docs/names.md for the
+# instruction count of the hot path (callgrind), the figure that does not
+# depend on the machine's load.
+bench-names: $(LIBHIPVIS) $(BUILD)/tests/double/libamdhip64.so
+	python3 tests/names/bench_pyframes.py $(BUILD)
+
+BENCHES += bench-names
