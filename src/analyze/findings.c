@@ -270,37 +270,53 @@ const struct hv_group **hv_findings_sorted(const struct hv_findings *s)
 
 /* ---- bugs: groups that are one bug across execs and processes ---- */
 
-#define BUG_SIDE(X, side) X(side.kind) X(side.api) X(side.dir) X(side.arg_index) X(side.node_type)
-#define BUG_KEY(X) X(rule) X(severity) BUG_SIDE(X, a) BUG_SIDE(X, b)
-
 static int per_trace(const struct hv_finding *f)
 {
     return f->a.kind == HV_SIDE_TRACE || f->b.kind == HV_SIDE_TRACE;
 }
 
-/* Strings are interned by the store, so pointer equality is string equality. */
+/* The fields that make two groups one bug. Strings are interned by the
+ * store, so their pointers compare as the strings do. A released
+ * allocation is one bug however many arguments of the exec point into it,
+ * so the reader's argument does not count there. */
+#define BUG_NKEY 15
+static void bug_key(const struct hv_finding *f, uint64_t k[BUG_NKEY])
+{
+    int freed = f->a.kind == HV_SIDE_FREE;
+    size_t i = 0;
+    k[i++] = f->rule;
+    k[i++] = f->severity;
+    k[i++] = (uint64_t)(uintptr_t)f->note;
+    k[i++] = f->a.kind;
+    k[i++] = f->a.api;
+    k[i++] = f->a.dir;
+    k[i++] = (uint64_t)(int64_t)f->a.arg_index;
+    k[i++] = (uint64_t)(uintptr_t)f->a.name;
+    k[i++] = f->b.kind;
+    k[i++] = f->b.api;
+    k[i++] = freed ? 0 : (uint64_t)(int64_t)f->b.arg_index;
+    k[i++] = freed ? 0 : f->b.node_type;
+    k[i++] = (uint64_t)(uintptr_t)f->b.name;
+    /* Findings about the input itself stay per trace; a free, per allocation. */
+    k[i++] = per_trace(f) || freed ? f->pid : 0;
+    k[i++] = freed ? f->a.dst : 0;
+}
+
 static uint64_t bug_hash(const struct hv_finding *f)
 {
-    uint64_t h = 0xbb67ae8584caa73bull;
-#define HASH_FIELD(fld) h = hv_mix64(h ^ (uint64_t)(int64_t)f->fld);
-    BUG_KEY(HASH_FIELD)
-#undef HASH_FIELD
-    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->note);
-    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->a.name);
-    h = hv_mix64(h ^ (uint64_t)(uintptr_t)f->b.name);
-    if (per_trace(f))
-        h = hv_mix64(h ^ f->pid);
+    uint64_t k[BUG_NKEY], h = 0xbb67ae8584caa73bull;
+    bug_key(f, k);
+    for (size_t i = 0; i < BUG_NKEY; i++)
+        h = hv_mix64(h ^ k[i]);
     return h;
 }
 
 static int bug_equal(const struct hv_finding *x, const struct hv_finding *y)
 {
-#define EQ_FIELD(fld) if (x->fld != y->fld) return 0;
-    BUG_KEY(EQ_FIELD)
-#undef EQ_FIELD
-    if (x->note != y->note || x->a.name != y->a.name || x->b.name != y->b.name)
-        return 0;
-    return !per_trace(x) || x->pid == y->pid;
+    uint64_t a[BUG_NKEY], b[BUG_NKEY];
+    bug_key(x, a);
+    bug_key(y, b);
+    return memcmp(a, b, sizeof a) == 0;
 }
 
 /* Distinct values among n 64-bit keys (sorts a scratch copy). */

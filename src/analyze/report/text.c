@@ -139,6 +139,10 @@ static void seen_in(FILE *out, const struct hv_group *const *v, size_t n)
             fprintf(out, "  exec 0x%" PRIx64, g->f.b.exec);
         if (g->f.hi > g->f.lo)
             fprintf(out, "  buffer 0x%" PRIx64, g->f.lo);
+        if ((g->f.b.kind == HV_SIDE_REPLAY || g->f.b.kind == HV_SIDE_LAUNCH) && g->f.b.arg_index != HV_ARG_NONE) {
+            char ab[24];
+            fprintf(out, "  %s", hv_arg_text(g->f.b.arg_index, ab, sizeof ab));
+        }
         if (g->f.b.kind == HV_SIDE_REPLAY && g->f.b.node_index >= 0) {
             fprintf(out, "  node%s %d", j - i > 1 ? "s" : "", g->f.b.node_index);
             for (size_t k = i + 1; k < j && k < i + 8; k++)
@@ -224,7 +228,8 @@ static void group(FILE *out, const struct hv_findings *s, const struct hv_group 
     fprintf(out, "[%s] %s", hv_severity_name(f->severity), hv_rule_name(f->rule));
     if (several) {
         fprintf(out, "  x%" PRIu64, bug->count);
-        uint64_t replays = f->b.kind == HV_SIDE_REPLAY ? replays_of(s, v, bug->n) : 0;
+        /* "of N replays" only when each replay counts once: one member per exec. */
+        uint64_t replays = f->b.kind == HV_SIDE_REPLAY && bug->nexecs == bug->n ? replays_of(s, v, bug->n) : 0;
         if (replays)
             fprintf(out, " of %" PRIu64 " replays", replays);
         fputs(" in ", out);
