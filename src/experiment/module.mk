@@ -8,6 +8,8 @@ $(BUILD)/libhvexperiment.a: $(call obj,$(EXPERIMENT_SRCS))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# What a program using it links (recursive: DIAG_LINK is settled later).
-EXPERIMENT_LINK = $(BUILD)/libhvexperiment.a $(DIAG_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
-EXPERIMENT_LIBS = $(DIAG_LIBS) -lzstd -lz -lm
+# What a program using it links. --diagnose without the LLVM classifier: the
+# launcher must not depend on libLLVM (the experiment needs the observed
+# verdicts, not the scalar-load weights).
+EXPERIMENT_LINK = $(BUILD)/libhvexperiment.a $(DIAG_LINK_NOLLVM) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+EXPERIMENT_LIBS = $(DIAG_LIBS_NOLLVM) $(REPORT_LIBS) -lzstd -lm

@@ -19,14 +19,10 @@ $(DIAG_T)/test_diagnose: $(call obj,$(wildcard tests/diagnose/*.c) tests/analyze
 
 # The same analyzer without the LLVM classifier, to show it still works and
 # says why the scalar-load evidence is missing.
-$(BUILD)/obj/tests/diagnose/scalar_exposure_nollvm.o: src/analyze/diagnose/scalar_exposure.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -c $< -o $@
-$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c $(filter-out %/scalar_exposure.c,$(DIAG_SRCS))) $(BUILD)/libhvcli.a \
-                                 $(BUILD)/obj/tests/diagnose/scalar_exposure_nollvm.o $(BUILD)/libhvcodeobj.a \
+$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvcli.a $(DIAG_LINK_NOLLVM) \
                                  $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(CODEOBJ_LIBS) $(FORENSICS_LIBS) $(REPORT_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS_NOLLVM) $(FORENSICS_LIBS) $(REPORT_LIBS)
 
 DIAG_DEPS := $(DIAG_T)/test_diagnose $(DIAG_T)/hipvis-analyze-nollvm $(BUILD)/hipvis-analyze $(BUILD)/hipvis-dump \
              $(LIBHIPVIS) $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop \

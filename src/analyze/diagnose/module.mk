@@ -21,3 +21,19 @@ DIAG_LIBS = $(if $(filter 1,$(HAVE_LLVM)),$(CODEOBJ_SCALAR_LIBS)) $(CODEOBJ_LIBS
 $(call obj,src/analyze/diagnose/scalar_exposure.c): src/analyze/diagnose/scalar_exposure.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(if $(filter 1,$(HAVE_LLVM)),-DHV_HAVE_SCALAR=1) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The same library without the LLVM classifier (scalar exposure reported as
+# unavailable): for programs that must not depend on libLLVM (the launcher's
+# `hipvis experiment`) and to test that the analyzer works without it.
+$(BUILD)/obj/src/analyze/diagnose/scalar_exposure_nollvm.o: src/analyze/diagnose/scalar_exposure.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libhvdiagnose-nollvm.a: $(call obj,$(filter-out %/scalar_exposure.c,$(DIAG_SRCS))) \
+                                 $(BUILD)/obj/src/analyze/diagnose/scalar_exposure_nollvm.o
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+DIAG_LINK_NOLLVM = $(BUILD)/libhvdiagnose-nollvm.a $(BUILD)/libhvcodeobj.a
+DIAG_LIBS_NOLLVM = $(CODEOBJ_LIBS)
