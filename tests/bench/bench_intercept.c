@@ -5,11 +5,28 @@
  * and as a ratio. Between blocks the writer gets time to drain, so the
  * traced arm measures recording, not the (cheaper) drop path; drops are
  * reported so a reader can see that.
+ *
+ * Threads: the same back-to-back loop run by 1 thread and by 2 threads
+ * calling at once (both start at a barrier; the fraction of each block the
+ * two threads really overlapped is printed), direct and traced, alternated
+ * in the same rounds. Built with -DHV_BENCH_LTTNG (bench_intercept_lttng,
+ * where liblttng-ust-dev is installed) it adds a third arm: the direct call
+ * wrapped in an LTTng-UST tracepoint recording the same arguments, which
+ * costs what LTTng costs when a session enables the event.
  */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#ifdef HV_BENCH_LTTNG
+#define LTTNG_UST_TRACEPOINT_DEFINE
+#define LTTNG_UST_TRACEPOINT_CREATE_PROBES
+#include "bench_tp.h"
+#endif
 
 typedef int hipError_t;
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *s);
@@ -41,6 +58,13 @@ static void null_direct(void) { bench_direct_hipMemcpyAsync(dst, src, 64, 1, (vo
 static void null_traced(void) { hipMemcpyAsync(dst, src, 64, 1, (void *)0x1000); }
 static void busy_direct(void) { bench_direct_hipMemcpyDtoDAsync(dst, src, 64, (void *)0x1000); }
 static void busy_traced(void) { hipMemcpyDtoDAsync(dst, src, 64, (void *)0x1000); }
+#ifdef HV_BENCH_LTTNG
+static void null_lttng(void)
+{
+    int r = bench_direct_hipMemcpyAsync(dst, src, 64, 1, (void *)0x1000);
+    lttng_ust_tracepoint(hipvis_bench, memcpy_async, dst, src, 64, 1, (void *)0x1000, r);
+}
+#endif
 
 static double block(call_fn call)
 {
@@ -76,9 +100,148 @@ static void compare(const char *what, call_fn direct_fn, call_fn traced_fn)
            what, d, t, t - d, d > 0 ? t / d : 0.0, ROUNDS, BLOCK);
 }
 
-int main(void)
+/* ---- 1 and 2 threads calling at once ---- */
+
+enum { ARM_DIRECT, ARM_HIPVIS, ARM_LTTNG, ARMS };
+static const char *const arm_names[ARMS] = {"direct", "libhipvis", "LTTng-UST"};
+static call_fn arm_fn[ARMS] = {null_direct, null_traced,
+#ifdef HV_BENCH_LTTNG
+                               null_lttng
+#else
+                               NULL
+#endif
+};
+
+/* Workers spin on a generation counter instead of sleeping at a barrier:
+ * a futex wake-up takes longer than a block on a busy machine, and the two
+ * threads' blocks must really run at the same time. */
+#define TBLOCK 20000
+static _Atomic unsigned go_gen, done_count, ready_count, nactive;
+static struct {
+    call_fn fn;
+    int active;              /* this worker runs the block */
+    uint64_t t0, t1;
+} work[2];
+static _Atomic int quit;
+
+static void *worker(void *arg)
 {
+    int w = (int)(intptr_t)arg;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned g;
+        while ((g = atomic_load_explicit(&go_gen, memory_order_acquire)) == seen)
+            sched_yield();   /* leave the core to whoever runs a block */
+        seen = g;
+        if (atomic_load(&quit))
+            return NULL;
+        if (work[w].active) {
+            call_fn fn = work[w].fn;
+            /* Rendezvous: both workers are on a core before either starts. */
+            atomic_fetch_add_explicit(&ready_count, 1, memory_order_acq_rel);
+            while (atomic_load_explicit(&ready_count, memory_order_acquire) < atomic_load(&nactive))
+                __builtin_ia32_pause();
+            work[w].t0 = now_ns();
+            for (int i = 0; i < TBLOCK; i++)
+                fn();
+            work[w].t1 = now_ns();
+        }
+        atomic_fetch_add_explicit(&done_count, 1, memory_order_acq_rel);
+    }
+}
+
+/* One block of `fn` on `nthreads` workers at once: ns per call (mean over
+ * the threads) and the fraction of the block both threads ran together. */
+static double threaded_block(call_fn fn, int nthreads, double *overlap)
+{
+    for (int w = 0; w < 2; w++) {
+        work[w].fn = fn;
+        work[w].active = w < nthreads;
+    }
+    atomic_store(&done_count, 0);
+    atomic_store(&ready_count, 0);
+    atomic_store(&nactive, (unsigned)nthreads);
+    atomic_fetch_add_explicit(&go_gen, 1, memory_order_acq_rel);
+    struct timespec nap = {0, 50 * 1000};   /* the controller sleeps: two cores are for the workers */
+    while (atomic_load_explicit(&done_count, memory_order_acquire) < 2)
+        nanosleep(&nap, NULL);
+    double ns = 0;
+    for (int w = 0; w < nthreads; w++)
+        ns += (double)(work[w].t1 - work[w].t0) / TBLOCK;
+    if (nthreads == 2) {
+        uint64_t lo = work[0].t0 > work[1].t0 ? work[0].t0 : work[1].t0;
+        uint64_t hi = work[0].t1 < work[1].t1 ? work[0].t1 : work[1].t1;
+        uint64_t span = (work[0].t1 - work[0].t0 + work[1].t1 - work[1].t0) / 2;
+        *overlap = hi > lo && span ? (double)(hi - lo) / (double)span : 0.0;
+    }
+    return ns / nthreads;
+}
+
+static void compare_threads(void)
+{
+    double r[ARMS][2][ROUNDS], ov[ROUNDS];
+    pthread_t th[2];
+    for (int w = 0; w < 2; w++)
+        pthread_create(&th[w], NULL, worker, (void *)(intptr_t)w);
+    double dummy;
+    for (int a = 0; a < ARMS; a++)   /* warm-up: rings claimed, pages touched */
+        if (arm_fn[a])
+            threaded_block(arm_fn[a], 2, &dummy);
+    for (int k = 0; k < ROUNDS; k++) {
+        for (int a = 0; a < ARMS; a++) {
+            if (!arm_fn[a])
+                continue;
+            r[a][0][k] = threaded_block(arm_fn[a], 1, &dummy);
+            pause_for_writer();
+            r[a][1][k] = threaded_block(arm_fn[a], 2, a == ARM_HIPVIS ? &ov[k] : &dummy);
+            pause_for_writer();
+        }
+    }
+    atomic_store(&quit, 1);
+    atomic_fetch_add_explicit(&go_gen, 1, memory_order_acq_rel);
+    for (int w = 0; w < 2; w++)
+        pthread_join(th[w], NULL);
+    double med[ARMS][2];
+    for (int a = 0; a < ARMS; a++)
+        for (int n = 0; n < 2; n++) {
+            if (!arm_fn[a])
+                continue;
+            qsort(r[a][n], ROUNDS, sizeof r[a][n][0], cmp);
+            med[a][n] = r[a][n][ROUNDS / 2];
+        }
+    qsort(ov, ROUNDS, sizeof ov[0], cmp);
+    double load[3] = {0};
+    getloadavg(load, 3);
+    for (int a = ARM_HIPVIS; a < ARMS; a++) {
+        if (!arm_fn[a])
+            continue;
+        double add1 = med[a][0] - med[ARM_DIRECT][0], add2 = med[a][1] - med[ARM_DIRECT][1];
+        printf("bench-intercept: threads: %s: 1 thread +%.1f ns per call, 2 threads at once +%.1f ns per call "
+               "(%.2fx the 1-thread figure; direct %.1f / %.1f ns/call)\n",
+               arm_names[a], add1, add2, add1 > 0 ? add2 / add1 : 0.0, med[ARM_DIRECT][0], med[ARM_DIRECT][1]);
+    }
+    if (arm_fn[ARM_LTTNG]) {
+        double h = med[ARM_HIPVIS][0] - med[ARM_DIRECT][0], l = med[ARM_LTTNG][0] - med[ARM_DIRECT][0];
+        double h2 = med[ARM_HIPVIS][1] - med[ARM_DIRECT][1], l2 = med[ARM_LTTNG][1] - med[ARM_DIRECT][1];
+        printf("bench-intercept: threads: libhipvis / LTTng-UST added cost: 1 thread %.2fx, 2 threads %.2fx\n",
+               l > 0 ? h / l : 0.0, l2 > 0 ? h2 / l2 : 0.0);
+    } else {
+        printf("bench-intercept: threads: LTTng-UST arm not built (no liblttng-ust-dev) or not run: skipped\n");
+    }
+    printf("bench-intercept: threads: hipMemcpyAsync back to back, median of %d rounds of %d calls per thread; "
+           "2-thread blocks overlapped %.0f%% (median); load average %.2f\n",
+           ROUNDS, TBLOCK, 100.0 * ov[ROUNDS / 2], load[0]);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {   /* --threads: only the threads section (the LTTng build runs that) */
+        compare_threads();
+        return 0;
+    }
     compare("hipMemcpyAsync, empty runtime function, calls back to back", null_direct, null_traced);
     compare("hipMemcpyDtoDAsync, runtime function doing ~2000 instructions", busy_direct, busy_traced);
+    compare_threads();
     return 0;
 }

@@ -7,7 +7,7 @@ $(BENCH_DIR)/libbenchrt.so: tests/bench/stub_runtime.c
 
 $(BENCH_DIR)/bench_intercept: tests/bench/bench_intercept.c $(BENCH_DIR)/libbenchrt.so
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' $(LDFLAGS)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' -lpthread $(LDFLAGS)
 
 bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	@echo "== without preload (both arms are direct: shows the noise floor)"
@@ -45,3 +45,18 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	rm -f $(BENCH_DIR)/step.*.zst
 
 BENCHES += bench-step
+
+# bench-intercept's LTTng-UST arm: built only where liblttng-ust-dev is
+# installed, run by lttng_arm.sh only where lttng-tools is (make check never
+# needs either).
+LTTNG_UST_H := $(wildcard /usr/include/lttng/tracepoint.h /usr/include/*/lttng/tracepoint.h)
+$(BENCH_DIR)/bench_intercept_lttng: tests/bench/bench_intercept.c tests/bench/bench_tp.h $(BENCH_DIR)/libbenchrt.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) -Itests/bench -DHV_BENCH_LTTNG $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt \
+	    -Wl,-rpath,'$$ORIGIN' -llttng-ust -ldl -lpthread $(LDFLAGS)
+
+bench-intercept-lttng: $(LIBHIPVIS) $(if $(LTTNG_UST_H),$(BENCH_DIR)/bench_intercept_lttng)
+	@echo "== bench-intercept threads with the LTTng-UST arm (LD_PRELOAD=$(LIBHIPVIS), defaults, LTTng session on)"
+	@sh tests/bench/lttng_arm.sh $(BENCH_DIR)/bench_intercept_lttng $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/lttng
+
+BENCHES += bench-intercept-lttng
