@@ -177,7 +177,7 @@ static void flush_at_exit(void)
     while (idle < EXIT_PATIENCE_MS && t->ring && atomic_load(&hv_costore_pending) &&
            atomic_load(&hv_tracer.state) == HV_TRACER_ON) {
         uint64_t before = atomic_load(&bytes_written);
-        hv_costore_touch_slow(t, atomic_load(&hv_tracer.col->seq), NULL);
+        hv_costore_touch_slow(t, t->seq, NULL);
         if (atomic_load(&bytes_written) == before) {
             nanosleep(&(struct timespec){0, 1000000}, NULL);
             idle++;

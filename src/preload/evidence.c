@@ -32,6 +32,7 @@ void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
 {
     const struct hv_copy_args *a = &c->a.copy;
     ev->seq = c->h.seq;
+    ev->ts = c->h.ts_ns;
     ev->stream = c->stream;
     ev->stream_form = c->stream_form;
     ev->epoch = c->epoch;

@@ -47,7 +47,7 @@ uint32_t hv_evidence_header_flags(void);
  * queues the rewrite check, takes the after-copy probe snapshot and the
  * stack. */
 struct hv_copy_ev {
-    uint64_t seq, stream, epoch, dst, src, bytes, hash;
+    uint64_t seq, ts, stream, epoch, dst, src, bytes, hash;
     const unsigned char *staged; /* the source bytes hashed (thread's buffer), NULL if not hashed */
     uint16_t api;
     uint8_t stream_form, src_mem, dst_mem, dir, async, hashed, ok;
@@ -66,9 +66,11 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
         hv_stacks_emit(t, seq);
 }
 
-/* The host observed all work of the streams `o` covers enqueued before call
- * `upto` complete, at call `seq` (already committed, as are its epoch
- * records). Work bounded by what is pending, not by the number of streams. */
+/* The host observed all work of the streams `o` covers enqueued before the
+ * call whose ordered ticks are `upto` complete, at call `seq` (already
+ * committed, as are its epoch records). Ticks, not seqs, order calls of
+ * different threads (seqs are per thread). Work bounded by what is
+ * pending, not by the number of streams. */
 struct hv_obs;
 void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 

@@ -32,7 +32,7 @@ static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 #define COPIES_PER_STREAM 8 /* most recent H2D copies kept per stream */
 #define EXEC_SLOTS 4096u    /* execs tracked (power of two) */
 
-struct copy_note { uint64_t lo, hi, epoch, seq; };
+struct copy_note { uint64_t lo, hi, epoch, seq; uint32_t tid; };
 struct stream_copies {
     uint64_t stream;        /* 0 empty */
     uint32_t next;
@@ -180,7 +180,7 @@ static void note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t ep
     pthread_mutex_lock(&guard_lock);
     struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream, 1);
     if (s) {
-        s->c[s->next] = (struct copy_note){dst, dst + bytes, epoch, seq};
+        s->c[s->next] = (struct copy_note){dst, dst + bytes, epoch, seq, hv_tls.tid};
         s->next = (s->next + 1) % COPIES_PER_STREAM;
     }
     pthread_mutex_unlock(&guard_lock);
@@ -319,7 +319,7 @@ static void emit(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec,
     if (g) {
         g->exec = exec;
         g->stream = stream;
-        g->copy_seq = c ? c->seq : 0;
+        g->copy_seq = c && c->tid == t->tid ? c->seq : 0;   /* seqs are per thread: only this thread's */
         g->copy_dst = c ? c->lo : 0;
         g->copy_bytes = c ? c->hi - c->lo : 0;
         g->wait_ns = ns;
@@ -331,13 +331,14 @@ static void emit(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec,
     }
     /* The host did observe the stream complete up to here: say so, as a
      * sync call would, so epochs and the analyzer's happens-before agree. */
+    uint64_t now = hv_ticks_ordered();   /* after the wait: later than every call before it */
     if (r == 0 && mode != HV_GUARD_RELEASE_EVENT)
-        hv_observe_stream(t, seq, stream, 1);
-    /* copy-sync's seq is the copy itself, which the evidence hooks count as
-     * "enqueued before" only from seq + 1: its source is re-hashed now,
-     * before the program can touch it, not at the program's next sync. */
+        hv_observe_stream(t, seq, now, stream, 1);
+    /* copy-sync's seq is the copy itself, enqueued before `now`: its source
+     * is re-hashed now, before the program can touch it, not at the
+     * program's next sync. */
     if (r == 0 && mode == HV_GUARD_COPY_SYNC && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, seq + 1);
+        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, now);
 }
 
 /* Runs the pattern for mode and records it under seq. */
@@ -367,13 +368,13 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     uint64_t epoch = hv_stream_epoch(hv_tracer.streams, st);
     pthread_mutex_lock(&guard_lock);
     const struct copy_note *hit = flagging_copy(exec, stream, epoch);
-    struct copy_note c = hit ? *hit : (struct copy_note){0, 0, 0, 0};
+    struct copy_note c = hit ? *hit : (struct copy_note){0, 0, 0, 0, 0};
     pthread_mutex_unlock(&guard_lock);
     if ((!hit && !guard_always) || any_capture())
         return;
-    /* Every op enqueued before this point has a seq <= this one (seqs are
-     * taken after the runtime returned). */
-    uint64_t seq = atomic_load_explicit(&hv_tracer.col->seq, memory_order_relaxed);
+    /* Not a call: recorded under this thread's latest call (seqs are per
+     * thread); its wait is ordered by the ticks taken after it. */
+    uint64_t seq = t->seq;
     guard(t, mode, seq, exec, stream, raw_stream, hit ? &c : NULL, ops);
 }
 
@@ -391,7 +392,7 @@ void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream,
     const struct hv_guard_ops *ops = ops_for(api);
     if (!ops || (!guard_always && !read_by_an_exec(dst, dst + span)) || any_capture())
         return;
-    struct copy_note c = {dst, dst + span, epoch, seq};
+    struct copy_note c = {dst, dst + span, epoch, seq, t->tid};
     guard(t, mode, seq, 0, stream, ops->raw_stream(stream), &c, ops);
 }
 

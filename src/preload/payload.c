@@ -31,12 +31,12 @@
 #define HV_PENDING_PER_STREAM 32u
 
 struct pending_copy {
-    uint64_t seq, src, bytes, hash;
+    uint64_t ts, src, bytes, hash;   /* ts: the copy's ordered ticks */
 };
 
 struct pending_stream {
     uint64_t stream;     /* canonical id, 0 = free slot */
-    uint32_t n;          /* in enqueue (seq) order */
+    uint32_t n;          /* in enqueue order */
     struct pending_copy c[HV_PENDING_PER_STREAM];
 };
 
@@ -168,7 +168,7 @@ static int pending_add(const struct hv_copy_ev *ev)
         slot->n = 0;
     }
     if (slot && slot->n < HV_PENDING_PER_STREAM) {
-        slot->c[slot->n++] = (struct pending_copy){ev->seq, ev->src, ev->bytes, ev->hash};
+        slot->c[slot->n++] = (struct pending_copy){ev->ts, ev->src, ev->bytes, ev->hash};
         atomic_fetch_add_explicit(&pending_total, 1, memory_order_relaxed);
         ok = 1;
     }
@@ -199,7 +199,7 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
             continue;
         uint32_t keep = 0;
         for (uint32_t k = 0; k < s->n; k++) {
-            if (s->c[k].seq < upto)
+            if (s->c[k].ts < upto)
                 out[n++] = s->c[k];
             else
                 s->c[keep++] = s->c[k];

@@ -73,6 +73,7 @@ struct pset {
     struct rt_ops *rt;
     void *handle;                      /* stream handle the snapshots go to */
     uint64_t stream, epoch, copy_seq, replay_seq, exec, addr, src;
+    uint64_t replay_ts;   /* ordered ticks after the launch: observations compare with it (seqs are per thread) */
     uint32_t len, have, status;
     uint16_t copy_api, replay_api;
     uint8_t src_mem;
@@ -317,6 +318,7 @@ void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r)
     for (uint8_t k = 0; k < narmed; k++) {
         struct pset *s = &sets[armed[k]];
         s->replay_seq = seq;
+        s->replay_ts = hv_ticks_ordered();
         if (r == 0)
             snapshot(s, HV_PROBE_POST_REPLAY);
         else
@@ -402,7 +404,7 @@ void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_ob
          * same range replaces it (set_for). */
         if (s->tid != t->tid || s->state != S_REPLAYED || !hv_obs_covers(o, s->stream))
             continue;
-        if (s->replay_seq < upto &&
+        if (s->replay_ts < upto &&
                    s->device == (t->device >= 0 ? t->device : 0)) {
             /* This thread enqueued the post snapshot right after the launch
              * returned, so its later observations cover it. Another thread's

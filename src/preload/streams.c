@@ -65,24 +65,28 @@ void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int leg
     atomic_fetch_add_explicit(gen, 1, memory_order_acq_rel);
 }
 
-void hv_event_set(struct hv_event_state *e, uint64_t stream, uint64_t seq, uint64_t epoch)
+void hv_event_set(struct hv_event_state *e, const struct hv_event_loc *loc)
 {
     uint64_t g = atomic_fetch_add_explicit(&e->gen, 1, memory_order_acq_rel); /* now odd */
-    atomic_store_explicit(&e->stream, stream, memory_order_relaxed);
-    atomic_store_explicit(&e->seq, seq, memory_order_relaxed);
-    atomic_store_explicit(&e->epoch, epoch, memory_order_relaxed);
+    atomic_store_explicit(&e->stream, loc->stream, memory_order_relaxed);
+    atomic_store_explicit(&e->seq, loc->seq, memory_order_relaxed);
+    atomic_store_explicit(&e->epoch, loc->epoch, memory_order_relaxed);
+    atomic_store_explicit(&e->ts, loc->ts, memory_order_relaxed);
+    atomic_store_explicit(&e->tid, loc->tid, memory_order_relaxed);
     /* Release: the fields are visible before the even generation. */
     atomic_store_explicit(&e->gen, g + 2, memory_order_release);
 }
 
-int hv_event_read(struct hv_event_state *e, uint64_t *stream, uint64_t *seq, uint64_t *epoch)
+int hv_event_read(struct hv_event_state *e, struct hv_event_loc *loc)
 {
     uint64_t g1 = atomic_load_explicit(&e->gen, memory_order_acquire);
     if (g1 == 0 || (g1 & 1))
         return 0;
-    *stream = atomic_load_explicit(&e->stream, memory_order_relaxed);
-    *seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
-    *epoch = atomic_load_explicit(&e->epoch, memory_order_relaxed);
+    loc->stream = atomic_load_explicit(&e->stream, memory_order_relaxed);
+    loc->seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+    loc->epoch = atomic_load_explicit(&e->epoch, memory_order_relaxed);
+    loc->ts = atomic_load_explicit(&e->ts, memory_order_relaxed);
+    loc->tid = atomic_load_explicit(&e->tid, memory_order_relaxed);
     /* Acquire fence so the re-read of gen is ordered after the field loads. */
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&e->gen, memory_order_relaxed) == g1;

@@ -40,8 +40,16 @@ struct hv_event_state {
     _Atomic uint64_t key;          /* event handle, 0 = empty */
     _Atomic uint64_t gen;          /* odd while being written */
     _Atomic uint64_t stream;       /* canonical stream of the last record */
-    _Atomic uint64_t seq;          /* seq of the last record */
+    _Atomic uint64_t seq;          /* seq of the last record (its thread's seq) */
     _Atomic uint64_t epoch;        /* stream epoch at the last record */
+    _Atomic uint64_t ts;           /* ordered ticks of the last record (evidence orders by them) */
+    _Atomic uint32_t tid;          /* thread of the last record */
+};
+
+/* Where an event was last recorded. */
+struct hv_event_loc {
+    uint64_t stream, seq, epoch, ts;
+    uint32_t tid;
 };
 
 struct hv_stream_table {
@@ -92,9 +100,9 @@ uint64_t hv_stream_advance(struct hv_stream_table *t, struct hv_stream_state *s)
  * one atomic add, whatever the number of streams. */
 void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int legacy_only);
 
-void hv_event_set(struct hv_event_state *e, uint64_t stream, uint64_t seq, uint64_t epoch);
-/* Returns 1 with the fields of a consistent snapshot, 0 when never recorded or torn. */
-int hv_event_read(struct hv_event_state *e, uint64_t *stream, uint64_t *seq, uint64_t *epoch);
+void hv_event_set(struct hv_event_state *e, const struct hv_event_loc *loc);
+/* Returns 1 with a consistent snapshot in *loc, 0 when never recorded or torn. */
+int hv_event_read(struct hv_event_state *e, struct hv_event_loc *loc);
 
 /* Capture tracking: begin gives the stream a fresh id; a stream that waits
  * on an event recorded in a capturing stream joins that capture; end clears

@@ -102,7 +102,7 @@ static void fill_header(struct hv_file_header *h)
     h->clock = hv_clock_use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
     h->ring_kb = (uint32_t)(hv_tracer.cfg.ring_bytes / 1024);
-    h->flags = hv_evidence_header_flags() | hv_py_header_flags() | hv_regions_header_flags();
+    h->flags = hv_evidence_header_flags() | hv_py_header_flags() | hv_regions_header_flags() | HV_HDR_THREAD_SEQ;
     snprintf(h->hipvis_version, sizeof h->hipvis_version, "%s", HIPVIS_VERSION);
     gethostname(h->host, sizeof h->host - 1);
     snprintf(h->runtime_path, sizeof h->runtime_path, "%s", hv_runtime_path());
@@ -208,18 +208,18 @@ void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t st
     c->a.sync.new_epoch = s ? hv_stream_advance(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
 }
 
-void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, int32_t device, uint8_t scope)
+void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope)
 {
     hv_stream_advance_device(hv_tracer.streams, device, scope == HV_OBS_LEGACY);
     /* Evidence that waits for completion (rewrite check, probe read-back):
      * bounded by what is pending, not by the number of streams. */
     if (hv_ev(HV_EV_OBSERVE)) {
         struct hv_obs o = {HV_STREAM_LEGACY | (uint32_t)device, device, scope};
-        hv_ev_observed(t, seq, &o, seq);
+        hv_ev_observed(t, seq, &o, ts);
     }
 }
 
-void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, int record)
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record)
 {
     struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
     if (!s)
@@ -235,7 +235,7 @@ void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, i
     /* Recorded after the epoch record that explains it. */
     if (hv_ev(HV_EV_OBSERVE)) {
         struct hv_obs o = {stream, t->device, HV_OBS_STREAM};
-        hv_ev_observed(t, seq, &o, seq);
+        hv_ev_observed(t, seq, &o, ts);
     }
 }
 
@@ -348,6 +348,7 @@ static void atfork_child(void)
         hv_tls.ring->tid = hv_tls.tid;
     if (hv_tracer.col)
         atomic_store(&hv_tracer.col->seq, 0);
+    hv_tls.seq = 0;   /* the child's trace numbers this thread's calls from 1 */
     int st = atomic_load(&hv_tracer.state);
     if (st == HV_TRACER_ON)
         atomic_store(&hv_tracer.state, HV_TRACER_READY);
@@ -359,11 +360,11 @@ static void stop_writer(int next_state)
     if (st != HV_TRACER_ON)
         return;
     atomic_store(&hv_tracer.state, next_state);
-    /* Every traced call takes exactly one seq, so the counter is the call count. */
+    /* Every traced call is counted once, in its thread's ring. */
     if (hv_tracer.cfg.sidecar)
-        hv_shm_close(&hv_tracer.shm, atomic_load(&hv_tracer.col->seq));
+        hv_shm_close(&hv_tracer.shm, hv_collector_calls(hv_tracer.col));
     else
-        hv_writer_stop(&hv_tracer.writer, atomic_load(&hv_tracer.col->seq));
+        hv_writer_stop(&hv_tracer.writer, hv_collector_calls(hv_tracer.col));
 }
 
 void hv_tracer_before_exec(void)

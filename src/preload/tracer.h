@@ -69,15 +69,23 @@ void hv_count_no_ring(void);
 
 /* Begins the call record in place (or in scratch when it is being dropped),
  * zeroed except for the header and the common fields. */
+/*
+ * Ordering (issue 13, docs/trace-format.md "Ordering without a shared
+ * counter"): seq is this thread's call count and ts an ordered clock read
+ * taken here, after the real call returned; readers merge threads by
+ * (ts, tid, seq). No traced call writes a line another thread writes.
+ */
 static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
 {
-    uint64_t seq = hv_next_seq(hv_tracer.col);
-    struct hv_call *c = (struct hv_call *)hv_emit_begin(t, HV_REC_CALL, sizeof(struct hv_call), seq);
+    uint64_t seq = hv_thread_next_seq(hv_tracer.col, t);
+    uint64_t ts = hv_ticks_ordered();
+    struct hv_call *c = (struct hv_call *)hv_emit_begin_at(t, HV_REC_CALL, sizeof(struct hv_call), seq, ts);
     if (!c) {
         if (!t->ring)
             hv_count_no_ring();
         c = (struct hv_call *)(void *)t->scratch;
         c->h.seq = seq;
+        c->h.ts_ns = ts;   /* evidence orders observations by it */
     }
     memset((char *)c + sizeof c->h, 0, sizeof *c - sizeof c->h);
     c->api = api;
@@ -151,8 +159,10 @@ struct hv_obs {
 int hv_obs_covers(const struct hv_obs *o, uint64_t stream);
 
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
-void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, int32_t device, uint8_t scope);
-void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t stream, int record);
+/* `ts`: the observing call's ordered ticks (its record's ts_ns): evidence
+ * takes work enqueued before it as complete (seqs are per thread). */
+void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
+void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record);
 
 /* Interns a string (cold paths only: names, paths), emitting its
  * HV_REC_STRING record the first time. Returns its id, 0 on failure. */

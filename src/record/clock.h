@@ -28,6 +28,21 @@ static inline uint64_t hv_rdtsc(void)
 }
 #endif
 
+/* An ordered read (issue 13, docs/trace-format.md "Ordering without a shared
+ * counter"): lfence keeps rdtsc from executing before the loads and stores
+ * ahead of it complete, so a call that happens after another thread's
+ * release (mutex, condvar, atomic flag) reads a later time than that
+ * thread's call before the release. Without an invariant TSC, CLOCK_MONOTONIC
+ * (the vDSO orders its own TSC read). */
+#if defined(__x86_64__)
+static inline uint64_t hv_rdtsc_ordered(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
 /* Conversion state, owned by the consumer. */
 struct hv_clock_cal {
     int use_tsc;          /* 0: ticks are already monotonic ns */
@@ -44,6 +59,15 @@ static inline uint64_t hv_ticks(void)
 #if defined(__x86_64__)
     if (hv_clock_use_tsc)
         return hv_rdtsc();
+#endif
+    return hv_mono_ns();
+}
+
+static inline uint64_t hv_ticks_ordered(void)
+{
+#if defined(__x86_64__)
+    if (hv_clock_use_tsc)
+        return hv_rdtsc_ordered();
 #endif
     return hv_mono_ns();
 }

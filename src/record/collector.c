@@ -112,6 +112,7 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
                               memory_order_relaxed);
         r->cached_tail = atomic_load_explicit(&r->head, memory_order_relaxed);
         atomic_store_explicit(&r->made, 0, memory_order_relaxed);
+        atomic_store_explicit(&r->calls, 0, memory_order_relaxed);
         for (int k = 0; k < HV_DROP__COUNT; k++)
             atomic_store_explicit(&r->dropped[k], 0, memory_order_relaxed);
         atomic_store_explicit(&r->state, r == self ? HV_RING_LIVE : HV_RING_FREE, memory_order_relaxed);

@@ -28,9 +28,10 @@
 typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid);
 
 struct hv_collector {
-    /* Alone on its line: every traced call of every thread increments it, and
-     * the consumer's reads of the slots below must not steal the line. */
-    alignas(64) _Atomic uint64_t seq;       /* calls so far; a call's seq is the value after its increment */
+    /* Calls without a ring (and a raw producer's process-wide seq): the
+     * tracer's calls are numbered per thread and counted in their rings, so
+     * no traced call writes this line (issue 13). */
+    alignas(64) _Atomic uint64_t seq;
     alignas(64) _Atomic uint32_t nrings;    /* slots handed out */
     uint64_t ring_bytes;                    /* data bytes per ring, power of two */
     _Atomic uint64_t no_ring_drops;         /* records lost because no ring could be had */
@@ -44,6 +45,7 @@ struct hv_collector {
  * into its own exported API while serving a traced call. */
 struct hv_thread_ctx {
     struct hv_ring *ring;
+    uint64_t seq;            /* this thread's calls so far: a call's seq (HV_HDR_THREAD_SEQ) */
     uint32_t tid;
     int32_t depth;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
@@ -77,15 +79,45 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
 
 /* ---- hot path ---- */
 
+/* A process-wide seq: one shared atomic add. Only producers that are not
+ * the tracer use it (tests/sidecar's raw producer); the tracer numbers calls
+ * per thread (hv_thread_next_seq), with no write to a shared line. */
 static inline uint64_t hv_next_seq(struct hv_collector *c)
 {
     return atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed) + 1;
 }
 
+/* The next call of thread t: its per-thread seq (1, 2, 3, ... per thread;
+ * HV_HDR_THREAD_SEQ), counted in its own ring's call total. */
+static inline uint64_t hv_thread_next_seq(struct hv_collector *c, struct hv_thread_ctx *t)
+{
+    if (t->ring)
+        hv_ring_bump(&t->ring->calls);
+    else
+        atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed);   /* no ring: the rare, counted path */
+    return ++t->seq;
+}
+
+/* Calls made so far by every thread (the footer's call count); inline so the
+ * sidecar, which reads a producer's collector in shared memory, has it. */
+static inline uint64_t hv_collector_calls(const struct hv_collector *c)
+{
+    uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&c->nrings, memory_order_acquire);
+    uint64_t calls = atomic_load_explicit((_Atomic uint64_t *)&c->seq, memory_order_relaxed);
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
+    for (uint32_t i = 0; i < n; i++) {
+        struct hv_ring *r = atomic_load_explicit((struct hv_ring *_Atomic *)&c->rings[i], memory_order_acquire);
+        if (r)
+            calls += atomic_load_explicit(&r->calls, memory_order_relaxed);
+    }
+    return calls;
+}
+
 /* Reserves a record of `size` bytes (multiple of 8) in the thread's ring,
  * header filled; NULL when it cannot be delivered (already counted). */
-static inline struct hv_rec_header *hv_emit_begin(struct hv_thread_ctx *t, uint16_t type, uint32_t size,
-                                                  uint64_t seq)
+static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, uint16_t type, uint32_t size,
+                                                     uint64_t seq, uint64_t ts)
 {
     if (!t->ring)
         return NULL;
@@ -96,8 +128,14 @@ static inline struct hv_rec_header *hv_emit_begin(struct hv_thread_ctx *t, uint1
     h->size = (uint16_t)size;
     h->tid = t->tid;
     h->seq = seq;
-    h->ts_ns = hv_ticks();
+    h->ts_ns = ts;
     return h;
+}
+
+static inline struct hv_rec_header *hv_emit_begin(struct hv_thread_ctx *t, uint16_t type, uint32_t size,
+                                                  uint64_t seq)
+{
+    return hv_emit_begin_at(t, type, size, seq, hv_ticks());
 }
 
 static inline void hv_emit_commit(struct hv_thread_ctx *t, struct hv_rec_header *h)

@@ -35,6 +35,7 @@ struct hv_ring {
     alignas(64) _Atomic uint64_t head;       /* bytes published */
     uint64_t cached_tail;                    /* producer's last view of tail */
     _Atomic uint64_t made;                   /* records the producer tried to emit */
+    _Atomic uint64_t calls;                  /* call records (every owner of this ring, cumulative) */
     _Atomic uint64_t dropped[HV_DROP__COUNT];/* records not delivered, by cause */
     /* Consumer side. */
     alignas(64) _Atomic uint64_t tail;       /* bytes consumed */

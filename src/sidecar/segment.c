@@ -267,12 +267,14 @@ void sc_segment_counts(const struct sc_segment *s, struct sc_counts *c)
         if (!r)
             continue;
         c->made += atomic_load_explicit(&r->made, memory_order_relaxed);
+        c->calls += atomic_load_explicit(&r->calls, memory_order_relaxed);
         for (int k = 0; k < HV_DROP__COUNT; k++)
             c->dropped[k] += atomic_load_explicit(&r->dropped[k], memory_order_relaxed);
     }
-    /* Every traced call takes one seq, so the counter is the call count; it
-     * is there even when the process was killed before it could close. */
-    c->calls = atomic_load_explicit(&s->col->seq, memory_order_relaxed);
+    /* Every traced call is counted in its thread's ring (raw producers: the
+     * collector's seq); there even when the process was killed before it
+     * could close. */
+    c->calls += atomic_load_explicit(&s->col->seq, memory_order_relaxed);
     c->released = atomic_load_explicit(&s->hdr->consumer.released, memory_order_relaxed);
 }
 

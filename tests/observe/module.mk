@@ -15,3 +15,11 @@ check-observe: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze $(OBSER
 	python3 tests/observe/observe.py $(BUILD)
 
 CHECKS += check-observe
+
+$(OBSERVE_DIR)/handoff: $(BUILD)/obj/tests/observe/handoff.o | $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64 -lpthread
+
+TEST_PROGRAMS += $(OBSERVE_DIR)/handoff
+test-programs: $(OBSERVE_DIR)/handoff
+check-observe: $(OBSERVE_DIR)/handoff

@@ -80,8 +80,24 @@ class Observe(Suite):
         self.check(tails[0] == tails[130] and len(tails[0]) == 1,
                    "legacy-stream synchronize: one record with 1 or 131 streams", repr(tails))
 
+    def case_thread_handoff(self):
+        """Per-thread seqs (HV_HDR_THREAD_SEQ): a synchronize on one thread
+        handed to another through a mutex, a condition variable or an
+        atomic flag orders that thread's replay after it; without the
+        handover the replay races the copy."""
+        prog = os.path.join(self.build, "tests", "observe", "handoff")
+        for mode, want in (("mutex", set()), ("condvar", set()), ("flag", set()), ("race", {"unordered-write"})):
+            out = os.path.join(self.tmp, f"handoff.{mode}.hvt")
+            env = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out,
+                       HIPVIS_QUIET="1")
+            p = subprocess.run([prog, mode], env=env, capture_output=True, text=True, timeout=60)
+            if p.returncode != 0:
+                raise RuntimeError(f"handoff {mode}: exit {p.returncode}: {p.stderr.strip()}")
+            got = self.rules(out)
+            self.check(got == want, f"handoff {mode}: findings {sorted(got)}", f"expected {sorted(want)}")
+
     def main(self):
-        return self.run_cases([self.case_semantics, self.case_constant_records])
+        return self.run_cases([self.case_semantics, self.case_constant_records, self.case_thread_handoff])
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
     a->flags = cp->flags;
     a->dst_device = (int16_t)cp->dst_device;
     a->src_device = (int16_t)cp->src_device;
-    uint64_t seq = c->h.seq, stream = c->stream;
+    uint64_t seq = c->h.seq, stream = c->stream, ts = c->h.ts_ns;
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded
      * against. The mode is tested here, inline: with guards off no call. */
@@ -76,7 +76,7 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
      * whether the copy itself is covered (not for a pageable-source H2D,
      * which may return once the bytes are staged). */
     if (blocking)
-        hv_observe_stream(t, seq, stream, 0);
+        hv_observe_stream(t, seq, ts, stream, 0);
 }
 
 void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
@@ -94,12 +94,12 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     a->height = rows;
     a->value = m->value;
     a->elem_size = m->elem;
-    uint64_t seq = c->h.seq, stream = c->stream;
+    uint64_t seq = c->h.seq, stream = c->stream, ts = c->h.ts_ns;
     int blocking = !m->async && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     uint64_t dst = a->dst;
     hv_call_commit(t, c);
     hv_ev_stack(t, seq);
     hv_py_site(t, seq, HV_PY_AT_WRITE, dst);
     if (blocking)
-        hv_observe_stream(t, seq, stream, 1);
+        hv_observe_stream(t, seq, ts, stream, 1);
 }

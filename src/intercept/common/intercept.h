@@ -73,11 +73,12 @@
 /* The handle an API wrote through out-pointer `pp`, 0 when the call failed. */
 #define HV_OUT(pp, r) ((pp) && (r) == 0 ? HV_PTR(*(pp)) : 0)
 
-/* The seq of the latest call of the process; for strings interned before
- * the call that uses them has a seq of its own. */
+/* The seq of this thread's latest call; for strings interned before the
+ * call that uses them has a seq of its own (an auxiliary record carries its
+ * own thread's call seq, HV_HDR_THREAD_SEQ). */
 static inline uint64_t hv_seq_peek(void)
 {
-    return atomic_load_explicit(&hv_tracer.col->seq, memory_order_relaxed);
+    return hv_tls.seq;
 }
 
 /* ---- streams ---- */

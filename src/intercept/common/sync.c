@@ -21,12 +21,12 @@ void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, stru
     int legacy = c->stream_form == HV_STREAM_FORM_LEGACY_NULL;
     if (r == 0)
         hv_observe_complete(t, c, c->stream, seq);
-    uint64_t stream = c->stream;
+    uint64_t stream = c->stream, ts = c->h.ts_ns;
     hv_call_commit(t, c);
     if (r == 0 && legacy)
-        hv_observe_scope(t, seq, t->device, HV_OBS_LEGACY);
+        hv_observe_scope(t, seq, ts, t->device, HV_OBS_LEGACY);
     else if (r == 0 && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, seq);
+        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, ts);
 }
 
 void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r)
@@ -34,28 +34,32 @@ void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r)
     struct hv_call *c = hv_call_begin(t, api, r);
     uint64_t seq = c->h.seq;
     c->a.sync.completed_seq = r == 0 ? seq : 0;
+    uint64_t ts = c->h.ts_ns;
     hv_call_commit(t, c);
     if (r == 0)
-        hv_observe_scope(t, seq, t->device, HV_OBS_DEVICE);
+        hv_observe_scope(t, seq, ts, t->device, HV_OBS_DEVICE);
 }
 
-/* An event sync observes its stream complete up to the event's record. */
+/* An event sync observes its stream complete up to the event's record. The
+ * record's seq is only written when this thread made it (seqs are per
+ * thread, HV_HDR_THREAD_SEQ); otherwise the analyzer resolves the record
+ * from the event handle and the merged order. */
 void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event)
 {
     struct hv_call *c = hv_call_begin(t, api, r);
-    uint64_t stream = 0, rec_seq = 0, rec_epoch = 0;
+    struct hv_event_loc loc;
     struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
-    int known = es && hv_event_read(es, &stream, &rec_seq, &rec_epoch);
+    int known = es && hv_event_read(es, &loc);
     c->a.sync.event = event;
     if (known) {
-        hv_call_stream(t, c, stream, HV_STREAM_FORM_NONE);
+        hv_call_stream(t, c, loc.stream, HV_STREAM_FORM_NONE);
         if (r == 0)
-            hv_observe_complete(t, c, stream, rec_seq);
+            hv_observe_complete(t, c, loc.stream, loc.tid == t->tid ? loc.seq : 0);
     }
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
     if (known && r == 0 && hv_ev(HV_EV_OBSERVE))
-        hv_ev_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, rec_seq);
+        hv_ev_observed(t, seq, &(struct hv_obs){loc.stream, t->device, HV_OBS_STREAM}, loc.ts);
 }
 
 void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,
@@ -67,7 +71,7 @@ void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uin
     if (r == 0) {
         struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
         if (es)
-            hv_event_set(es, c->stream, c->h.seq, c->epoch);
+            hv_event_set(es, &(struct hv_event_loc){c->stream, c->h.seq, c->epoch, c->h.ts_ns, t->tid});
     }
     hv_call_commit(t, c);
 }
@@ -81,7 +85,15 @@ void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, stru
     a->event = event;
     a->flags = flags;
     struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
-    if (es && hv_event_read(es, &a->record_stream, &a->record_seq, &a->record_epoch) && r == 0 && waiter) {
+    struct hv_event_loc loc;
+    int known = es && hv_event_read(es, &loc);
+    if (known) {
+        /* The record's seq only when this thread made it (per-thread seqs). */
+        a->record_stream = loc.stream;
+        a->record_seq = loc.tid == t->tid ? loc.seq : 0;
+        a->record_epoch = loc.epoch;
+    }
+    if (known && r == 0 && waiter) {
         /* Waiting on an event of a capturing stream pulls this stream into
          * the capture (fork of a multi-stream capture). */
         struct hv_stream_state *src = hv_stream_get(hv_tracer.streams, a->record_stream, t->device);
