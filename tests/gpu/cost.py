@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""cost.py - what hipvis costs the serving loop users run (issue 12), on one GPU.
+
+The step, as a vLLM-style decode loop does it on PyTorch's default stream:
+  - a pinned host metadata buffer (2 KiB) copied with copy_(non_blocking=True);
+  - a CUDA-graph replay: three graphs (batch 64/128/256) captured in one pool;
+  - a stream synchronize and a .item() of the sampled token;
+  - every 8th step an eager "prefill": the host rewrites the pinned buffer,
+    copies it and runs the ops eagerly instead of replaying;
+  and ~129 live streams: PyTorch's stream pools, filled through torch.cuda.Stream
+  at every priority, as a serving process has them.
+
+Subcommands (one process each; each prints one JSON line {"result": ...}):
+  cost.py step [--steps N]            median us/step over blocks (whole-process pairs)
+  cost.py ab [--blocks N --steps S]   in-process A/B: blocks alternate hipvis_record_this_thread(1|0);
+                                      without libhipvis the same alternation of two identical arms
+                                      (the A/B noise floor)
+  cost.py long [--steps N]            one long run; records made/dropped from hipvis_record_counts
+  cost.py drive [--pairs N --blocks N --steps S --long-steps N --sidecar 0|1]
+                                      runs all of the above as subprocesses (tests/gpu/cost.sh calls it),
+                                      writes JSON lines under $OUT and prints the summary.
+"""
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+META_INTS = 512          # 2 KiB of int32 metadata
+SIZES = (64, 128, 256)
+HIDDEN = 64
+PREFILL_EVERY = 8
+
+
+def hipvis():
+    """(record_this_thread, record_counts) when libhipvis is preloaded, else (None, None)."""
+    lib = ctypes.CDLL(None)
+    try:
+        switch = lib.hipvis_record_this_thread
+    except AttributeError:
+        return None, None
+    counts = getattr(lib, "hipvis_record_counts", None)
+    return switch, counts
+
+
+def record_counts(counts):
+    if counts is None:
+        return None
+    made, dropped = ctypes.c_uint64(0), ctypes.c_uint64(0)
+    if counts(ctypes.byref(made), ctypes.byref(dropped)) != 0:
+        return None
+    return {"made": made.value, "dropped": dropped.value}
+
+
+class Loop:
+    def __init__(self, pool_streams=True):
+        import torch
+        self.torch = torch
+        dev = "cuda"
+        self.streams = []
+        if pool_streams:
+            # PyTorch's pools: 32 streams per priority level, created lazily
+            # on first use; touching each slot at every priority fills them.
+            try:
+                lo, hi = torch.cuda.Stream.priority_range()
+            except (AttributeError, RuntimeError):
+                lo, hi = 0, -1
+            prios = range(min(lo, hi), max(lo, hi) + 1)
+            for p in prios:
+                for _ in range(32):
+                    self.streams.append(torch.cuda.Stream(priority=p))
+        self.meta = torch.zeros(META_INTS, dtype=torch.int32, device=dev)
+        self.hidden = torch.randn(max(SIZES), HIDDEN, device=dev)
+        self.pin = torch.arange(META_INTS, dtype=torch.int32).pin_memory()
+        self.pool = torch.cuda.graph_pool_handle()
+        self.graphs = {}
+        torch.cuda.synchronize()
+        for bs in SIZES:
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                self.body(bs)   # warm-up outside capture
+            torch.cuda.current_stream().wait_stream(side)
+            torch.cuda.synchronize()
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g, pool=self.pool):
+                res = self.body(bs)
+            self.graphs[bs] = (g, res)
+        torch.cuda.synchronize()
+        self.i = 0
+
+    def body(self, bs):
+        w = self.meta[:bs].float()
+        y = self.hidden[:bs] * w[:, None]
+        return self.torch.argmax(y.sum(dim=1))
+
+    def step(self):
+        torch = self.torch
+        i = self.i
+        self.i += 1
+        if i % PREFILL_EVERY == 0:
+            self.pin.copy_(torch.arange(META_INTS, dtype=torch.int32) * ((i // PREFILL_EVERY) % 7 + 2))
+            self.meta.copy_(self.pin, non_blocking=True)
+            tok = self.body(max(SIZES))
+        else:
+            self.meta.copy_(self.pin, non_blocking=True)
+            g, tok = self.graphs[SIZES[i % len(SIZES)]]
+            g.replay()
+        torch.cuda.current_stream().synchronize()
+        return tok.item()
+
+    def block_us(self, steps):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            self.step()
+        return (time.perf_counter() - t0) / steps * 1e6
+
+
+def sub_step(args):
+    loop = Loop()
+    for _ in range(200):
+        loop.step()
+    _, counts = hipvis()
+    blocks = [loop.block_us(args.steps // 5) for _ in range(5)]
+    return {"us_per_step": statistics.median(blocks), "blocks_us": blocks, "steps": args.steps,
+            "records": record_counts(counts)}
+
+
+def sub_ab(args):
+    switch, counts = hipvis()
+    loop = Loop()
+    for _ in range(200):
+        loop.step()
+    before = record_counts(counts)
+    a, b = [], []
+    for k in range(args.blocks):
+        # order alternates so drift hits both arms alike
+        for arm in ((1, 0) if k % 2 == 0 else (0, 1)):
+            if switch is not None:
+                switch(arm)
+            (a if arm else b).append(loop.block_us(args.block_steps))
+    if switch is not None:
+        switch(1)
+    ratios = sorted(x / y for x, y in zip(a, b))
+    n = len(ratios)
+    return {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
+            "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
+            "blocks": args.blocks, "steps": args.block_steps, "hipvis": switch is not None,
+            "records_before": before, "records_after": record_counts(counts)}
+
+
+def sub_long(args):
+    _, counts = hipvis()
+    loop = Loop()
+    t0 = time.perf_counter()
+    for _ in range(args.steps):
+        loop.step()
+    us = (time.perf_counter() - t0) / args.steps * 1e6
+    return {"steps": args.steps, "us_per_step": us, "records": record_counts(counts)}
+
+
+# ---------------------------------------------------------------- driver
+
+def run_child(argv, env, log):
+    t0 = time.time()
+    p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    with open(log, "a") as f:
+        f.write(f"$ {' '.join(argv)}\n{p.stdout}{p.stderr}\n")
+    result = None
+    for line in p.stdout.splitlines():
+        if line.startswith('{"result"'):
+            result = json.loads(line)["result"]
+    return {"rc": p.returncode, "seconds": round(time.time() - t0, 1), "result": result,
+            "stderr_tail": p.stderr.strip().splitlines()[-3:] if p.returncode else []}
+
+
+def trace_footer(dump, path):
+    """Records written and dropped per the trace's footer (hipvis-dump --json)."""
+    p = subprocess.run([dump, "--json", path], capture_output=True, text=True)
+    footer = None
+    for line in p.stdout.splitlines():
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if o.get("type") == "footer":
+            footer = o
+    return footer
+
+
+def drive(args):
+    out = os.environ.get("OUT") or "gpu-out"
+    os.makedirs(out, exist_ok=True)
+    lib = os.environ["HIPVIS_LIB"]
+    dump = os.environ.get("HIPVIS_DUMP", "")
+    work = os.environ.get("HIPVIS_WORK", "/tmp")
+    extra_ld = os.environ.get("HIPVIS_LIBPATH", "")
+    res_path = os.path.join(out, "cost.jsonl")
+    log = os.path.join(out, "cost.log")
+    me = os.path.abspath(__file__)
+    base = dict(os.environ, PYTHONUNBUFFERED="1", HIPVIS_QUIET="1")
+    for k in ("LD_PRELOAD", "HIPVIS_SIDECAR", "HIPVIS_OUTPUT"):
+        base.pop(k, None)
+
+    def arm_env(arm, tag):
+        e = dict(base)
+        if arm == "plain":
+            return e
+        e["LD_PRELOAD"] = lib
+        if extra_ld:
+            e["LD_LIBRARY_PATH"] = extra_ld + (":" + e["LD_LIBRARY_PATH"] if e.get("LD_LIBRARY_PATH") else "")
+        if arm == "sidecar":
+            e["HIPVIS_SIDECAR"] = "1"
+        else:
+            e["HIPVIS_OUTPUT"] = os.path.join(work, f"cost.{tag}.%p.hvt")
+        return e
+
+    arms = ["plain", "defaults"] + (["sidecar"] if args.sidecar else [])
+    lines = []
+
+    def emit(obj):
+        lines.append(obj)
+        with open(res_path, "a") as f:
+            f.write(json.dumps(obj) + "\n")
+
+    t_start = time.time()
+    # 1. in-process A/B: noise floor (no hipvis), defaults, sidecar
+    for arm in ["plain"] + arms[1:]:
+        x = run_child([sys.executable, me, "ab", "--blocks", str(args.blocks), "--block-steps",
+                       str(args.block_steps)], arm_env(arm, "ab"), log)
+        emit({"kind": "ab", "arm": arm, **x})
+        print(f"cost: A/B {arm}: {json.dumps(x['result'])[:200] if x['result'] else x}", flush=True)
+    # 2. one long run at the defaults
+    long_trace = os.path.join(work, "cost.long.%p.hvt")
+    e = arm_env("defaults", "long")
+    e["HIPVIS_OUTPUT"] = long_trace
+    x = run_child([sys.executable, me, "long", "--steps", str(args.long_steps)], e, log)
+    footer = None
+    if dump:
+        import glob
+        for path in glob.glob(os.path.join(work, "cost.long.*.hvt")):
+            footer = trace_footer(dump, path)
+    emit({"kind": "long", "arm": "defaults", "footer": footer, **x})
+    print(f"cost: long run: {json.dumps(x['result'])[:200] if x['result'] else x}; footer {footer}", flush=True)
+    # 3. whole-process rounds, every arm once per round, order rotating,
+    # until --pairs rounds or the time budget (what ran is reported)
+    rounds = 0
+    for r in range(args.pairs):
+        if time.time() - t_start > args.budget_s:
+            break
+        order = arms[r % len(arms):] + arms[:r % len(arms)]
+        for arm in order:
+            x = run_child([sys.executable, me, "step", "--steps", str(args.steps)], arm_env(arm, f"step{r}"), log)
+            emit({"kind": "process", "round": r, "arm": arm, **x})
+        rounds += 1
+        print(f"cost: round {r + 1}/{args.pairs} done at {time.time() - t_start:.0f} s", flush=True)
+
+    # summary
+    def med(arm):
+        v = [o["result"]["us_per_step"] for o in lines if o["kind"] == "process" and o["arm"] == arm
+             and o["rc"] == 0 and o["result"]]
+        return statistics.median(v) if v else None
+
+    summary = {"kind": "summary", "seconds": round(time.time() - t_start, 1), "pairs_asked": args.pairs,
+               "rounds_run": rounds,
+               "steps_per_process": args.steps, "blocks": args.blocks, "arms": {}}
+    for arm in arms:
+        summary["arms"][arm] = {"median_us_per_step": med(arm)}
+    for arm in arms[1:]:
+        ratios = []
+        for r in range(args.pairs):
+            p = [o for o in lines if o["kind"] == "process" and o["round"] == r and o["rc"] == 0 and o["result"]]
+            a = [o["result"]["us_per_step"] for o in p if o["arm"] == arm]
+            b = [o["result"]["us_per_step"] for o in p if o["arm"] == "plain"]
+            if a and b:
+                ratios.append(a[0] / b[0])
+        summary["arms"][arm]["pair_ratio_median"] = statistics.median(ratios) if ratios else None
+        summary["arms"][arm]["pairs"] = len(ratios)
+        drops = [o["result"]["records"]["dropped"] for o in lines if o["kind"] == "process" and o["arm"] == arm
+                 and o["result"] and o["result"].get("records")]
+        summary["arms"][arm]["dropped_per_run"] = drops
+    for o in lines:
+        if o["kind"] == "ab" and o["result"]:
+            summary["arms"].setdefault(o["arm"], {})["ab"] = {
+                k: o["result"][k] for k in ("median_block_ratio", "p10", "p90", "arm_on_us", "arm_off_us")}
+    lg = [o for o in lines if o["kind"] == "long"][0]
+    ft = lg["footer"] or {}
+    summary["long"] = {"steps": args.long_steps, "rc": lg["rc"],
+                       "records": lg["result"]["records"] if lg["result"] else None,
+                       "footer_records_made": ft.get("records_made"),
+                       "footer_records_written": ft.get("records_written"),
+                       "footer_lost": (ft["records_made"] - ft["records_written"]) if "records_made" in ft else None}
+    emit(summary)
+    print(json.dumps(summary, indent=1))
+    ok = all(o["rc"] == 0 for o in lines if "rc" in o)
+    return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cmd", choices=["step", "ab", "long", "drive"])
+    ap.add_argument("--steps", type=int, default=2000, help="steps per whole process (step)")
+    ap.add_argument("--block-steps", type=int, default=1000, help="steps per A/B block")
+    ap.add_argument("--budget-s", type=float, default=300,
+                    help="drive: start no new whole-process round after this many seconds")
+    ap.add_argument("--blocks", type=int, default=30, help="A/B block pairs")
+    ap.add_argument("--pairs", type=int, default=20, help="whole-process rounds (each arm once per round)")
+    ap.add_argument("--long-steps", type=int, default=50000)
+    ap.add_argument("--sidecar", type=int, default=1, help="1: also the HIPVIS_SIDECAR=1 arm")
+    args = ap.parse_args()
+    if args.cmd == "drive":
+        return drive(args)
+    result = {"step": sub_step, "ab": sub_ab, "long": sub_long}[args.cmd](args)
+    import torch
+    result.update({"cmd": args.cmd, "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+                   "hipvis": hipvis()[0] is not None})
+    print(json.dumps({"result": result}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
