@@ -70,7 +70,10 @@ void hv_payload_setup(const struct hv_config *cfg)
 {
     payload_limit = cfg->payload_bytes;
     rewrite_limit = cfg->rewrite_check_bytes;
-    rewrite_every = cfg->rewrite_every ? cfg->rewrite_every : 1;
+    /* With the probe on (an investigation, not an always-on default) every
+     * eligible copy is checked: a probe that sees other bytes after the copy
+     * needs the rewrite check's answer to tell a host race from a bad copy. */
+    rewrite_every = cfg->rewrite_every && cfg->probe.mode == HV_PROBE_OFF ? cfg->rewrite_every : 1;
     stage_bytes = payload_limit > rewrite_limit ? payload_limit : rewrite_limit;
     hv_hostmem_setup();
     if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
