@@ -52,7 +52,8 @@ class Docs(Suite):
         tools = [("hipvis-analyze", [os.path.join(self.build, "hipvis-analyze")]),
                  ("hipvis-dump", [os.path.join(self.build, "hipvis-dump")]),
                  ("hipvis-sidecar", [os.path.join(self.build, "hipvis-sidecar")]),
-                 ("hipvis", [os.path.join(self.build, "hipvis"), "run"])]
+                 ("hipvis", [os.path.join(self.build, "hipvis"), "run"]),
+                 ("hipvis", [os.path.join(self.build, "hipvis"), "experiment"])]
         for man, argv in tools:
             out = subprocess.run(argv + ["--help"], capture_output=True, text=True, timeout=30).stdout
             opts = sorted(set(re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", out, re.M)))
