@@ -22,6 +22,7 @@
  * Exit status 0 unless the arguments are wrong (2).
  */
 #include "../runtime-double/hipdouble.h"
+#include "hipvis/hipvis.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -43,7 +44,7 @@ struct opts {
     int prefill_every, threads;
     int graph_nodes; /* --graph-nodes: no-op layer kernels captured ahead of the reader */
     bool sync_before_replay, side_copy, event_wait, host_rewrite, event_sync_before_rewrite;
-    bool fork_join, spt, print_buffers;
+    bool fork_join, spt, print_buffers, name_buffers;
     int free_realloc; /* 0 no, 1 new address, 2 same address */
 };
 
@@ -276,6 +277,14 @@ static int setup(struct ctx *c)
     CHECK(c, hipMalloc((void **)&c->cu, NSEQ * sizeof(int32_t)));
     CHECK(c, hipMalloc((void **)&c->out, NREQ * sizeof(int32_t)));
     CHECK(c, hipMalloc((void **)&c->tokens, NREQ * sizeof(int32_t)));
+    if (c->o->name_buffers) {
+        /* --name-buffers: what a user adds so reports say "cu_seqlens_q", not
+         * an address (hipvis_name; nothing happens without libhipvis). */
+        HIPVIS_CALL(hipvis_name, c->cu, NSEQ * sizeof(int32_t), "cu_seqlens_q");
+        HIPVIS_CALL(hipvis_name, c->pinned, NSEQ * sizeof(int32_t), "cu_seqlens_q_cpu");
+        HIPVIS_CALL(hipvis_name, c->out, NREQ * sizeof(int32_t), "tokens_per_req");
+        HIPVIS_CALL(hipvis_name, c->tokens, NREQ * sizeof(int32_t), "tokens");
+    }
     CHECK(c, hipStreamCreateWithFlags(&c->side, hipStreamNonBlocking));
     CHECK(c, hipStreamCreateWithFlags(&c->cap, hipStreamNonBlocking));
     CHECK(c, hipStreamCreateWithFlags(&c->cap_side, hipStreamNonBlocking));
@@ -312,6 +321,8 @@ static int reallocate(struct ctx *c)
     }
     c->cu = fresh;
     c->moved = fresh != old;
+    if (c->o->name_buffers)
+        HIPVIS_CALL(hipvis_name, c->cu, NSEQ * sizeof(int32_t), "cu_seqlens_q");
     return 0;
 }
 
@@ -396,7 +407,7 @@ static int usage(const char *argv0)
     fprintf(stderr,
             "usage: %s [--steps N] [--prefill-every K] [--threads T] [--sync-before-replay]\n"
             "  [--side-stream-copy] [--event-wait] [--host-rewrite] [--event-sync-before-rewrite]\n"
-            "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers] [--graph-nodes N]\n",
+            "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers] [--name-buffers] [--graph-nodes N]\n",
             argv0);
     return 2;
 }
@@ -444,6 +455,8 @@ static int parse(int argc, char **argv, struct opts *o)
             o->fork_join = true;
         else if (!strcmp(a, "--spt"))
             o->spt = true;
+        else if (!strcmp(a, "--name-buffers"))
+            o->name_buffers = true;
         else if (!strcmp(a, "--print-buffers"))
             o->print_buffers = true;
         else

@@ -8,7 +8,9 @@
 # every 8th step an eager prefill) on the TEST-ONLY HIP runtime double with
 # LD_PRELOAD=libhipvis.so, then shows what hipvis-analyze alone reports:
 # the same-epoch-write finding naming the buffer and its reader, and what
-# to do next. Every command it prints is the one it runs, ready to paste.
+# to do next. The loop names its buffers with hipvis_name (--name-buffers),
+# so the report says cu_seqlens_q. Every command it prints is the one it
+# runs, ready to paste.
 # Exit 0; 1 if something is missing (no trace, no finding).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
@@ -29,9 +31,10 @@ rm -rf "$out"
 mkdir -p "$out"
 
 run=(env LD_LIBRARY_PATH="$build/tests/double" HIPVIS_OUTPUT="$trace" LD_PRELOAD="$build/libhipvis.so"
-     "$app" --steps "$steps" --prefill-every 8 --print-buffers)
+     "$app" --steps "$steps" --prefill-every 8 --print-buffers --name-buffers)
 echo "== 1. decode_loop: $steps steps (pinned H2D copy of cu_seqlens_q, then graph replay, same stream;"
-echo "      an eager prefill every 8th step), on the TEST-ONLY runtime double, under libhipvis"
+echo "      an eager prefill every 8th step), on the TEST-ONLY runtime double, under libhipvis;"
+echo "      --name-buffers makes it call hipvis_name() on its buffers, as a user would (docs/names.md)"
 show "${run[@]}"
 "${run[@]}" >"$out/decode_loop.out" 2>"$out/decode_loop.err"
 sed 's/^/   /' "$out/decode_loop.out"
@@ -57,6 +60,8 @@ sed 's/^/   /; s/ *$//' "$out/analysis.txt"
 [ "$rc" -eq 0 ] || { echo "demo: FAILED: hipvis-analyze exited $rc" >&2; exit 1; }
 grep -q '^\[warning\] same-epoch-write' "$out/analysis.txt" ||
     { echo "demo: FAILED: hipvis-analyze reported no same-epoch-write" >&2; exit 1; }
+grep -q 'buffer   "cu_seqlens_q"' "$out/analysis.txt" ||
+    { echo "demo: FAILED: the finding does not name cu_seqlens_q" >&2; exit 1; }
 
 echo
 echo "== 3. The same analysis as one self-contained page (timeline, findings, graphs, input health; offline)"

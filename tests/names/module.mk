@@ -9,10 +9,6 @@
 NAMES_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
               $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco
 
-check-names: $(NAMES_DEPS)
-	python3 tests/names/names_e2e.py $(BUILD)
-
-CHECKS += check-names
 
 # NVTX and roctx marks: marks_app (NVTX v3 from the CUDA toolkit's headers,
 # roctx from a TEST-ONLY stub library) on the double. Built when the
@@ -30,6 +26,12 @@ $(NAMES_T)/marks_app: tests/names/marks_app.c $(NAMES_T)/libroctx64.so | $(APPS_
 
 NAMES_DEPS += $(NAMES_T)/marks_app
 endif
+
+# After every NAMES_DEPS addition: prerequisites expand when the rule is read.
+check-names: $(NAMES_DEPS)
+	python3 tests/names/names_e2e.py $(BUILD)
+
+CHECKS += check-names
 
 # Bench: ns per traced call with Python frames on vs off (processes
 # alternating; the option is fixed per process). See docs/names.md for the
