@@ -4,7 +4,7 @@
 #include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
 #include "preload/evidence.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 static enum hv_dir resolve_dir(int kind, enum hv_mem dst, enum hv_mem src)
 {

@@ -11,7 +11,7 @@
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
 #include "preload/evidence.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 #include "preload/kargs.h"
 
 #define HV_GRAPH_MAX_DEPTH 8

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "intercept/cuda/cuda_common.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 struct cu_graph_api {
     CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);

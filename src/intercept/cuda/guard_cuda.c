@@ -1,5 +1,5 @@
 /*
- * guard_cuda: HIPVIS_GUARD (src/preload/guard.h) for CUDA graph launches
+ * guard_cuda: HIPVIS_GUARD (src/guard/guard.h) for CUDA graph launches
  * and copies. The calls go to the driver (hv_cu_sym): CUDA streams are
  * driver streams, and the driver keeps no sticky "last error" a guard
  * could disturb. CUDA events have no scope flags: event-sync-nofence is
@@ -9,7 +9,7 @@
 #include <pthread.h>
 
 #include "intercept/cuda/cuda_common.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 static void load(void);
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;

@@ -2,7 +2,7 @@
  * CUgraph: the inventory is walked through the driver (cu_graph.c). */
 #include "intercept/cuda/cuda_common.h"
 #include "preload/evidence.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 /* Kernel nodes set through the runtime name a host stub: learn its layout
  * first so the new arguments can be read. */

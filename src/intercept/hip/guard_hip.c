@@ -1,5 +1,5 @@
 /*
- * guard_hip: the runtime calls of HIPVIS_GUARD (src/preload/guard.h) for
+ * guard_hip: the runtime calls of HIPVIS_GUARD (src/guard/guard.h) for
  * HIP. They go to the real runtime's own functions (hv_runtime_sym), never
  * through hipvis's wrappers, so the trace holds only the program's calls
  * plus one HV_REC_GUARD per guarded launch.

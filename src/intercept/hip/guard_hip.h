@@ -1,10 +1,10 @@
-/* HIPVIS_GUARD for HIP graph launches: HIP's half of src/preload/guard.h
+/* HIPVIS_GUARD for HIP graph launches: HIP's half of src/guard/guard.h
  * (the runtime calls a guard makes, and HIP's stream handles). */
 #ifndef HIPVIS_GUARD_HIP_H
 #define HIPVIS_GUARD_HIP_H
 
 #include "intercept/hip/hip_common.h"
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 /* Before the real hipGraphLaunch(_spt)(e, s): applies the configured
  * pattern when the launch is flagged. `spt`: HV_HIP_LEGACY / HV_HIP_SPT. */

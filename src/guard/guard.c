@@ -8,7 +8,7 @@
  * few per step, and a guarded launch costs a host round trip anyway. With
  * guards off every hook is one relaxed load and a branch.
  */
-#include "preload/guard.h"
+#include "guard/guard.h"
 
 #include <pthread.h>
 #include <stdio.h>
