@@ -154,8 +154,20 @@ int hv_cli_parse(const struct hv_cli *c, int argc, char **argv, hv_cli_fn fn, vo
                 rc = hv_cli_error(c, "unknown option '-%c'", optopt);
             } else {
                 unknown_label(argv[optind - 1], label, sizeof label);
-                /* glibc also lands here for an ambiguous prefix. */
-                rc = hv_cli_error(c, "unknown option '%s'", label);
+                /* glibc lands here for an ambiguous prefix too: say which. */
+                char cands[256] = "";
+                size_t plen = strlen(label), nc = 0, used = 0;
+                for (size_t i = 0; plen > 2 && label[0] == '-' && label[1] == '-' && i < n + 2; i++) {
+                    const char *nm = lo[i].name;
+                    if (strncmp(nm, label + 2, plen - 2) == 0 && used + strlen(nm) + 5 < sizeof cands) {
+                        used += (size_t)snprintf(cands + used, sizeof cands - used, "%s--%s", nc ? ", " : "", nm);
+                        nc++;
+                    }
+                }
+                if (nc > 1)
+                    rc = hv_cli_error(c, "option '%s' is ambiguous: %s", label, cands);
+                else
+                    rc = hv_cli_error(c, "unknown option '%s'", label);
             }
             break;
         }

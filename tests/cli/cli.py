@@ -76,6 +76,11 @@ class Cli(Suite):
         self.check(rc == 2 and "unknown option '-x'" in err, "hipvis run -x: unknown option named", err.strip())
         rc, _, err = self.run([self.analyze, "--json=yes", "x"])
         self.check(rc == 2 and "'--json' takes no value" in err, "a flag given a value is named", err.strip())
+        rc, _, err = self.run([self.analyze, "--di", "x"])
+        self.check(rc == 2 and "'--di' is ambiguous: --disable, --diagnose" in err, "an ambiguous prefix names the candidates",
+                   err.strip())
+        rc, _, err = self.run([self.analyze, "--diag", "--fail-on=none", "x.zst"])
+        self.check(rc == 2 and "option" not in err, "an unambiguous prefix is the option (--diag)", err.strip())
         rc, _, err = self.run([self.sidecar, "--alerts"])
         self.check(rc == 2 and "'--alerts' needs a value" in err, "a missing value is named", err.strip())
 
@@ -166,6 +171,13 @@ class Cli(Suite):
         rc, out, _ = self.run([self.analyze, "--json", "--fail-on=none", weird + ".missing"])
         doc = json.loads(out)
         self.check(rc == 2 and doc["errors"][0]["path"] == weird + ".missing", "... and in its errors", f"rc={rc}")
+        # A name that is not UTF-8 at all still gives valid JSON (U+FFFD for the bad byte).
+        bad = os.path.join(self.tmp.encode(), b"bad-\xff.zst")
+        shutil.copy(tr, bad)
+        p = subprocess.run([self.analyze.encode(), b"--json", b"--fail-on=none", bad], capture_output=True, timeout=60)
+        doc = json.loads(p.stdout.decode("utf-8"))
+        self.check(p.returncode == 0 and doc["traces"][0]["path"].endswith("bad-\ufffd.zst"),
+                   "a path that is not UTF-8: valid JSON, U+FFFD for the bad byte", repr(p.stdout[:200]))
         pf = os.path.join(self.tmp, "p.json")
         rc, _, _ = self.run([self.analyze, "--fail-on=none", "--perfetto", pf, weird])
         with open(pf, encoding="utf-8") as f:
