@@ -60,7 +60,7 @@ static const struct hv_cli_opt analyze_opts[] = {
      "timeline clock: monotonic (default) | realtime | offset=NS | base=NS | torch=FILE\n"
      "(line up with a torch.profiler Chrome trace of the same run)"},
     {"html-max-ops", 0, HV_CLI_VALUE, OPT_HTML_MAX_OPS, "N",
-     "ops the HTML timeline keeps one by one (default 250000; the rest as density)"},
+     "ops the HTML timeline keeps one by one (default 150000; the rest as density)"},
     {"fail-on", 0, HV_CLI_VALUE, OPT_FAIL_ON, "LEVEL",
      "error|warning|info|none: exit 1 when a finding is at or above (default warning)"},
     {"all", 0, HV_CLI_FLAG, OPT_ALL, NULL, "list every occurrence of each finding group"},

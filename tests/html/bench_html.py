@@ -3,7 +3,7 @@
 trace's HTML report loads in headless Chromium, and what the timeline
 exports weigh.
 
-Loop: tests/html/mktrace writes a decode-loop-like trace of RECORDS records
+Loop (one run of each, wall time): tests/html/mktrace writes a decode-loop-like trace of RECORDS records
 (default 1 000 000; same-epoch-write and parallel-queue-read every step);
 hipvis-analyze --html and --perfetto on it (wall time each); then, 3 times in
 one browser, Page.navigate to the file:// URL and poll until the page says
@@ -41,6 +41,7 @@ n = int(subprocess.run([os.path.join(build, "tests/html/mktrace"), trace, str(re
                        stdout=subprocess.PIPE, text=True).stdout)
 t_html = timed([analyze, "--fail-on", "none", "--html", html, trace])
 t_pf = timed([analyze, "--fail-on", "none", "--perfetto", pf, trace])
+t_gz = timed([analyze, "--fail-on", "none", "--perfetto", pf + ".gz", trace])
 t_txt = timed([analyze, "--fail-on", "none", trace])
 mb = lambda p: os.path.getsize(p) / 1e6  # noqa: E731
 
@@ -68,8 +69,9 @@ with cdp.Browser() as b:
 med = statistics.median
 print("bench-html: %d-record synthetic decode-loop trace (%.1f MB), load average %s" %
       (n, mb(trace), " ".join("%.2f" % x for x in os.getloadavg())))
-print("  hipvis-analyze: text %.2f s | --html %.2f s -> %.1f MB | --perfetto %.2f s -> %.1f MB (%.1fx the trace)" %
-      (t_txt, t_html, mb(html), t_pf, mb(pf), mb(pf) / mb(trace)))
+print("  hipvis-analyze: text %.2f s | --html %.2f s -> %.1f MB | --perfetto %.2f s -> %.1f MB (%.1fx the trace), "
+      "as .json.gz %.2f s -> %.1f MB (%.2fx)" % (t_txt, t_html, mb(html), t_pf, mb(pf), mb(pf) / mb(trace), t_gz,
+                                               mb(pf + ".gz"), mb(pf + ".gz") / mb(trace)))
 print("  headless Chromium, file:// load until interactive (navigate -> body[data-ready]), 3 runs: median %.2f s "
       "(min %.2f, max %.2f); the page's own script %.2f s" % (med(loads), min(loads), max(loads), med(inpage)))
 print("  %d ops drawn one by one, the rest as density; click on a finding (centre + redraw) %.0f ms, zoom %.0f ms" %

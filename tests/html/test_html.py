@@ -168,6 +168,17 @@ with cdp.Browser() as b:
     check(0 < n < 400, "--window 100:400 keeps only ops in the window (%s)" % n)
     check("Window:" in page.evaluate("document.querySelector('header').textContent"), "the page says it shows a window")
     page.close()
+    two_html = os.path.join(tmp, "two.html")
+    r = run([analyze, "--fail-on", "none", "--html", two_html, demo_trace, evil_trace])
+    page = b.open()
+    page.navigate(url(two_html))
+    pids = page.evaluate("[].map.call(document.querySelectorAll('#findings li[data-rule]'),"
+                         "function(e){return e.textContent.match(/pid (\\d+)/)[1]})")
+    check(r.returncode == 0 and not page.console_errors and len(set(pids or [])) == 2,
+          "two traces in one page: findings of both processes, no console error (%s)" % sorted(set(pids or [])))
+    page.click('#findings li[data-i="%d"]' % (len(pids) - 1))
+    check(not page.console_errors, "two traces: selecting the last finding raises nothing")
+    page.close()
     cap_html = os.path.join(tmp, "cap.html")
     r = run([analyze, "--fail-on", "none", "--html-max-ops", "300", "--html", cap_html, evil_trace])
     page = b.open()

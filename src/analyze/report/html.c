@@ -17,7 +17,7 @@
 #define MAX_EXECS 256u          /* graphs kept (the latest inventory per exec) */
 #define MAX_GRAPH_NODES 2000u   /* nodes drawn per graph; the rest counted */
 #define MAX_EPOCHS 50000u       /* epoch-boundary ticks drawn */
-#define MAX_MARKS 50000u        /* regions and marks drawn */
+#define MAX_MARKS 20000u        /* regions and marks drawn (the page says how many more) */
 #define MAX_OPEN 256u           /* open regions tracked (push/pop per thread, start/end by id) */
 
 enum ev_kind { K_COPY, K_MEMSET, K_LAUNCH, K_REPLAY, K_SYNC, K_EVREC, K_EVWAIT, K_GUARD, K_MARK, K_OTHER };

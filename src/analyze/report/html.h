@@ -23,7 +23,7 @@
 #include "analyze/report/report.h"
 #include "analyze/report/view.h"
 
-#define HV_HTML_MAX_DETAIL 250000u   /* ops kept one by one by default */
+#define HV_HTML_MAX_DETAIL 150000u   /* ops kept one by one by default: ~3 MB of page */
 
 struct hv_html;
 /* store: the findings the page reports (install hv_html_on_finding as its
