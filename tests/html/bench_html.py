@@ -33,7 +33,7 @@ analyze = os.path.join(build, "hipvis-analyze")
 
 def timed(args):
     t = time.monotonic()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.monotonic() - t
 
 
@@ -45,17 +45,24 @@ t_gz = timed([analyze, "--fail-on", "none", "--perfetto", pf + ".gz", trace])
 t_txt = timed([analyze, "--fail-on", "none", trace])
 mb = lambda p: os.path.getsize(p) / 1e6  # noqa: E731
 
-loads, inpage, clicks, zooms = [], [], [], []
+loads, inpage, clicks, zooms, busy = [], [], [], [], []
 with cdp.Browser() as b:
     page = b.open()
     for _ in range(3):
+        page.call("Performance.disable")
         page.navigate("about:blank")
+        page.call("Performance.enable", timeDomain="threadTicks")
         t0 = time.monotonic()
         page.call("Page.navigate", url="file://" + html)
         while page.evaluate("document.body && document.body.getAttribute('data-ready') === '1' "
                             "&& location.protocol === 'file:'") is not True:
             time.sleep(0.01)
         loads.append(time.monotonic() - t0)
+        # The renderer's main-thread time spent in tasks (parse, script,
+        # layout, paint) for this document: what the load costs the CPU,
+        # without the waiting a loaded machine adds to the wall time.
+        m = {x["name"]: x["value"] for x in page.call("Performance.getMetrics")["metrics"]}
+        busy.append(m.get("TaskDuration", 0.0))
         inpage.append(float(page.evaluate("document.body.getAttribute('data-ready-ms')")) / 1000)
         clicks.append(page.evaluate("(function(){var t=performance.now(); hipvis.select(0);"
                                     " return performance.now()-t})()") / 1000)
@@ -73,7 +80,11 @@ print("  hipvis-analyze: text %.2f s | --html %.2f s -> %.1f MB | --perfetto %.2
       "as .json.gz %.2f s -> %.1f MB (%.2fx)" % (t_txt, t_html, mb(html), t_pf, mb(pf), mb(pf) / mb(trace), t_gz,
                                                mb(pf + ".gz"), mb(pf + ".gz") / mb(trace)))
 print("  headless Chromium, file:// load until interactive (navigate -> body[data-ready]), 3 runs: median %.2f s "
-      "(min %.2f, max %.2f); the page's own script %.2f s" % (med(loads), min(loads), max(loads), med(inpage)))
+      "(min %.2f, max %.2f); the page's own script %.2f s; renderer main thread busy %.2f s (CPU, not wall)" %
+      (med(loads), min(loads), max(loads), med(inpage), med(busy)))
+if os.getloadavg()[0] > 2 * (os.cpu_count() or 1):
+    print("  note: load average above twice the %d cores: wall times are inflated by waiting for a CPU" %
+          (os.cpu_count() or 1))
 print("  %d ops drawn one by one, the rest as density; click on a finding (centre + redraw) %.0f ms, zoom %.0f ms" %
       (ops, med(clicks) * 1000, med(zooms) * 1000))
 if errors:
