@@ -23,17 +23,17 @@ for so in libzstd.so.1 libmsgpackc.so.2; do
 done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 nvcc --version | tail -1
-nvcc -O2 -cudart shared -o "$tmp/race" tests/gpu/race.cu || exit 1
+nvcc -O2 -cudart shared -o "$tmp/racebin" tests/gpu/race.cu || exit 1
 echo "== plain runs (no hipvis)"
-"$tmp/race" --steps 200
-"$tmp/race" --steps 200 --sync
+"$tmp/racebin" --steps 200
+"$tmp/racebin" --steps 200 --sync
 echo "== hipvis experiment: racy variant"
-timeout -k 5 110 build/hipvis experiment -n 6 --timeout 60 -o "$tmp/race" -- "$tmp/race" --steps 200 \
+timeout -k 5 110 build/hipvis experiment -n 6 --timeout 60 -o "$tmp/race" -- "$tmp/racebin" --steps 200 \
     > "$tmp/race.txt" 2> "$tmp/race.err"
 echo "exit $?"; cat "$tmp/race.txt"; tail -3 "$tmp/race.err"
 echo "== hipvis experiment: synchronized variant"
 timeout -k 5 50 build/hipvis experiment -n 10 --arms baseline,copy-sync --timeout 30 -o "$tmp/race-sync" -- \
-    "$tmp/race" --steps 200 --sync > "$tmp/race-sync.txt" 2> "$tmp/race-sync.err"
+    "$tmp/racebin" --steps 200 --sync > "$tmp/race-sync.txt" 2> "$tmp/race-sync.err"
 echo "exit $?"; cat "$tmp/race-sync.txt"; tail -3 "$tmp/race-sync.err"
 for d in race race-sync; do
     mkdir -p "$OUT/$d"
