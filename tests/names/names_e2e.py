@@ -153,6 +153,25 @@ def marks(tmp):
     check('"type":"mark"' in dump_json, "hipvis-dump --json shows marks")
 
 
+def native_lines(tmp):
+    """HIPVIS_STACKS=1 native frames get file:line from DWARF (libdw)."""
+    app = os.path.abspath(os.path.join(BUILD, "tests", "apps", "decode_loop"))
+    src = os.path.join(ROOT, "tests", "apps", "decode_loop.c")
+    with open(src) as f:
+        lines = [i for i, t in enumerate(f, 1) if "hipMemcpyAsync, c->cu, c->pinned" in t]
+    trace = os.path.join(tmp, "native.zst")
+    env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", HIPVIS_STACKS="1",
+               LD_LIBRARY_PATH=os.path.dirname(DBL))
+    subprocess.run([app, "--steps", "16"], env=env, capture_output=True, timeout=60)
+    text = analyze(trace, False) if os.path.exists(trace) else ""
+    check(any(f"at decode_loop.c:{n} " in text for n in lines), f"native stack frames at decode_loop.c:{lines}",
+          text[:800])
+    doc = json.loads(analyze(trace, True)) if os.path.exists(trace) else {"findings": []}
+    frames = [fr for f in doc["findings"] for fr in (f.get("earlier") or {}).get("stack", [])]
+    check(any(fr.get("file", "").endswith("decode_loop.c") and fr.get("line") in lines for fr in frames),
+          "JSON stack frames carry file and line")
+
+
 def main():
     for need in (LIB, DBL, HSACO, ANALYZE, DUMP):
         if not os.path.exists(need):
@@ -210,6 +229,7 @@ def main():
         check("HIPVIS_START=\"sometimes\" is not accepted: expected all, profiler or signal" in bad.stderr
               and bad.returncode == 0, "HIPVIS_START bad value named, program unchanged")
         marks(tmp)
+        native_lines(tmp)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

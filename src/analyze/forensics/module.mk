@@ -1,6 +1,6 @@
 # Forensics (hipvis-analyze only): --find-value and the symbolized stacks of
 # findings. Not part of libhvanalyze.a, which the sidecar links: stacks are
-# symbolized with libelf.
+# symbolized with libelf and libdw (file:line).
 FORENSICS_SRCS := $(sort $(wildcard src/analyze/forensics/*.c))
 
 $(BUILD)/libhvforensics.a: $(call obj,$(FORENSICS_SRCS))
@@ -11,4 +11,4 @@ $(BUILD)/libhvforensics.a: $(call obj,$(FORENSICS_SRCS))
 # What a program using it links, after its own objects and before
 # libhvanalyze.a / libhvformat.a.
 FORENSICS_LINK := $(BUILD)/libhvforensics.a
-FORENSICS_LIBS := -lelf
+FORENSICS_LIBS := -ldw -lelf

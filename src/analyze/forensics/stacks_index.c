@@ -22,6 +22,8 @@ struct frame {
     uint64_t pc, offset, fn_off;
     uint32_t module;           /* index into paths, NO_MODULE when in no mapped object */
     const char *fn;            /* symbolizer-owned, NULL unknown */
+    const char *file;          /* source file (symbolizer-owned), NULL unknown */
+    int line;
 };
 
 struct def {
@@ -232,6 +234,10 @@ struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const
             f->fn = hv_symbolize(x->sym, x->paths[f->module], f->offset ? f->offset - 1 : 0, &f->fn_off);
         if (f->fn)
             f->fn_off++;
+        f->file = NULL;
+        if (f->module != NO_MODULE && f->offset &&
+            hv_symbolize_line(x->sym, x->paths[f->module], f->offset - 1, &f->file, &f->line) != 0)
+            f->file = NULL;
     }
     return x;
 }
@@ -277,6 +283,11 @@ static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const st
         } else {
             fprintf(out, "null");
         }
+        if (fr->file) {
+            fprintf(out, ",\"file\":");
+            hv_json_str(out, fr->file);
+            fprintf(out, ",\"line\":%d", fr->line);
+        }
         fputc('}', out);
     }
     fputc(']', out);
@@ -291,6 +302,8 @@ static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const st
         fprintf(out, "           %s #%u ", i ? "     " : "stack", i);
         if (fr->fn)
             fprintf(out, "%s+0x%" PRIx64 " ", fr->fn, fr->fn_off);
+        if (fr->file)
+            fprintf(out, "at %s:%d ", base_name(fr->file), fr->line);
         if (fr->module != NO_MODULE)
             fprintf(out, "(%s+0x%" PRIx64 ")\n", base_name(x->paths[fr->module]), fr->offset);
         else

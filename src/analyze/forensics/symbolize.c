@@ -2,10 +2,13 @@
  * Offline symbolization: an address inside a loaded object (as its ELF
  * virtual address, pc - load bias) to the function containing it, from the
  * object's symbol tables (.symtab, else .dynsym) read with libelf from the
- * file on disk. One table per path, loaded on first use. A file rebuilt
- * since the trace was taken gives wrong names: the trace records paths,
- * not build ids.
+ * file on disk, and to its source file and line from DWARF through libdw
+ * (elfutils' Dwfl: the object's own .debug_line, or a separate debug file
+ * found by build id / debuglink under /usr/lib/debug). One table and one
+ * Dwfl per path, loaded on first use. A file rebuilt since the trace was
+ * taken gives wrong names: the trace records paths, not build ids.
  */
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -25,6 +28,9 @@ struct symtab {
     struct sym *v;
     size_t n;
     char *pool;
+    Dwfl *dwfl;              /* NULL until asked for a line, or when it cannot be had */
+    Dwfl_Module *mod;
+    int dwfl_tried;
 };
 
 struct hv_symbolizer {
@@ -43,6 +49,8 @@ void hv_symbolizer_free(struct hv_symbolizer *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->n; i++) {
+        if (s->t[i].dwfl)
+            dwfl_end(s->t[i].dwfl);
         free(s->t[i].path);
         free(s->t[i].v);
         free(s->t[i].pool);
@@ -162,4 +170,36 @@ const char *hv_symbolize(struct hv_symbolizer *s, const char *path, uint64_t vad
         return NULL;
     *off = vaddr - f->addr;
     return f->name;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+int hv_symbolize_line(struct hv_symbolizer *s, const char *path, uint64_t vaddr, const char **file, int *line)
+{
+    struct symtab *t = path && *path == '/' ? table(s, path) : NULL;
+    if (!t)
+        return -1;
+    if (!t->dwfl_tried) {
+        t->dwfl_tried = 1;
+        t->dwfl = dwfl_begin(&offline_callbacks);
+        /* Offline, an ET_DYN object is reported at its own virtual addresses
+         * (bias 0), which is what vaddr already is. */
+        t->mod = t->dwfl ? dwfl_report_offline(t->dwfl, path, path, -1) : NULL;
+        if (t->dwfl)
+            dwfl_report_end(t->dwfl, NULL, NULL);
+    }
+    if (!t->mod)
+        return -1;
+    Dwarf_Addr bias = 0;
+    dwfl_module_info(t->mod, NULL, &bias, NULL, NULL, NULL, NULL, NULL);
+    Dwfl_Line *l = dwfl_module_getsrc(t->mod, vaddr + bias);
+    const char *src = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+    if (!src || *line <= 0)
+        return -1;
+    *file = src;
+    return 0;
 }

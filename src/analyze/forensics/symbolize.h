@@ -12,4 +12,9 @@ void hv_symbolizer_free(struct hv_symbolizer *s);
  * offset into it; NULL when unknown. Valid until hv_symbolizer_free. */
 const char *hv_symbolize(struct hv_symbolizer *s, const char *path, uint64_t vaddr, uint64_t *off);
 
+/* Source file and line of ELF virtual address `vaddr` of `path`, from its
+ * DWARF (or separate debug info); 0, or -1 when there is none. *file is
+ * valid until hv_symbolizer_free. */
+int hv_symbolize_line(struct hv_symbolizer *s, const char *path, uint64_t vaddr, const char **file, int *line);
+
 #endif
