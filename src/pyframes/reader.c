@@ -188,7 +188,9 @@ static int read_str(uint64_t obj, char *out, size_t cap)
     const struct layout *l = &py.lay;
     unsigned char b[512];
     out[0] = '\0';
-    if (rd(b, obj, (size_t)l->compact_size) != 0 || u64_at(b, 8) != py.unicode_type)
+    /* The ASCII header first: a short string object may end before a
+     * compact one's header would, at the end of a mapping. */
+    if (rd(b, obj, (size_t)l->ascii_size) != 0 || u64_at(b, 8) != py.unicode_type)
         return -1;
     uint64_t n = u64_at(b, l->u_length);
     uint32_t state = u32_at(b, l->u_state);

@@ -162,10 +162,11 @@ def native_lines(tmp):
     trace = os.path.join(tmp, "native.zst")
     env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", HIPVIS_STACKS="1",
                LD_LIBRARY_PATH=os.path.dirname(DBL))
-    subprocess.run([app, "--steps", "16"], env=env, capture_output=True, timeout=60)
+    subprocess.run([app, "--steps", "16", "--name-buffers"], env=env, capture_output=True, timeout=60)
     text = analyze(trace, False) if os.path.exists(trace) else ""
     check(any(f"at decode_loop.c:{n} " in text for n in lines), f"native stack frames at decode_loop.c:{lines}",
           text[:800])
+    check('buffer   "cu_seqlens_q" 0x' in text, "C API: decode_loop names cu_seqlens_q (weak hipvis.h declarations)")
     doc = json.loads(analyze(trace, True)) if os.path.exists(trace) else {"findings": []}
     frames = [fr for f in doc["findings"] for fr in (f.get("earlier") or {}).get("stack", [])]
     check(any(fr.get("file", "").endswith("decode_loop.c") and fr.get("line") in lines for fr in frames),
