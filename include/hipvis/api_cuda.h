@@ -251,15 +251,66 @@
     X(2900, cuProfilerStart, HV_OP_OTHER)                                     \
     X(2901, cuProfilerStop, HV_OP_OTHER)
 
+/* issue 14 families (docs/semantics.md): symbol and 3D copies, 3D memsets,
+ * stream callbacks, allocators, capture mode */
+#define HV_CUDART_MORE(X)                                                     \
+    X(1200, cudaMemcpyToSymbol, HV_OP_COPY)                                   \
+    X(1201, cudaMemcpyToSymbol_ptds, HV_OP_COPY)                              \
+    X(1202, cudaMemcpyFromSymbol, HV_OP_COPY)                                 \
+    X(1203, cudaMemcpyFromSymbol_ptds, HV_OP_COPY)                            \
+    X(1204, cudaMemcpyToSymbolAsync, HV_OP_COPY)                              \
+    X(1205, cudaMemcpyToSymbolAsync_ptsz, HV_OP_COPY)                         \
+    X(1206, cudaMemcpyFromSymbolAsync, HV_OP_COPY)                            \
+    X(1207, cudaMemcpyFromSymbolAsync_ptsz, HV_OP_COPY)                       \
+    X(1208, cudaMemcpy3D, HV_OP_COPY)                                         \
+    X(1209, cudaMemcpy3D_ptds, HV_OP_COPY)                                    \
+    X(1210, cudaMemcpy3DAsync, HV_OP_COPY)                                    \
+    X(1211, cudaMemcpy3DAsync_ptsz, HV_OP_COPY)                               \
+    X(1220, cudaMemset3D, HV_OP_MEMSET)                                       \
+    X(1221, cudaMemset3D_ptds, HV_OP_MEMSET)                                  \
+    X(1222, cudaMemset3DAsync, HV_OP_MEMSET)                                  \
+    X(1223, cudaMemset3DAsync_ptsz, HV_OP_MEMSET)                             \
+    X(1230, cudaStreamAddCallback, HV_OP_LAUNCH)                              \
+    X(1231, cudaStreamAddCallback_ptsz, HV_OP_LAUNCH)                         \
+    X(1240, cudaMallocPitch, HV_OP_ALLOC)                                     \
+    X(1241, cudaMalloc3D, HV_OP_ALLOC)                                        \
+    X(1242, cudaMallocFromPoolAsync, HV_OP_ALLOC)                             \
+    X(1243, cudaMallocFromPoolAsync_ptsz, HV_OP_ALLOC)                        \
+    X(1244, cudaIpcOpenMemHandle, HV_OP_ALLOC)                                \
+    X(1245, cudaIpcCloseMemHandle, HV_OP_FREE)                                \
+    X(1250, cudaThreadExchangeStreamCaptureMode, HV_OP_OTHER)
+#define HV_CUDRV_MORE(X)                                                      \
+    X(2200, cuStreamWriteValue32_v2, HV_OP_MEMOP)                             \
+    X(2201, cuStreamWriteValue32_v2_ptsz, HV_OP_MEMOP)                        \
+    X(2202, cuStreamWriteValue64_v2, HV_OP_MEMOP)                             \
+    X(2203, cuStreamWriteValue64_v2_ptsz, HV_OP_MEMOP)                        \
+    X(2204, cuStreamWaitValue32_v2, HV_OP_MEMOP)                              \
+    X(2205, cuStreamWaitValue32_v2_ptsz, HV_OP_MEMOP)                         \
+    X(2206, cuStreamWaitValue64_v2, HV_OP_MEMOP)                              \
+    X(2207, cuStreamWaitValue64_v2_ptsz, HV_OP_MEMOP)                         \
+    X(2208, cuStreamBatchMemOp_v2, HV_OP_MEMOP)                               \
+    X(2209, cuStreamBatchMemOp_v2_ptsz, HV_OP_MEMOP)                          \
+    X(2220, cuMemcpy3D_v2, HV_OP_COPY)                                        \
+    X(2221, cuMemcpy3D_v2_ptds, HV_OP_COPY)                                   \
+    X(2222, cuMemcpy3DAsync_v2, HV_OP_COPY)                                   \
+    X(2223, cuMemcpy3DAsync_v2_ptsz, HV_OP_COPY)                              \
+    X(2224, cuMemcpy2D_v2, HV_OP_COPY)                                        \
+    X(2225, cuMemcpy2D_v2_ptds, HV_OP_COPY)                                   \
+    X(2230, cuStreamAddCallback, HV_OP_LAUNCH)                                \
+    X(2231, cuStreamAddCallback_ptsz, HV_OP_LAUNCH)                           \
+    X(2240, cuMemAllocPitch_v2, HV_OP_ALLOC)                                  \
+    X(2241, cuIpcOpenMemHandle_v2, HV_OP_ALLOC)                               \
+    X(2242, cuIpcCloseMemHandle, HV_OP_FREE)
+
 #define HV_CUDA_APIS(X) \
     HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \
     HV_CUDART_SYNC(X) HV_CUDART_EVENT(X) HV_CUDART_ALLOC(X) \
-    HV_CUDART_LOOKUP(X) HV_CUDART_PROFILER(X)
+    HV_CUDART_LOOKUP(X) HV_CUDART_PROFILER(X) HV_CUDART_MORE(X)
 
 /* The CUDA driver: ids 2000..2999. */
 #define HV_CUDA_DRV_APIS(X) \
     HV_CUDRV_COPY(X) HV_CUDRV_MEMSET(X) HV_CUDRV_LAUNCH(X) \
     HV_CUDRV_GRAPH(X) HV_CUDRV_SYNC(X) HV_CUDRV_EVENT(X) \
-    HV_CUDRV_ALLOC(X) HV_CUDRV_MODULE(X) HV_CUDRV_PROFILER(X)
+    HV_CUDRV_ALLOC(X) HV_CUDRV_MODULE(X) HV_CUDRV_PROFILER(X) HV_CUDRV_MORE(X)
 
 #endif

@@ -41,6 +41,12 @@ def dynamic_names(lib):
     return names
 
 
+def cuda_wrappers(lib):
+    p = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True)
+    return {ln.split()[2] for ln in p.stdout.splitlines()
+            if len(ln.split()) >= 3 and re.match(r"^cu(da)?[A-Z][A-Za-z0-9_]*$", ln.split()[2])}
+
+
 def listed(path):
     with open(path) as f:
         return [ln.strip().split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
@@ -97,6 +103,11 @@ def generate(build):
             if not why:
                 errors.append(f"{name} is not traced and matches no rule of {os.path.relpath(REASONS, ROOT)}")
             lines.append(f"| `{name}` | {src} | not traced | {why or '?'} |")
+    # The CUDA front end's wrappers follow the same table (no export list
+    # of the CUDA runtime is kept here: every wrapper needs its row).
+    for name in sorted(cuda_wrappers(os.path.join(build, "libhipvis.so"))):
+        if name not in rows:
+            errors.append(f"{name} is traced but has no row in docs/semantics.md")
     extra = sorted(traced - set(known))
     for name in extra:
         if name not in rows:

@@ -51,6 +51,9 @@ int main(int argc, char **argv)
     FN(cuGraphInstantiateWithFlags);
     FN(cuGraphLaunch);
     FN(cuStreamSynchronize);
+    FN(cuStreamWriteValue32_v2);
+    FN(cuStreamWaitValue32_v2);
+    FN(cuStreamBatchMemOp_v2);
 
     static char host[1028];
     CUdeviceptr seqlens = 0, out = 0;
@@ -85,6 +88,16 @@ int main(int argc, char **argv)
     CALL("cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync_v2(seqlens, host, sizeof host, s));
     CALL("cuGraphLaunch", cuGraphLaunch(x, s));
     CALL("cuStreamSynchronize", cuStreamSynchronize(s));
+    /* Stream memory operations: a signal and the wait that reads it, one batch, a refused one. */
+    CALL("cuStreamWriteValue32_v2", cuStreamWriteValue32_v2(s, out, 1, 0));
+    CALL("cuStreamWaitValue32_v2", cuStreamWaitValue32_v2(NULL, out, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    CUstreamBatchMemOpParams ops[2] = {{.writeValue = {.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32, .address = out,
+                                                       .value = 2}},
+                                       {.waitValue = {.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32, .address = out,
+                                                      .value = 2, .flags = CU_STREAM_WAIT_VALUE_EQ}}};
+    CALL("cuStreamBatchMemOp_v2", cuStreamBatchMemOp_v2(s, 2, ops, 0));
+    printf("cuStreamBatchMemOp_v2 0\n"); /* one record per entry (docs/semantics.md): the wait's */
+    CALL("cuStreamWriteValue32_v2", cuStreamWriteValue32_v2(s, 0, 1, 0));
     CALL("cuMemFree_v2", cuMemFree_v2(seqlens));
     printf("seqlens 0x%llx out 0x%llx\n", (unsigned long long)seqlens, (unsigned long long)out);
     return 0;

@@ -93,6 +93,23 @@ EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **p
 }
 
 EXPORT CUresult cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
+/* Stream memory operations: accepted, nothing runs (the stand-in has no
+ * device); a zero address is refused as the real driver does. */
+EXPORT CUresult cuStreamWriteValue32_v2(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned f)
+{
+    (void)s, (void)v, (void)f;
+    return a ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+EXPORT CUresult cuStreamWaitValue32_v2(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned f)
+{
+    (void)s, (void)v, (void)f;
+    return a ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+EXPORT CUresult cuStreamBatchMemOp_v2(CUstream s, unsigned n, CUstreamBatchMemOpParams *p, unsigned f)
+{
+    (void)s, (void)f;
+    return n && !p ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
 EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags)
 {
     (void)flags;

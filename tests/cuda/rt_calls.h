@@ -62,4 +62,22 @@ static void stream_calls(char *host, void *dev, cudaStream_t s, cudaEvent_t e, c
     enum cudaDriverEntryPointQueryResult st;
     CALL(SYM("cudaGetDriverEntryPointByVersion", "cudaGetDriverEntryPointByVersion_ptsz"),
          cudaGetDriverEntryPointByVersion("cuMemcpyHtoDAsync", &fn, 12000, cudaEnableDefault, &st));
+    /* issue 14 families: symbols, 3D, callbacks, pool allocations */
+    CALL(SYM("cudaMemcpyToSymbol", "cudaMemcpyToSymbol_ptds"),
+         cudaMemcpyToSymbol(host, host, 4, 0, cudaMemcpyHostToDevice));
+    CALL(SYM("cudaMemcpyFromSymbol", "cudaMemcpyFromSymbol_ptds"),
+         cudaMemcpyFromSymbol(host, host, 4, 0, cudaMemcpyDeviceToHost));
+    CALL(SYM("cudaMemcpyToSymbolAsync", "cudaMemcpyToSymbolAsync_ptsz"),
+         cudaMemcpyToSymbolAsync(host, host, 4, 0, cudaMemcpyHostToDevice, s));
+    CALL(SYM("cudaMemcpyFromSymbolAsync", "cudaMemcpyFromSymbolAsync_ptsz"),
+         cudaMemcpyFromSymbolAsync(host, host, 4, 0, cudaMemcpyDeviceToHost, s));
+    struct cudaMemcpy3DParms c3 = {.srcPtr = {host, 64, 64, 2}, .dstPtr = {dev, 64, 64, 2}, .extent = {64, 2, 2},
+                                   .kind = cudaMemcpyHostToDevice};
+    CALL(SYM("cudaMemcpy3D", "cudaMemcpy3D_ptds"), cudaMemcpy3D(&c3));
+    CALL(SYM("cudaMemcpy3DAsync", "cudaMemcpy3DAsync_ptsz"), cudaMemcpy3DAsync(&c3, s));
+    struct cudaPitchedPtr pp = {dev, 64, 64, 2};
+    CALL(SYM("cudaMemset3D", "cudaMemset3D_ptds"), cudaMemset3D(pp, 0, (struct cudaExtent){64, 2, 2}));
+    CALL(SYM("cudaMemset3DAsync", "cudaMemset3DAsync_ptsz"), cudaMemset3DAsync(pp, 0, (struct cudaExtent){64, 2, 2}, s));
+    CALL(SYM("cudaStreamAddCallback", "cudaStreamAddCallback_ptsz"), cudaStreamAddCallback(s, NULL, NULL, 0));
+    CALL(SYM("cudaMallocFromPoolAsync", "cudaMallocFromPoolAsync_ptsz"), cudaMallocFromPoolAsync(&p, 64, NULL, s));
 }

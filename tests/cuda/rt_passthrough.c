@@ -51,6 +51,17 @@ static void plain_calls(char *host, void **dev, cudaStream_t *s, cudaEvent_t *e,
     CALL("cudaEventSynchronize", cudaEventSynchronize(*e));
     CALL("cudaDeviceSynchronize", cudaDeviceSynchronize());
     CALL("cudaGetDriverEntryPoint", cudaGetDriverEntryPoint("cuLaunchKernel", &fn, cudaEnableDefault, &st));
+    void *pitched = NULL;
+    size_t pitch = 0;
+    struct cudaPitchedPtr p3;
+    cudaIpcMemHandle_t ih;
+    memset(&ih, 0, sizeof ih);
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    CALL("cudaMallocPitch", cudaMallocPitch(&pitched, &pitch, 100, 4));
+    CALL("cudaMalloc3D", cudaMalloc3D(&p3, (struct cudaExtent){100, 4, 2}));
+    CALL("cudaIpcOpenMemHandle", cudaIpcOpenMemHandle(&mapped, ih, cudaIpcMemLazyEnablePeerAccess));
+    CALL("cudaIpcCloseMemHandle", cudaIpcCloseMemHandle(mapped));
+    CALL("cudaThreadExchangeStreamCaptureMode", cudaThreadExchangeStreamCaptureMode(&mode));
     stream_calls(host, *dev, *s, *e, *g, *x);
     stream_calls(host, *dev, cudaStreamPerThread, *e, *g, *x);
     stream_calls_ptds(host, *dev, NULL, *e, *g, *x);

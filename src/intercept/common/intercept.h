@@ -188,6 +188,16 @@ static inline struct hv_copy_desc hv_copy3d(const struct hv_pitched3d *dst, cons
                                  .flags = flags | HV_COPY_2D, .dst_device = -1, .src_device = -1};
 }
 
+/* The copy of a hipMemcpy3DParms / cudaMemcpy3DParms (the same fields, two
+ * types): `p` may be NULL. */
+#define HV_COPY3D_PARMS(p, flags)                                                                               \
+    ((p) ? hv_copy3d(&(struct hv_pitched3d){(p)->dstPtr.ptr, (p)->dstPtr.pitch, (p)->dstPtr.ysize, (p)->dstPos.x,   \
+                                            (p)->dstPos.y, (p)->dstPos.z, (p)->dstArray},                          \
+                     &(struct hv_pitched3d){(p)->srcPtr.ptr, (p)->srcPtr.pitch, (p)->srcPtr.ysize, (p)->srcPos.x,   \
+                                            (p)->srcPos.y, (p)->srcPos.z, (p)->srcArray},                          \
+                     (p)->extent.width, (p)->extent.height, (p)->extent.depth, (int)(p)->kind, (flags))            \
+         : (struct hv_copy_desc){.dst_device = -1, .src_device = -1})
+
 struct hv_memset_desc {
     const void *dst;
     size_t count;            /* elements (width for 2D) */
@@ -203,6 +213,17 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
 #define HV_SET(dst_, n_, v_, elem_, async_)                                                                   \
     (&(struct hv_memset_desc){.dst = (const void *)(uintptr_t)(dst_), .count = (n_), .value = (uint32_t)(v_), \
                               .elem = (elem_), .async = (async_)})
+
+/* The device address of `symbol` + offset through the runtime's lookup
+ * `getter` ("hipGetSymbolAddress", "cudaGetSymbolAddress": both
+ * `status = get(void **out, const void *symbol)`), after a successful copy
+ * (r == 0: the runtime resolved the same symbol for it). NULL otherwise. */
+static inline const void *hv_symbol_at(const char *getter, const void *symbol, size_t offset, int32_t r)
+{
+    void *p = NULL;
+    int (*get)(void **, const void *) = r == 0 ? (int (*)(void **, const void *))hv_runtime_sym(getter) : NULL;
+    return get && get(&p, symbol) == 0 && p ? (const char *)p + offset : NULL;
+}
 
 /* ---- stream memory operations (memop.c) ---- */
 

@@ -50,9 +50,10 @@ HV_CU_WRAP(cuMemcpyPeerAsync_ptsz,
            (CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s),
            (dst, dc, src, sc, n, s), PEER(PT))
 
-static void copy2d(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, const CUDA_MEMCPY2D *p)
+static void copy2d(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, const CUDA_MEMCPY2D *p,
+                   uint8_t flags)
 {
-    struct hv_copy_desc cp = {.flags = HV_COPY_ASYNC | HV_COPY_2D, .dst_device = -1, .src_device = -1};
+    struct hv_copy_desc cp = {.flags = flags | HV_COPY_2D, .dst_device = -1, .src_device = -1};
     if (p) {
         cp.dst = (const void *)(uintptr_t)hv_cu_operand(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes,
                                                         p->dstY, p->dstPitch);
@@ -67,9 +68,39 @@ static void copy2d(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_
     hv_trace_copy(t, api, (int32_t)r, s, &cp);
 }
 
-HV_CU_WRAP(cuMemcpy2DAsync_v2, (const CUDA_MEMCPY2D *p, CUstream s), (p, s), copy2d(t_, api_, r_, HV_CU_S(s, L), p))
+HV_CU_WRAP(cuMemcpy2DAsync_v2, (const CUDA_MEMCPY2D *p, CUstream s), (p, s),
+           copy2d(t_, api_, r_, HV_CU_S(s, L), p, ASYNC))
 HV_CU_WRAP(cuMemcpy2DAsync_v2_ptsz, (const CUDA_MEMCPY2D *p, CUstream s), (p, s),
-           copy2d(t_, api_, r_, HV_CU_S(s, PT), p))
+           copy2d(t_, api_, r_, HV_CU_S(s, PT), p, ASYNC))
+HV_CU_WRAP(cuMemcpy2D_v2, (const CUDA_MEMCPY2D *p), (p), copy2d(t_, api_, r_, HV_CU_S(NULL, L), p, 0))
+HV_CU_WRAP(cuMemcpy2D_v2_ptds, (const CUDA_MEMCPY2D *p), (p), copy2d(t_, api_, r_, HV_CU_S(NULL, PT), p, 0))
+
+/* 3D copies (docs/semantics.md C5, C6): rows, as the runtime's (hv_copy3d).
+ * An array side, or one neither host nor device, has no address. */
+static struct hv_pitched3d cu_side(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array, size_t pitch,
+                                   size_t height, size_t x, size_t y, size_t z)
+{
+    uint64_t base = type == CU_MEMORYTYPE_ARRAY ? 0 : hv_cu_operand(type, host, dev, 0, 0, 0);
+    return (struct hv_pitched3d){(const void *)(uintptr_t)base, pitch, height, x, y, z,
+                                 type == CU_MEMORYTYPE_ARRAY ? (const void *)array : NULL};
+}
+
+static struct hv_copy_desc copy3d(const CUDA_MEMCPY3D *p, uint8_t flags)
+{
+    if (!p)
+        return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
+    struct hv_pitched3d d = cu_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch,
+                                    p->dstHeight, p->dstXInBytes, p->dstY, p->dstZ);
+    struct hv_pitched3d s = cu_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch,
+                                    p->srcHeight, p->srcXInBytes, p->srcY, p->srcZ);
+    return hv_copy3d(&d, &s, p->WidthInBytes, p->Height, p->Depth,
+                     hv_cu_copy_kind(p->dstMemoryType, p->srcMemoryType), flags);
+}
+#define COPY3D(s, spt, flags_) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), (struct hv_copy_desc[]){copy3d(p, flags_)})
+HV_CU_WRAP(cuMemcpy3D_v2, (const CUDA_MEMCPY3D *p), (p), COPY3D(NULL, L, 0))
+HV_CU_WRAP(cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *p), (p), COPY3D(NULL, PT, 0))
+HV_CU_WRAP(cuMemcpy3DAsync_v2, (const CUDA_MEMCPY3D *p, CUstream s), (p, s), COPY3D(s, L, ASYNC))
+HV_CU_WRAP(cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *p, CUstream s), (p, s), COPY3D(s, PT, ASYNC))
 
 #define SET(s, spt, elem, a_) hv_trace_memset(t_, api_, r_, HV_CU_S(s, spt), HV_SET(dst, n, v, elem, a_))
 
@@ -109,3 +140,16 @@ HV_CU_WRAP(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s), FREE(HV_CU_S(s, 
 HV_CU_WRAP(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s), FREE(HV_CU_S(s, PT)))
 HV_CU_WRAP(cuMemFreeHost, (void *p), (p), FREE(HV_NO_STREAM))
 HV_CU_WRAP(cuMemHostUnregister, (void *p), (p), FREE(HV_NO_STREAM))
+HV_CU_WRAP(cuMemAllocPitch_v2, (CUdeviceptr * pp, size_t *pitch, size_t w, size_t h, unsigned elem),
+           (pp, pitch, w, h, elem), ALLOC(pitch && !r_ ? *pitch * h : 0, 0, HV_MEM_DEVICE, HV_NO_STREAM))
+size_t hv_cu_range(CUdeviceptr p, int ok)
+{
+    CUdeviceptr base = 0;
+    size_t n = 0;
+    CUresult (*get)(CUdeviceptr *, size_t *, CUdeviceptr) =
+        ok && p ? (CUresult(*)(CUdeviceptr *, size_t *, CUdeviceptr))hv_cu_sym("cuMemGetAddressRange_v2") : NULL;
+    return get && get(&base, &n, p) == CUDA_SUCCESS ? n : 0;
+}
+HV_CU_WRAP(cuIpcOpenMemHandle_v2, (CUdeviceptr * pp, CUipcMemHandle h, unsigned f), (pp, h, f),
+           ALLOC(hv_cu_range(pp ? *pp : 0, r_ == CUDA_SUCCESS), f, HV_MEM_DEVICE, HV_NO_STREAM))
+HV_CU_WRAP(cuIpcCloseMemHandle, (CUdeviceptr p), (p), FREE(HV_NO_STREAM))

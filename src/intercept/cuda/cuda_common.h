@@ -61,6 +61,9 @@ static inline uint64_t hv_cu_operand(CUmemorytype type, const void *host, CUdevi
 /* A driver function hipvis calls itself (layouts, names, the graph walk):
  * from the libcuda.so.1 the process loaded; NULL when it has none. */
 void *hv_cu_sym(const char *name);
+/* Size of the allocation range holding p (cuMemGetAddressRange), 0 unknown
+ * or when !ok (the call that made p failed): an IPC mapping's size. */
+size_t hv_cu_range(CUdeviceptr p, int ok);
 
 /*
  * The layout (cuFuncGetParamInfo: offset and size of each parameter) and

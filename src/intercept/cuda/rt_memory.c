@@ -80,3 +80,59 @@ HV_CUDART_WRAP(cudaFreeAsync, (void *p, cudaStream_t s), (p, s), FREE(HV_CU_S(s,
 HV_CUDART_WRAP(cudaFreeAsync_ptsz, (void *p, cudaStream_t s), (p, s), FREE(HV_CU_S(s, HV_SPT_PER_THREAD)))
 HV_CUDART_WRAP(cudaFreeHost, (void *p), (p), FREE(HV_NO_STREAM))
 HV_CUDART_WRAP(cudaHostUnregister, (void *p), (p), FREE(HV_NO_STREAM))
+
+/* Symbol copies (docs/semantics.md C9, C10): the symbol's device address
+ * from cudaGetSymbolAddress after the copy. */
+#define TO_SYM(flags_) HV_COPY1D(hv_symbol_at("cudaGetSymbolAddress", sym, off, r_), src, n, k, flags_)
+#define FROM_SYM(flags_) HV_COPY1D(dst, hv_symbol_at("cudaGetSymbolAddress", sym, off, r_), n, k, flags_)
+#define SYMBOL_COPIES(to, from, sfx, spt, s_, flags_, ...)                                                    \
+    HV_CUDART_WRAP(to##sfx, (const void *sym, const void *src, size_t n, size_t off, enum cudaMemcpyKind k __VA_ARGS__), \
+                   (sym, src, n, off, k HV_CU_ARGS_##s_), COPY(s_, spt, TO_SYM(flags_)))                      \
+    HV_CUDART_WRAP(from##sfx, (void *dst, const void *sym, size_t n, size_t off, enum cudaMemcpyKind k __VA_ARGS__), \
+                   (dst, sym, n, off, k HV_CU_ARGS_##s_), COPY(s_, spt, FROM_SYM(flags_)))
+#define HV_CU_ARGS_NULL
+#define HV_CU_ARGS_s , s
+SYMBOL_COPIES(cudaMemcpyToSymbol, cudaMemcpyFromSymbol, , HV_SPT_LEGACY, NULL, 0)
+SYMBOL_COPIES(cudaMemcpyToSymbol, cudaMemcpyFromSymbol, _ptds, HV_SPT_PER_THREAD, NULL, 0)
+SYMBOL_COPIES(cudaMemcpyToSymbolAsync, cudaMemcpyFromSymbolAsync, , HV_SPT_LEGACY, s, ASYNC, , cudaStream_t s)
+SYMBOL_COPIES(cudaMemcpyToSymbolAsync, cudaMemcpyFromSymbolAsync, _ptsz, HV_SPT_PER_THREAD, s, ASYNC, , cudaStream_t s)
+
+/* 3D copies and memsets (C5, C6, M5, M6): rows, as HIP's (hv_copy3d). */
+#define copy3d(p, flags) HV_COPY3D_PARMS(p, flags)
+HV_CUDART_WRAP(cudaMemcpy3D, (const struct cudaMemcpy3DParms *p), (p),
+               COPY(NULL, HV_SPT_LEGACY, (struct hv_copy_desc[]){copy3d(p, 0)}))
+HV_CUDART_WRAP(cudaMemcpy3D_ptds, (const struct cudaMemcpy3DParms *p), (p),
+               COPY(NULL, HV_SPT_PER_THREAD, (struct hv_copy_desc[]){copy3d(p, 0)}))
+HV_CUDART_WRAP(cudaMemcpy3DAsync, (const struct cudaMemcpy3DParms *p, cudaStream_t s), (p, s),
+               COPY(s, HV_SPT_LEGACY, (struct hv_copy_desc[]){copy3d(p, ASYNC)}))
+HV_CUDART_WRAP(cudaMemcpy3DAsync_ptsz, (const struct cudaMemcpy3DParms *p, cudaStream_t s), (p, s),
+               COPY(s, HV_SPT_PER_THREAD, (struct hv_copy_desc[]){copy3d(p, ASYNC)}))
+
+#define SET3D(s, spt, a_)                                                                                   \
+    hv_trace_memset(t_, api_, r_, HV_CU_S(s, spt),                                                           \
+                    &(struct hv_memset_desc){.dst = pp.ptr, .count = e.width, .pitch = pp.pitch,            \
+                                             .height = hv_rows3d(e.height, e.depth, pp.ysize),              \
+                                             .value = (uint32_t)v, .elem = 1, .async = (a_)})
+HV_CUDART_WRAP(cudaMemset3D, (struct cudaPitchedPtr pp, int v, struct cudaExtent e), (pp, v, e),
+               SET3D(NULL, HV_SPT_LEGACY, 0))
+HV_CUDART_WRAP(cudaMemset3D_ptds, (struct cudaPitchedPtr pp, int v, struct cudaExtent e), (pp, v, e),
+               SET3D(NULL, HV_SPT_PER_THREAD, 0))
+HV_CUDART_WRAP(cudaMemset3DAsync, (struct cudaPitchedPtr pp, int v, struct cudaExtent e, cudaStream_t s),
+               (pp, v, e, s), SET3D(s, HV_SPT_LEGACY, 1))
+HV_CUDART_WRAP(cudaMemset3DAsync_ptsz, (struct cudaPitchedPtr pp, int v, struct cudaExtent e, cudaStream_t s),
+               (pp, v, e, s), SET3D(s, HV_SPT_PER_THREAD, 1))
+
+/* Allocators (A1-A3). */
+#define RT_ALLOC(ptr, n, mem, s) hv_trace_alloc(t_, api_, r_, r_ == cudaSuccess ? HV_PTR(ptr) : 0, n, 0, mem, s)
+HV_CUDART_WRAP(cudaMallocPitch, (void **pp, size_t *pitch, size_t w, size_t h), (pp, pitch, w, h),
+               RT_ALLOC(pp ? *pp : NULL, pitch && !r_ ? *pitch * h : 0, HV_MEM_DEVICE, HV_NO_STREAM))
+HV_CUDART_WRAP(cudaMalloc3D, (struct cudaPitchedPtr * pp, struct cudaExtent e), (pp, e),
+               RT_ALLOC(pp ? pp->ptr : NULL, pp && !r_ ? pp->pitch * e.height * (e.depth ? e.depth : 1) : 0,
+                        HV_MEM_DEVICE, HV_NO_STREAM))
+HV_CUDART_WRAP(cudaMallocFromPoolAsync, (void **pp, size_t n, cudaMemPool_t pool, cudaStream_t s), (pp, n, pool, s),
+               RT_ALLOC(pp ? *pp : NULL, n, HV_MEM_DEVICE, s ? HV_CU_S(s, HV_SPT_LEGACY) : HV_NO_STREAM))
+HV_CUDART_WRAP(cudaMallocFromPoolAsync_ptsz, (void **pp, size_t n, cudaMemPool_t pool, cudaStream_t s),
+               (pp, n, pool, s), RT_ALLOC(pp ? *pp : NULL, n, HV_MEM_DEVICE, HV_CU_S(s, HV_SPT_PER_THREAD)))
+HV_CUDART_WRAP(cudaIpcOpenMemHandle, (void **pp, cudaIpcMemHandle_t h, unsigned int f), (pp, h, f),
+               RT_ALLOC(pp ? *pp : NULL, hv_cu_range((CUdeviceptr)(uintptr_t)(pp ? *pp : NULL), r_ == cudaSuccess), HV_MEM_DEVICE, HV_NO_STREAM))
+HV_CUDART_WRAP(cudaIpcCloseMemHandle, (void *p), (p), hv_trace_free(t_, api_, r_, HV_PTR(p), HV_NO_STREAM))

@@ -52,21 +52,8 @@ HV_HIP_WRAP(hipMemcpyPeerAsync, (void *dst, int dd, const void *src, int sd, siz
 
 /* ---- symbol copies (docs/semantics.md C9, C10) ---- */
 
-/* The device address of `symbol`, looked up after a successful copy (the
- * runtime resolved it for the copy, so the lookup cannot fail then). */
-static const char *symbol_at(const void *symbol, size_t offset, hipError_t r)
-{
-    static hipError_t (*get)(void **, const void *);
-    void *p = NULL;
-    if (r != hipSuccess)
-        return NULL;
-    if (!get)
-        get = (__typeof__(get))hv_runtime_sym("hipGetSymbolAddress");
-    return get && get(&p, symbol) == hipSuccess && p ? (const char *)p + offset : NULL;
-}
-
-#define TO_SYM(flags_) HV_COPY1D(symbol_at(sym, off, r_), src, n, k, flags_)
-#define FROM_SYM(flags_) HV_COPY1D(dst, symbol_at(sym, off, r_), n, k, flags_)
+#define TO_SYM(flags_) HV_COPY1D(hv_symbol_at("hipGetSymbolAddress", sym, off, r_), src, n, k, flags_)
+#define FROM_SYM(flags_) HV_COPY1D(dst, hv_symbol_at("hipGetSymbolAddress", sym, off, r_), n, k, flags_)
 
 HV_HIP_WRAP(hipMemcpyToSymbol, (const void *sym, const void *src, size_t n, size_t off, hipMemcpyKind k),
             (sym, src, n, off, k), COPY(NULL, HV_HIP_LEGACY, TO_SYM(0)))
@@ -91,16 +78,7 @@ HV_HIP_WRAP(hipMemcpyFromSymbolAsync_spt,
 
 /* ---- 3D and parameter-block 2D copies (C3-C6) ---- */
 
-static struct hv_copy_desc copy3d(const hipMemcpy3DParms *p, uint8_t flags)
-{
-    if (!p)
-        return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
-    struct hv_pitched3d d = {p->dstPtr.ptr, p->dstPtr.pitch, p->dstPtr.ysize, p->dstPos.x, p->dstPos.y,
-                             p->dstPos.z, p->dstArray};
-    struct hv_pitched3d s = {p->srcPtr.ptr, p->srcPtr.pitch, p->srcPtr.ysize, p->srcPos.x, p->srcPos.y,
-                             p->srcPos.z, p->srcArray};
-    return hv_copy3d(&d, &s, p->extent.width, p->extent.height, p->extent.depth, p->kind, flags);
-}
+#define copy3d(p, flags) HV_COPY3D_PARMS(p, flags)
 
 #define COPY3D(s, spt, flags_) COPY(s, spt, (struct hv_copy_desc[]){copy3d(p, flags_)})
 
