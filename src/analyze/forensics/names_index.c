@@ -408,7 +408,8 @@ static uint32_t use_at(const struct tnames *t, unsigned why, uint64_t target, ui
  * records none). */
 static void stacks(struct tnames *t, const struct hv_findings *s)
 {
-    qsort(t->uses, t->nuses, sizeof *t->uses, use_cmp);
+    if (t->nuses)  /* qsort(NULL, 0, ...) is undefined */
+        qsort(t->uses, t->nuses, sizeof *t->uses, use_cmp);
     for (size_t g = 0; g < s->ngroups; g++) {
         const struct hv_finding *f = &s->groups[g].f;
         if (f->pid != t->pid)
