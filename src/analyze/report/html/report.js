@@ -143,7 +143,7 @@
     var li = el('li', { cls: 'sev-' + f.severity, 'data-i': i, 'data-rule': f.rule }, [
       el('span', { cls: 'count', text: 'x' + num(f.count) }),
       el('div', { cls: 'rule', text: f.rule + ' (' + f.severity + ')' }),
-      el('div', { cls: 'what', text: 'pid ' + f.pid + ': ' + what })
+      el('div', { cls: 'what', text: 'pid ' + f.pid + ': ' + (f.buffer && f.buffer.name ? f.buffer.name + ': ' : '') + what })
     ]);
     li.addEventListener('click', function () { select(i); });
     list.appendChild(li);
