@@ -3,6 +3,7 @@
  * engine_calls.c, the replay/writer join in engine_join.c.
  */
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,20 @@ static uint8_t kind_of(const char *name)
     if (strstr(name, "GraphExec") && (strstr(name, "SetParams") || strstr(name, "SetEvent")))
         return HV_K_NODE_SETPARAMS;
     return HV_K_NONE;
+}
+
+/* What each api id means to the engine, from its name: 60k string searches,
+ * done once per process rather than once per engine (the sidecar and the
+ * fuzzer make many engines). */
+static uint8_t api_op[HV_API__MAX], api_kind[HV_API__MAX];
+static pthread_once_t api_tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_api_tables(void)
+{
+    for (uint32_t api = 0; api < HV_API__MAX; api++) {
+        api_op[api] = (uint8_t)hv_api_op((uint16_t)api);
+        api_kind[api] = api ? kind_of(hv_api_name((uint16_t)api)) : HV_K_NONE;
+    }
 }
 
 static void configure(struct hv_engine *e, const struct hv_file_header *hdr)
@@ -115,10 +130,9 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
         if (r->on_launch_read)
             e->read_rules[e->n_read++] = r;
     }
-    for (uint32_t api = 0; api < HV_API__MAX; api++) {
-        e->op[api] = (uint8_t)hv_api_op((uint16_t)api);
-        e->kind[api] = api ? kind_of(hv_api_name((uint16_t)api)) : HV_K_NONE;
-    }
+    pthread_once(&api_tables_once, fill_api_tables);
+    memcpy(e->op, api_op, sizeof e->op);
+    memcpy(e->kind, api_kind, sizeof e->kind);
     e->building = HV_NO_INDEX;
     e->cur_stream = HV_NO_INDEX;
     hv_u64map_init(&e->drop_ix);

@@ -130,7 +130,7 @@ static void on_memset(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args)
 {
     const struct hv_call *c = &e->cur;
-    if (!e->cur_ok || c->h.seq != k->h.seq || e->op[c->api] != HV_OP_LAUNCH) {
+    if (!e->cur_ok || c->h.seq != k->h.seq || hv_engine_op(e, c->api) != HV_OP_LAUNCH) {
         if (!(e->cur.h.seq == k->h.seq && !e->cur_ok))
             e->sum.orphan_records++;
         return;
@@ -281,8 +281,8 @@ void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
     e->cur = *c;
     e->cur_ok = 0;
     e->cur_stream = HV_NO_INDEX;
-    uint8_t op = c->api < HV_API__MAX ? e->op[c->api] : HV_OP_OTHER;
-    uint8_t kind = c->api < HV_API__MAX ? e->kind[c->api] : HV_K_NONE;
+    uint8_t op = hv_engine_op(e, c->api);
+    uint8_t kind = hv_engine_kind(e, c->api);
     if (c->result != 0) {
         /* Input health: a run whose calls fail analyzes as clean unless
          * the report says so (wrong library path, no device). */

@@ -78,4 +78,16 @@ void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_
 /* Adds counted-but-deferred repeats to their groups. */
 void hv_engine_memo_flush(struct hv_engine *e);
 
+/* The api id comes from the trace: an id beyond the table (a newer tracer,
+ * a damaged record) is an api the engine does not model. */
+static inline uint8_t hv_engine_op(const struct hv_engine *e, uint32_t api)
+{
+    return api < HV_API__MAX ? e->op[api] : HV_OP_OTHER;
+}
+
+static inline uint8_t hv_engine_kind(const struct hv_engine *e, uint32_t api)
+{
+    return api < HV_API__MAX ? e->kind[api] : HV_K_NONE;
+}
+
 #endif

@@ -95,8 +95,10 @@ static int topo_build(const struct hv_exec *x, struct topo *t)
 {
     memset(t, 0, sizeof *t);
     uint64_t top = top_graph(x);
+    /* index comes from the trace: a position in the node list, so one past
+     * the node count is not a node (and must not size the tables). */
     for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent && x->nodes[k].index >= t->size)
+        if (!x->nodes[k].parent && x->nodes[k].index < x->nnodes && x->nodes[k].index >= t->size)
             t->size = x->nodes[k].index + 1;
     size_t n = t->size ? t->size : 1;
     t->slot = malloc(n * sizeof *t->slot);
@@ -109,7 +111,7 @@ static int topo_build(const struct hv_exec *x, struct topo *t)
         return -1;
     memset(t->slot, 0xff, n * sizeof *t->slot);
     for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent)
+        if (!x->nodes[k].parent && x->nodes[k].index < t->size)
             t->slot[x->nodes[k].index] = k;
     for (uint32_t i = 0; i < x->nedges; i++) {
         const struct hv_gedge *e = &x->edges[i];

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "format/trace_path.h"
+#include "fileio/safe_file.h"
 
 /* Appends n bytes; -1 when the buffer (with its NUL) would overflow. */
 static int put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
@@ -85,12 +86,13 @@ int hv_path_create_excl(const char *path, unsigned max_suffix, char *out, size_t
             memcpy(out, path, (size_t)len + 1);
         int fd;
         do
-            fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        while (fd < 0 && errno == EINTR);
+            /* 0600: a trace holds bytes of the program's memory (payloads). */
+            fd = hv_file_create_excl(out, 0600);
+        while (fd == -EINTR);
         if (fd >= 0)
             return fd;
-        if (errno != EEXIST)
-            return -errno;
+        if (fd != -EEXIST)
+            return fd;
     }
     return -EEXIST;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/report/report.h"
+#include "fileio/safe_file.h"
 #include "sidecar/log.h"
 
 int sc_alerts_open(struct sc_alerts *a, const char *path)
@@ -19,8 +20,11 @@ int sc_alerts_open(struct sc_alerts *a, const char *path)
     gethostname(a->host, sizeof a->host - 1);
     if (!path)
         return 0;
-    a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    return a->fd < 0 ? -errno : 0;
+    /* Never through a symlink or into another user's file (safe_file.h);
+     * 0600: alerts quote findings, which name the program's buffers. */
+    int fd = hv_file_open_append(path, 0600);
+    a->fd = fd < 0 ? -1 : fd;
+    return fd < 0 ? fd : 0;
 }
 
 /* The finding object exactly as hipvis-analyze --json writes it (the

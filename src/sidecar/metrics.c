@@ -1,8 +1,10 @@
 /* Prometheus textfile output; see sidecar/metrics.h. */
 #include "sidecar/metrics.h"
+#include "fileio/safe_file.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -114,25 +116,25 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
 int sc_metrics_write(const char *path, const struct sc_node_metrics *n, const struct sc_proc_metrics *const *p,
                      size_t np)
 {
-    char tmp[4200];
-    /* Same directory: rename(2) is atomic only within one file system. The
-     * collector ignores names not ending in .prom. */
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= sizeof tmp)
-        return -ENAMETOOLONG;
-    FILE *f = fopen(tmp, "we");
+    /* Rendered in memory, then replaced atomically through a random O_EXCL
+     * temporary in the same directory (safe_file.h): a predictable temp
+     * name in a shared textfile directory let another user plant a symlink
+     * that a root sidecar followed. 0644: the collector reads it as another
+     * user; it holds counts only. */
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&doc, &len);
     if (!f)
         return -errno;
     write_all(f, n, p, np);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
-        int e = errno ? errno : EIO;
-        unlink(tmp);
-        return -e;
+        free(doc);
+        return -ENOMEM;
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return -e;
-    }
+    int rc = hv_file_replace(path, doc, len, 0644);
+    free(doc);
+    if (rc != 0)
+        return rc;
     return 0;
 }

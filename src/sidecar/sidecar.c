@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "record/clock.h"
+#include "fileio/safe_file.h"
 #include "sidecar/alerts.h"
 #include "sidecar/diskcap.h"
 #include "sidecar/guard.h"
@@ -265,6 +266,27 @@ static int setup(struct sidecar *sc, const struct sc_options *o)
     if (mkdir(o->output_dir, 0750) != 0 && errno != EEXIST) {
         sc_log("cannot create the output directory %s: %s", o->output_dir, strerror(errno));
         return -1;
+    }
+    /* Refuse unusable output paths now, like --alerts, rather than start,
+     * drain nothing and count every record as dropped. */
+    struct stat ost;
+    const char *why = NULL;
+    if (stat(o->output_dir, &ost) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(ost.st_mode))
+        why = "not a directory";
+    else if (access(o->output_dir, W_OK | X_OK) != 0)
+        why = strerror(errno);
+    if (why) {
+        sc_log("-o %s: cannot create traces there: %s", o->output_dir, why);
+        return -1;
+    }
+    if (o->metrics) {
+        int mrc = hv_file_dir_usable(o->metrics);
+        if (mrc != 0) {
+            sc_log("--metrics %s: its directory is not usable: %s", o->metrics, strerror(-mrc));
+            return -1;
+        }
     }
     int rc = sc_scan_open(&sc->scan, o->segment_dir);
     if (rc != 0) {

@@ -21,6 +21,8 @@ one() { ls "$work"/$1.*.zst 2>/dev/null | head -1; }
 # 1. A loop: every call recorded, footer present. 20 x (memcpy+sync) + setup.
 traced loop "$app" loop 20 >/dev/null
 if $count "$(one loop)" hipMemcpyAsync=20 hipStreamSynchronize=20 hipMalloc=1 hipFree=1 footer; then ok loop; else bad loop; fi
+# Traces hold bytes of the program's memory (payloads): owner-only.
+if [ "$(stat -c %a "$(one loop)")" = 600 ]; then ok trace-mode-0600; else bad "trace mode $(stat -c %a "$(one loop)")"; fi
 
 # 2. Threads that exit, then new threads: 8 threads x 2 rounds x 50 copies.
 traced threads "$app" threads 50 8 >/dev/null
@@ -77,6 +79,14 @@ if [ $rc -eq 0 ] && grep -q 'HIPVIS_RING_KB="abc" is not accepted: expected an i
   ok bad-config
 else
   bad "bad-config (rc=$rc)"; cat "$work/cfg.err"
+fi
+
+# 7b. A trace that cannot be created names the variable it came from.
+( cd "$work" && LD_LIBRARY_PATH=$rtdir HIPVIS_OUTPUT="relative/missing/t.%p.zst" LD_PRELOAD=$lib "$app" loop 2 >/dev/null 2>"$work/out.err" )
+if grep -q 'HIPVIS_OUTPUT="relative/missing/t.%p.zst": cannot create the trace: No such file or directory' "$work/out.err"; then
+  ok output-error-names-variable
+else
+  bad output-error-names-variable; cat "$work/out.err"
 fi
 
 # 8. Loads into programs that never touch the runtime: no thread, no file.

@@ -392,5 +392,36 @@ fi
 "$build/hipvis" dump --help 2>&1 | grep -q 'usage: hipvis-dump' || good=0
 [ $good = 1 ] && ok "launcher: run, run --sidecar, sidecar/dump forwarding" || bad launcher
 
+# 13. Files another user can plant (issue 18 items 8, 3/11): the sidecar never
+#     writes through a symlink. A symlink at the --alerts path is refused at
+#     start; a symlink at the metrics file's old, predictable temp name
+#     (<metrics>.<pid>.tmp: planted by a shell that then execs the sidecar
+#     under the same pid) is never followed; the metrics file ends up 0644,
+#     written by rename; unusable output paths refuse to start.
+good=1
+mkdir -p "$work/plant"
+echo victim >"$work/plant/victim"; chmod 0600 "$work/plant/victim"
+ln -s "$work/plant/victim" "$work/plant/alerts.jsonl"
+timeout 10 "$sidecar" --dir "$seg" -o "$work/plant/out" --alerts "$work/plant/alerts.jsonl" --scan-ms 200 \
+  >"$work/plant1.log" 2>&1 && { echo "  started with a symlink as the alerts file"; good=0; }
+grep -q "alerts file $work/plant/alerts.jsonl" "$work/plant1.log" || { echo "  no refusal message"; good=0; }
+[ "$(cat "$work/plant/victim")" = victim ] || { echo "  victim changed through the alerts symlink"; good=0; }
+rm -f "$work/plant/alerts.jsonl"
+sh -c 'ln -s "$1" "$2.$$.tmp"; shift 2; exec "$@"' sh "$work/plant/victim" "$work/plant/hipvis.prom" \
+  "$sidecar" --dir "$seg" -o "$work/plant/out" --metrics "$work/plant/hipvis.prom" \
+  --metrics-interval-ms 100 --scan-ms 100 >"$work/plant2.log" 2>&1 &
+pl=$!; sleep 1.5; kill -TERM $pl; wait $pl
+[ "$(cat "$work/plant/victim")" = victim ] || { echo "  victim changed through the metrics temp symlink"; good=0; }
+grep -q '^hipvis_' "$work/plant/hipvis.prom" 2>/dev/null || { echo "  no metrics written"; good=0; }
+[ "$(stat -c %a "$work/plant/hipvis.prom" 2>/dev/null)" = 644 ] || { echo "  metrics mode not 0644"; good=0; }
+: >"$work/plant/regular"
+timeout 10 "$sidecar" --dir "$seg" -o "$work/plant/regular" --scan-ms 200 >"$work/plant3.log" 2>&1 &&
+  { echo "  started with -o naming a regular file"; good=0; }
+grep -q -- "-o $work/plant/regular: cannot create traces there: not a directory" "$work/plant3.log" || { echo "  -o message"; cat "$work/plant3.log"; good=0; }
+timeout 10 "$sidecar" --dir "$seg" -o "$work/plant/out" --metrics "$work/plant/missing/hipvis.prom" --scan-ms 200 \
+  >"$work/plant4.log" 2>&1 && { echo "  started with --metrics in a missing directory"; good=0; }
+grep -q -- "--metrics $work/plant/missing/hipvis.prom: its directory is not usable" "$work/plant4.log" || { echo "  --metrics message"; cat "$work/plant4.log"; good=0; }
+[ $good = 1 ] && ok "planted files: alerts/metrics symlinks refused or never followed; -o file and --metrics missing dir refused" || bad planted-files
+
 echo "sidecar: $pass passed, $fail failed"
 [ $fail = 0 ]

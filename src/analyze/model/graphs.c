@@ -36,6 +36,8 @@ uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle)
 
 static void exec_reset(struct hv_exec *x)
 {
+    hv_u64map_free(&x->node_ix);
+    hv_u64map_init(&x->node_ix);
     x->nnodes = x->nargs = x->nedges = x->nranges = x->nstale = 0;
     x->has_inventory = 0;
     x->dirty = 1;
@@ -79,21 +81,31 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
 {
     struct hv_exec *x = &m->execs[xi];
     /* A node already known by handle is being updated (SetParams; graph 0:
-     * an exec-node setter, which names the node only: it keeps its place). */
-    uint32_t k;
-    for (k = 0; k < x->nnodes; k++)
-        if (x->nodes[k].handle == n->node && (x->nodes[k].graph == n->graph || !n->graph))
-            break;
-    struct hv_gnode keep = k < x->nnodes ? x->nodes[k] : (struct hv_gnode){0};
-    if (k == x->nnodes) {
+     * an exec-node setter, which names the node only: it keeps its place).
+     * Found through a map keyed by handle: a graph of 1M nodes must not
+     * cost 1M^2/2 compares. A hit is confirmed; a mismatch (a handle in two
+     * graphs) falls back to the scan. */
+    uint64_t key = hv_mix64(n->node);
+    uint32_t k = hv_u64map_get(&x->node_ix, key);
+    if (k != HV_U64MAP_NONE &&
+        (k >= x->nnodes || x->nodes[k].handle != n->node || (x->nodes[k].graph != n->graph && n->graph)))
+        for (k = 0; k < x->nnodes; k++)
+            if (x->nodes[k].handle == n->node && (x->nodes[k].graph == n->graph || !n->graph))
+                break;
+    int existing = k != HV_U64MAP_NONE && k != x->nnodes;
+    struct hv_gnode keep = existing ? x->nodes[k] : (struct hv_gnode){0};
+    if (!existing) {
         if (GROW(x->nodes, x->nnodes, x->capnodes, 16) != 0) {
             m->oom = 1;
             return;
         }
-        x->nnodes++;
+        k = x->nnodes++;
+        if (hv_u64map_get(&x->node_ix, key) == HV_U64MAP_NONE && hv_u64map_put(&x->node_ix, key, k) != 0)
+            m->oom = 1;
     }
     struct hv_gnode *g = &x->nodes[k];
     memset(g, 0, sizeof *g);
+    g->has_args = keep.has_args;
     g->handle = n->node;
     g->graph = n->graph ? n->graph : keep.graph;
     g->parent = n->graph ? n->parent_node : keep.parent;
@@ -143,14 +155,20 @@ void hv_exec_add_kargs(struct hv_model *m, uint32_t xi, uint64_t node_handle, co
             m->sum->orphan_records++;
         return;
     }
-    /* Replace what the node had (an update re-sends its arguments). */
-    uint32_t w = 0;
-    for (uint32_t r = 0; r < x->nargs; r++)
-        if (x->args_node[r] != node) {
-            x->args[w] = x->args[r];
-            x->args_node[w++] = x->args_node[r];
-        }
-    x->nargs = w;
+    /* Replace what the node had (an update re-sends its arguments). Only a
+     * node that has arguments already pays for the pass over all of them:
+     * at instantiate each node's arguments come once, and a 1M-node graph
+     * must stay linear. */
+    if (x->nodes[node].has_args) {
+        uint32_t w = 0;
+        for (uint32_t r = 0; r < x->nargs; r++)
+            if (x->args_node[r] != node) {
+                x->args[w] = x->args[r];
+                x->args_node[w++] = x->args_node[r];
+            }
+        x->nargs = w;
+    }
+    x->nodes[node].has_args = 1;
     for (uint32_t i = 0; i < n; i++) {
         if (x->nargs == x->capargs) {
             uint32_t cap = x->capargs;

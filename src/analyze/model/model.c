@@ -36,6 +36,7 @@ void hv_model_free(struct hv_model *m)
     for (uint32_t i = 0; i < m->nexecs; i++) {
         struct hv_exec *x = &m->execs[i];
         free(x->nodes);
+        hv_u64map_free(&x->node_ix);
         free(x->args);
         free(x->args_node);
         free(x->edges);

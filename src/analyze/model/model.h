@@ -119,7 +119,7 @@ struct hv_gnode {
     uint32_t name_id;
     uint16_t type;               /* enum hv_node_type */
     uint8_t  dir;
-    uint8_t  pad;
+    uint8_t  has_args;           /* exec->args holds arguments of this node */
 };
 
 /* A pointer argument of a kernel node (or a memcpy/memset node's dst/src)
@@ -157,6 +157,7 @@ struct hv_exec {
     uint8_t  pending;            /* last replay not known complete (on m->pending) */
     struct hv_gnode *nodes;
     uint32_t nnodes, capnodes;
+    struct hv_u64map node_ix;    /* hv_exec_node_key(handle, graph) -> nodes[] index */
     struct hv_karg *args;        /* kernel pointer args, node index in .index's upper use: see args_node */
     uint32_t *args_node;         /* node index per arg */
     uint32_t nargs, capargs;

@@ -130,15 +130,20 @@ static void complete_upto(struct hv_model *m, uint32_t si, uint64_t upto)
         m->streams[si].completed_seq = upto;
 }
 
+static void complete_entry(void *ctx, uint32_t stream, uint64_t seq)
+{
+    struct hv_model *m = ctx;
+    if (stream < m->nstreams)
+        complete_upto(m, stream, seq);
+}
+
 void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const struct hv_vclock *via)
 {
     complete_upto(m, si, upto);
     /* Work the completed ops waited for is complete as well. Clocks are
      * joined transitively at each wait, so one level suffices. */
     if (via)
-        for (uint32_t k = 0; k < via->n; k++)
-            if (via->e[k].stream < m->nstreams)
-                complete_upto(m, via->e[k].stream, via->e[k].seq);
+        hv_vc_each(via, complete_entry, m);
 }
 
 void hv_legacy_observed(struct hv_model *m, int32_t device, uint64_t upto)

@@ -27,8 +27,9 @@ static void shape_of(const struct hv_exec *x, struct shape *sh)
 {
     memset(sh, 0, sizeof *sh);
     uint32_t maxi = 0, n = 0;
+    /* index comes from the trace: one beyond the node list is no node. */
     for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent) {
+        if (!x->nodes[k].parent && x->nodes[k].index < x->nnodes) {
             n++;
             if (x->nodes[k].index > maxi)
                 maxi = x->nodes[k].index;
@@ -43,7 +44,7 @@ static void shape_of(const struct hv_exec *x, struct shape *sh)
     if (!indeg || !outdeg || !depth || !queue || !present)
         goto out;
     for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent) {
+        if (!x->nodes[k].parent && x->nodes[k].index < size) {
             present[x->nodes[k].index] = 1;
             if (!top)
                 top = x->nodes[k].graph;

@@ -6,6 +6,7 @@
  * hipvis-analyze links zlib.
  */
 #include "analyze/report/report.h"
+#include "fileio/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,12 +36,19 @@ static int gz_close(void *cookie)
 
 FILE *hv_report_fopen(const char *path)
 {
-    size_t len = strlen(path);
-    if (len < 3 || strcmp(path + len - 3, ".gz") != 0)
-        return fopen(path, "w");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    /* Never through a symlink, never another user's file (docs/files.md). */
+    int fd = hv_file_open_trunc(path, 0644);
+    if (fd < 0) {
+        errno = -fd;
         return NULL;
+    }
+    size_t len = strlen(path);
+    if (len < 3 || strcmp(path + len - 3, ".gz") != 0) {
+        FILE *f = fdopen(fd, "w");
+        if (!f)
+            close(fd);
+        return f;
+    }
     gzFile gz = gzdopen(fd, "wb1");  /* level 1: already ~14x; higher levels cost seconds for ~1.3x more */
     if (!gz) {
         close(fd);

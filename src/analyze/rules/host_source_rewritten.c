@@ -214,7 +214,8 @@ static void on_observed(struct hv_model *m, const struct hv_call *obs, const str
 static void on_aux(struct hv_model *m, const struct hv_call *cur, const struct hv_rec_header *rec)
 {
     const struct hv_payload *p = (const struct hv_payload *)(const void *)rec;
-    if (rec->type != HV_REC_PAYLOAD || rec->size < sizeof *p)
+    /* len comes from the trace: bytes beyond the record are not there. */
+    if (rec->type != HV_REC_PAYLOAD || rec->size < sizeof *p || p->len > rec->size - sizeof *p)
         return;
     if (p->when == HV_PAYLOAD_OBSERVED)
         on_observed(m, cur, p);
