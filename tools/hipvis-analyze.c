@@ -108,12 +108,12 @@ static int on_opt(void *ctx, int id, const char *val)
         break;
     }
     case OPT_HTML_MAX_OPS: {
-        char *end;
-        o->html_max_ops = strtoull(val, &end, 10);
-        if (*end || !o->html_max_ops || val[0] == '-') {
+        uint64_t ops = 0;
+        if (hv_cli_u64(val, &ops) != 0 || !ops) {
             fprintf(stderr, "hipvis-analyze: --html-max-ops: expected a positive number, got '%s'\n", val);
             return -2;
         }
+        o->html_max_ops = ops;
         break;
     }
     case OPT_FAIL_ON:

@@ -2,6 +2,7 @@
  * One getopt_long front end for every tool (see cli.h for why and how).
  */
 #include "cli/cli.h"
+#include "conf/number.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -216,38 +217,24 @@ int hv_cli_parse(const struct hv_cli *c, int argc, char **argv, hv_cli_fn fn, vo
     return rc;
 }
 
+/* Numbers go through the one settings parser (conf/number.h): digits only,
+ * so " 5", "+5" and "5 " are errors, not 5. */
 int hv_cli_int(const char *s, long lo, long hi, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
+    long long v;
+    if (hv_num_range(s, HV_NUM_SIGNED, lo, hi, &v) != 0)
         return -1;
     *out = (int)v;
     return 0;
 }
 
-int hv_cli_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
+int hv_cli_u64(const char *s, uint64_t *out) { return hv_num_u64(s, HV_NUM_HEX, out, NULL); }
 
 int hv_cli_scaled(const char *s, const char *units, const uint64_t *scale, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (*s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
+    uint64_t v;
+    const char *end;
+    if (hv_num_u64(s, HV_NUM_SUFFIX, &v, &end) != 0)
         return -1;
     uint64_t mul = 1;
     if (*end) {

@@ -1,5 +1,7 @@
 #include "preload/config.h"
 
+#include "conf/number.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,30 +20,58 @@ static void append(char *err, unsigned errlen, const char *msg)
         snprintf(err + used, errlen - used, "%s", msg);
 }
 
-/* Parses one integer knob; on a bad value appends a message and returns -1. */
+/*
+ * The one shape for every setting: an unset or empty variable means the
+ * default (so `HIPVIS_X= prog` undoes an inherited setting); anything else
+ * must be exactly what the setting accepts, or tracing stays off and stderr
+ * says  hipvis: NAME="value" is not accepted: expected ...; tracing disabled
+ */
+static void reject(const char *name, const char *v, const char *expected, char *err, unsigned errlen)
+{
+    char msg[700];
+    snprintf(msg, sizeof msg, "hipvis: %s=\"%.200s\" is not accepted: expected %s; tracing disabled\n", name, v,
+             expected);
+    append(err, errlen, msg);
+}
+
+/* Parses one integer knob (conf/number.h: digits only, no sign or blank);
+ * on a bad value appends a message and returns -1. */
 static int parse_int(const struct int_knob *k, const char *v, long long *out, char *err, unsigned errlen)
 {
-    char msg[256];
-    char *end;
+    long long x = 0;
     if (!v || !*v) {
         *out = k->dflt;
         return 0;
     }
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    int bad = errno != 0 || *end != '\0' || x < k->min || x > k->max || (k->pow2 && (x & (x - 1)) != 0);
-    if (bad) {
-        snprintf(msg, sizeof msg, "hipvis: %s=\"%s\" is not accepted: expected an integer %lld..%lld%s; tracing disabled\n",
-                 k->name, v, k->min, k->max, k->pow2 ? " that is a power of two" : "");
-        append(err, errlen, msg);
+    if (hv_num_range(v, 0, k->min, k->max, &x) != 0 || (k->pow2 && (x & (x - 1)) != 0)) {
+        char what[160];
+        snprintf(what, sizeof what, "an integer %lld..%lld%s", k->min, k->max, k->pow2 ? " that is a power of two" : "");
+        reject(k->name, v, what, err, errlen);
         return -1;
     }
     *out = x;
     return 0;
 }
 
-/* HIPVIS_PROBE: "off" | "auto" | comma list of ADDR:LEN (each strtoull
- * base 0, so 0x... works; LEN 1..HV_PROBE_MAX_LEN). -1 after a message. */
+/* Parses one path setting into out[cap]: unset or empty -> dflt. */
+static int parse_path(const char *name, const char *v, const char *dflt, int absolute, const char *what, char *out,
+                      size_t cap, char *err, unsigned errlen)
+{
+    if (!v || !*v)
+        v = dflt;
+    if ((absolute && v[0] != '/') || strlen(v) >= cap) {
+        char expected[200];
+        snprintf(expected, sizeof expected, "%s shorter than %zu bytes", what, cap);
+        reject(name, v, expected, err, errlen);
+        memcpy(out, dflt, strlen(dflt) + 1);
+        return -1;
+    }
+    memcpy(out, v, strlen(v) + 1);
+    return 0;
+}
+
+/* HIPVIS_PROBE: "off" | "auto" | comma list of ADDR:LEN (decimal or 0x
+ * hex; LEN 1..HV_PROBE_MAX_LEN). -1 after a message. */
 static int parse_probe(const char *v, struct hv_probe_spec *out, char *err, unsigned errlen)
 {
     char msg[320];
@@ -55,22 +85,18 @@ static int parse_probe(const char *v, struct hv_probe_spec *out, char *err, unsi
     const char *p = v;
     out->mode = HV_PROBE_RANGES;
     while (*p) {
-        char *end;
-        errno = 0;
-        unsigned long long addr = strtoull(p, &end, 0), len = 0;
-        int ok = errno == 0 && end != p && *end == ':' && addr != 0;
+        const char *end = p;
+        uint64_t addr = 0, len = 0;
+        int ok = hv_num_u64(p, HV_NUM_HEX | HV_NUM_SUFFIX, &addr, &end) == 0 && *end == ':' && addr != 0;
         if (ok) {
             p = end + 1;
-            len = strtoull(p, &end, 0);
-            ok = errno == 0 && end != p && (*end == ',' || *end == '\0') && len >= 1 && len <= HV_PROBE_MAX_LEN &&
-                 out->n < sizeof out->r / sizeof out->r[0];
+            ok = hv_num_u64(p, HV_NUM_HEX | HV_NUM_SUFFIX, &len, &end) == 0 && (*end == ',' || *end == '\0') &&
+                 len >= 1 && len <= HV_PROBE_MAX_LEN && out->n < sizeof out->r / sizeof out->r[0];
         }
         if (!ok) {
-            snprintf(msg, sizeof msg,
-                     "hipvis: HIPVIS_PROBE=\"%s\" is not accepted: expected off, auto, or up to 16 ADDR:LEN "
-                     "ranges separated by commas (LEN 1..%u); tracing disabled\n",
-                     v, HV_PROBE_MAX_LEN);
-            append(err, errlen, msg);
+            snprintf(msg, sizeof msg, "off, auto, or up to 16 ADDR:LEN ranges separated by commas (LEN 1..%u)",
+                     HV_PROBE_MAX_LEN);
+            reject("HIPVIS_PROBE", v, msg, err, errlen);
             memset(out, 0, sizeof *out);
             return -1;
         }
@@ -137,33 +163,15 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     } else if (strcmp(start, "signal") == 0) {
         cfg->start = HV_START_SIGNAL;
     } else {
-        char msg[320];
-        snprintf(msg, sizeof msg, "hipvis: HIPVIS_START=\"%.200s\" is not accepted: expected all, profiler or signal; "
-                                  "tracing disabled\n", start);
-        append(err, errlen, msg);
+        reject("HIPVIS_START", start, "all, profiler or signal", err, errlen);
         rc = -1;
     }
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
 
-    const char *dir = getenv_fn("HIPVIS_SIDECAR_DIR");
-    if (dir && (dir[0] != '/' || strlen(dir) >= sizeof cfg->sidecar_dir)) {
-        append(err, errlen, "hipvis: HIPVIS_SIDECAR_DIR must be an absolute directory path shorter than 256 bytes; "
-                            "tracing disabled\n");
-        rc = -1;
-    }
-    dir = dir && dir[0] == '/' && strlen(dir) < sizeof cfg->sidecar_dir ? dir : "/dev/shm";
-    memcpy(cfg->sidecar_dir, dir, strlen(dir) + 1);
-
-    const char *out = getenv_fn("HIPVIS_OUTPUT");
-    if (out && *out == '\0') {
-        append(err, errlen, "hipvis: HIPVIS_OUTPUT is empty: expected a file path template (%p pid, %h host); tracing disabled\n");
-        rc = -1;
-    } else if (out && strlen(out) >= sizeof cfg->output) {
-        append(err, errlen, "hipvis: HIPVIS_OUTPUT is longer than 511 bytes; tracing disabled\n");
-        rc = -1;
-    }
-    const char *path = out && *out && strlen(out) < sizeof cfg->output ? out : "hipvis.%p.zst";
-    memcpy(cfg->output, path, strlen(path) + 1);
+    rc |= parse_path("HIPVIS_SIDECAR_DIR", getenv_fn("HIPVIS_SIDECAR_DIR"), "/dev/shm", 1, "an absolute directory path",
+                     cfg->sidecar_dir, sizeof cfg->sidecar_dir, err, errlen);
+    rc |= parse_path("HIPVIS_OUTPUT", getenv_fn("HIPVIS_OUTPUT"), "hipvis.%p.zst", 0,
+                     "a file path template (%p pid, %h host)", cfg->output, sizeof cfg->output, err, errlen);
     if (rc != 0)
         cfg->enabled = 0;
     return rc ? -1 : 0;

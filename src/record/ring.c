@@ -30,7 +30,11 @@ long hv_ring_read(struct hv_ring *r, uint64_t *pos, hv_ring_visit_fn fn, void *c
     uint64_t at = *pos;
     long n = 0;
 
-    if (cap == 0 || (cap & (cap - 1)) != 0 || head < tail || head - tail > cap || at < tail || at > head)
+    /* The indexes may come from another process's shared segment: a
+     * position that is not 8-aligned would make every header read below a
+     * misaligned access. */
+    if (cap == 0 || (cap & (cap - 1)) != 0 || head < tail || head - tail > cap || at < tail || at > head ||
+        at % HV_REC_ALIGN != 0)
         return -1;
     while (at < head) {
         uint64_t off = at & (cap - 1);

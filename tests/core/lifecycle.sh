@@ -81,6 +81,21 @@ else
   bad "bad-config (rc=$rc)"; cat "$work/cfg.err"
 fi
 
+# 7a. One parser for every setting: no blank, no sign; an empty value means
+#     the default for every variable (integers and paths alike).
+good=1
+for v in " 1024" "+1024" "1024 " "0x400"; do
+  LD_LIBRARY_PATH=$rtdir HIPVIS_RING_KB="$v" HIPVIS_OUTPUT="$work/cfg2.%p.zst" LD_PRELOAD=$lib "$app" loop 1 2>"$work/cfg2.err" >/dev/null
+  grep -q "HIPVIS_RING_KB=\"$v\" is not accepted: expected an integer 16..1048576" "$work/cfg2.err" || { echo "  '$v' accepted"; good=0; }
+done
+[ -z "$(one cfg2)" ] || good=0
+mkdir -p "$work/emptycwd"
+( cd "$work/emptycwd" && LD_LIBRARY_PATH=$rtdir HIPVIS_QUIET=1 HIPVIS_OUTPUT= HIPVIS_RING_KB= HIPVIS_SIDECAR_DIR= \
+  LD_PRELOAD=$lib "$app" loop 1 >/dev/null 2>"$work/empty.err" )
+[ -s "$work/empty.err" ] && { echo "  empty values complained:"; cat "$work/empty.err"; good=0; }
+ls "$work/emptycwd"/hipvis.*.zst >/dev/null 2>&1 || { echo "  empty HIPVIS_OUTPUT did not mean the default"; good=0; }
+[ $good = 1 ] && ok "settings: ' 1', '+1', '1 ', '0x400' rejected; empty = default everywhere" || bad settings-parser
+
 # 7b. A trace that cannot be created names the variable it came from.
 ( cd "$work" && LD_LIBRARY_PATH=$rtdir HIPVIS_OUTPUT="relative/missing/t.%p.zst" LD_PRELOAD=$lib "$app" loop 2 >/dev/null 2>"$work/out.err" )
 if grep -q 'HIPVIS_OUTPUT="relative/missing/t.%p.zst": cannot create the trace: No such file or directory' "$work/out.err"; then

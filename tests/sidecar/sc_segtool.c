@@ -5,6 +5,7 @@
  *   sc_segtool garbage PATH            a 0600 file of nonzero junk (bad magic)
  *   sc_segtool geometry PATH           an existing segment: ring_bytes no longer matches its layout
  *   sc_segtool ring PATH               an existing segment: the record at ring 0's tail gets size 3
+ *   sc_segtool tail PATH               an existing segment: ring 0's tail moves 4 bytes on (not 8-aligned)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,8 @@ static int damage(const char *path, int what)
             if (head == tail) {
                 fprintf(stderr, "%s: ring 0 is empty\n", path);
                 rc = 1;
+            } else if (what == 't') {
+                atomic_store(&r->tail, tail + 4);
             } else {
                 struct hv_rec_header *rec = (struct hv_rec_header *)(hv_ring_data(r) + (tail & (r->capacity - 1)));
                 rec->type = HV_REC_CALL;
@@ -68,7 +71,7 @@ static int damage(const char *path, int what)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: sc_segtool garbage|geometry|ring PATH\n");
+        fprintf(stderr, "usage: sc_segtool garbage|geometry|ring|tail PATH\n");
         return 2;
     }
     if (!strcmp(argv[1], "garbage"))
@@ -77,6 +80,8 @@ int main(int argc, char **argv)
         return damage(argv[2], 'g');
     if (!strcmp(argv[1], "ring"))
         return damage(argv[2], 'r');
+    if (!strcmp(argv[1], "tail"))
+        return damage(argv[2], 't');
     fprintf(stderr, "sc_segtool: unknown action %s\n", argv[1]);
     return 2;
 }
