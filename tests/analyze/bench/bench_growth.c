@@ -16,9 +16,13 @@
  * Loop timed: generating + feeding every record and hv_engine_finish (wall
  * time; the generator's own cost is included and is a few ns per record).
  * Budget (issue 18): each of chain-100k, execs-100k, graph-1M < 10 s and
- * < 1 GiB on the 2-core development machine.
+ * < 1 GiB on the 2-core development machine. A shape still running after
+ * LIMIT_S is killed and reported OVER (execs-100k today: every launch races
+ * with every earlier unsynchronized exec, and concurrent-shared-replay
+ * reports each pair, so its work is quadratic; see the issue's closing note).
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@
 #define HOST 0x5500000000ull
 #define STREAM0 0x10000ull
 #define EVENT 0xe0e0ull
+#define LIMIT_S 60   /* per shape, wall */
 
 static double now_s(void)
 {
@@ -157,6 +162,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(p[0]);
+            alarm(LIMIT_S);   /* a shape that grows quadratically must not hang make bench */
             run_child(sh, n, p[1]);
         }
         close(p[1]);
@@ -171,7 +177,11 @@ int main(int argc, char **argv)
         size_t groups = 0;
         if (got <= 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
             sscanf(buf, "%" SCNu64 " %lf %zu", &records, &secs, &groups) != 3) {
-            printf("%-12s %10" PRIu64 "  FAILED (status %d)\n", sh->name, n, st);
+            if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+                printf("%-12s %10" PRIu64 "  OVER: not done after %d s (peak %.1f MiB so far)\n", sh->name, n,
+                       LIMIT_S, (double)ru.ru_maxrss / 1024.0);
+            else
+                printf("%-12s %10" PRIu64 "  FAILED (status %d)\n", sh->name, n, st);
             fail = 1;
             continue;
         }
