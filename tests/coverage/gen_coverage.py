@@ -132,6 +132,16 @@ def generate(build):
     ]
     tail = ["", "## Traced, named by neither list", "", "| entry point | semantics row |", "|---|---|"]
     tail += [f"| `{n}` | {rows.get(n, '?')} |" for n in extra]
+    # The TEST-ONLY runtime double follows the same table (tests/semantics
+    # runs each rule on it); what it does not implement is untested there.
+    double = os.path.join(build, "tests", "double", "libamdhip64.so")
+    if os.path.exists(double):
+        missing = sorted(traced - dynamic_names(double))
+        tail += ["", "## Traced entry points the runtime double does not implement", "",
+                 "End-to-end tests on `tests/runtime-double` cannot call these; their wrappers are checked by",
+                 "the pass-through suites only.", ""]
+        tail += [f"`{n}` ({rows.get(n, '?')})" + ("," if i + 1 < len(missing) else "")
+                 for i, n in enumerate(missing)]
     return "\n".join(head + lines + tail) + "\n", errors
 
 
