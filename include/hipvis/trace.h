@@ -20,7 +20,8 @@
 
 #include "hipvis/api.h"
 
-#define HV_FORMAT_VERSION 1u
+/* 2: chunks are encoded (HV_CHUNK_MAGIC_V2, docs/trace-format.md); readers read 1 and 2. */
+#define HV_FORMAT_VERSION 2u
 
 /* --------------------------------------------------------------------------
  * File layout

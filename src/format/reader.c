@@ -225,6 +225,7 @@ void hv_reader_close(struct hv_reader *r)
     hv_rd_slots_free(r);
     hv_reorder_free(&r->win);
     hv_merge_free(&r->merge);
+    free(r->codec_ctx);
     hv_strtab_free(&r->strings);
     ZSTD_freeDCtx(r->dctx);
     free(r->in);

@@ -10,8 +10,10 @@
  * A chunk is accepted whole or not at all: it is validated before any of its
  * records reaches the window, so "records salvaged" is exact.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "format/codec.h"
 #include "format/reader_int.h"
 #include "format/rec_layout.h"
 
@@ -327,6 +329,53 @@ int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t of
     return ch->nrecords > 0;
 }
 
+int hv_rd_is_v2(const uint8_t *b, size_t used)
+{
+    return used >= sizeof(struct hv_chunk_header_v2) && hv_le32(b) == HV_CHUNK_MAGIC_V2;
+}
+
+int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, size_t why_cap)
+{
+#define BAD(...) do { if (why_cap) snprintf(why, why_cap, __VA_ARGS__); return -1; } while (0)
+    struct hv_chunk_header_v2 h2;
+    memcpy(&h2, r->slots[*s].buf, sizeof h2);
+    if (h2.h.payload_bytes != *used - sizeof h2)
+        BAD("v2 chunk %u: header says %llu code bytes, frame holds %zu", h2.h.chunk_index,
+            (unsigned long long)h2.h.payload_bytes, *used - sizeof h2);
+    if (h2.raw_bytes > HV_CHUNK_MAX_BYTES - sizeof(struct hv_chunk_header))
+        BAD("v2 chunk %u: decodes to %llu bytes, over the chunk limit", h2.h.chunk_index,
+            (unsigned long long)h2.raw_bytes);
+    uint32_t s2;
+    if (!r->codec_ctx && !(r->codec_ctx = malloc(HV_CODEC_CTX_MAX * sizeof *r->codec_ctx)))
+        BAD("out of memory decoding a v2 chunk");
+    if (hv_rd_slot_take(r, &s2) < 0)
+        BAD("out of memory decoding a v2 chunk");
+    if (hv_rd_slot_reserve(r, s2, sizeof(struct hv_chunk_header) + (size_t)h2.raw_bytes) < 0) {
+        hv_rd_slot_drop(r, s2);
+        BAD("out of memory decoding a v2 chunk");
+    }
+    uint8_t *out = r->slots[s2].buf;
+    long n = hv_decode_chunk(r->slots[*s].buf + sizeof h2, (size_t)h2.h.payload_bytes,
+                             out + sizeof(struct hv_chunk_header), (size_t)h2.raw_bytes, r->codec_ctx, why, why_cap);
+    if (n < 0 || (uint64_t)n != h2.h.nrecords) {
+        hv_rd_slot_drop(r, s2);
+        if (n >= 0)
+            BAD("v2 chunk %u: header says %llu records, code holds %ld", h2.h.chunk_index,
+                (unsigned long long)h2.h.nrecords, n);
+        return -1;
+    }
+    /* From here on it is a plain chunk, checked like any other. */
+    struct hv_chunk_header ch = h2.h;
+    ch.magic = HV_CHUNK_MAGIC;
+    ch.payload_bytes = h2.raw_bytes;
+    memcpy(out, &ch, sizeof ch);
+    hv_rd_slot_drop(r, *s);
+    *s = s2;
+    *used = sizeof ch + (size_t)h2.raw_bytes;
+    return 0;
+#undef BAD
+}
+
 /* Validates the chunk in slot s and points the cursor at it. Returns 1 with
  * records, 0 for a valid empty chunk, -1 on a problem. */
 static int take_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off)
@@ -334,6 +383,10 @@ static int take_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off
     struct hv_chunk_header ch;
     uint64_t nstr;
     char why[sizeof r->err.what];
+    if (hv_rd_is_v2(r->slots[s].buf, used) && hv_rd_expand_v2(r, &s, &used, why, sizeof why) < 0) {
+        hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
+        return bad_chunk(r, s);
+    }
     if (hv_rd_check_chunk(r->slots[s].buf, used, &ch, &nstr, why, sizeof why) < 0) {
         hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
         return bad_chunk(r, s);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <zstd.h>
 
+#include "format/codec.h"
 #include "format/frame.h"
 #include "format/reader_merge.h"
 #include "format/reorder.h"
@@ -109,6 +110,7 @@ struct hv_reader {
     uint32_t next_chunk;
     int seen_chunk;
 
+    struct hv_codec_ctx *codec_ctx;     /* v2 decoding scratch (HV_CODEC_CTX_MAX contexts) */
     _Alignas(8) uint8_t scratch[512];   /* zero-filled copy of a short record */
 };
 
@@ -132,6 +134,12 @@ void hv_rd_load_next(struct hv_reader *r);
  * reason in why[why_cap] (why_cap 0: no text wanted). */
 int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch, uint64_t *nstr, char *why,
                       size_t why_cap);
+/* A decoded frame holding a v2 chunk (codec.h)? */
+int hv_rd_is_v2(const uint8_t *b, size_t used);
+/* Decodes the v2 chunk in slot *s into a fresh slot holding the equivalent
+ * plain chunk (not yet checked); *s and *used then name that one, the old
+ * slot is dropped. 0, or -1 with why (the old slot kept). Calling thread only. */
+int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, size_t why_cap);
 /* Makes a checked chunk in slot s current: strings, gap count, cursor.
  * 1 with records, 0 empty, -1 out of memory (r->src set). */
 int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off,

@@ -36,6 +36,7 @@ struct hv_job {
     uint8_t *out;               /* ...whose buffer is this */
     size_t csize;               /* the frame's content size */
     int state, ok;
+    int v2;                     /* an encoded chunk: decoded and checked by the calling thread */
     struct hv_chunk_header ch;
     uint64_t nstr;
 };
@@ -59,7 +60,9 @@ static struct hv_job *nth_job(struct hv_pipe *p, unsigned i) { return &p->job[(p
 static void decode(struct hv_job *j, ZSTD_DCtx *d)
 {
     size_t n = ZSTD_decompressDCtx(d, j->out, j->csize, j->z, j->zlen);
-    j->ok = !ZSTD_isError(n) && n == j->csize && hv_rd_check_chunk(j->out, n, &j->ch, &j->nstr, NULL, 0) == 0;
+    j->v2 = !ZSTD_isError(n) && n == j->csize && hv_rd_is_v2(j->out, n);
+    j->ok = !ZSTD_isError(n) && n == j->csize &&
+            (j->v2 || hv_rd_check_chunk(j->out, n, &j->ch, &j->nstr, NULL, 0) == 0);
 }
 
 static void *worker(void *arg)
@@ -263,6 +266,13 @@ void hv_rd_next_chunk(struct hv_reader *r)
         uint32_t s = j->slot;
         j->slot = HV_RD_SLOT_NONE;
         r->slots[s].inflight = 0;
+        size_t used = j->csize;
+        /* Decoding a v2 chunk needs the reader's slots: done here (the
+         * code is small to decompress; decoding it is the cheap part). */
+        if (j->ok && j->v2 &&
+            (hv_rd_expand_v2(r, &s, &used, NULL, 0) < 0 ||
+             hv_rd_check_chunk(r->slots[s].buf, used, &j->ch, &j->nstr, NULL, 0) < 0))
+            j->ok = 0;
         if (!j->ok) {
             /* Re-read this frame synchronously: it reports precisely and
              * recovers exactly as without threads. */
@@ -277,7 +287,7 @@ void hv_rd_next_chunk(struct hv_reader *r)
             hv_rd_load_next(r);
             return;
         }
-        int rc = hv_rd_accept_chunk(r, s, j->csize, j->off, &j->ch, j->nstr);
+        int rc = hv_rd_accept_chunk(r, s, used, j->off, &j->ch, j->nstr);
         if (rc != 0)
             return;   /* records to deliver, or out of memory (reported) */
         /* A valid chunk without records: nothing points into it. */

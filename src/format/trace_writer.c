@@ -10,9 +10,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 #include <zstd.h>
 
+#include "format/codec.h"
 #include "format/frame.h"
 #include "format/trace_path.h"
 #include "format/trace_writer.h"
@@ -20,8 +23,20 @@
 #define PATH_CAP 4096
 #define MAX_SUFFIX 9999
 
+/* Chunks waiting for the compression thread (async mode): what the drain
+ * path may run ahead of compression before it waits. */
+#define CQ_DEPTH 4
+
+struct cjob {
+    uint8_t *buf;              /* a chunk buffer: header room, then records */
+    size_t used;
+    uint64_t nrecords, first_seq;
+    uint32_t index;
+};
+
 struct hv_trace_writer {
     int fd;
+    int version;               /* format version written: 2 encodes chunks (codec.h), 1 does not */
     ZSTD_CCtx *cctx;
     uint8_t *chunk;            /* struct hv_chunk_header, then records */
     size_t chunk_cap;          /* fixed: header + max(limit, one largest record) */
@@ -31,8 +46,22 @@ struct hv_trace_writer {
     uint32_t chunk_index;
     uint8_t *out;              /* one compressed frame */
     size_t out_cap;
+    uint8_t *code;             /* a v2 chunk: header, then the code */
+    size_t code_cap;
+    struct hv_encoder enc;
     struct hv_trace_writer_stats st;
     int stopped;               /* a frame failed to write: no more data frames */
+    /* Async mode (hv_trace_writer_set_async): a thread encodes, compresses
+     * and writes full chunks; everything below is guarded by mu. */
+    int async;
+    pid_t async_pid;           /* the process whose thread it is (fork children have none) */
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct cjob q[CQ_DEPTH];
+    unsigned qhead, qn, busy, quit;
+    uint8_t *spare[CQ_DEPTH + 1];
+    unsigned nspare;
     char path[PATH_CAP];
 };
 
@@ -92,21 +121,26 @@ static int write_skippable(struct hv_trace_writer *w, uint32_t magic, const void
 static int size_buffers(struct hv_trace_writer *w, size_t limit)
 {
     size_t cap = chunk_cap_for(limit);
-    size_t out_cap = ZSTD_compressBound(cap);
+    size_t code_cap = sizeof(struct hv_chunk_header_v2) + hv_codec_bound(cap);
+    size_t out_cap = ZSTD_compressBound(code_cap);
     if (out_cap < HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header))
         out_cap = HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header);
-    uint8_t *chunk = malloc(cap), *out = malloc(out_cap);
-    if (!chunk || !out) {
+    uint8_t *chunk = malloc(cap), *out = malloc(out_cap), *code = malloc(code_cap);
+    if (!chunk || !out || !code) {
         free(chunk);
         free(out);
+        free(code);
         return -ENOMEM;
     }
     free(w->chunk);
     free(w->out);
+    free(w->code);
     w->chunk = chunk;
     w->chunk_cap = cap;
     w->out = out;
     w->out_cap = out_cap;
+    w->code = code;
+    w->code_cap = code_cap;
     w->limit = limit;
     return 0;
 }
@@ -114,19 +148,34 @@ static int size_buffers(struct hv_trace_writer *w, size_t limit)
 static void free_writer(struct hv_trace_writer *w)
 {
     ZSTD_freeCCtx(w->cctx);
+    hv_encoder_free(&w->enc);
     free(w->chunk);
     free(w->out);
+    free(w->code);
+    for (unsigned i = 0; i < w->nspare; i++)
+        free(w->spare[i]);
+    for (unsigned i = 0; i < w->qn; i++)   /* only a fork child abandons a writer with chunks queued */
+        free(w->q[(w->qhead + i) % CQ_DEPTH].buf);
     free(w);
 }
 
 int hv_trace_writer_open(const char *path_template, const struct hv_file_header *hdr,
                          int compression_level, struct hv_trace_writer **out)
 {
+    return hv_trace_writer_open_version(path_template, hdr, compression_level, HV_FORMAT_VERSION, out);
+}
+
+int hv_trace_writer_open_version(const char *path_template, const struct hv_file_header *hdr,
+                                 int compression_level, unsigned version, struct hv_trace_writer **out)
+{
     *out = NULL;
+    if (version < 1 || version > HV_FORMAT_VERSION)
+        return -EINVAL;
     struct hv_trace_writer *w = calloc(1, sizeof *w);
     if (!w)
         return -ENOMEM;
     w->fd = -1;
+    w->version = (int)version;
     w->cctx = ZSTD_createCCtx();
     if (!w->cctx || size_buffers(w, HV_WRITER_DEFAULT_CHUNK_BYTES) < 0) {
         free_writer(w);
@@ -156,7 +205,7 @@ int hv_trace_writer_open(const char *path_template, const struct hv_file_header 
 
     struct hv_file_header h = *hdr;
     memcpy(h.magic, HV_FILE_MAGIC, sizeof h.magic);
-    h.format_version = HV_FORMAT_VERSION;
+    h.format_version = version;
     h.header_size = sizeof h;
     rc = write_skippable(w, HV_FRAME_MAGIC_HEADER, &h, sizeof h);
     if (rc < 0) {
@@ -170,42 +219,165 @@ int hv_trace_writer_open(const char *path_template, const struct hv_file_header 
     return 0;
 }
 
+/* Encodes (version 2), compresses and writes one chunk; returns 0 or
+ * -errno. Runs on the compression thread in async mode, else on the
+ * caller's; either way alone on the encoder, the zstd context and the file.
+ * The stats are the caller's to update. */
+static int write_chunk(struct hv_trace_writer *w, const struct cjob *j, size_t *frame_bytes)
+{
+    struct hv_chunk_header ch = {
+        .magic = HV_CHUNK_MAGIC,
+        .chunk_index = j->index,
+        .nrecords = j->nrecords,
+        .first_seq = j->first_seq,
+        .payload_bytes = j->used,
+    };
+    const uint8_t *src = j->buf;
+    size_t src_len = sizeof ch + j->used;
+    size_t code = w->version >= 2 ? hv_encode_chunk(&w->enc, j->buf + sizeof ch, j->used,
+                                                    w->code + sizeof(struct hv_chunk_header_v2))
+                                  : 0;
+    if (code) {
+        struct hv_chunk_header_v2 h2 = { ch, j->used };
+        h2.h.magic = HV_CHUNK_MAGIC_V2;
+        h2.h.payload_bytes = code;
+        memcpy(w->code, &h2, sizeof h2);
+        src = w->code;
+        src_len = sizeof h2 + code;
+    } else {
+        /* Version 1, or no memory for the encoder: a plain chunk, which every reader reads. */
+        memcpy(j->buf, &ch, sizeof ch);
+    }
+    size_t n = ZSTD_compress2(w->cctx, w->out, w->out_cap, src, src_len);
+    if (ZSTD_isError(n))
+        return -ENOMEM;
+    *frame_bytes = n;
+    return write_all(w->fd, w->out, n);
+}
+
+/* Accounts for a chunk written (rc 0) or lost; cuts a partial frame off. */
+static void chunk_done(struct hv_trace_writer *w, const struct cjob *j, int rc, size_t n)
+{
+    if (rc < 0) {
+        w->st.last_error = rc;
+        w->st.records_lost += j->nrecords;
+        w->stopped = 1;
+        if (ftruncate(w->fd, (off_t)w->st.file_bytes) == 0)
+            lseek(w->fd, (off_t)w->st.file_bytes, SEEK_SET);
+    } else {
+        w->st.file_bytes += n;
+        w->st.records_written += j->nrecords;
+        w->st.chunks_written++;
+    }
+}
+
+static void *compress_main(void *arg)
+{
+    struct hv_trace_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->qn && !w->quit)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->qn)
+            break;
+        struct cjob j = w->q[w->qhead];
+        int stopped = w->stopped;
+        w->busy = 1;
+        pthread_mutex_unlock(&w->mu);
+        size_t n = 0;
+        int rc = stopped ? w->st.last_error : write_chunk(w, &j, &n);
+        pthread_mutex_lock(&w->mu);
+        if (stopped)
+            w->st.records_lost += j.nrecords;
+        else
+            chunk_done(w, &j, rc, n);
+        w->qhead = (w->qhead + 1) % CQ_DEPTH;
+        w->qn--;
+        w->busy = 0;
+        w->spare[w->nspare++] = j.buf;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Async mode: waits until every queued chunk is written. */
+static void wait_idle(struct hv_trace_writer *w)
+{
+    if (!w->async)
+        return;
+    pthread_mutex_lock(&w->mu);
+    while (w->qn || w->busy)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+int hv_trace_writer_sync(struct hv_trace_writer *w)
+{
+    int rc = hv_trace_writer_flush(w);
+    wait_idle(w);
+    return rc;
+}
+
+int hv_trace_writer_set_async(struct hv_trace_writer *w)
+{
+    if (w->async)
+        return 0;
+    for (w->nspare = 0; w->nspare < CQ_DEPTH; w->nspare++)
+        if (!(w->spare[w->nspare] = malloc(w->chunk_cap)))
+            return -ENOMEM;   /* the spares are freed with the writer */
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    /* The thread takes no signals: they belong to the application. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&w->th, NULL, compress_main, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        return -rc;
+    }
+    w->async = 1;
+    w->async_pid = getpid();
+    return 0;
+}
+
 int hv_trace_writer_flush(struct hv_trace_writer *w)
 {
     if (!w->nrecords)
         return 0;
+    struct cjob j = { w->chunk, w->used, w->nrecords, w->first_seq,
+                      w->chunk_index++ /* used up even if lost: readers see a gap */ };
+    w->used = 0;
+    w->nrecords = 0;
+    if (w->async) {
+        /* Hand the chunk over; wait only when CQ_DEPTH chunks are already
+         * queued (compression cannot keep up with the drain at all). */
+        pthread_mutex_lock(&w->mu);
+        while (w->qn == CQ_DEPTH || !w->nspare)
+            pthread_cond_wait(&w->cv, &w->mu);
+        w->q[(w->qhead + w->qn) % CQ_DEPTH] = j;
+        w->qn++;
+        w->chunk = w->spare[--w->nspare];
+        int rc = w->stopped ? w->st.last_error : 0;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        return rc;
+    }
     /* After a failed frame (full disk, quota, file size limit, I/O error)
      * no more data frames are attempted: each try would cost a compression
      * and likely fail again, and a later success would leave a silent hole.
      * The records are counted instead; close still tries the small footer
      * that carries the counts. */
     if (w->stopped) {
-        w->st.records_lost += w->nrecords;
-        w->chunk_index++;
-        w->used = 0;
-        w->nrecords = 0;
+        w->st.records_lost += j.nrecords;
         return w->st.last_error;
     }
-    struct hv_chunk_header ch = {
-        .magic = HV_CHUNK_MAGIC,
-        .chunk_index = w->chunk_index++,   /* used up even if lost: readers see a gap */
-        .nrecords = w->nrecords,
-        .first_seq = w->first_seq,
-        .payload_bytes = w->used,
-    };
-    memcpy(w->chunk, &ch, sizeof ch);
-    size_t n = ZSTD_compress2(w->cctx, w->out, w->out_cap, w->chunk, sizeof ch + w->used);
-    int rc = ZSTD_isError(n) ? -ENOMEM : write_frame(w, w->out, n);
-    if (rc < 0) {
-        w->st.last_error = rc;
-        w->st.records_lost += w->nrecords;
-        w->stopped = 1;
-    } else {
-        w->st.records_written += w->nrecords;
-        w->st.chunks_written++;
-    }
-    w->used = 0;
-    w->nrecords = 0;
+    size_t n = 0;
+    int rc = write_chunk(w, &j, &n);
+    chunk_done(w, &j, rc, n);
     return rc;
 }
 
@@ -234,6 +406,16 @@ size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes)
     if (bytes > HV_WRITER_MAX_CHUNK_BYTES)
         bytes = HV_WRITER_MAX_CHUNK_BYTES;
     hv_trace_writer_flush(w);
+    wait_idle(w);
+    if (w->async && chunk_cap_for(bytes) != w->chunk_cap) {
+        /* Spare buffers follow the chunk size: take them back first. */
+        for (unsigned i = 0; i < w->nspare; i++) {
+            uint8_t *b = realloc(w->spare[i], chunk_cap_for(bytes));
+            if (!b)
+                return w->limit;
+            w->spare[i] = b;
+        }
+    }
     if (chunk_cap_for(bytes) != w->chunk_cap && size_buffers(w, bytes) < 0) {
         /* No memory for new buffers: the writer must go on with the old
          * ones, so only a threshold they can hold is taken. */
@@ -252,11 +434,37 @@ uint64_t hv_trace_writer_file_bytes(const struct hv_trace_writer *w) { return w-
 
 const char *hv_trace_writer_path(const struct hv_trace_writer *w) { return w->path; }
 
-void hv_trace_writer_stats(const struct hv_trace_writer *w, struct hv_trace_writer_stats *out) { *out = w->st; }
+void hv_trace_writer_stats(const struct hv_trace_writer *w, struct hv_trace_writer_stats *out)
+{
+    if (w->async)
+        pthread_mutex_lock((pthread_mutex_t *)&w->mu);
+    *out = w->st;
+    if (w->async)
+        pthread_mutex_unlock((pthread_mutex_t *)&w->mu);
+}
+
+/* Stops the compression thread once everything queued is written. */
+static void stop_async(struct hv_trace_writer *w)
+{
+    if (!w->async)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->async = 0;
+}
 
 int hv_trace_writer_close(struct hv_trace_writer *w, const struct hv_file_footer *footer)
 {
+    int was_async = w->async;
     int rc = hv_trace_writer_flush(w);
+    stop_async(w);
+    if (!rc && was_async)
+        rc = w->st.last_error;   /* queued chunks may have failed after their flush returned */
     if (footer) {
         struct hv_file_footer f = *footer;
         memcpy(f.magic, HV_FOOTER_MAGIC, sizeof f.magic);
@@ -274,6 +482,11 @@ int hv_trace_writer_close(struct hv_trace_writer *w, const struct hv_file_footer
 
 void hv_trace_writer_abandon(struct hv_trace_writer *w)
 {
+    /* In a fork child the compression thread does not exist (nor does its
+     * lock state mean anything); in the process that started it, it must be
+     * stopped before the memory goes. */
+    if (w->async && getpid() == w->async_pid)
+        stop_async(w);
     close(w->fd);
     free_writer(w);
 }

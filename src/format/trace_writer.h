@@ -1,8 +1,9 @@
 /*
- * Trace file writer: packs records into chunks, one independent zstd frame
- * per chunk, behind a skippable header frame and before a skippable footer
- * frame (see include/hipvis/trace.h). Used by the in-process writer thread and
- * by the sidecar; it owns no thread and no global state.
+ * Trace file writer: packs records into chunks (format v2: encoded, see
+ * codec.h), one independent zstd frame per chunk, behind a skippable header
+ * frame and before a skippable footer frame (include/hipvis/trace.h). Used by
+ * the in-process writer thread and by the sidecar; no global state, and no
+ * thread unless asked for one (hv_trace_writer_set_async).
  */
 #ifndef HIPVIS_TRACE_WRITER_H
 #define HIPVIS_TRACE_WRITER_H
@@ -26,6 +27,25 @@ struct hv_trace_writer;
  */
 int hv_trace_writer_open(const char *path_template, const struct hv_file_header *hdr,
                          int compression_level, struct hv_trace_writer **out);
+
+/* The same, writing format `version` (1: plain chunks, which readers of
+ * the previous release read too; 2: encoded chunks, codec.h). */
+int hv_trace_writer_open_version(const char *path_template, const struct hv_file_header *hdr,
+                                 int compression_level, unsigned version, struct hv_trace_writer **out);
+
+/*
+ * Moves encoding, compression and writing to a thread of the writer's own,
+ * so that flushing a chunk only hands it over: the caller (the drain path)
+ * goes on emptying rings while earlier chunks are compressed. Up to 4 full
+ * chunks wait for that thread; a flush with 4 waiting blocks until one is
+ * written (memory stays bounded at 5 chunk buffers). Stats then lag until
+ * the thread gets to a chunk; close waits for all. 0 or -errno (the writer
+ * stays synchronous).
+ */
+int hv_trace_writer_set_async(struct hv_trace_writer *w);
+/* Flushes, and in async mode waits until every chunk handed over is written
+ * or counted lost, so that the stats are final. Returns the flush's result. */
+int hv_trace_writer_sync(struct hv_trace_writer *w);
 
 /* Appends one record (its h.size bytes) to the open chunk. May flush.
  * Returns 0 when the record was accepted: from then on it is either written

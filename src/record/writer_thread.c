@@ -170,6 +170,10 @@ int hv_writer_start(struct hv_writer_thread *w, const struct hv_file_header *hdr
         pthread_mutex_unlock(&w->lock);
         return rc;
     }
+    /* Encoding and compression run on the trace writer's own thread, so a
+     * full chunk never stops this thread from emptying the rings (without
+     * it, the writer compresses inline: slower to drain, nothing lost). */
+    hv_trace_writer_set_async(w->out);
     /* A second file of this process (exec failed): records still in the
      * rings were counted in the first file's footer as in flight; the
      * counters start again from here. */
@@ -223,6 +227,9 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         hv_clock_refine(&w->cal);
     }
     drain_locked(w, 1);
+    /* Chunks still queued for compression must be written (or counted
+     * lost) before the totals are final. */
+    hv_trace_writer_sync(w->out);
     struct hv_trace_writer_stats st;
     hv_trace_writer_stats(w->out, &st);
     struct hv_file_footer f;

@@ -60,3 +60,9 @@ bench-intercept-lttng: $(LIBHIPVIS) $(if $(LTTNG_UST_H),$(BENCH_DIR)/bench_inter
 	@sh tests/bench/lttng_arm.sh $(BENCH_DIR)/bench_intercept_lttng $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/lttng
 
 BENCHES += bench-intercept-lttng
+
+# written + dropped == made under ring pressure (an accounting test, no timing).
+check-writer-loss: $(BENCH_DIR)/uniform_loop $(LIBHIPVIS) $(BUILD)/hipvis-dump
+	python3 tests/format/check_writer_loss.py $(BUILD)
+
+CHECKS += check-writer-loss

@@ -35,7 +35,7 @@ def main():
     want_footer = "--footer" in sys.argv
     objs = [json.loads(line) for line in sys.stdin.read().splitlines()]
     assert objs and objs[0]["type"] == "header", "no header object first"
-    assert objs[0]["format_version"] == 1 and isinstance(objs[0]["host"], str)
+    assert objs[0]["format_version"] == 2 and isinstance(objs[0]["host"], str)
     if want_footer:
         f = objs.pop()
         assert f["type"] == "footer", "no footer object last"

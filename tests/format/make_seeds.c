@@ -1,6 +1,6 @@
 /*
  * Writes the fuzz seed corpus: small real traces (every record type, one or
- * many chunks, with and without footer, one cut short) into DIR.
+ * many chunks, with and without footer, one cut short; format 2 and 1) into DIR.
  *   make_seeds DIR
  */
 #include <stdio.h>
@@ -12,7 +12,8 @@
 #include "gen.h"
 
 /* cut: keep only that fraction (percent) of the file, 0 keeps all. */
-static int write_seed(const char *dir, const char *name, size_t n, size_t chunk, int footer, int cut)
+static int write_seed(const char *dir, const char *name, size_t n, size_t chunk, int footer, int cut,
+                      unsigned version)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -20,7 +21,7 @@ static int write_seed(const char *dir, const char *name, size_t n, size_t chunk,
     struct hv_file_header h;
     struct hv_trace_writer *w;
     hv_gen_header(&h, 1);
-    if (hv_trace_writer_open(path, &h, 3, &w) < 0)
+    if (hv_trace_writer_open_version(path, &h, 3, version, &w) < 0)
         return -1;
     hv_trace_writer_set_chunk_bytes(w, chunk);
     struct hv_reclist l = { 0 };
@@ -43,10 +44,13 @@ int main(int argc, char **argv)
         return 2;
     }
     int rc = 0;
-    rc |= write_seed(argv[1], "empty-trace", 0, 4096, 0, 0);
-    rc |= write_seed(argv[1], "one-chunk", 16, 4096, 1, 0);
-    rc |= write_seed(argv[1], "many-chunks", 60, 256, 1, 0);
-    rc |= write_seed(argv[1], "no-footer", 40, 1024, 0, 0);
-    rc |= write_seed(argv[1], "cut", 40, 1024, 1, 66);
+    rc |= write_seed(argv[1], "empty-trace", 0, 4096, 0, 0, HV_FORMAT_VERSION);
+    rc |= write_seed(argv[1], "one-chunk", 16, 4096, 1, 0, HV_FORMAT_VERSION);
+    rc |= write_seed(argv[1], "many-chunks", 60, 256, 1, 0, HV_FORMAT_VERSION);
+    rc |= write_seed(argv[1], "no-footer", 40, 1024, 0, 0, HV_FORMAT_VERSION);
+    rc |= write_seed(argv[1], "cut", 40, 1024, 1, 66, HV_FORMAT_VERSION);
+    /* Version 1 (plain chunks) stays readable: fuzz that reader path too. */
+    rc |= write_seed(argv[1], "v1-many-chunks", 60, 256, 1, 0, 1);
+    rc |= write_seed(argv[1], "v1-cut", 40, 1024, 1, 66, 1);
     return rc ? 1 : 0;
 }

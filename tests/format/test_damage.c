@@ -378,7 +378,7 @@ static void test_foreign_and_version(void)
     expect_open(t.b, t.len, HV_READ_FOREIGN, "HIPVIS");
     t.len = 0;
     tu_put_header(&t, HV_FORMAT_VERSION + 1);
-    expect_open(t.b, t.len, HV_READ_VERSION, "version 2");
+    expect_open(t.b, t.len, HV_READ_VERSION, "version 3");
     t.len = 0;
     tu_put_header(&t, 0);
     expect_open(t.b, t.len, HV_READ_VERSION, "version 0");

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <zstd.h>
 
+#include "format/codec.h"
 #include "harness.h"
 #include "tutil.h"
 
@@ -78,7 +79,7 @@ static void test_dump_text(void)
     free(t);
     CHECK(sh("%s --header --stats %s > %s", hv_t_dump_path, trace, out) == 0);
     t = text_of(out);
-    CHECKF(!strncmp(t, "# header format_version=1 ", 26) && strstr(t, "# stats records=3000 "), "%.200s", t);
+    CHECKF(!strncmp(t, "# header format_version=2 ", 26) && strstr(t, "# stats records=3000 "), "%.200s", t);
     free(t);
     /* From stdin too. */
     CHECK(sh("%s - < %s > %s", hv_t_dump_path, trace, out) == 0 && count_lines(out) == recs.n + 1);
@@ -176,7 +177,7 @@ static void test_zstd_cli(void)
     if (raw && len >= 4)
         memcpy(&magic, raw, 4);
     free(raw);
-    CHECKF(len == want && magic == HV_CHUNK_MAGIC, "zstd -dc gave %zu bytes, chunks hold %zu", len, want);
+    CHECKF(len == want && magic == HV_CHUNK_MAGIC_V2, "zstd -dc gave %zu bytes, chunks hold %zu", len, want);
 }
 
 /* Kernel names come from the string table, even when the string record

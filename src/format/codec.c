@@ -1,0 +1,241 @@
+/*
+ * Format v2 chunk codec (codec.h).
+ *
+ * Per record:   varint  v = 2 * k + literal
+ *   k = 0            no context (more than HV_CODEC_CTX_MAX keys in the chunk)
+ *   k = 1..nctx      context k - 1
+ *   k = nctx + 1     a new context, numbered nctx
+ *   literal = 1      the record follows verbatim (its header says its size);
+ *                    it becomes context k - 1's record when k > 0
+ *   literal = 0      (k > 0 only) varint mask, bit i = word i missed the
+ *                    prediction context.w[i] + context.d[i]; for each set bit
+ *                    in increasing order a zigzag varint of (word - prediction);
+ *                    word 0 (type, size, tid) comes first and gives the size:
+ *                    W = min(size / 8, 16) words are coded, bits >= W must be
+ *                    clear, and size - 8 W tail bytes follow verbatim.
+ * After each record of a context: d[i] = word[i] - w[i], w[i] = word[i] for
+ * all 16 words, words past the record being 0.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/codec.h"
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t zigzag(uint64_t d) { return (d << 1) ^ (uint64_t)((int64_t)d >> 63); }
+static inline uint64_t unzigzag(uint64_t z) { return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1); }
+
+static inline void load_words(uint64_t *v, const uint8_t *rec, size_t size)
+{
+    size_t n = size < HV_CODEC_WORDS * 8 ? size : HV_CODEC_WORDS * 8;
+    memcpy(v, rec, n);
+    memset((uint8_t *)v + n, 0, HV_CODEC_WORDS * 8 - n);
+}
+
+static inline void ctx_update(struct hv_codec_ctx *c, const uint64_t *v)
+{
+    for (unsigned i = 0; i < HV_CODEC_WORDS; i++) {
+        c->d[i] = v[i] - c->w[i];
+        c->w[i] = v[i];
+    }
+}
+
+static uint64_t key_of(const struct hv_rec_header *h)
+{
+    uint64_t api = h->type == HV_REC_CALL ? ((const struct hv_call *)h)->api : 0;
+    return ((uint64_t)h->tid << 32) | ((uint64_t)h->type << 16) | api;
+}
+
+size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, uint8_t *out)
+{
+    /* Contexts are per chunk: forget the previous chunk's. */
+    hv_u64map_free(&e->keys);
+    hv_u64map_init(&e->keys);
+    e->nctx = 0;
+    uint8_t *o = out;
+    uint64_t v[HV_CODEC_WORDS];
+    for (const uint8_t *p = recs, *end = recs + raw; p < end;) {
+        const struct hv_rec_header *h = (const void *)p;
+        size_t size = h->size;
+        uint64_t key = key_of(h);
+        /* Runs of one key (a thread's loop of one call) skip the map. */
+        uint32_t k = e->nctx && key == e->last_key ? e->last_k : hv_u64map_get(&e->keys, key);
+        int fresh = 0;
+        if (k == HV_U64MAP_NONE && e->nctx < HV_CODEC_CTX_MAX) {
+            if (e->nctx == e->cap) {
+                uint32_t cap = e->cap ? e->cap * 2 : 64;
+                struct hv_codec_ctx *c = realloc(e->ctx, (size_t)cap * sizeof *c);
+                if (!c)
+                    return 0;
+                e->ctx = c;
+                e->cap = cap;
+            }
+            if (hv_u64map_put(&e->keys, key, e->nctx) < 0)
+                return 0;
+            k = e->nctx++;
+            memset(&e->ctx[k], 0, sizeof e->ctx[k]);
+            fresh = 1;
+        }
+        e->last_key = key;
+        e->last_k = k;
+        load_words(v, p, size);
+        if (k == HV_U64MAP_NONE) {
+            o = put_varint(o, 1);
+            memcpy(o, p, size);
+            o += size;
+            p += size;
+            continue;
+        }
+        struct hv_codec_ctx *c = &e->ctx[k];
+        uint8_t *start = o;
+        if (!fresh) {
+            /* Predicted form; if it comes out longer than the record, the
+             * record goes verbatim instead. */
+            unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
+            uint64_t mask = 0, diff[HV_CODEC_WORDS];
+            for (unsigned i = 0; i < nw; i++) {
+                diff[i] = v[i] - (c->w[i] + c->d[i]);
+                mask |= (uint64_t)(diff[i] != 0) << i;
+            }
+            o = put_varint(o, 2 * ((uint64_t)k + 1));
+            o = put_varint(o, mask);
+            for (uint64_t m = mask; m; m &= m - 1)
+                o = put_varint(o, zigzag(diff[__builtin_ctzll(m)]));
+            size_t tail = size - nw * 8;
+            if ((size_t)(o - start) + tail <= size + 1) {
+                memcpy(o, p + nw * 8, tail);
+                o += tail;
+                ctx_update(c, v);
+                p += size;
+                continue;
+            }
+            o = start;
+        }
+        o = put_varint(o, 2 * ((uint64_t)k + 1) + 1);
+        memcpy(o, p, size);
+        o += size;
+        ctx_update(c, v);
+        p += size;
+    }
+    return (size_t)(o - out);
+}
+
+void hv_encoder_free(struct hv_encoder *e)
+{
+    hv_u64map_free(&e->keys);
+    free(e->ctx);
+    memset(e, 0, sizeof *e);
+}
+
+/* Reads a varint of at most 10 bytes; NULL past the end or when overlong. */
+static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    if (p < end && *p < 0x80) {
+        *out = *p;
+        return p + 1;
+    }
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 70 && p < end; shift += 7) {
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *out = v;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes, struct hv_codec_ctx *ctx,
+                     char *why, size_t why_cap)
+{
+#define BAD(msg) do { if (why_cap) snprintf(why, why_cap, "v2 chunk, record %ld at code byte %zu: %s", \
+                                            nrec, (size_t)(p - code), msg); return -1; } while (0)
+    const uint8_t *p = code, *end = code + n;
+    uint8_t *o = out, *oend = out + raw_bytes;
+    uint32_t nctx = 0;
+    long nrec = 0;
+    uint64_t v[HV_CODEC_WORDS];
+    while (p < end) {
+        uint64_t tag;
+        if (!(p = get_varint(p, end, &tag)))
+            BAD("code ends inside a record tag");
+        uint64_t k = tag >> 1;
+        if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX || (k == (uint64_t)nctx + 1 && !(tag & 1)))
+            BAD("record names a context that does not exist");
+        struct hv_codec_ctx *c = k ? &ctx[k - 1] : NULL;
+        size_t size;
+        if (tag & 1) {
+            if ((size_t)(end - p) < sizeof(struct hv_rec_header))
+                BAD("code ends inside a verbatim record");
+            size = ((const struct hv_rec_header *)(const void *)p)->size;
+            if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
+                BAD("verbatim record with an impossible size");
+            if (size > (size_t)(end - p) || size > (size_t)(oend - o))
+                BAD("verbatim record runs past the end of the chunk");
+            memcpy(o, p, size);
+            p += size;
+            if (c) {
+                if (k == (uint64_t)nctx + 1) {
+                    memset(c, 0, sizeof *c);
+                    nctx++;
+                }
+                load_words(v, o, size);
+                ctx_update(c, v);
+            }
+        } else {
+            uint64_t mask;
+            if (!(p = get_varint(p, end, &mask)))
+                BAD("code ends inside a mask");
+            for (unsigned i = 0; i < HV_CODEC_WORDS; i++)
+                v[i] = c->w[i] + c->d[i];
+            uint64_t m = mask;
+            if (m & 1) {
+                uint64_t z;
+                if (!(p = get_varint(p, end, &z)))
+                    BAD("code ends inside a word");
+                v[0] += unzigzag(z);
+                m &= m - 1;
+            }
+            size = (uint16_t)(v[0] >> 16);
+            if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
+                BAD("record with an impossible size");
+            unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
+            if (mask >> nw)
+                BAD("mask names words past the record");
+            for (; m; m &= m - 1) {
+                uint64_t z;
+                if (!(p = get_varint(p, end, &z)))
+                    BAD("code ends inside a word");
+                v[__builtin_ctzll(m)] += unzigzag(z);
+            }
+            size_t tail = size - nw * 8;
+            if (size > (size_t)(oend - o))
+                BAD("record runs past the decoded size the chunk announces");
+            if (tail > (size_t)(end - p))
+                BAD("code ends inside a record's tail");
+            for (unsigned i = nw; i < HV_CODEC_WORDS; i++)
+                v[i] = 0;
+            memcpy(o, v, nw * 8);
+            memcpy(o + nw * 8, p, tail);
+            p += tail;
+            ctx_update(c, v);
+        }
+        o += size;
+        nrec++;
+    }
+    if (o != oend)
+        BAD("records decode to fewer bytes than the chunk announces");
+    return nrec;
+#undef BAD
+}
