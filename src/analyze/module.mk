@@ -8,4 +8,5 @@ ANALYZE_SRCS += $(filter-out src/analyze/model/u64map.c, \
 
 $(BUILD)/libhvanalyze.a: $(call obj,$(ANALYZE_SRCS))
 	@mkdir -p $(@D)
+	rm -f $@   # members of sources that moved away must not linger
 	$(AR) rcs $@ $^
