@@ -16,6 +16,7 @@
  * After each record of a context: d[i] = word[i] - w[i], w[i] = word[i] for
  * all 16 words, words past the record being 0.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +179,9 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
         if (tag & 1) {
             if ((size_t)(end - p) < sizeof(struct hv_rec_header))
                 BAD("code ends inside a verbatim record");
-            size = ((const struct hv_rec_header *)(const void *)p)->size;
+            uint16_t sz;   /* the code is not aligned */
+            memcpy(&sz, p + offsetof(struct hv_rec_header, size), sizeof sz);
+            size = sz;
             if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
                 BAD("verbatim record with an impossible size");
             if (size > (size_t)(end - p) || size > (size_t)(oend - o))

@@ -171,47 +171,15 @@ static int read_skippable(struct hv_reader *r, uint64_t off, uint32_t magic)
         return fail(r, 0);
     }
     uint32_t size = hv_le32(r->in + r->in_pos + 4);
-    if (magic == HV_FRAME_MAGIC_HEADER || magic == HV_FRAME_MAGIC_FOOTER) {
-        const char *what = magic == HV_FRAME_MAGIC_FOOTER ? "footer" : "header";
-        if (size > HV_META_FRAME_MAX || (magic == HV_FRAME_MAGIC_FOOTER && size < 8)) {
-            hv_rd_error(r, HV_READ_CORRUPT, off, "%s frame size %u out of range", what, size);
-            return skippable_bad(r, off);
-        }
-        avail = hv_rd_fill(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
-        if (avail < 0)
-            return fail(r, 0);
-        if ((size_t)avail < HV_SKIPPABLE_HDR_BYTES + (size_t)size) {
-            if (has_frame_magic(r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES, (size_t)avail - HV_SKIPPABLE_HDR_BYTES)) {
-                hv_rd_error(r, HV_READ_CORRUPT, off,
-                            "%s frame claims %u bytes, only %ld follow and a frame starts inside them", what, size,
-                            avail - (long)HV_SKIPPABLE_HDR_BYTES);
-                return skippable_bad(r, off);
-            }
-            hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside the %s frame (%ld of %u bytes)", what,
-                        avail, HV_SKIPPABLE_HDR_BYTES + size);
-            return fail(r, 0);
-        }
-        const uint8_t *p = r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES;
-        consume(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
-        if (magic == HV_FRAME_MAGIC_HEADER)
-            return 0;   /* a second header: traces concatenated; read on (documented) */
-        if (memcmp(p, HV_FOOTER_MAGIC, 8) != 0) {
-            hv_rd_error(r, HV_READ_CORRUPT, off, "footer frame without the footer magic");
-            r->st.corrupt_frames++;
-            return fail(r, 1);
-        }
-        memset(&r->footer, 0, sizeof r->footer);
-        memcpy(&r->footer, p, size < sizeof r->footer ? size : sizeof r->footer);
-        r->have_footer = 1;
-        return 0;
-    }
-    /* Another skippable frame (reserved for later metadata, as small as the
-     * header and footer): skip it. A size past that limit is damage, and so
-     * is one that runs past the end of the file over bytes where a frame
-     * starts: either way the frames after it are still read. */
-    if (size > HV_META_FRAME_MAX) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "skippable frame claims %u bytes, over the %u-byte metadata limit",
-                    size, HV_META_FRAME_MAX);
+    /* Header, footer and the kinds reserved for later metadata are all
+     * small. A size past that limit is damage, and so is one that runs past
+     * the end of the file over bytes where a frame starts: either way the
+     * frames after it are still read. */
+    const char *what = magic == HV_FRAME_MAGIC_FOOTER ? "footer" : magic == HV_FRAME_MAGIC_HEADER ? "header"
+                                                                                                   : "skippable";
+    if (size > HV_META_FRAME_MAX || (magic == HV_FRAME_MAGIC_FOOTER && size < 8)) {
+        hv_rd_error(r, HV_READ_CORRUPT, off, "%s frame claims %u bytes, outside 8..%u", what, size,
+                    HV_META_FRAME_MAX);
         return skippable_bad(r, off);
     }
     avail = hv_rd_fill(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
@@ -220,14 +188,26 @@ static int read_skippable(struct hv_reader *r, uint64_t off, uint32_t magic)
     if ((size_t)avail < HV_SKIPPABLE_HDR_BYTES + (size_t)size) {
         if (has_frame_magic(r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES, (size_t)avail - HV_SKIPPABLE_HDR_BYTES)) {
             hv_rd_error(r, HV_READ_CORRUPT, off,
-                        "skippable frame claims %u bytes, only %ld follow and a frame starts inside them", size,
+                        "%s frame claims %u bytes, only %ld follow and a frame starts inside them", what, size,
                         avail - (long)HV_SKIPPABLE_HDR_BYTES);
             return skippable_bad(r, off);
         }
-        hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside a skippable frame of %u bytes", size);
+        hv_rd_error(r, HV_READ_TRUNCATED, off, "file ends inside the %s frame (%ld of %u bytes)", what, avail,
+                    HV_SKIPPABLE_HDR_BYTES + size);
         return fail(r, 0);
     }
+    const uint8_t *p = r->in + r->in_pos + HV_SKIPPABLE_HDR_BYTES;
     consume(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
+    if (magic != HV_FRAME_MAGIC_FOOTER)
+        return 0;   /* a second header (traces concatenated; read on, documented) or later metadata */
+    if (memcmp(p, HV_FOOTER_MAGIC, 8) != 0) {
+        hv_rd_error(r, HV_READ_CORRUPT, off, "footer frame without the footer magic");
+        r->st.corrupt_frames++;
+        return fail(r, 1);
+    }
+    memset(&r->footer, 0, sizeof r->footer);
+    memcpy(&r->footer, p, size < sizeof r->footer ? size : sizeof r->footer);
+    r->have_footer = 1;
     return 0;
 }
 

@@ -31,7 +31,7 @@ $(CORE_TEST_DIR)/core_app_early: tests/core/core_app.c $(CORE_TEST_DIR)/libearly
 	    -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
 
 # The real writer thread in a test process (a crash before the first timed flush).
-$(CORE_TEST_DIR)/writer_crash: tests/core/writer_crash.c $(call obj,src/record/writer_thread.c src/record/ring.c src/record/collector.c src/record/clock.c src/format/trace_writer.c src/format/trace_path.c src/fileio/safe_file.c src/conf/number.c)
+$(CORE_TEST_DIR)/writer_crash: tests/core/writer_crash.c $(call obj,src/record/writer_thread.c src/record/ring.c src/record/collector.c src/record/clock.c) $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lzstd -lpthread
 

@@ -51,3 +51,13 @@ fuzz-reader: $(FUZZ_DIR)/fuzz_reader $(FMT_T)/make_seeds
 
 fuzz: fuzz-reader
 .PHONY: fuzz-reader
+
+$(FMT_T)/trace_tool: $(call obj,tests/format/trace_tool.c) $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpthread
+
+# Bytes per record, drops at the defaults, analyzer on one core vs babeltrace2.
+bench-format: $(FMT_T)/trace_tool $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze test-programs
+	bash tests/format/bench_format.sh $(BUILD)
+
+BENCHES += bench-format
