@@ -13,8 +13,10 @@
  *                    word 0 (type, size, tid) comes first and gives the size:
  *                    W = min(size / 8, 16) words are coded, bits >= W must be
  *                    clear, and size - 8 W tail bytes follow verbatim.
- * After each record of a context: d[i] = word[i] - w[i], w[i] = word[i] for
- * all 16 words, words past the record being 0.
+ * After a predicted record, for its W coded words d[i] = word[i] - w[i] and
+ * w[i] = word[i]; words from W on keep their stride (w[i] += d[i]). After a
+ * verbatim record, for all 16 words d[i] = word[i] - w[i], w[i] = word[i],
+ * words past the record being 0.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -103,9 +105,11 @@ size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, ui
             /* Predicted form; if it comes out longer than the record, the
              * record goes verbatim instead. */
             unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
-            uint64_t mask = 0, diff[HV_CODEC_WORDS];
+            uint64_t mask = 0, diff[HV_CODEC_WORDS], pred[HV_CODEC_WORDS];
+            for (unsigned i = 0; i < HV_CODEC_WORDS; i++)
+                pred[i] = c->w[i] + c->d[i];
             for (unsigned i = 0; i < nw; i++) {
-                diff[i] = v[i] - (c->w[i] + c->d[i]);
+                diff[i] = v[i] - pred[i];
                 mask |= (uint64_t)(diff[i] != 0) << i;
             }
             o = put_varint(o, 2 * ((uint64_t)k + 1));
@@ -116,7 +120,13 @@ size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, ui
             if ((size_t)(o - start) + tail <= size + 1) {
                 memcpy(o, p + nw * 8, tail);
                 o += tail;
-                ctx_update(c, v);
+                /* Coded words take the record's values; the others keep
+                 * advancing by their stride (the decoder does the same). */
+                for (unsigned i = 0; i < HV_CODEC_WORDS; i++) {
+                    uint64_t x = i < nw ? v[i] : pred[i];
+                    c->d[i] = i < nw ? v[i] - c->w[i] : c->d[i];
+                    c->w[i] = x;
+                }
                 p += size;
                 continue;
             }
@@ -197,42 +207,62 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
                 ctx_update(c, v);
             }
         } else {
-            uint64_t mask;
+            /* Corrections are gathered first; the context is then advanced
+             * with whole-vector adds and the record stored from it before
+             * the few corrected words are patched in (scalar stores), so no
+             * vector load ever waits on a scalar store of this record. */
+            uint64_t mask, corr0 = 0;
             if (!(p = get_varint(p, end, &mask)))
                 BAD("code ends inside a mask");
-            for (unsigned i = 0; i < HV_CODEC_WORDS; i++)
-                v[i] = c->w[i] + c->d[i];
-            uint64_t m = mask;
-            if (m & 1) {
+            if (mask & 1) {
                 uint64_t z;
                 if (!(p = get_varint(p, end, &z)))
                     BAD("code ends inside a word");
-                v[0] += unzigzag(z);
-                m &= m - 1;
+                corr0 = unzigzag(z);
             }
-            size = (uint16_t)(v[0] >> 16);
+            size = (uint16_t)((c->w[0] + c->d[0] + corr0) >> 16);
             if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
                 BAD("record with an impossible size");
             unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
             if (mask >> nw)
                 BAD("mask names words past the record");
-            for (; m; m &= m - 1) {
+            uint64_t cval[HV_CODEC_WORDS];
+            unsigned cidx[HV_CODEC_WORDS], nc = 0;
+            if (mask & 1) {
+                cidx[nc] = 0;
+                cval[nc++] = corr0;
+            }
+            for (uint64_t m = mask & ~(uint64_t)1; m; m &= m - 1) {
                 uint64_t z;
                 if (!(p = get_varint(p, end, &z)))
                     BAD("code ends inside a word");
-                v[__builtin_ctzll(m)] += unzigzag(z);
+                cidx[nc] = (unsigned)__builtin_ctzll(m);
+                cval[nc++] = unzigzag(z);
             }
             size_t tail = size - nw * 8;
             if (size > (size_t)(oend - o))
                 BAD("record runs past the decoded size the chunk announces");
             if (tail > (size_t)(end - p))
                 BAD("code ends inside a record's tail");
-            for (unsigned i = nw; i < HV_CODEC_WORDS; i++)
-                v[i] = 0;
-            memcpy(o, v, nw * 8);
-            memcpy(o + nw * 8, p, tail);
-            p += tail;
-            ctx_update(c, v);
+            for (unsigned i = 0; i < HV_CODEC_WORDS; i++)
+                c->w[i] += c->d[i];
+            /* A fixed-size copy (a few vector stores, no call): the output
+             * has HV_CODEC_SLACK bytes past the end for the overshoot, which
+             * the tail or the next record overwrites. */
+            memcpy(o, c->w, sizeof c->w);
+            for (unsigned k = 0; k < nc; k++) {
+                unsigned i = cidx[k];
+                uint64_t x;
+                c->w[i] += cval[k];
+                c->d[i] += cval[k];
+                memcpy(&x, o + 8 * i, 8);
+                x += cval[k];
+                memcpy(o + 8 * i, &x, 8);
+            }
+            if (tail) {
+                memcpy(o + nw * 8, p, tail);
+                p += tail;
+            }
         }
         o += size;
         nrec++;

@@ -57,9 +57,12 @@ static inline size_t hv_codec_bound(size_t raw) { return raw + raw / 8 + 64; }
 size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, uint8_t *out);
 void hv_encoder_free(struct hv_encoder *e);
 
+/* Bytes the decoder may write past raw_bytes (whole predicted words). */
+#define HV_CODEC_SLACK (HV_CODEC_WORDS * 8u)
+
 /*
  * Decodes `n` bytes of code into exactly raw_bytes bytes of records at out,
- * which must hold raw_bytes + HV_CODEC_WORDS * 8 (decoding writes whole
+ * which must hold raw_bytes + HV_CODEC_SLACK (decoding writes whole
  * words). `ctx` is scratch for HV_CODEC_CTX_MAX contexts. Returns the number
  * of records, or -1 with the reason in why[why_cap] (why_cap may be 0).
  */

@@ -330,7 +330,7 @@ int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, s
         BAD("out of memory decoding a v2 chunk");
     if (hv_rd_slot_take(r, &s2) < 0)
         BAD("out of memory decoding a v2 chunk");
-    if (hv_rd_slot_reserve(r, s2, sizeof(struct hv_chunk_header) + (size_t)h2.raw_bytes) < 0) {
+    if (hv_rd_slot_reserve(r, s2, sizeof(struct hv_chunk_header) + (size_t)h2.raw_bytes + HV_CODEC_SLACK) < 0) {
         hv_rd_slot_drop(r, s2);
         BAD("out of memory decoding a v2 chunk");
     }
