@@ -66,3 +66,11 @@ check-writer-loss: $(BENCH_DIR)/uniform_loop $(LIBHIPVIS) $(BUILD)/hipvis-dump
 	python3 tests/format/check_writer_loss.py $(BUILD)
 
 CHECKS += check-writer-loss
+
+# LTTng-UST events for babeltrace2's counter in bench-format (when liblttng-ust-dev is installed).
+ifneq ($(wildcard /usr/include/lttng/tracepoint.h /usr/include/*/lttng/tracepoint.h),)
+$(BENCH_DIR)/lttng_loop: tests/bench/lttng_loop.c tests/bench/lttng_tp.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Itests/bench -o $@ $< -llttng-ust -ldl
+bench-format: $(BENCH_DIR)/lttng_loop
+endif

@@ -135,7 +135,7 @@ if $count "$(one cancel)" "hipMemcpyAsync>=21" footer >/dev/null; then ok thread
 #     the writer stops writing, says so once on stderr, and the footer counts
 #     every record that did not reach the file under write_error; the
 #     analyzer reports the loss and exits 1.
-( trap '' XFSZ; ulimit -f 64
+( trap '' XFSZ; ulimit -f 8   # KiB: encoded v2 frames are small
   LD_LIBRARY_PATH=$rtdir HIPVIS_FLUSH_MS=5 HIPVIS_OUTPUT="$work/fsize.%p.zst" LD_PRELOAD=$lib "$app" loop 50000 >/dev/null 2>"$work/fsize.err" )
 f=$(one fsize)
 if [ -n "$f" ] && $count "$f" footer "footer.dropped.write_error>=1" >/dev/null &&

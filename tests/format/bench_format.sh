@@ -70,6 +70,6 @@ if command -v babeltrace2 >/dev/null && command -v lttng >/dev/null && command -
     [ -x "$build/tests/bench/lttng_loop" ]; then
     bash "$here/../bench/lttng_count.sh" "$build" 20000000 "$tmp"
 else
-    echo "  babeltrace2 / lttng-tools / liblttng-ust-dev not installed: babeltrace2's counter not measured"
+    echo "  babeltrace2, lttng-tools or liblttng-ust-dev not installed: babeltrace2 not measured"
 fi
 echo "bench-format: load average $(load) at the end"
