@@ -184,6 +184,8 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
         uint64_t k = tag >> 1;
         if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX || (k == (uint64_t)nctx + 1 && !(tag & 1)))
             BAD("record names a context that does not exist");
+        if (!k && !(tag & 1))
+            BAD("predicted record without a context");
         struct hv_codec_ctx *c = k ? &ctx[k - 1] : NULL;
         size_t size;
         if (tag & 1) {
