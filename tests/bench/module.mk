@@ -68,7 +68,7 @@ check-writer-loss: $(BENCH_DIR)/uniform_loop $(LIBHIPVIS) $(BUILD)/hipvis-dump
 CHECKS += check-writer-loss
 
 # LTTng-UST events for babeltrace2's counter in bench-format (when liblttng-ust-dev is installed).
-ifneq ($(wildcard /usr/include/lttng/tracepoint.h /usr/include/*/lttng/tracepoint.h),)
+ifneq ($(LTTNG_UST_H),)
 $(BENCH_DIR)/lttng_loop: tests/bench/lttng_loop.c tests/bench/lttng_tp.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -Itests/bench -o $@ $< -llttng-ust -ldl
