@@ -263,6 +263,10 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
         snprintf(d->verdict, sizeof d->verdict, "undetermined");
         say(d, "no arm's outcome matches a hypothesis yet (undecided arms need more runs: -n)%s%s", "", "");
     }
+    /* Each clause ends in "; " so the next can follow; the last one ends the sentence. */
+    size_t n = strlen(d->why);
+    if (n >= 2 && d->why[n - 2] == ';' && d->why[n - 1] == ' ')
+        d->why[n - 2] = '\0';
     /* The cheapest removing fix, by its measured cost. */
     for (int a = 1; a < narms; a++) {
         if (!arms[a].fix || st[a].outcome != EX_REMOVED)
