@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #ifdef HV_BENCH_LTTNG
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
@@ -37,18 +39,6 @@ hipError_t bench_direct_hipMemcpyDtoDAsync(void *dst, void *src, size_t n, void 
 #define BLOCK 5000
 #define ROUNDS 101
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One arm: BLOCK calls of `call`, ns per call. */
 typedef void (*call_fn)(void);
@@ -92,8 +82,8 @@ static void compare(const char *what, call_fn direct_fn, call_fn traced_fn)
         traced[r] = block(traced_fn);
         pause_for_writer();
     }
-    qsort(direct, ROUNDS, sizeof direct[0], cmp);
-    qsort(traced, ROUNDS, sizeof traced[0], cmp);
+    qsort(direct, ROUNDS, sizeof direct[0], cmp_double);
+    qsort(traced, ROUNDS, sizeof traced[0], cmp_double);
     double d = direct[ROUNDS / 2], t = traced[ROUNDS / 2];
     printf("bench-intercept: %s: direct %.1f ns/call, through libhipvis %.1f ns/call: "
            "+%.1f ns per call, ratio %.3fx (median of %d blocks of %d calls)\n",
@@ -220,10 +210,10 @@ static void compare_threads(void)
         for (int n = 0; n < 2; n++) {
             if (!arm_fn[a])
                 continue;
-            qsort(r[a][n], ROUNDS, sizeof r[a][n][0], cmp);
+            qsort(r[a][n], ROUNDS, sizeof r[a][n][0], cmp_double);
             med[a][n] = r[a][n][ROUNDS / 2];
         }
-    qsort(ov, ROUNDS, sizeof ov[0], cmp);
+    qsort(ov, ROUNDS, sizeof ov[0], cmp_double);
     double load[3] = {0};
     getloadavg(load, 3);
     for (int a = ARM_HIPVIS; a < ARMS; a++) {

@@ -18,6 +18,7 @@
  * preload both arms are the same direct calls: the noise floor.
  */
 #include "../runtime-double/hipdouble.h"
+#include "bench_util.h"
 
 #include <dlfcn.h>
 #include <stdint.h>
@@ -54,18 +55,6 @@ static int (*record_counts)(uint64_t *, uint64_t *);
         }                                                                                  \
     } while (0)
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static struct {
     unsigned char *pinned;
@@ -143,10 +132,10 @@ static struct phase run_phase(void)
     }
     if (record_counts)
         record_counts(&m1, &d1);
-    qsort(off, ROUNDS, sizeof off[0], cmp);
-    qsort(on, ROUNDS, sizeof on[0], cmp);
-    qsort(coff, ROUNDS, sizeof coff[0], cmp);
-    qsort(con, ROUNDS, sizeof con[0], cmp);
+    qsort(off, ROUNDS, sizeof off[0], cmp_double);
+    qsort(on, ROUNDS, sizeof on[0], cmp_double);
+    qsort(coff, ROUNDS, sizeof coff[0], cmp_double);
+    qsort(con, ROUNDS, sizeof con[0], cmp_double);
     return (struct phase){off[ROUNDS / 2], on[ROUNDS / 2], coff[ROUNDS / 2], con[ROUNDS / 2],
                           (double)(m1 - m0) / ((double)ROUNDS * BLOCK), d1 - d0};
 }

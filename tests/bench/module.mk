@@ -5,7 +5,7 @@ $(BENCH_DIR)/libbenchrt.so: tests/bench/stub_runtime.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
 
-$(BENCH_DIR)/bench_intercept: tests/bench/bench_intercept.c $(BENCH_DIR)/libbenchrt.so
+$(BENCH_DIR)/bench_intercept: tests/bench/bench_intercept.c tests/bench/bench_util.h $(BENCH_DIR)/libbenchrt.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN' -lpthread $(LDFLAGS)
 
