@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "analyze/engine_priv.h"
 
 const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
@@ -186,14 +187,8 @@ static void on_drops(struct hv_engine *e, const struct hv_drops *d)
         total += d->dropped[i];
     uint32_t i = hv_u64map_get(&e->drop_ix, d->h.tid);
     if (i == HV_U64MAP_NONE) {
-        if (e->ndrops == e->capdrops) {
-            uint32_t ncap = e->capdrops ? e->capdrops * 2 : 8;
-            uint64_t *nd = realloc(e->drops, ncap * sizeof *nd);
-            if (!nd)
-                return;
-            e->drops = nd;
-            e->capdrops = ncap;
-        }
+        if (!HV_GROW(e->drops, e->ndrops, e->capdrops, 8))
+            return;
         i = e->ndrops++;
         e->drops[i] = 0;
         if (hv_u64map_put(&e->drop_ix, d->h.tid, i) != 0)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/rules/rules.h"
@@ -27,14 +28,8 @@ struct launches {
 
 static void note_launch(struct launches *l, uint64_t ts)
 {
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 256;
-        uint64_t *nv = realloc(l->ts, ncap * sizeof *nv);
-        if (!nv)
-            return;
-        l->ts = nv;
-        l->cap = ncap;
-    }
+    if (!HV_GROW(l->ts, l->n, l->cap, 256))
+        return;
     l->ts[l->n++] = ts;
 }
 

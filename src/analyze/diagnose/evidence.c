@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/engine.h"
 
@@ -137,14 +138,8 @@ static void on_payload(struct dx_trace *t, const struct hv_payload *p)
     switch (p->when) {
     case HV_PAYLOAD_ENQUEUE:
         s->enqueued++;
-        if (s->nchecked == s->capchecked) {
-            size_t ncap = s->capchecked ? s->capchecked * 2 : 16;
-            uint64_t *nv = realloc(s->checked, ncap * sizeof *nv);
-            if (!nv)
-                break;
-            s->checked = nv;
-            s->capchecked = ncap;
-        }
+        if (!HV_GROW(s->checked, s->nchecked, s->capchecked, 16))
+            break;
         s->checked[s->nchecked++] = p->h.seq;
         break;
     case HV_PAYLOAD_UNCHECKED: s->unchecked++; break;

@@ -35,18 +35,7 @@ struct hv_value_query {
  * input (after a message on stderr). */
 int hv_value_search(const struct hv_value_query *q, const char *const *traces, int ntraces, FILE *out);
 
-/* Makes room for one more element of a uint32_t-counted array, doubling
- * `cap` from `init`; 0 out of memory (the array is unchanged). */
-#define HV_GROW(arr, n, cap, init)                                                   \
-    ((n) < (cap) ? 1 : ({                                                             \
-        uint32_t nc_ = (cap) ? (cap) * 2 : (init);                                    \
-        __typeof__(arr) na_ = realloc((arr), nc_ * sizeof *(arr));                    \
-        if (na_) {                                                                    \
-            (arr) = na_;                                                              \
-            (cap) = nc_;                                                              \
-        }                                                                             \
-        na_ != NULL;                                                                  \
-    }))
+#include "util/grow.h"   /* HV_GROW */
 
 /* Calls fn(ctx, seq) for both ops of every finding group of process `pid`
  * (each group's first occurrence; seqs 0 skipped). */
