@@ -200,6 +200,7 @@ struct run {
     FILE *graphs_out;
     struct hv_diag *diag;         /* --diagnose */
     uint64_t records;
+    uint64_t *seen;               /* per input: record types read (bit type % 64) */
 };
 
 static const char *string_cb(void *ctx, uint32_t id)
@@ -276,9 +277,11 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     struct hv_input_health h = {0};
     int status = 0, failed = 0;
     char first_what[sizeof hv_reader_error(rd)->what];
+    uint64_t seen = 0;
     for (;;) {
         rc = hv_reader_next(rd, &rec);
         if (rc == 1) {
+            seen |= 1ull << (rec->type & 63);
             hv_engine_feed(e, rec);
             if (run->pf)
                 hv_perfetto_record(run->pf, rec);
@@ -313,6 +316,7 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
             break;
     }
     rc = failed ? -1 : 0;
+    run->seen[in - run->o->in.v] = seen;
     const struct hv_file_footer *ft = hv_reader_footer(rd);
     if (run->html)
         hv_html_footer(run->html, ft);
@@ -382,6 +386,7 @@ static double now_s(void)
 static int finish(struct opts *o, struct run *run, int rc)
 {
     hv_diag_free(run->diag);
+    free(run->seen);
     err_free(&run->errs);
     hv_inputs_free(&o->in);
     free(o->code_objects);
@@ -400,8 +405,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < o.in.nerr; i++)
         err_add(&run.errs, o.in.err[i].name, "unusable", 0, o.in.err[i].what);
     const char **paths = calloc(o.in.n + 1, sizeof *paths);
-    if (!paths)
+    run.seen = calloc(o.in.n + 1, sizeof *run.seen);
+    if (!paths || !run.seen) {
+        free(paths);
         return finish(&o, &run, 2);
+    }
     for (size_t i = 0; i < o.in.n; i++)
         paths[i] = o.in.v[i].path;
     if (o.find_value || o.at || o.replay) {
@@ -468,7 +476,14 @@ int main(int argc, char **argv)
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (stacks)
         hv_stacks_install(stacks, &ro);
-    struct hv_names_index *names = out.ngroups ? hv_names_for_findings(&out, paths, (int)o.in.n) : NULL;
+    /* Only the traces that hold names, Python stacks or marks are read again. */
+    const char **named = calloc(o.in.n + 1, sizeof *named);
+    int nnamed = 0;
+    for (size_t i = 0; named && i < o.in.n; i++)
+        if (hv_names_wanted(run.seen[i]))
+            named[nnamed++] = paths[i];
+    struct hv_names_index *names = out.ngroups && nnamed ? hv_names_for_findings(&out, named, nnamed) : NULL;
+    free(named);
     if (names)
         hv_names_install(names, &ro);
     if (run.diag) {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "format/codec.h"
+#include "format/rec_layout.h"
 
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
@@ -168,7 +169,7 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
 }
 
 long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes, struct hv_codec_ctx *ctx,
-                     char *why, size_t why_cap)
+                     uint64_t *nstr, char *why, size_t why_cap)
 {
 #define BAD(msg) do { if (why_cap) snprintf(why, why_cap, "v2 chunk, record %ld at code byte %zu: %s", \
                                             nrec, (size_t)(p - code), msg); return -1; } while (0)
@@ -177,6 +178,7 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
     uint32_t nctx = 0;
     long nrec = 0;
     uint64_t v[HV_CODEC_WORDS];
+    *nstr = 0;
     while (p < end) {
         uint64_t tag;
         if (!(p = get_varint(p, end, &tag)))
@@ -265,6 +267,15 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
                 memcpy(o + nw * 8, p, tail);
                 p += tail;
             }
+        }
+        /* The layout check of a plain chunk (hv_rd_check_chunk), here
+         * because the record is in cache now. */
+        const struct hv_rec_header *rh = (const void *)o;
+        if (hv_rec_has_tail(rh->type)) {
+            const char *bad = hv_rec_check(rh);
+            if (bad)
+                BAD(bad);
+            *nstr += rh->type == HV_REC_STRING;
         }
         o += size;
         nrec++;

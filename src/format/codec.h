@@ -63,10 +63,13 @@ void hv_encoder_free(struct hv_encoder *e);
 /*
  * Decodes `n` bytes of code into exactly raw_bytes bytes of records at out,
  * which must hold raw_bytes + HV_CODEC_SLACK (decoding writes whole
- * words). `ctx` is scratch for HV_CODEC_CTX_MAX contexts. Returns the number
- * of records, or -1 with the reason in why[why_cap] (why_cap may be 0).
+ * words). `ctx` is scratch for HV_CODEC_CTX_MAX contexts. Every record is
+ * checked as the reader checks a plain chunk's (size, alignment, and
+ * hv_rec_check() for types with a tail) while it is still in cache, so the
+ * result needs no second pass; *nstr counts its string records. Returns the
+ * number of records, or -1 with the reason in why[why_cap] (why_cap may be 0).
  */
 long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes, struct hv_codec_ctx *ctx,
-                     char *why, size_t why_cap);
+                     uint64_t *nstr, char *why, size_t why_cap);
 
 #endif

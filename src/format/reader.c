@@ -124,14 +124,14 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
             const struct hv_rec_header *h = (const void *)r->cur_p;
             /* Decided now, while the record is in cache, so delivery need
              * not touch it. */
-            uint16_t short_rec = h->size < hv_rec_fixed_size(h->type);
-            struct hv_ent e = { h->seq, r->ord++, h, r->cur, h->size, short_rec };
-            r->cur_p += h->size;
-            if (r->merge.on && hv_merge_key(&r->merge, h, &e.seq, &e.ord) < 0)
+            uint16_t size = h->size, short_rec = size < hv_rec_fixed_size(h->type);
+            uint64_t seq = h->seq, ord = r->ord++;
+            r->cur_p += size;
+            if (r->merge.on && hv_merge_key(&r->merge, h, &seq, &ord) < 0)
                 goto nomem;
-            if (r->emitted && hv_ent_ikey(&e) > r->last_key)
+            if (r->emitted && (seq < r->last_seq || (seq == r->last_seq && ord < r->last_ord)))
                 r->st.late_records++;
-            if (hv_reorder_push(&r->win, &e) < 0) {
+            if (hv_reorder_push4(&r->win, seq, ord, h, r->cur, size, short_rec) < 0) {
             nomem:
                 hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory in the reorder window");
                 r->src = HV_SRC_DEAD;
@@ -139,7 +139,7 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
                 return -1;
             }
             r->slots[r->cur].live++;
-            r->win_bytes += e.bytes;
+            r->win_bytes += size;
             continue;
         }
         if (r->src == HV_SRC_MORE) {
@@ -153,7 +153,8 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
     hv_reorder_pop(&r->win, &r->prev);
     r->have_prev = 1;
     r->win_bytes -= r->prev.bytes;
-    r->last_key = hv_ent_ikey(&r->prev);
+    r->last_seq = r->prev.seq;
+    r->last_ord = r->prev.ord;
     r->emitted = 1;
     r->st.records++;
     *rec = r->prev.flags ? deliverable(r, r->prev.rec) : r->prev.rec;

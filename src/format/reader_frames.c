@@ -270,7 +270,7 @@ int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch,
             bad = "record size not a multiple of 8";
         else if (h->size > left)
             bad = "record runs past the end of the chunk";
-        else
+        else if (hv_rec_has_tail(h->type))
             bad = hv_rec_check(h);
         if (bad)
             BAD("chunk %u, record %llu at chunk byte %zu (type %u, size %u): %s", ch->chunk_index,
@@ -314,7 +314,8 @@ int hv_rd_is_v2(const uint8_t *b, size_t used)
     return used >= sizeof(struct hv_chunk_header_v2) && hv_le32(b) == HV_CHUNK_MAGIC_V2;
 }
 
-int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, size_t why_cap)
+int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, struct hv_chunk_header *ch, uint64_t *nstr,
+                    char *why, size_t why_cap)
 {
 #define BAD(...) do { if (why_cap) snprintf(why, why_cap, __VA_ARGS__); return -1; } while (0)
     struct hv_chunk_header_v2 h2;
@@ -336,7 +337,8 @@ int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, s
     }
     uint8_t *out = r->slots[s2].buf;
     long n = hv_decode_chunk(r->slots[*s].buf + sizeof h2, (size_t)h2.h.payload_bytes,
-                             out + sizeof(struct hv_chunk_header), (size_t)h2.raw_bytes, r->codec_ctx, why, why_cap);
+                             out + sizeof(struct hv_chunk_header), (size_t)h2.raw_bytes, r->codec_ctx, nstr, why,
+                             why_cap);
     if (n < 0 || (uint64_t)n != h2.h.nrecords) {
         hv_rd_slot_drop(r, s2);
         if (n >= 0)
@@ -344,14 +346,15 @@ int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, s
                 (unsigned long long)h2.h.nrecords, n);
         return -1;
     }
-    /* From here on it is a plain chunk, checked like any other. */
-    struct hv_chunk_header ch = h2.h;
-    ch.magic = HV_CHUNK_MAGIC;
-    ch.payload_bytes = h2.raw_bytes;
-    memcpy(out, &ch, sizeof ch);
+    /* From here on it is a plain chunk, already checked record by record
+     * (hv_decode_chunk) and as a whole (sizes and count, above). */
+    *ch = h2.h;
+    ch->magic = HV_CHUNK_MAGIC;
+    ch->payload_bytes = h2.raw_bytes;
+    memcpy(out, ch, sizeof *ch);
     hv_rd_slot_drop(r, *s);
     *s = s2;
-    *used = sizeof ch + (size_t)h2.raw_bytes;
+    *used = sizeof *ch + (size_t)h2.raw_bytes;
     return 0;
 #undef BAD
 }
@@ -363,11 +366,12 @@ static int take_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off
     struct hv_chunk_header ch;
     uint64_t nstr;
     char why[sizeof r->err.what];
-    if (hv_rd_is_v2(r->slots[s].buf, used) && hv_rd_expand_v2(r, &s, &used, why, sizeof why) < 0) {
-        hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
-        return bad_chunk(r, s);
-    }
-    if (hv_rd_check_chunk(r->slots[s].buf, used, &ch, &nstr, why, sizeof why) < 0) {
+    if (hv_rd_is_v2(r->slots[s].buf, used)) {
+        if (hv_rd_expand_v2(r, &s, &used, &ch, &nstr, why, sizeof why) < 0) {
+            hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
+            return bad_chunk(r, s);
+        }
+    } else if (hv_rd_check_chunk(r->slots[s].buf, used, &ch, &nstr, why, sizeof why) < 0) {
         hv_rd_error(r, HV_READ_CORRUPT, off, "%s", why);
         return bad_chunk(r, s);
     }

@@ -92,7 +92,7 @@ struct hv_reader {
     uint64_t ord;
     struct hv_ent prev;     /* handed out by the last call, released by the next */
     int have_prev;
-    hv_ikey last_key;       /* of the last record delivered, for late_records */
+    uint64_t last_seq, last_ord;    /* key of the last record delivered, for late_records */
     int emitted;
     struct hv_merge merge;  /* per-thread sequences (HV_HDR_THREAD_SEQ) */
 
@@ -137,9 +137,11 @@ int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch,
 /* A decoded frame holding a v2 chunk (codec.h)? */
 int hv_rd_is_v2(const uint8_t *b, size_t used);
 /* Decodes the v2 chunk in slot *s into a fresh slot holding the equivalent
- * plain chunk (not yet checked); *s and *used then name that one, the old
- * slot is dropped. 0, or -1 with why (the old slot kept). Calling thread only. */
-int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, char *why, size_t why_cap);
+ * plain chunk, checked as hv_rd_check_chunk checks one (*ch and *nstr
+ * filled); *s and *used then name that one, the old slot is dropped. 0, or
+ * -1 with why (the old slot kept). Calling thread only. */
+int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, struct hv_chunk_header *ch, uint64_t *nstr,
+                    char *why, size_t why_cap);
 /* Makes a checked chunk in slot s current: strings, gap count, cursor.
  * 1 with records, 0 empty, -1 out of memory (r->src set). */
 int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off,

@@ -17,15 +17,14 @@
 
 #include "format/reader_merge.h"
 
-#define TID_BITS 24u
-#define ARRIVAL_BITS (64u - TID_BITS)
 #define RECENT_MIN 64u
 
 struct pair {
     uint64_t tseq, g;
 };
 
-static struct hv_merge_thread *thread_of(struct hv_merge *m, uint32_t tid, uint32_t *cache_tid, uint32_t *cache_idx)
+struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, uint32_t *cache_tid,
+                                             uint32_t *cache_idx)
 {
     if (m->n && *cache_tid == tid)
         return &m->thr[*cache_idx];
@@ -49,23 +48,6 @@ static struct hv_merge_thread *thread_of(struct hv_merge *m, uint32_t tid, uint3
     *cache_tid = tid;
     *cache_idx = i;
     return &m->thr[i];
-}
-
-int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord)
-{
-    struct hv_merge_thread *t = thread_of(m, h->tid, &m->push_tid, &m->push_idx);
-    if (!t)
-        return -1;
-    if (h->type == HV_REC_CALL) {
-        t->call_key = h->ts_ns > t->call_key ? h->ts_ns : t->call_key;
-        *key = t->call_key;
-    } else {
-        /* Before the thread's first call there is nothing to stay behind. */
-        *key = t->call_key ? t->call_key : h->ts_ns;
-    }
-    *ord = ((uint64_t)(h->tid & ((1u << TID_BITS) - 1)) << ARRIVAL_BITS) |
-           (t->arrivals++ & ((1ull << ARRIVAL_BITS) - 1));
-    return 0;
 }
 
 /* Capacity of a thread's recent-call table: grows with its calls up to
@@ -156,7 +138,9 @@ static void deliver_call(struct hv_merge *m, struct hv_merge_thread *t, struct h
 
 void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
 {
-    struct hv_merge_thread *t = thread_of(m, rec->tid, &m->del_tid, &m->del_idx);
+    struct hv_merge_thread *t = m->n && m->del_tid == rec->tid
+                                    ? &m->thr[m->del_idx]
+                                    : hv_merge_thread_slow(m, rec->tid, &m->del_tid, &m->del_idx);
     if (!t) {
         m->unresolved++;
         return;

@@ -48,9 +48,36 @@ struct hv_merge {
     uint32_t nlisted;
 };
 
+#define HV_MERGE_TID_BITS 24u
+#define HV_MERGE_ARRIVAL_BITS (64u - HV_MERGE_TID_BITS)
+
+/* The thread's entry, found and cached in (*cache_tid, *cache_idx); NULL out
+ * of memory. Out of line: only a change of thread gets here. */
+struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, uint32_t *cache_tid,
+                                             uint32_t *cache_idx);
+
 /* Ordering key for the record pushed next, in file order: *key (timestamp)
- * and *ord (tid, arrival within the thread). -1 out of memory. */
-int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord);
+ * and *ord (tid, arrival within the thread). -1 out of memory. Inline: it
+ * runs once per record, mostly on the thread of the record before. */
+static inline int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord)
+{
+    struct hv_merge_thread *t = m->n && m->push_tid == h->tid
+                                    ? &m->thr[m->push_idx]
+                                    : hv_merge_thread_slow(m, h->tid, &m->push_tid, &m->push_idx);
+    if (!t)
+        return -1;
+    if (h->type == HV_REC_CALL) {
+        t->call_key = h->ts_ns > t->call_key ? h->ts_ns : t->call_key;
+        *key = t->call_key;
+    } else {
+        /* Before the thread's first call there is nothing to stay behind. */
+        *key = t->call_key ? t->call_key : h->ts_ns;
+    }
+    *ord = ((uint64_t)(h->tid & ((1u << HV_MERGE_TID_BITS) - 1)) << HV_MERGE_ARRIVAL_BITS) |
+           (t->arrivals++ & ((1ull << HV_MERGE_ARRIVAL_BITS) - 1));
+    return 0;
+}
+
 /* Renumbers a record as it is delivered (rec is the reader's own copy). */
 void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec);
 void hv_merge_free(struct hv_merge *m);

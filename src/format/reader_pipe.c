@@ -20,6 +20,7 @@
  * bytes from the oldest job in flight, so a failed job can be re-read.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,7 +94,11 @@ static void *worker(void *arg)
 
 unsigned hv_rd_default_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    /* The CPUs this process may run on (taskset, cgroup cpusets), not the
+     * machine's: on one CPU a worker only adds hand-offs and context
+     * switches to the same core's work. */
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) - 1 : sysconf(_SC_NPROCESSORS_ONLN) - 1;
     return n < 1 ? 0 : n > HV_RD_DEFAULT_THREADS ? HV_RD_DEFAULT_THREADS : (unsigned)n;
 }
 
@@ -269,9 +274,7 @@ void hv_rd_next_chunk(struct hv_reader *r)
         size_t used = j->csize;
         /* Decoding a v2 chunk needs the reader's slots: done here (the
          * code is small to decompress; decoding it is the cheap part). */
-        if (j->ok && j->v2 &&
-            (hv_rd_expand_v2(r, &s, &used, NULL, 0) < 0 ||
-             hv_rd_check_chunk(r->slots[s].buf, used, &j->ch, &j->nstr, NULL, 0) < 0))
+        if (j->ok && j->v2 && hv_rd_expand_v2(r, &s, &used, &j->ch, &j->nstr, NULL, 0) < 0)
             j->ok = 0;
         if (!j->ok) {
             /* Re-read this frame synchronously: it reports precisely and

@@ -50,6 +50,8 @@ size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
     }
 }
 
+_Static_assert(HV_REC_PYSTACK < 64 && HV_REC_PROBE < 64, "tail types fit HV_REC_TAIL_TYPES");
+
 const char *hv_rec_check(const struct hv_rec_header *rec)
 {
     size_t fixed = hv_rec_fixed_size(rec->type);

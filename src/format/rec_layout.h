@@ -23,6 +23,15 @@ static inline size_t hv_rec_fixed_size(unsigned type)
     return type < HV_REC__MAX ? hv_rec_fixed_sizes[type] : 0;
 }
 
+/* Types with a variable tail: the only ones hv_rec_check() has anything to
+ * check in (the others are NULL by definition), so a reader may skip the
+ * call for the rest. */
+#define HV_REC_TAIL_TYPES                                                                                    \
+    (1ull << HV_REC_STRING | 1ull << HV_REC_GRAPH_EDGES | 1ull << HV_REC_KARGS | 1ull << HV_REC_CODEOBJ |   \
+     1ull << HV_REC_PAYLOAD | 1ull << HV_REC_STACK | 1ull << HV_REC_MAPS | 1ull << HV_REC_PROBE |            \
+     1ull << HV_REC_PYSTACK)
+static inline int hv_rec_has_tail(unsigned type) { return type < 64 && (HV_REC_TAIL_TYPES >> type) & 1; }
+
 /* NULL when the record's size is consistent with its type, else why not.
  * The caller has checked size >= sizeof(struct hv_rec_header), size % 8 == 0
  * and that `size` bytes are readable. */

@@ -77,6 +77,32 @@ static inline int hv_reorder_push(struct hv_reorder *q, const struct hv_ent *e)
     return hv_reorder_push_slow(q, e);
 }
 
+/* hv_reorder_push from the fields: the entry is written straight into its
+ * run, field by field, never assembled in memory first (a whole-entry copy
+ * of an entry just stored field by field waits for store forwarding). */
+static inline int hv_reorder_push4(struct hv_reorder *q, uint64_t seq, uint64_t ord,
+                                   const struct hv_rec_header *rec, uint32_t slot, uint16_t bytes, uint16_t flags)
+{
+    struct hv_run *r = &q->run[q->hint];
+    if (r->n && r->n < r->cap) {
+        const struct hv_ent *t = &r->v[(r->head + r->n - 1) & (r->cap - 1)];
+        if (t->seq < seq || (t->seq == seq && t->ord <= ord)) {
+            struct hv_ent *d = &r->v[(r->head + r->n) & (r->cap - 1)];
+            d->seq = seq;
+            d->ord = ord;
+            d->rec = rec;
+            d->slot = slot;
+            d->bytes = bytes;
+            d->flags = flags;
+            r->n++;
+            q->count++;
+            return 0;
+        }
+    }
+    struct hv_ent e = { seq, ord, rec, slot, bytes, flags };
+    return hv_reorder_push_slow(q, &e);
+}
+
 /* Takes the head of run i. */
 static inline void hv_run_pop(struct hv_reorder *q, unsigned i, struct hv_ent *out)
 {

@@ -60,6 +60,12 @@ struct hv_names_index;
 /* Reads the names (hipvis_name), Python stacks and marks of every trace,
  * for the findings' buffers and ops. NULL when no trace has any. */
 struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces);
+/* Whether a trace whose record types are `seen` (bit t set: a record of type
+ * t, t < 64, was read) holds anything hv_names_for_findings collects. The
+ * analyzer passes only such traces: that second read of a trace costs as
+ * much as the analysis itself, and most traces (no Python, no marks, no
+ * hipvis_name) hold none. */
+int hv_names_wanted(uint64_t seen);
 /* Report hooks: buffer names, per-op Python lines and regions; chains the
  * side hooks installed before (caller stacks). */
 void hv_names_install(struct hv_names_index *x, struct hv_report_opts *o);

@@ -196,6 +196,12 @@ static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_rea
     t->nstk++;
 }
 
+/* The record types read_trace collects (calls only matter next to them). */
+int hv_names_wanted(uint64_t seen)
+{
+    return (seen & (1ull << HV_REC_PYSTACK | 1ull << HV_REC_NAME | 1ull << HV_REC_MARK)) != 0;
+}
+
 static int read_trace(struct hv_names_index *x, struct tnames *t, const char *path)
 {
     struct hv_reader *rd;
