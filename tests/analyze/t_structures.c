@@ -42,8 +42,15 @@ void test_imap_random(void)
     hv_imap_init(&m, sizeof(uint32_t));
     srand(7);
     int ok = 1;
-    for (uint32_t step = 1; step <= 20000 && ok; step++) {
+    for (uint32_t step = 1; step <= 40000 && ok; step++) {
         uint64_t lo = (uint64_t)(rand() % SPACE), len = 1 + (uint64_t)(rand() % 40);
+        /* The second half: buffer-shaped writes (aligned starts, a few
+         * lengths), so whole rewrites, prefixes and two-segment rewrites of
+         * the same starts happen all the time (assign's fast paths). */
+        if (step > 20000) {
+            lo = (uint64_t)(rand() % (SPACE / 32)) * 32;
+            len = 16 * (1 + (uint64_t)(rand() % 4));
+        }
         uint64_t hi = lo + len > SPACE ? SPACE : lo + len;
         if (rand() % 4 == 0) {
             hv_imap_erase(&m, lo, hi);
@@ -57,7 +64,7 @@ void test_imap_random(void)
             for (uint64_t b = lo; b < hi; b++)
                 ref[b] = step;
         }
-        if (step % 97 == 0 || step > 19900) {
+        if (step % 97 == 0 || (step > 19900 && step <= 20000) || step > 39900) {
             size_t segs = 0;
             for (uint64_t b = 0; b < SPACE; b++) {
                 struct hv_imap_seg s;

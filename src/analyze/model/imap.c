@@ -219,15 +219,57 @@ static int carve(struct hv_imap *m, uint64_t lo, uint64_t hi, uint32_t *left, ui
     return 0;
 }
 
+/* Inserts node n whose range overlaps no segment. */
+static void insert_free(struct hv_imap *m, uint32_t n)
+{
+    uint32_t a, b;
+    split(m, m->root, m->nodes[n].lo, &a, &b);
+    m->root = merge(m, merge(m, a, n), b);
+}
+
+/* Removes the segment that starts at key (keys are unique starts). */
+static void remove_at(struct hv_imap *m, uint64_t key)
+{
+    uint32_t a, mid, b;
+    split(m, m->root, key, &a, &mid);
+    split(m, mid, key + 1, &mid, &b);
+    release_tree(m, mid);
+    m->root = merge(m, a, b);
+}
+
 void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
 {
-    struct hv_imap_seg s;
     if (lo >= hi)
         return NULL;
-    /* Fast path: rewriting exactly an existing segment (the same buffer
-     * copied every step) changes no structure at all. */
-    if (hv_imap_find(m, lo, &s) && s.lo == lo && s.hi == hi)
-        return s.val;
+    /* Fast paths for a write that starts where a segment starts: the same
+     * buffers written every step, now whole, now a prefix (a shorter copy
+     * into the same buffer). */
+    uint32_t le, gt;
+    bracket(m, lo, &le, &gt);
+    if (le != NIL && m->nodes[le].lo == lo) {
+        uint64_t shi = m->nodes[le].hi;
+        /* Exactly an existing segment: no structure changes at all. */
+        if (shi == hi)
+            return val_of(m, le);
+        /* A prefix of one segment: it keeps [lo, hi), its old value goes on
+         * in a new segment [hi, shi), which overlaps nothing. */
+        if (hi < shi) {
+            uint32_t t = node_new(m, hi, shi);
+            if (t != NIL) {
+                memcpy(val_of(m, t), val_of(m, le), m->val_size);
+                m->nodes[le].hi = hi;
+                insert_free(m, t);
+                return val_of(m, le);
+            }
+        }
+        /* Exactly this segment and the next one: the first grows over the
+         * second, which goes. */
+        else if (gt != NIL && m->nodes[gt].lo == shi && m->nodes[gt].hi == hi) {
+            remove_at(m, shi);
+            m->nodes[le].hi = hi;
+            return val_of(m, le);
+        }
+    }
     uint32_t l, r;
     if (carve(m, lo, hi, &l, &r) != 0)
         return NULL;
