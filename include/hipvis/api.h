@@ -194,6 +194,10 @@ enum hv_op {
     X(256, hipThreadExchangeStreamCaptureMode, HV_OP_OTHER)                   \
     X(257, hipStreamIsCapturing, HV_OP_OTHER)                                 \
     X(258, hipStreamIsCapturing_spt, HV_OP_OTHER)                             \
+    X(260, hipMemcpyBatchAsync, HV_OP_COPY)                                   \
+    X(261, hipMemcpy3DBatchAsync, HV_OP_COPY)                                 \
+    X(262, hipDrvMemcpy3D, HV_OP_COPY)                                        \
+    X(263, hipDrvMemcpy3DAsync, HV_OP_COPY)                                   \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 

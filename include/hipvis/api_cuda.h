@@ -278,7 +278,18 @@
     X(1243, cudaMallocFromPoolAsync_ptsz, HV_OP_ALLOC)                        \
     X(1244, cudaIpcOpenMemHandle, HV_OP_ALLOC)                                \
     X(1245, cudaIpcCloseMemHandle, HV_OP_FREE)                                \
-    X(1250, cudaThreadExchangeStreamCaptureMode, HV_OP_OTHER)
+    X(1250, cudaThreadExchangeStreamCaptureMode, HV_OP_OTHER)                \
+    X(1260, cudaMemcpyBatchAsync, HV_OP_COPY)                                \
+    X(1261, cudaMemcpyBatchAsync_ptsz, HV_OP_COPY)                           \
+    X(1262, cudaMemcpy3DBatchAsync, HV_OP_COPY)                              \
+    X(1263, cudaMemcpy3DBatchAsync_ptsz, HV_OP_COPY)                         \
+    X(1264, cudaGraphNodeSetEnabled, HV_OP_GRAPH)                            \
+    X(1265, cudaStreamBeginCaptureToGraph, HV_OP_CAPTURE)                    \
+    X(1266, cudaStreamBeginCaptureToGraph_ptsz, HV_OP_CAPTURE)               \
+    X(1267, cudaStreamGetCaptureInfo, HV_OP_OTHER)                           \
+    X(1268, cudaStreamGetCaptureInfo_ptsz, HV_OP_OTHER)                      \
+    X(1269, cudaStreamUpdateCaptureDependencies, HV_OP_OTHER)                \
+    X(1270, cudaStreamUpdateCaptureDependencies_ptsz, HV_OP_OTHER)
 #define HV_CUDRV_MORE(X)                                                      \
     X(2200, cuStreamWriteValue32_v2, HV_OP_MEMOP)                             \
     X(2201, cuStreamWriteValue32_v2_ptsz, HV_OP_MEMOP)                        \
@@ -300,7 +311,29 @@
     X(2231, cuStreamAddCallback_ptsz, HV_OP_LAUNCH)                           \
     X(2240, cuMemAllocPitch_v2, HV_OP_ALLOC)                                  \
     X(2241, cuIpcOpenMemHandle_v2, HV_OP_ALLOC)                               \
-    X(2242, cuIpcCloseMemHandle, HV_OP_FREE)
+    X(2242, cuIpcCloseMemHandle, HV_OP_FREE)                                 \
+    X(2250, cuMemcpyBatchAsync, HV_OP_COPY)                                  \
+    X(2251, cuMemcpyBatchAsync_ptsz, HV_OP_COPY)                             \
+    X(2252, cuMemcpyBatchAsync_v2, HV_OP_COPY)                               \
+    X(2253, cuMemcpyBatchAsync_v2_ptsz, HV_OP_COPY)                          \
+    X(2254, cuMemcpy3DBatchAsync, HV_OP_COPY)                                \
+    X(2255, cuMemcpy3DBatchAsync_ptsz, HV_OP_COPY)                           \
+    X(2256, cuMemcpy3DBatchAsync_v2, HV_OP_COPY)                             \
+    X(2257, cuMemcpy3DBatchAsync_v2_ptsz, HV_OP_COPY)                        \
+    X(2258, cuGraphNodeSetEnabled, HV_OP_GRAPH)                              \
+    X(2259, cuStreamBeginCaptureToGraph, HV_OP_CAPTURE)                      \
+    X(2260, cuStreamBeginCaptureToGraph_ptsz, HV_OP_CAPTURE)                 \
+    X(2261, cuStreamGetCaptureInfo_v2, HV_OP_OTHER)                          \
+    X(2262, cuStreamGetCaptureInfo_v2_ptsz, HV_OP_OTHER)                     \
+    X(2263, cuStreamGetCaptureInfo_v3, HV_OP_OTHER)                          \
+    X(2264, cuStreamGetCaptureInfo_v3_ptsz, HV_OP_OTHER)                     \
+    X(2265, cuStreamUpdateCaptureDependencies, HV_OP_OTHER)                  \
+    X(2266, cuStreamUpdateCaptureDependencies_ptsz, HV_OP_OTHER)             \
+    X(2267, cuStreamUpdateCaptureDependencies_v2, HV_OP_OTHER)               \
+    X(2268, cuStreamUpdateCaptureDependencies_v2_ptsz, HV_OP_OTHER)          \
+    X(2269, cuThreadExchangeStreamCaptureMode, HV_OP_OTHER)                  \
+    X(2270, cuMemAllocFromPoolAsync, HV_OP_ALLOC)                            \
+    X(2271, cuMemAllocFromPoolAsync_ptsz, HV_OP_ALLOC)
 
 #define HV_CUDA_APIS(X) \
     HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \

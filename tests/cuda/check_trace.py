@@ -99,6 +99,21 @@ def check_drv(calls, recs, facts):
     edges = [r for r in recs if r.get("type") == "graph_edges"]
     if len(edges) != 1 or edges[0]["pairs"] != [[0, 1]]:
         fail("graph edges %s" % edges)
+    # Batch copies (docs/semantics.md C11, C12): one record per pair, exact
+    # ranges, on the stream the driver accepted; the 12.8 form's failIdx
+    # reached the driver's slot (it wrote 7 there).
+    b = [(int(r["dst"], 16), r["bytes"], r["result"]) for r in calls if r["api"] == "cuMemcpyBatchAsync_v2"]
+    if b != [(out, 256, 0), (out + 1024, 128, 0), (0, 0, 1)]:
+        fail("cuMemcpyBatchAsync_v2 records %s" % b)
+    b12 = [r for r in calls if r["api"] == "cuMemcpyBatchAsync"]
+    if len(b12) != 1 or b12[0]["result"] != 0 or facts.get("failIdx") != 7:
+        fail("cuMemcpyBatchAsync (12.8 form): %s, failIdx %s" % (b12, facts.get("failIdx")))
+    b3 = [r for r in calls if r["api"] == "cuMemcpy3DBatchAsync_v2"]
+    if len(b3) != 1 or (b3[0]["bytes"], b3[0]["dpitch"], b3[0]["height"]) != (256, 1024, 4):
+        fail("cuMemcpy3DBatchAsync_v2: 4 rows of 64 B at pitch 1024 expected, got %s" % b3)
+    info = [r for r in calls if r["api"] == "cuStreamGetCaptureInfo_v3"]
+    if len(info) != 1 or info[0]["raw"][1] != "0x2a":
+        fail("cuStreamGetCaptureInfo_v3 capture id: %s" % info)
     syncs = [r for r in calls if r["api"] == "cuStreamSynchronize"]
     if syncs[0].get("new_epoch") != 1:
         fail("cuStreamSynchronize did not advance the stream's epoch")

@@ -54,6 +54,18 @@ int main(int argc, char **argv)
     FN(cuStreamWriteValue32_v2);
     FN(cuStreamWaitValue32_v2);
     FN(cuStreamBatchMemOp_v2);
+#undef cuMemcpyBatchAsync
+#undef cuStreamGetCaptureInfo
+    FN(cuMemcpyBatchAsync_v2);
+    FN(cuMemcpy3DBatchAsync_v2);
+    FN(cuStreamGetCaptureInfo_v3);
+    FN(cuGraphNodeSetEnabled);
+    /* The CUDA 12.8 form, with failIdx before the stream (cudaTypedefs.h
+     * PFN_cuMemcpyBatchAsync_v12080): cuda.h declares only the CUDA 13 one. */
+    CUresult (*cuMemcpyBatchAsync)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *,
+                                   size_t, size_t *, CUstream) =
+        (CUresult(*)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t, size_t *,
+                     CUstream))dlsym(lib, "cuMemcpyBatchAsync");
 
     static char host[1028];
     CUdeviceptr seqlens = 0, out = 0;
@@ -98,6 +110,25 @@ int main(int argc, char **argv)
     CALL("cuStreamBatchMemOp_v2", cuStreamBatchMemOp_v2(s, 2, ops, 0));
     printf("cuStreamBatchMemOp_v2 0\n"); /* one record per entry (docs/semantics.md): the wait's */
     CALL("cuStreamWriteValue32_v2", cuStreamWriteValue32_v2(s, 0, 1, 0));
+    /* Batch copies (C11, C12): two pairs, one record each; the stream is the
+     * one the capture query named, the driver refuses any other. */
+    CUstreamCaptureStatus cst;
+    cuuint64_t cid = 0;
+    CUgraph cg = NULL;
+    CALL("cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo_v3(s, &cst, &cid, &cg, NULL, NULL, NULL));
+    CUdeviceptr bd[2] = {out, out + 1024}, bs[2] = {seqlens, seqlens + 512};
+    size_t bn[2] = {256, 128}, fail = 0;
+    CALL("cuMemcpyBatchAsync_v2", cuMemcpyBatchAsync_v2(bd, bs, bn, 2, NULL, NULL, 0, s));
+    printf("cuMemcpyBatchAsync_v2 0\n"); /* the second pair's record */
+    CALL("cuMemcpyBatchAsync", cuMemcpyBatchAsync(bd, bs, bn, 1, NULL, NULL, 0, &fail, s));
+    printf("failIdx 0x%zx\n", fail);
+    CALL("cuMemcpyBatchAsync_v2", cuMemcpyBatchAsync_v2(bd, bs, bn, 2, NULL, NULL, 0, NULL)); /* refused */
+    CUDA_MEMCPY3D_BATCH_OP op3 = {.src = {.type = CU_MEMCPY_OPERAND_TYPE_POINTER, .op.ptr = {.ptr = seqlens}},
+                                  .dst = {.type = CU_MEMCPY_OPERAND_TYPE_POINTER,
+                                          .op.ptr = {.ptr = out, .rowLength = 1024, .layerHeight = 2}},
+                                  .extent = {64, 2, 2}, .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM};
+    CALL("cuMemcpy3DBatchAsync_v2", cuMemcpy3DBatchAsync_v2(1, &op3, 0, s));
+    CALL("cuGraphNodeSetEnabled", cuGraphNodeSetEnabled(x, NULL, 0)); /* refused: no such node */
     CALL("cuMemFree_v2", cuMemFree_v2(seqlens));
     printf("seqlens 0x%llx out 0x%llx\n", (unsigned long long)seqlens, (unsigned long long)out);
     return 0;

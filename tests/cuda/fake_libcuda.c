@@ -225,6 +225,52 @@ EXPORT CUresult cuGraphMemcpyNodeGetParams(CUgraphNode node, CUDA_MEMCPY3D *p)
     return CUDA_SUCCESS;
 }
 
+/* ---- batch copies and capture state (docs/semantics.md C11, C12, G2) ----
+ * Each refuses a stream other than the one the test created, so a stream
+ * passed in the wrong slot shows as a different result; the 12.8 forms
+ * write failIdx. */
+static CUstream batch_stream;
+#undef cuMemcpyBatchAsync
+#undef cuStreamGetCaptureInfo
+EXPORT CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                                      size_t *ai, size_t na, CUstream st)
+{
+    (void)d, (void)s, (void)n, (void)a, (void)ai, (void)na;
+    return count && st == batch_stream ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+EXPORT CUresult cuMemcpyBatchAsync(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                                   size_t *ai, size_t na, size_t *fail, CUstream st)
+{
+    if (fail)
+        *fail = 7;
+    return cuMemcpyBatchAsync_v2(d, s, n, count, a, ai, na, st);
+}
+EXPORT CUresult cuMemcpy3DBatchAsync_v2(size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long f, CUstream st)
+{
+    return n && ops && !f && st == batch_stream ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream st, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *g,
+                                          const CUgraphNode **deps, const CUgraphEdgeData **ed, size_t *nd)
+{
+    (void)deps, (void)ed;
+    *status = capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    if (id)
+        *id = 42;
+    if (g)
+        *g = capturing ? (CUgraph)&stream_graph : NULL;
+    if (nd)
+        *nd = 0;
+    batch_stream = st;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuGraphNodeSetEnabled(CUgraphExec x, CUgraphNode n, unsigned on)
+{
+    (void)on;
+    return x == (CUgraphExec)&exec_obj && (n == (CUgraphNode)&node_copy || n == (CUgraphNode)&node_kernel)
+               ? CUDA_SUCCESS
+               : CUDA_ERROR_INVALID_VALUE;
+}
+
 /* ---- lookups ---- */
 
 struct entry {

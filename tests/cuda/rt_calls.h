@@ -80,4 +80,28 @@ static void stream_calls(char *host, void *dev, cudaStream_t s, cudaEvent_t e, c
     CALL(SYM("cudaMemset3DAsync", "cudaMemset3DAsync_ptsz"), cudaMemset3DAsync(pp, 0, (struct cudaExtent){64, 2, 2}, s));
     CALL(SYM("cudaStreamAddCallback", "cudaStreamAddCallback_ptsz"), cudaStreamAddCallback(s, NULL, NULL, 0));
     CALL(SYM("cudaMallocFromPoolAsync", "cudaMallocFromPoolAsync_ptsz"), cudaMallocFromPoolAsync(&p, 64, NULL, s));
+    /* batch copies and capture state (C11, C12, G1, G2, G7); the CUDA 13
+     * signatures (src/intercept/cuda/rt_versioned.c) */
+    void *bd[2] = {dev, host}, *bs[2] = {host, dev};
+    size_t bn[2] = {16, 16}, idx = 0;
+    struct cudaMemcpyAttributes attr = {.srcAccessOrder = cudaMemcpySrcAccessOrderStream};
+    CALL(SYM("cudaMemcpyBatchAsync", "cudaMemcpyBatchAsync_ptsz"),
+         cudaMemcpyBatchAsync((void *const *)bd, (const void *const *)bs, bn, 2, &attr, &idx, 1, s));
+    struct cudaMemcpy3DBatchOp op3 = {.src = {.type = cudaMemcpyOperandTypePointer, .op.ptr = {.ptr = host}},
+                                      .dst = {.type = cudaMemcpyOperandTypePointer, .op.ptr = {.ptr = dev}},
+                                      .extent = {16, 2, 1}, .srcAccessOrder = cudaMemcpySrcAccessOrderStream};
+    CALL(SYM("cudaMemcpy3DBatchAsync", "cudaMemcpy3DBatchAsync_ptsz"), cudaMemcpy3DBatchAsync(1, &op3, 0, s));
+    enum cudaStreamCaptureStatus cst;
+    unsigned long long cid = 0;
+    cudaGraph_t cg = NULL;
+    const cudaGraphNode_t *deps = NULL;
+    const cudaGraphEdgeData *ed = NULL;
+    size_t nd = 0;
+    CALL(SYM("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_ptsz"),
+         cudaStreamGetCaptureInfo(s, &cst, &cid, &cg, &deps, &ed, &nd));
+    CALL(SYM("cudaStreamUpdateCaptureDependencies", "cudaStreamUpdateCaptureDependencies_ptsz"),
+         cudaStreamUpdateCaptureDependencies(s, NULL, NULL, 0, 0));
+    CALL(SYM("cudaStreamBeginCaptureToGraph", "cudaStreamBeginCaptureToGraph_ptsz"),
+         cudaStreamBeginCaptureToGraph(s, g, NULL, NULL, 0, cudaStreamCaptureModeGlobal));
+    CALL("cudaGraphNodeSetEnabled", cudaGraphNodeSetEnabled(x, NULL, 0));
 }

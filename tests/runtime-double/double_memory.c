@@ -18,6 +18,7 @@
 #include "double_internal.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #define QUARANTINE_MAX_BLOCKS 256
@@ -746,6 +747,138 @@ hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms *p) { return copy3d(p, NULL, t
 hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream)
 {
     return copy3d(p, stream, false, ASYNC);
+}
+
+/* hipDrvMemcpy3D(Async) with the HIP 5.2 HIP_MEMCPY3D this double is built
+ * against (hipMemoryType: host 0, device 1, array 2, unified 3): the same
+ * copy as hipMemcpy3D of the pitched pointers it names. */
+static hipError_t drv_copy3d(const HIP_MEMCPY3D *c, hipStream_t stream, enum sync_kind sync)
+{
+    hd_init();
+    if (!c)
+        return hd_ret(hipErrorInvalidValue);
+    if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray)
+        return hd_ret(hipErrorNotSupported);
+    hipMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    void *src = c->srcMemoryType == hipMemoryTypeHost ? (void *)c->srcHost : (void *)c->srcDevice;
+    void *dst = c->dstMemoryType == hipMemoryTypeHost ? c->dstHost : (void *)c->dstDevice;
+    p.srcPtr = (hipPitchedPtr){src, c->srcPitch, c->WidthInBytes, c->srcHeight};
+    p.dstPtr = (hipPitchedPtr){dst, c->dstPitch, c->WidthInBytes, c->dstHeight};
+    p.srcPos = (hipPos){c->srcXInBytes, c->srcY, c->srcZ};
+    p.dstPos = (hipPos){c->dstXInBytes, c->dstY, c->dstZ};
+    p.extent = (hipExtent){c->WidthInBytes, c->Height, c->Depth};
+    p.kind = hipMemcpyDefault;
+    return copy3d(&p, stream, false, sync);
+}
+
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) { return drv_copy3d(pCopy, NULL, BLOCKING); }
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream)
+{
+    return drv_copy3d(pCopy, stream, ASYNC);
+}
+
+/* hipMemcpyBatchAsync (ROCm 7.1+, hip_memory.cpp): each copy in order on
+ * the stream as hipMemcpyAsync of kind Default; the first one refused is
+ * reported through failIdx. Sources are read in stream order whatever the
+ * attributes' srcAccessOrder says (Stream is the strictest). */
+struct hd_copy_attr {
+    int src_access_order;
+    int src_loc[2], dst_loc[2];
+    unsigned flags;
+};
+_Static_assert(sizeof(struct hd_copy_attr) == 24, "hipMemcpyAttributes");
+
+hipError_t hipMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count, void *attrs,
+                               size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, hipStream_t stream)
+{
+    hd_init();
+    if (failIdx)
+        *failIdx = SIZE_MAX;
+    if (!count || !dsts || !srcs || !sizes || numAttrs > count || (numAttrs && (!attrs || !attrsIdxs)))
+        return hd_ret(hipErrorInvalidValue);
+    const struct hd_copy_attr *a = attrs;
+    for (size_t k = 0; k < numAttrs; k++)
+        if ((k == 0 ? attrsIdxs[k] != 0 : attrsIdxs[k] <= attrsIdxs[k - 1]) || attrsIdxs[k] >= count ||
+            a[k].src_access_order < 1 || a[k].src_access_order > 3)
+            return hd_ret(hipErrorInvalidValue);
+        else if (a[k].flags & 0x200u) /* hipMemcpyFlagExtOpSwap */
+            return hd_ret(hipErrorNotSupported);
+    for (size_t i = 0; i < count; i++) {
+        hipError_t e = sizes[i] && dsts[i] && srcs[i]
+                           ? COPY1(dsts[i], srcs[i], sizes[i], hipMemcpyDefault, stream, false, ASYNC)
+                           : hipErrorInvalidValue;
+        if (e != hipSuccess) {
+            if (failIdx)
+                *failIdx = i;
+            return hd_ret(e);
+        }
+    }
+    return hipSuccess;
+}
+
+/* hipMemcpy3DBatchOp: pointer operands (type 1) with rows of rowLength
+ * bytes and layers of layerHeight rows (0: packed by the extent). */
+struct hd_operand {
+    int type;
+    union {
+        struct {
+            void *ptr;
+            size_t row_length, layer_height;
+            int loc[2];
+        } ptr;
+        struct {
+            void *array;
+            size_t x, y, z;
+        } array;
+    } op;
+};
+struct hd_op3d {
+    struct hd_operand src, dst;
+    hipExtent extent;
+    int src_access_order;
+    unsigned flags;
+};
+_Static_assert(sizeof(struct hd_op3d) == 112, "hipMemcpy3DBatchOp");
+
+static hipPitchedPtr operand_ptr(const struct hd_operand *o, const hipExtent *e)
+{
+    size_t pitch = o->op.ptr.row_length ? o->op.ptr.row_length : e->width;
+    size_t ysize = o->op.ptr.layer_height ? o->op.ptr.layer_height : e->height;
+    return (hipPitchedPtr){o->op.ptr.ptr, pitch, e->width, ysize};
+}
+
+hipError_t hipMemcpy3DBatchAsync(size_t numOps, void *opList, size_t *failIdx, unsigned long long flags,
+                                 hipStream_t stream)
+{
+    hd_init();
+    if (failIdx)
+        *failIdx = SIZE_MAX;
+    if (!numOps || !opList || flags)
+        return hd_ret(hipErrorInvalidValue);
+    const struct hd_op3d *ops = opList;
+    for (size_t i = 0; i < numOps; i++) {
+        hipError_t e = hipSuccess;
+        if (ops[i].src.type != 1 || ops[i].dst.type != 1)
+            e = ops[i].src.type == 2 || ops[i].dst.type == 2 ? hipErrorNotSupported : hipErrorInvalidValue;
+        else if (!ops[i].extent.width || !ops[i].extent.height || !ops[i].extent.depth)
+            e = hipErrorInvalidValue;
+        if (e == hipSuccess) {
+            hipMemcpy3DParms p;
+            memset(&p, 0, sizeof p);
+            p.srcPtr = operand_ptr(&ops[i].src, &ops[i].extent);
+            p.dstPtr = operand_ptr(&ops[i].dst, &ops[i].extent);
+            p.extent = ops[i].extent;
+            p.kind = hipMemcpyDefault;
+            e = copy3d(&p, stream, false, ASYNC);
+        }
+        if (e != hipSuccess) {
+            if (failIdx)
+                *failIdx = i;
+            return hd_ret(e);
+        }
+    }
+    return hipSuccess;
 }
 
 static hipError_t peer_check(int dstDevice, int srcDevice)

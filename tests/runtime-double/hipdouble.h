@@ -175,6 +175,14 @@ hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
  * batches (48-byte hipStreamBatchMemOpParams entries), symbol copies on the
  * per-thread stream, 3D memsets. */
 hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, void *paramArray, unsigned int flags);
+/* ROCm 7.1+ batch copies, with failIdx as every ROCm header declares them;
+ * `attrs` are hipMemcpyAttributes (24 bytes), `opList` hipMemcpy3DBatchOp
+ * (112 bytes). Pointer operands only: arrays and hipMemcpyFlagExtOpSwap
+ * return hipErrorNotSupported. */
+hipError_t hipMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count, void *attrs,
+                               size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, hipStream_t stream);
+hipError_t hipMemcpy3DBatchAsync(size_t numOps, void *opList, size_t *failIdx, unsigned long long flags,
+                                 hipStream_t stream);
 hipError_t hipMemcpyToSymbolAsync_spt(const void *symbol, const void *src, size_t sizeBytes, size_t offset,
                                       hipMemcpyKind kind, hipStream_t stream);
 hipError_t hipMemcpyFromSymbolAsync_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,

@@ -283,6 +283,89 @@ static void case_ctx_sync(void)
     R(hipDeviceSynchronize());
 }
 
+/* C11: a batch of two copies on the main stream; the second writes what
+ * the replay reads (in), the first a range it does not (mid). Without a
+ * host synchronize the replay reads a same-epoch write (pos); after one,
+ * nothing (neg). */
+static void case_batch(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    void *dsts[2] = {mid, in}, *srcs[2] = {pinned, pinned};
+    size_t sizes[2] = {64, KN * sizeof(float)}, fail = 0;
+    struct {
+        int order, src_loc[2], dst_loc[2];
+        unsigned flags;
+    } attr = {1, {0, 0}, {0, 0}, 0}; /* hipMemcpySrcAccessOrderStream */
+    size_t idx = 0;
+    R(hipMemcpyBatchAsync(dsts, srcs, sizes, 2, &attr, &idx, 1, &fail, s_main));
+    if (!pos)
+        R(hipStreamSynchronize(s_main));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* C11 across streams, the shape of rocm-systems#11662 (batch copies on an
+ * offload stream while a graph replays on the compute stream): the batch
+ * on the side stream writes what the replay reads; unordered (pos) it
+ * races, after an event wait (neg) it does not. */
+static void case_batch_side(void)
+{
+    hipGraphExec_t x = reader_exec(in, KN * sizeof(float));
+    void *dsts[2] = {pinned, in}, *srcs[2] = {mid, big};
+    size_t sizes[2] = {64, KN * sizeof(float)};
+    R(hipMemcpyBatchAsync(dsts, srcs, sizes, 2, NULL, NULL, 0, NULL, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* The batch operand layout (hipMemcpy3DOperand / hipMemcpy3DBatchOp). */
+struct sem_operand {
+    int type;
+    void *ptr;
+    size_t row_length, layer_height;
+    int loc[2];
+};
+struct sem_op3d {
+    struct sem_operand src, dst;
+    hipExtent extent;
+    int order;
+    unsigned flags;
+};
+
+/* C12, C6: 3D rows as in rows3d (3 slices of 4 rows of 64 B at pitch 1024)
+ * through hipMemcpy3DBatchAsync or hipDrvMemcpy3DAsync: the replay reads
+ * row 5 (pos: same-epoch-write) or a gap between rows (neg: silent). */
+static void rows3d_batch(int drv)
+{
+    hipGraphExec_t x = reader_exec(pos ? (char *)big + 5 * 1024 : (char *)big + 5 * 1024 + 512, 64);
+    if (drv) {
+        HIP_MEMCPY3D c;
+        memset(&c, 0, sizeof c);
+        c.srcMemoryType = hipMemoryTypeDevice;
+        c.srcDevice = (hipDeviceptr_t)((char *)big + 32768);
+        c.srcPitch = 64;
+        c.srcHeight = 4;
+        c.dstMemoryType = hipMemoryTypeDevice;
+        c.dstDevice = (hipDeviceptr_t)big;
+        c.dstPitch = 1024;
+        c.dstHeight = 4;
+        c.WidthInBytes = 64;
+        c.Height = 4;
+        c.Depth = 3;
+        R(hipDrvMemcpy3DAsync(&c, s_main));
+    } else {
+        struct sem_op3d op = {{1, (char *)big + 32768, 64, 4, {0, 0}}, {1, big, 1024, 4, {0, 0}}, {64, 4, 3}, 1, 0};
+        size_t fail = 0;
+        R(hipMemcpy3DBatchAsync(1, &op, &fail, 0, s_main));
+    }
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+static void case_batch3d(void) { rows3d_batch(0); }
+static void case_drv3d(void) { rows3d_batch(1); }
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -300,6 +383,10 @@ static const struct {
     {"coop", case_coop},
     {"exec_memcpy", case_exec_memcpy},
     {"ctx_sync", case_ctx_sync},
+    {"batch", case_batch},
+    {"batch_side", case_batch_side},
+    {"batch3d", case_batch3d},
+    {"drv3d", case_drv3d},
 };
 
 int main(int argc, char **argv)

@@ -133,9 +133,31 @@ class Semantics(Suite):
     def ctx_sync(self):
         self.pair("ctx_sync", "same-epoch-write")
 
+    def batch(self):
+        def recs(variant, calls, recs, report):
+            b = [c for c in calls if c["api"] == "hipMemcpyBatchAsync"]
+            self.check(len(b) == 2 and [c["bytes"] for c in b] == [64, 256],
+                       f"batch {variant}: one copy record per pair, each its own size", str(b))
+        self.pair("batch", "same-epoch-write", recs)
+
+    def batch_side(self):
+        self.pair("batch_side", "unordered-write")
+
+    def batch3d(self):
+        def recs(variant, calls, recs, report):
+            b = [c for c in calls if c["api"] == "hipMemcpy3DBatchAsync"]
+            self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12, f"batch3d {variant}: 12 rows of 64 B", str(b))
+        self.pair("batch3d", "same-epoch-write", recs)
+
+    def drv3d(self):
+        def recs(variant, calls, recs, report):
+            b = [c for c in calls if c["api"] == "hipDrvMemcpy3DAsync"]
+            self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12, f"drv3d {variant}: 12 rows of 64 B", str(b))
+        self.pair("drv3d", "same-epoch-write", recs)
+
 
 FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
-            "ctx_sync")
+            "ctx_sync", "batch", "batch_side", "batch3d", "drv3d")
 
 
 def main():

@@ -79,6 +79,68 @@ void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_s
         hv_observe_stream(t, seq, ts, stream, 0);
 }
 
+/* The attribute of copy i: the last k with idxs[k] <= i. */
+static const struct hv_copy_attr *batch_attr(const struct hv_batch1d *b, size_t i)
+{
+    const struct hv_copy_attr *a = NULL;
+    for (size_t k = 0; b->attrs && b->idxs && k < b->nattrs && b->idxs[k] <= i; k++)
+        a = &b->attrs[k];
+    return a;
+}
+
+unsigned hv_batch1d_elem(const void *ctx, size_t i, struct hv_copy_desc out[2])
+{
+    const struct hv_batch1d *b = ctx;
+    if (!b->dsts || !b->srcs || !b->sizes)
+        return 0;
+    out[0] = *HV_COPY1D(b->dsts[i], b->srcs[i], b->sizes[i], HV_KIND_DEFAULT, HV_COPY_ASYNC);
+    const struct hv_copy_attr *a = b->swap ? batch_attr(b, i) : NULL;
+    if (!a || !(a->flags & b->swap))
+        return 1;
+    out[1] = *HV_COPY1D(b->srcs[i], b->dsts[i], b->sizes[i], HV_KIND_DEFAULT, HV_COPY_ASYNC);
+    return 2;
+}
+
+/* A batch operand as a pitched side: rows of row_length bytes (0: packed,
+ * the copy's width), layers of layer_height rows. Arrays have no address. */
+static struct hv_pitched3d batch_side(const struct hv_copy_operand *o, size_t width, size_t height)
+{
+    if (o->type != 1)
+        return (struct hv_pitched3d){.array = (const void *)(uintptr_t)(o->op.array.array | 1)};
+    return (struct hv_pitched3d){.ptr = (const void *)(uintptr_t)o->op.ptr.ptr,
+                                 .pitch = o->op.ptr.row_length ? o->op.ptr.row_length : width,
+                                 .ysize = o->op.ptr.layer_height ? o->op.ptr.layer_height : height};
+}
+
+unsigned hv_batch3d_elem(const void *ctx, size_t i, struct hv_copy_desc out[2])
+{
+    if (!ctx)
+        return 0;
+    const struct hv_copy_op3d *op = (const struct hv_copy_op3d *)ctx + i;
+    struct hv_pitched3d d = batch_side(&op->dst, op->width, op->height);
+    struct hv_pitched3d s = batch_side(&op->src, op->width, op->height);
+    out[0] = hv_copy3d(&d, &s, op->width, op->height, op->depth, HV_KIND_DEFAULT, HV_COPY_ASYNC);
+    return 1;
+}
+
+void hv_trace_copy_batch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, size_t count,
+                         hv_copy_elem_fn elem, const void *ctx)
+{
+    struct hv_copy_desc d[2];
+    unsigned recorded = 0;
+    for (size_t i = 0; r == 0 && elem && i < count; i++) {
+        unsigned n = elem(ctx, i, d);
+        for (unsigned k = 0; k < n && k < 2; k++, recorded++)
+            hv_trace_copy(t, api, r, s, &d[k]);
+    }
+    /* A failed batch ran nothing: its arrays are not read (the runtime
+     * may have refused them as invalid). */
+    if (!recorded)
+        hv_trace_copy(t, api, r, s,
+                      &(struct hv_copy_desc){.kind = HV_KIND_DEFAULT, .flags = HV_COPY_ASYNC, .dst_device = -1,
+                                             .src_device = -1});
+}
+
 void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_memset_desc *m)
 {

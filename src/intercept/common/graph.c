@@ -274,6 +274,18 @@ void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
     hv_aux_commit(t, n);
 }
 
+void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on,
+                          void (*describe)(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d),
+                          void *ctx)
+{
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = HV_NODE_EMPTY;
+    if (on && r == 0 && describe)
+        describe(ctx, t, node, &d);
+    hv_trace_exec_node(t, api, r, exec, HV_PTR(node), &d);
+}
+
 void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,
                   uint64_t w2, uint64_t w3)
 {

@@ -198,6 +198,62 @@ static inline struct hv_copy_desc hv_copy3d(const struct hv_pitched3d *dst, cons
                      (p)->extent.width, (p)->extent.height, (p)->extent.depth, (int)(p)->kind, (flags))            \
          : (struct hv_copy_desc){.dst_device = -1, .src_device = -1})
 
+/* A batch of copies (hipMemcpyBatchAsync, hipMemcpy3DBatchAsync, their
+ * CUDA twins; docs/semantics.md C11, C12): `elem` describes copy i of the
+ * batch into out[0..1] and returns how many records it makes (0: nothing
+ * hipvis can name, 2: a swap writes both sides). One copy record per
+ * description, in array order, under the batch's api; a failed or empty
+ * batch is one empty record (nothing ran; the call is still recorded). */
+typedef unsigned (*hv_copy_elem_fn)(const void *ctx, size_t i, struct hv_copy_desc out[2]);
+void hv_trace_copy_batch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, size_t count,
+                         hv_copy_elem_fn elem, const void *ctx);
+
+/* The layouts HIP and CUDA share for batch copies (hipMemcpyAttributes /
+ * cudaMemcpyAttributes / CUmemcpyAttributes; hipMemcpy3DBatchOp /
+ * cudaMemcpy3DBatchOp / CUDA_MEMCPY3D_BATCH_OP): front ends assert their
+ * types against these. */
+struct hv_copy_attr {
+    int32_t src_access_order;
+    int32_t src_loc[2], dst_loc[2];
+    uint32_t flags;
+};
+struct hv_copy_operand {
+    int32_t type;            /* 1 pointer, 2 array */
+    union {
+        struct {
+            uint64_t ptr;
+            size_t row_length, layer_height;   /* elements (1 byte for pointers); 0: packed */
+            int32_t loc[2];
+        } ptr;
+        struct {
+            uint64_t array;
+            size_t x, y, z;
+        } array;
+    } op;
+};
+struct hv_copy_op3d {
+    struct hv_copy_operand src, dst;
+    size_t width, height, depth;
+    int32_t src_access_order;
+    uint32_t flags;
+};
+_Static_assert(sizeof(struct hv_copy_attr) == 24 && sizeof(struct hv_copy_op3d) == 112, "batch copy layouts");
+
+/* A 1D batch: dsts[i] <- srcs[i], sizes[i] bytes; attrs[k] applies from
+ * copy idxs[k] on. `swap`: the attribute flag that makes a copy exchange
+ * both sides (HIP's hipMemcpyFlagExtOpSwap; 0 for CUDA). */
+struct hv_batch1d {
+    const uint64_t *dsts, *srcs;
+    const size_t *sizes;
+    const struct hv_copy_attr *attrs;
+    const size_t *idxs;
+    size_t nattrs;
+    uint32_t swap;
+};
+unsigned hv_batch1d_elem(const void *ctx, size_t i, struct hv_copy_desc out[2]);
+/* A 3D batch: `ctx` is the struct hv_copy_op3d array. */
+unsigned hv_batch3d_elem(const void *ctx, size_t i, struct hv_copy_desc out[2]);
+
 struct hv_memset_desc {
     const void *dst;
     size_t count;            /* elements (width for 2D) */
@@ -395,6 +451,13 @@ void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct h
  * place. A disabled node is recorded empty: it reads and writes nothing. */
 void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
                         const struct hv_node_desc *d);
+/* hipGraphNodeSetEnabled / cudaGraphNodeSetEnabled / cuGraphNodeSetEnabled
+ * (docs/semantics.md G7): disabled, the node is recorded empty (it reads
+ * and writes nothing until enabled again); enabled, as its graph describes
+ * it (`describe` with `ctx`: the front end's walk). */
+void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on,
+                          void (*describe)(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d),
+                          void *ctx);
 /* A call recorded with its stream and up to 4 raw words (capture-state
  * queries: status, capture id, graph...). */
 void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,

@@ -139,6 +139,13 @@ void hv_cu_inventory(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void 
         hv_graph_walk(t, seq, exec, graph, &cu_graph_ops, &api.get, &api);
 }
 
+void hv_cu_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on)
+{
+    struct cu_graph_api g;
+    int ok = on && r == 0 && api_load(&g);
+    hv_trace_set_enabled(t, api, r, exec, node, on, ok ? describe : NULL, &g);
+}
+
 #define S(spt) HV_CU_S(s, spt)
 #define CAPTURE(spt, begin, mode, pg) hv_trace_capture(t_, api_, r_, S(spt), begin, mode, HV_OUT(pg, r_))
 #define INSTANTIATE(flags, err) hv_trace_instantiate(t_, api_, r_, HV_OUT(pe, r_), g, flags, err, hv_cu_inventory)
@@ -186,3 +193,53 @@ static void set_kernel(struct hv_thread_ctx *t, uint16_t api, CUresult r, CUgrap
 
 HV_CU_WRAP(cuGraphExecKernelNodeSetParams_v2, (CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS *p),
            (e, n, p), set_kernel(t_, api_, r_, e, n, p))
+
+HV_CU_WRAP(cuGraphNodeSetEnabled, (CUgraphExec e, CUgraphNode n, unsigned on), (e, n, on),
+           hv_cu_set_enabled(t_, api_, r_, HV_PTR(e), n, on))
+
+/* ---- capture state (docs/semantics.md G1, G2) ----
+ *
+ * cuda.h maps cuStreamGetCaptureInfo to _v3 and
+ * cuStreamUpdateCaptureDependencies to _v2; the names below are the
+ * exported ones, each with its own signature (cuda.h's
+ * __CUDA_API_VERSION_INTERNAL declarations). The plain names (CUDA 10/11
+ * signatures) are not wrapped: nothing current links them. */
+#undef cuStreamGetCaptureInfo
+#undef cuStreamUpdateCaptureDependencies
+
+HV_CU_WRAP(cuStreamBeginCaptureToGraph,
+           (CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *data, size_t nd,
+            CUstreamCaptureMode m),
+           (s, g, deps, data, nd, m), CAPTURE(HV_SPT_LEGACY, 1, (unsigned)m, (CUgraph *)NULL))
+HV_CU_WRAP(cuStreamBeginCaptureToGraph_ptsz,
+           (CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *data, size_t nd,
+            CUstreamCaptureMode m),
+           (s, g, deps, data, nd, m), CAPTURE(HV_SPT_PER_THREAD, 1, (unsigned)m, (CUgraph *)NULL))
+
+/* Queries: status, capture id, graph as the program saw them. */
+#define INFO(spt, st, id, g) \
+    hv_trace_raw(t_, api_, r_, S(spt), (st) && !r_ ? (uint64_t)*(st) : 0, (id) && !r_ ? (uint64_t)*(id) : 0, \
+                 HV_OUT(g, r_), 0)
+#define INFO_V2_P CUstream s, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g, const CUgraphNode **deps, size_t *nd
+#define INFO_V3_P \
+    CUstream s, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g, const CUgraphNode **deps, \
+        const CUgraphEdgeData **ed, size_t *nd
+HV_CU_WRAP(cuStreamGetCaptureInfo_v2, (INFO_V2_P), (s, st, id, g, deps, nd), INFO(HV_SPT_LEGACY, st, id, g))
+HV_CU_WRAP(cuStreamGetCaptureInfo_v2_ptsz, (INFO_V2_P), (s, st, id, g, deps, nd), INFO(HV_SPT_PER_THREAD, st, id, g))
+HV_CU_WRAP(cuStreamGetCaptureInfo_v3, (INFO_V3_P), (s, st, id, g, deps, ed, nd), INFO(HV_SPT_LEGACY, st, id, g))
+HV_CU_WRAP(cuStreamGetCaptureInfo_v3_ptsz, (INFO_V3_P), (s, st, id, g, deps, ed, nd),
+           INFO(HV_SPT_PER_THREAD, st, id, g))
+/* raw: the dependency count and flags. */
+HV_CU_WRAP(cuStreamUpdateCaptureDependencies, (CUstream s, CUgraphNode *deps, size_t nd, unsigned f),
+           (s, deps, nd, f), hv_trace_raw(t_, api_, r_, S(HV_SPT_LEGACY), nd, f, 0, 0))
+HV_CU_WRAP(cuStreamUpdateCaptureDependencies_ptsz, (CUstream s, CUgraphNode *deps, size_t nd, unsigned f),
+           (s, deps, nd, f), hv_trace_raw(t_, api_, r_, S(HV_SPT_PER_THREAD), nd, f, 0, 0))
+HV_CU_WRAP(cuStreamUpdateCaptureDependencies_v2,
+           (CUstream s, CUgraphNode *deps, const CUgraphEdgeData *data, size_t nd, unsigned f), (s, deps, data, nd, f),
+           hv_trace_raw(t_, api_, r_, S(HV_SPT_LEGACY), nd, f, 0, 0))
+HV_CU_WRAP(cuStreamUpdateCaptureDependencies_v2_ptsz,
+           (CUstream s, CUgraphNode *deps, const CUgraphEdgeData *data, size_t nd, unsigned f), (s, deps, data, nd, f),
+           hv_trace_raw(t_, api_, r_, S(HV_SPT_PER_THREAD), nd, f, 0, 0))
+/* raw[0]: the mode it replaced (the caller's *m after the call). */
+HV_CU_WRAP(cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode * m), (m),
+           hv_trace_raw(t_, api_, r_, HV_NO_STREAM, m && !r_ ? (uint64_t)*m : 0, 0, 0, 0))

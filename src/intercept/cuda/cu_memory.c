@@ -1,6 +1,8 @@
 /* Driver copies, memsets and allocations. Directions are explicit in the
  * entry point's name (cuMemcpyHtoD...); cuMemcpy(Async) is unified
  * addressing: resolved by address like cudaMemcpyDefault. */
+#include <stddef.h>
+
 #include "intercept/cuda/cuda_common.h"
 
 #define COPY(spt, kind, flags) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), HV_COPY1D(dst, src, n, kind, flags))
@@ -127,6 +129,10 @@ HV_CU_WRAP(cuMemAllocAsync, (CUdeviceptr * pp, size_t n, CUstream s), (pp, n, s)
            ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, L)))
 HV_CU_WRAP(cuMemAllocAsync_ptsz, (CUdeviceptr * pp, size_t n, CUstream s), (pp, n, s),
            ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, PT)))
+HV_CU_WRAP(cuMemAllocFromPoolAsync, (CUdeviceptr * pp, size_t n, CUmemoryPool pool, CUstream s), (pp, n, pool, s),
+           ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, L)))
+HV_CU_WRAP(cuMemAllocFromPoolAsync_ptsz, (CUdeviceptr * pp, size_t n, CUmemoryPool pool, CUstream s),
+           (pp, n, pool, s), ALLOC(n, 0, HV_MEM_DEVICE, HV_CU_S(s, PT)))
 HV_CU_WRAP(cuMemAllocManaged, (CUdeviceptr * pp, size_t n, unsigned f), (pp, n, f),
            ALLOC(n, f, HV_MEM_MANAGED, HV_NO_STREAM))
 HV_CU_WRAP(cuMemAllocHost_v2, (void **pp, size_t n), (pp, n), ALLOC(n, 0, HV_MEM_HOST_PINNED, HV_NO_STREAM))
@@ -153,3 +159,42 @@ size_t hv_cu_range(CUdeviceptr p, int ok)
 HV_CU_WRAP(cuIpcOpenMemHandle_v2, (CUdeviceptr * pp, CUipcMemHandle h, unsigned f), (pp, h, f),
            ALLOC(hv_cu_range(pp ? *pp : 0, r_ == CUDA_SUCCESS), f, HV_MEM_DEVICE, HV_NO_STREAM))
 HV_CU_WRAP(cuIpcCloseMemHandle, (CUdeviceptr p), (p), FREE(HV_NO_STREAM))
+
+/* ---- batch copies (docs/semantics.md C11, C12) ----
+ *
+ * Each exported name has one signature: the CUDA 12.8 names take failIdx
+ * before the stream, the `_v2` names (CUDA 13, what cuda.h maps the public
+ * names to) do not (cuda.h, cudaTypedefs.h PFN_cuMemcpyBatchAsync_v12080 /
+ * _v13000). The unversioned names are wrapped as the 12.8 functions. */
+#undef cuMemcpyBatchAsync
+#undef cuMemcpy3DBatchAsync
+_Static_assert(sizeof(CUmemcpyAttributes) == sizeof(struct hv_copy_attr) &&
+                   sizeof(CUDA_MEMCPY3D_BATCH_OP) == sizeof(struct hv_copy_op3d) &&
+                   offsetof(CUDA_MEMCPY3D_BATCH_OP, extent) == offsetof(struct hv_copy_op3d, width) &&
+                   offsetof(CUmemcpy3DOperand, op.ptr.rowLength) ==
+                       offsetof(struct hv_copy_operand, op.ptr.row_length),
+               "batch copy layouts");
+
+#define BATCH1D(spt)                                                                                        \
+    hv_trace_copy_batch(t_, api_, r_, HV_CU_S(s, spt), count, hv_batch1d_elem,                                 \
+                        &(struct hv_batch1d){(const uint64_t *)dsts, (const uint64_t *)srcs, sizes,             \
+                                             (const struct hv_copy_attr *)attrs, idxs, nattrs, 0})
+#define BATCH3D(spt) hv_trace_copy_batch(t_, api_, r_, HV_CU_S(s, spt), ops ? n : 0, hv_batch3d_elem, ops)
+#define BATCH1D_P CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, \
+                  size_t *idxs, size_t nattrs
+#define BATCH1D_A dsts, srcs, sizes, count, attrs, idxs, nattrs
+
+HV_CU_WRAP(cuMemcpyBatchAsync_v2, (BATCH1D_P, CUstream s), (BATCH1D_A, s), BATCH1D(L))
+HV_CU_WRAP(cuMemcpyBatchAsync_v2_ptsz, (BATCH1D_P, CUstream s), (BATCH1D_A, s), BATCH1D(PT))
+HV_CU_WRAP(cuMemcpyBatchAsync, (BATCH1D_P, size_t *fail, CUstream s), (BATCH1D_A, fail, s), BATCH1D(L))
+HV_CU_WRAP(cuMemcpyBatchAsync_ptsz, (BATCH1D_P, size_t *fail, CUstream s), (BATCH1D_A, fail, s), BATCH1D(PT))
+HV_CU_WRAP(cuMemcpy3DBatchAsync_v2, (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long f, CUstream s),
+           (n, ops, f, s), BATCH3D(L))
+HV_CU_WRAP(cuMemcpy3DBatchAsync_v2_ptsz, (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long f, CUstream s),
+           (n, ops, f, s), BATCH3D(PT))
+HV_CU_WRAP(cuMemcpy3DBatchAsync,
+           (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long f, CUstream s),
+           (n, ops, fail, f, s), BATCH3D(L))
+HV_CU_WRAP(cuMemcpy3DBatchAsync_ptsz,
+           (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long f, CUstream s),
+           (n, ops, fail, f, s), BATCH3D(PT))

@@ -27,9 +27,10 @@
  * explicit legacy handle (0x1) and a per-thread handle (0x2). */
 /* cudaStreamLegacy is the legacy stream in every respect: a synchronize on
  * it is a synchronize on stream 0 (form LEGACY_NULL). */
-#define HV_CU_S(s, spt)                                                                                  \
-    hv_sref_of(t_, (uintptr_t)(s), (spt), (uintptr_t)CU_STREAM_LEGACY, (uintptr_t)CU_STREAM_PER_THREAD, \
+#define HV_CU_SREF(t, s, spt)                                                                            \
+    hv_sref_of((t), (uintptr_t)(s), (spt), (uintptr_t)CU_STREAM_LEGACY, (uintptr_t)CU_STREAM_PER_THREAD, \
                HV_STREAM_FORM_LEGACY_NULL)
+#define HV_CU_S(s, spt) HV_CU_SREF(t_, s, spt)
 _Static_assert((uintptr_t)cudaStreamLegacy == (uintptr_t)CU_STREAM_LEGACY &&
                    (uintptr_t)cudaStreamPerThread == (uintptr_t)CU_STREAM_PER_THREAD,
                "runtime and driver special streams");
@@ -83,6 +84,10 @@ const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const voi
 
 /* Graph inventory through the driver's query API (cudaGraph_t is a CUgraph). */
 void hv_cu_inventory(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *graph);
+
+/* cudaGraphNodeSetEnabled / cuGraphNodeSetEnabled: the node, described
+ * through the driver when enabled (hv_trace_set_enabled). */
+void hv_cu_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on);
 
 /* A host function enqueued on stream `s` (cudaLaunchHostFunc, cuLaunchHostFunc). */
 #define HV_CU_HOST_FUNC(spt) \

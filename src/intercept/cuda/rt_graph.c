@@ -80,3 +80,15 @@ HV_CUDART_WRAP(cudaGraphExecEventRecordNodeSetEvent, (cudaGraphExec_t e, cudaGra
                (e, n, ev), NODE())
 HV_CUDART_WRAP(cudaGraphExecEventWaitNodeSetEvent, (cudaGraphExec_t e, cudaGraphNode_t n, cudaEvent_t ev),
                (e, n, ev), NODE())
+
+HV_CUDART_WRAP(cudaGraphNodeSetEnabled, (cudaGraphExec_t e, cudaGraphNode_t n, unsigned on), (e, n, on),
+               hv_cu_set_enabled(t_, api_, r_, HV_PTR(e), n, on))
+/* CUDA 12.3+, the same list in 12 and 13 (docs/semantics.md G1). */
+HV_CUDART_WRAP(cudaStreamBeginCaptureToGraph,
+               (cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *deps, const cudaGraphEdgeData *data, size_t nd,
+                enum cudaStreamCaptureMode m),
+               (s, g, deps, data, nd, m), CAPTURE(HV_SPT_LEGACY, 1, (unsigned)m, (cudaGraph_t *)NULL))
+HV_CUDART_WRAP(cudaStreamBeginCaptureToGraph_ptsz,
+               (cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *deps, const cudaGraphEdgeData *data, size_t nd,
+                enum cudaStreamCaptureMode m),
+               (s, g, deps, data, nd, m), CAPTURE(HV_SPT_PER_THREAD, 1, (unsigned)m, (cudaGraph_t *)NULL))

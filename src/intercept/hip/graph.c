@@ -261,18 +261,12 @@ static void set_node(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGra
 HV_HIP_WRAP(hipGraphExecNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, hv_hipGraphNodeParams *p), (e, n, p),
             set_node(t_, api_, r_, e, n, p))
 
-/* Disabled: the node does nothing until enabled again; enabled: the node
- * as its graph describes it. */
 static void set_enabled(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
                         unsigned on)
 {
-    struct hv_node_desc d;
-    memset(&d, 0, sizeof d);
-    d.type = HV_NODE_EMPTY;
     struct graph_api g;
-    if (on && r == hipSuccess && graph_api_load(&g))
-        describe(&g, t, n, &d);
-    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), &d);
+    int ok = on && r == hipSuccess && graph_api_load(&g);
+    hv_trace_set_enabled(t, api, (int32_t)r, HV_PTR(e), n, on, ok ? describe : NULL, &g);
 }
 HV_HIP_WRAP(hipGraphNodeSetEnabled, (hipGraphExec_t e, hipGraphNode_t n, unsigned on), (e, n, on),
             set_enabled(t_, api_, r_, e, n, on))

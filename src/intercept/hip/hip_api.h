@@ -140,4 +140,30 @@ hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, co
                                         const void *dependencyData, size_t numDependencies,
                                         hipStreamCaptureMode mode);
 
+/* ROCm 7.1+ batch copies. Every ROCm header that declares them
+ * (rocm-systems projects/hip/include/hip/hip_runtime_api.h) keeps failIdx,
+ * unlike CUDA 13's twins; attributes and operations use the layouts of
+ * struct hv_copy_attr / hv_copy_op3d (intercept.h). */
+hipError_t hipMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count, void *attrs, size_t *attrsIdxs,
+                               size_t numAttrs, size_t *failIdx, hipStream_t stream);
+hipError_t hipMemcpy3DBatchAsync(size_t numOps, void *opList, size_t *failIdx, unsigned long long flags,
+                                 hipStream_t stream);
+/* HIP_MEMCPY3D as ROCm 6 lays it out (driver_types.h): the HIP 5 headers
+ * above have unsigned int offsets, pitches and sizes. */
+typedef struct hv_HIP_MEMCPY3D_R6 {
+    size_t srcXInBytes, srcY, srcZ, srcLOD;
+    int srcMemoryType;
+    const void *srcHost;
+    hipDeviceptr_t srcDevice;
+    hipArray_t srcArray;
+    size_t srcPitch, srcHeight;
+    size_t dstXInBytes, dstY, dstZ, dstLOD;
+    int dstMemoryType;
+    void *dstHost;
+    hipDeviceptr_t dstDevice;
+    hipArray_t dstArray;
+    size_t dstPitch, dstHeight;
+    size_t WidthInBytes, Height, Depth;
+} hv_HIP_MEMCPY3D_R6;
+
 #endif

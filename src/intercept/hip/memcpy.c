@@ -1,4 +1,6 @@
 /* Copy family: every copy is a write of [dst, dst+bytes) by its stream. */
+#include <stdatomic.h>
+
 #include "intercept/hip/hip_common.h"
 
 #define COPY(s, spt, cp) hv_trace_copy(t_, api_, r_, HV_HIP_S(s, spt), cp)
@@ -115,3 +117,78 @@ HV_HIP_WRAP(hipMemcpyParam2D, (const hip_Memcpy2D *c), (c),
             COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, 0)}))
 HV_HIP_WRAP(hipMemcpyParam2DAsync, (const hip_Memcpy2D *c, hipStream_t s), (c, s),
             COPY(s, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, HV_COPY_ASYNC)}))
+
+/* ---- batch copies (C11, C12) ---- */
+
+_Static_assert(sizeof(hipMemcpy3DParms) > 0 && sizeof(void *) == sizeof(uint64_t), "pointer arrays");
+
+/* hipMemcpyFlagExtOpSwap (ROCm 7.x driver_types.h): the copy exchanges
+ * both sides, so the source is written too. */
+#define HIP_MEMCPY_FLAG_EXT_OP_SWAP 0x200u
+
+HV_HIP_WRAP(hipMemcpyBatchAsync,
+            (void **dsts, void **srcs, size_t *sizes, size_t count, void *attrs, size_t *idxs, size_t nattrs,
+             size_t *fail, hipStream_t s),
+            (dsts, srcs, sizes, count, attrs, idxs, nattrs, fail, s),
+            hv_trace_copy_batch(t_, api_, r_, HV_HIP_S(s, HV_HIP_LEGACY), count, hv_batch1d_elem,
+                                &(struct hv_batch1d){(const uint64_t *)dsts, (const uint64_t *)srcs, sizes,
+                                                     (const struct hv_copy_attr *)attrs, idxs, nattrs,
+                                                     HIP_MEMCPY_FLAG_EXT_OP_SWAP}))
+HV_HIP_WRAP(hipMemcpy3DBatchAsync, (size_t n, void *ops, size_t *fail, unsigned long long flags, hipStream_t s),
+            (n, ops, fail, flags, s),
+            hv_trace_copy_batch(t_, api_, r_, HV_HIP_S(s, HV_HIP_LEGACY), ops ? n : 0, hv_batch3d_elem, ops))
+
+/* ---- hipDrvMemcpy3D(Async) (C5, C6) ---- */
+
+/* HIP_MEMCPY3D's layout and hipMemoryType's numbers changed in ROCm 6:
+ * offsets, pitches and sizes became size_t, and the memory types were
+ * renumbered (5: host 0, device 1, array 2, unified 3; 6: unregistered 0,
+ * host 1, device 2, managed 3, array 10, unified 11). Which one the runtime
+ * speaks is read from what it exports: ROCm 6.0 introduced the R0600
+ * versioned entry points (hipGetDevicePropertiesR0600), ROCm 5 has none. */
+static int rocm6_layout(void)
+{
+    static _Atomic int known; /* 0 unknown, 1 ROCm 5, 2 ROCm 6+ */
+    int k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (!k) {
+        k = hv_runtime_sym("hipGetDevicePropertiesR0600") ? 2 : 1;
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k == 2;
+}
+
+/* The side's address: the device pointer for device, managed and unified
+ * memory, the host pointer for host memory; arrays have none. */
+static struct hv_pitched3d drv_side(int r6, int type, const void *host, hipDeviceptr_t dev, hipArray_t array,
+                                    size_t pitch, size_t height, size_t x, size_t y, size_t z)
+{
+    int is_array = r6 ? type == 10 : type == 2;
+    int is_host = r6 ? type == 0 || type == 1 : type == 0;
+    const void *p = is_array ? NULL : is_host ? host : (const void *)dev;
+    return (struct hv_pitched3d){.ptr = p, .pitch = pitch, .ysize = height, .x = x, .y = y, .z = z,
+                                 .array = is_array ? (array ? (const void *)array : (const void *)1) : NULL};
+}
+
+static struct hv_copy_desc drv3d(const HIP_MEMCPY3D *c, uint8_t flags)
+{
+    if (!c)
+        return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
+    if (rocm6_layout()) {
+        const hv_HIP_MEMCPY3D_R6 *p = (const hv_HIP_MEMCPY3D_R6 *)(const void *)c;
+        struct hv_pitched3d d = drv_side(1, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch,
+                                         p->dstHeight, p->dstXInBytes, p->dstY, p->dstZ);
+        struct hv_pitched3d s = drv_side(1, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch,
+                                         p->srcHeight, p->srcXInBytes, p->srcY, p->srcZ);
+        return hv_copy3d(&d, &s, p->WidthInBytes, p->Height, p->Depth, HV_KIND_DEFAULT, flags);
+    }
+    struct hv_pitched3d d = drv_side(0, (int)c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch,
+                                     c->dstHeight, c->dstXInBytes, c->dstY, c->dstZ);
+    struct hv_pitched3d s = drv_side(0, (int)c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch,
+                                     c->srcHeight, c->srcXInBytes, c->srcY, c->srcZ);
+    return hv_copy3d(&d, &s, c->WidthInBytes, c->Height, c->Depth, HV_KIND_DEFAULT, flags);
+}
+
+HV_HIP_WRAP(hipDrvMemcpy3D, (const HIP_MEMCPY3D *c), (c),
+            COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){drv3d(c, 0)}))
+HV_HIP_WRAP(hipDrvMemcpy3DAsync, (const HIP_MEMCPY3D *c, hipStream_t s), (c, s),
+            COPY(s, HV_HIP_LEGACY, (struct hv_copy_desc[]){drv3d(c, HV_COPY_ASYNC)}))
