@@ -23,12 +23,10 @@ void hv_shm_geometry(uint64_t ring_bytes, struct hv_shm_geometry *g)
     g->ring_stride = page_round(hv_ring_footprint(ring_bytes));
 }
 
-int hv_shm_path(char *buf, size_t cap, const char *dir, uint64_t uid, uint64_t pid, unsigned gen)
+int hv_shm_path(char *buf, size_t cap, const char *dir, uint64_t uid, uint64_t pid, uint64_t nonce)
 {
-    int n = gen ? snprintf(buf, cap, "%s/" HV_SHM_PREFIX "%llu.%llu.%u" HV_SHM_SUFFIX, dir, (unsigned long long)uid,
-                           (unsigned long long)pid, gen)
-                : snprintf(buf, cap, "%s/" HV_SHM_PREFIX "%llu.%llu" HV_SHM_SUFFIX, dir, (unsigned long long)uid,
-                           (unsigned long long)pid);
+    int n = snprintf(buf, cap, "%s/" HV_SHM_PREFIX "%llu.%llu.%016llx" HV_SHM_SUFFIX, dir, (unsigned long long)uid,
+                     (unsigned long long)pid, (unsigned long long)nonce);
     return n < 0 || (size_t)n >= cap ? -1 : n;
 }
 
@@ -51,24 +49,29 @@ static int take_u64(const char **p, char stop, uint64_t *out)
     return 0;
 }
 
-int hv_shm_parse_name(const char *name, uint64_t *uid, uint64_t *pid, unsigned *gen)
+/* Exactly HV_SHM_NONCE_DIGITS lowercase hex digits, then the end. */
+static int is_nonce(const char *p)
+{
+    for (int i = 0; i < HV_SHM_NONCE_DIGITS; i++, p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return *p == '.' && p[1] == '\0';
+}
+
+int hv_shm_parse_name(const char *name, uint64_t *uid, uint64_t *pid)
 {
     size_t n = strlen(name), pl = strlen(HV_SHM_PREFIX), sl = strlen(HV_SHM_SUFFIX);
     if (n <= pl + sl || strncmp(name, HV_SHM_PREFIX, pl) != 0 || strcmp(name + n - sl, HV_SHM_SUFFIX) != 0)
         return -1;
     char body[64];
-    if (n - pl - sl >= sizeof body)
+    if (n - pl - sl + 2 > sizeof body)   /* room for the added '.' and the NUL */
         return -1;
     memcpy(body, name + pl, n - pl - sl);
     body[n - pl - sl] = '.';          /* every field now ends with '.' */
     body[n - pl - sl + 1] = '\0';
     const char *p = body;
-    uint64_t g = 0;
-    if (take_u64(&p, '.', uid) < 0 || take_u64(&p, '.', pid) < 0)
+    if (take_u64(&p, '.', uid) < 0 || take_u64(&p, '.', pid) < 0 || !is_nonce(p))
         return -1;
-    if (*p && (take_u64(&p, '.', &g) < 0 || *p || g == 0 || g > HV_SHM_MAX_GENERATION))
-        return -1;
-    *gen = (unsigned)g;
     return 0;
 }
 

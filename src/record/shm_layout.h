@@ -3,8 +3,14 @@
  * traced process (producer, record/shm_transport.c) and hipvis-sidecar
  * (consumer, sidecar/segment.c). One segment per process image:
  *
- *   <dir>/hipvis.<uid>.<pid>.ring        (<dir>: HIPVIS_SIDECAR_DIR, default /dev/shm)
- *   <dir>/hipvis.<uid>.<pid>.<n>.ring    (same pid again: an exec'd image)
+ *   <dir>/hipvis.<uid>.<pid>.<nonce>.ring   (<dir>: HIPVIS_SIDECAR_DIR, default /dev/shm)
+ *
+ * <nonce>: 16 lowercase hex digits from getrandom(2), new for every image
+ * (an exec'd image of the same pid gets another). The directory is shared
+ * (sticky /dev/shm): a name derived from the pid alone could be created
+ * first by another user, and O_EXCL would then switch tracing off. Nobody
+ * can pre-create a name they cannot predict; the sidecar finds segments by
+ * scanning and still refuses any it does not trust (sidecar/segment.h).
  *
  * created O_EXCL, mode 0600, owned by the process's user. Layout, every
  * offset page aligned:
@@ -90,7 +96,7 @@ struct hv_shm_header {
 
 #define HV_SHM_PREFIX "hipvis."
 #define HV_SHM_SUFFIX ".ring"
-#define HV_SHM_MAX_GENERATION 99u
+#define HV_SHM_NONCE_DIGITS 16
 
 /* Page-rounded layout for a ring size, the same on both sides. */
 struct hv_shm_geometry {
@@ -98,12 +104,12 @@ struct hv_shm_geometry {
 };
 void hv_shm_geometry(uint64_t ring_bytes, struct hv_shm_geometry *g);
 
-/* "<dir>/hipvis.<uid>.<pid>.ring", or ".<gen>.ring" for gen > 0. Returns the
+/* "<dir>/hipvis.<uid>.<pid>.<nonce as 16 hex digits>.ring". Returns the
  * length, or -1 when it does not fit. */
-int hv_shm_path(char *buf, size_t cap, const char *dir, uint64_t uid, uint64_t pid, unsigned gen);
-/* Parses a directory entry name; 0 with uid/pid/gen set, -1 when the name is
+int hv_shm_path(char *buf, size_t cap, const char *dir, uint64_t uid, uint64_t pid, uint64_t nonce);
+/* Parses a directory entry name; 0 with uid/pid set, -1 when the name is
  * not a segment's. */
-int hv_shm_parse_name(const char *name, uint64_t *uid, uint64_t *pid, unsigned *gen);
+int hv_shm_parse_name(const char *name, uint64_t *uid, uint64_t *pid);
 
 /* Process start time (field 22 of /proc/<pid>/stat, clock ticks since boot)
  * and state letter; 0 on success, -1 when the process does not exist. */

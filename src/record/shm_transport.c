@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,12 +48,34 @@ static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, 
     return r;
 }
 
-/* O_EXCL under the first free generation: a pid's earlier image (exec) may
- * still have its segment waiting for the sidecar. */
+/* 64 unpredictable bits for the segment's name. getrandom(2) first
+ * (GRND_NONBLOCK: never wait for the pool at early boot), /dev/urandom when
+ * the call is missing or filtered; -errno when neither is available. */
+static int nonce64(uint64_t *out)
+{
+    ssize_t n = getrandom(out, sizeof *out, GRND_NONBLOCK);
+    if (n == (ssize_t)sizeof *out)
+        return 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return -errno;
+    n = read(fd, out, sizeof *out);
+    int e = errno;
+    close(fd);
+    return n == (ssize_t)sizeof *out ? 0 : n < 0 ? -e : -EIO;
+}
+
+/* O_EXCL under a random name (record/shm_layout.h): nobody else can have
+ * taken it on purpose, so EEXIST is a 2^-64 coincidence; a few fresh draws
+ * settle it. */
 static int create_file(struct hv_shm_transport *t, const char *dir, uint64_t uid, uint64_t pid)
 {
-    for (unsigned gen = 0; gen <= HV_SHM_MAX_GENERATION; gen++) {
-        if (hv_shm_path(t->path, sizeof t->path, dir, uid, pid, gen) < 0)
+    for (int attempt = 0; attempt < 8; attempt++) {
+        uint64_t nonce;
+        int rc = nonce64(&nonce);
+        if (rc != 0)
+            return rc;
+        if (hv_shm_path(t->path, sizeof t->path, dir, uid, pid, nonce) < 0)
             return -ENAMETOOLONG;
         int fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0) {

@@ -32,17 +32,17 @@ static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
         return 0;
     int rc = hv_trace_writer_open(o->tmpl, &o->hdr, o->cfg->level, &o->w);
     if (rc != 0) {
-        if (!o->open_failed)
-            sc_log("pid %llu: cannot create a trace file from %s: %s; records are counted as write errors",
-                   (unsigned long long)o->hdr.pid, o->tmpl, strerror(-rc));
-        o->open_failed = 1;
+        o->w = NULL;
+        o->open_errno = -rc;
         return rc;
     }
     /* Smaller chunks than the writer's default: a drain cycle flushes
      * anyway, and each chunk buffer page is first touched (faulted in) at
      * drain rate. */
     hv_trace_writer_set_chunk_bytes(o->w, SC_CHUNK_BYTES);
-    o->open_failed = 0;
+    if (o->open_errno)
+        sc_log("pid %llu: trace files can be created again; draining its segment", (unsigned long long)o->hdr.pid);
+    o->open_errno = 0;
     o->opened_ns = hv_mono_ns();
     snprintf(o->last_path, sizeof o->last_path, "%s", hv_trace_writer_path(o->w));
     o->files++;
@@ -51,8 +51,26 @@ static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
     return 0;
 }
 
+int sc_output_ready(struct sc_output *o, struct hv_shm_consumer *acc, uint64_t now_ns)
+{
+    if (o->w)
+        return 0;
+    if (o->open_errno && now_ns - o->retry_ns < SC_OUTPUT_RETRY_NS)
+        return -o->open_errno;
+    int was = o->open_errno;
+    o->retry_ns = now_ns;
+    int rc = open_file(o, acc);
+    if (rc != 0 && !was)
+        sc_log("pid %llu: cannot create a trace file from %s: %s; its records stay in the segment (retried "
+               "every %u s, or drained by a later sidecar)",
+               (unsigned long long)o->hdr.pid, o->tmpl, strerror(-rc), (unsigned)(SC_OUTPUT_RETRY_NS / 1000000000ull));
+    return rc;
+}
+
 void sc_output_add(struct sc_output *o, struct hv_shm_consumer *acc, const struct hv_rec_header *rec)
 {
+    /* The drain opens the file before it reads (sc_output_ready); a record
+     * that still finds none is a write loss, counted. */
     if (open_file(o, acc) != 0 || hv_trace_writer_add(o->w, rec) != 0)
         o->unfiled_lost++;
 }
@@ -91,7 +109,7 @@ int sc_output_rotate_due(const struct sc_output *o, uint64_t now_ns)
            (o->cfg->rotate_ns && now_ns > o->opened_ns && now_ns - o->opened_ns >= o->cfg->rotate_ns);
 }
 
-void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const struct sc_counts *now, int final)
+int sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const struct sc_counts *now, int final)
 {
     uint64_t lost_in_flight = final ? sc_counts_in_flight(now) : 0;
     uint64_t calls = now->calls > o->base_calls ? now->calls - o->base_calls : 0;
@@ -102,8 +120,11 @@ void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const str
          * account for (or with no file at all yet) gets a footer-only file;
          * otherwise the baseline simply stays for the next file. */
         int anything = file_drops(o, now, f.dropped) || lost_in_flight || calls || atomic_load(&acc->files) == 0;
-        if (!final || !anything || open_file(o, acc) != 0)
-            return;
+        if (!final || !anything)
+            return 0;
+        int rc = open_file(o, acc);
+        if (rc != 0)
+            return rc;
     }
     hv_trace_writer_flush(o->w);
     /* After the flush: a chunk it lost is counted before the footer says so. */
@@ -133,6 +154,7 @@ void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const str
     atomic_store(&acc->footer_calls, now->calls);
     for (int k = 0; k < HV_DROP__COUNT; k++)
         atomic_store(&acc->footer_dropped[k], now->dropped[k]);
+    return 0;
 }
 
 const char *sc_output_path(const struct sc_output *o) { return o->w ? hv_trace_writer_path(o->w) : NULL; }

@@ -45,7 +45,8 @@ struct sc_output {
     uint64_t opened_ns;
     uint64_t base_calls, base_dropped[HV_DROP__COUNT];   /* counts at the previous footer */
     uint64_t unfiled_lost;     /* records lost while no file could be opened */
-    int open_failed;           /* logged once */
+    int open_errno;            /* the last open failed (logged once); 0 once one opens */
+    uint64_t retry_ns;         /* when the open was last tried */
     char last_path[4096];      /* the file opened last (open or closed since) */
     /* For metrics, this sidecar's lifetime. */
     uint64_t written, lost, bytes, files;
@@ -53,6 +54,14 @@ struct sc_output {
 
 void sc_output_init(struct sc_output *o, const struct sc_output_cfg *cfg, const struct hv_file_header *hdr,
                     const struct hv_shm_consumer *acc);
+/* How often a process whose trace file cannot be created tries again. */
+#define SC_OUTPUT_RETRY_NS (1000ull * 1000000ull)
+/* 0 when a trace file is open (opening one if needed), else -errno: then
+ * the caller must not read the process's rings, so its records stay in the
+ * segment for a later attempt or a later sidecar. After a failure the open
+ * is retried at most every SC_OUTPUT_RETRY_NS (-errno meanwhile); the first
+ * failure and the recovery are logged. */
+int sc_output_ready(struct sc_output *o, struct hv_shm_consumer *acc, uint64_t now_ns);
 /* Appends a record (opening a file if none is open). */
 void sc_output_add(struct sc_output *o, struct hv_shm_consumer *acc, const struct hv_rec_header *rec);
 /* Writes the open chunk, so what was read can be released to the producer. */
@@ -60,8 +69,9 @@ void sc_output_flush(struct sc_output *o);
 int sc_output_rotate_due(const struct sc_output *o, uint64_t now_ns);
 /* Writes the footer and closes; `final` when the process is gone. Updates the
  * baseline in `acc`. A final close with something to account for and no open
- * file opens one for the footer. */
-void sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const struct sc_counts *now, int final);
+ * file opens one for the footer; -errno when it cannot (nothing was
+ * accounted: the segment must be kept), else 0. */
+int sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const struct sc_counts *now, int final);
 /* Records and bytes written by this sidecar so far, open file included. */
 void sc_output_totals(const struct sc_output *o, uint64_t *written, uint64_t *lost, uint64_t *bytes);
 /* Path of the open file, NULL when none. */

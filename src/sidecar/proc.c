@@ -139,6 +139,12 @@ static void drain_body(void *arg)
     struct sc_proc *p = arg;
     uint32_t n = sc_segment_slots(&p->seg);
     p->cycle_records = p->cycle_bytes = p->fill_max = 0;
+    /* No file to put them in: leave every record where it is (proc.h). */
+    p->stalled = sc_output_ready(&p->out, &p->seg.hdr->consumer, hv_mono_ns()) != 0;
+    if (p->stalled) {
+        sc_segment_counts(&p->seg, &p->last);
+        return;
+    }
     for (uint32_t i = 0; i < n; i++)
         read_ring(p, i);
     /* The records are in the file before their space goes back to the producer. */
@@ -236,8 +242,13 @@ static void close_body(void *arg)
     struct sc_proc *p = x->p;
     struct sc_counts now;
     sc_segment_counts(&p->seg, &now);
-    sc_output_close(&p->out, &p->seg.hdr->consumer, &now, x->final);
-    if (x->final) {
+    int rc = sc_output_close(&p->out, &p->seg.hdr->consumer, &now, x->final);
+    if (x->final && rc != 0) {
+        /* The footer has nowhere to go: nothing was accounted, keep it all. */
+        p->stalled = 1;
+        sc_log("pid %llu: cannot create a trace file for its footer (%s); segment %s kept", (unsigned long long)p->seg.info.pid,
+               strerror(-rc), p->seg.path);
+    } else if (x->final) {
         /* Claim the end: a failed exec can no longer reopen it. */
         atomic_store_explicit(&p->seg.hdr->state, HV_SHM_FINALIZED, memory_order_release);
         sc_segment_unlink(&p->seg);
@@ -276,7 +287,11 @@ void sc_proc_end(struct sc_proc *p, int final)
     }
     double fill = 0;
     sc_proc_cycle(p, &fill);
+    if (p->stalled)
+        final = 0;
     close_file(p, final && !p->faulted);
+    if (p->stalled)
+        final = 0;
     sc_proc_metrics(p);
     if (p->an) {
         /* Everything the trace is missing: ring drops, write losses, and
@@ -298,7 +313,11 @@ void sc_proc_end(struct sc_proc *p, int final)
     for (int k = 0; k < HV_DROP__COUNT; k++)
         dropped += p->m.dropped[k];
     sc_info("pid %llu (%s): %s: %llu calls, %llu records written by this sidecar, %llu dropped",
-            (unsigned long long)p->seg.info.pid, p->exe, final ? "ended" : p->faulted ? "abandoned (segment damaged)" : "left for the next sidecar",
+            (unsigned long long)p->seg.info.pid, p->exe,
+            final         ? "ended"
+            : p->faulted  ? "abandoned (segment damaged)"
+            : p->stalled  ? "segment kept undrained (no trace file could be created), for a later sidecar"
+                          : "left for the next sidecar",
             (unsigned long long)p->m.calls, (unsigned long long)p->m.written, (unsigned long long)dropped);
 }
 

@@ -8,6 +8,13 @@
  * trace and staging it for analysis), flushes the trace, and only then
  * releases the ring space and advances the segment's `released` count: a
  * record leaves the ring only once it is in the file.
+ *
+ * A process whose trace file cannot be created (output directory gone,
+ * read-only, full) is "stalled": its rings are not read at all, so its
+ * records stay in the segment, the producer counts what no longer fits as
+ * ring drops, and the segment is never finalized or unlinked. The open is
+ * retried every SC_OUTPUT_RETRY_NS; a sidecar that stops leaves the segment
+ * for the next one.
  */
 #ifndef HV_SIDECAR_PROC_H
 #define HV_SIDECAR_PROC_H
@@ -44,6 +51,7 @@ struct sc_proc {
     struct sc_counts last;        /* the segment's counters at the last drain */
     uint64_t closed_since_ns;
     int faulted;                  /* SIGBUS while reading: segment abandoned */
+    int stalled;                  /* no trace file could be opened: the rings are left unread */
     int final;
     char exe[128];                /* basename, for labels */
     struct sc_proc_metrics m;
@@ -61,7 +69,8 @@ int sc_proc_is_over(struct sc_proc *p, uint64_t now_ns);
 int sc_proc_maybe_rotate(struct sc_proc *p, uint64_t now_ns);
 /* Last drain, footer, analysis finish. `final`: the process is gone (the
  * segment is then unlinked); else (sidecar shutting down) the segment stays
- * for the next sidecar. */
+ * for the next sidecar. A stalled process is never final: its segment
+ * stays, undrained. */
 void sc_proc_end(struct sc_proc *p, int final);
 /* Fresh counters for metrics. */
 const struct sc_proc_metrics *sc_proc_metrics(struct sc_proc *p);

@@ -57,15 +57,21 @@ void sc_scan_forget(struct sc_scan *s, const char *name)
         *e = s->v[--s->n];
 }
 
+void sc_scan_keep(struct sc_scan *s, const char *name)
+{
+    struct sc_seen *e = find(s, name);
+    if (e)
+        e->state = SC_SEEN_KEPT;
+}
+
 /* The entry for a name present in the directory; NULL when it is not a
  * segment name or has vanished. A new inode under a known name starts over. */
 static struct sc_seen *note(struct sc_scan *s, const char *name)
 {
     uint64_t uid, pid;
-    unsigned gen;
     char path[1024];
     struct stat st;
-    if (strlen(name) >= sizeof s->v->name || hv_shm_parse_name(name, &uid, &pid, &gen) != 0)
+    if (strlen(name) >= sizeof s->v->name || hv_shm_parse_name(name, &uid, &pid) != 0)
         return NULL;
     snprintf(path, sizeof path, "%s/%s", s->dir, name);
     if (lstat(path, &st) != 0)

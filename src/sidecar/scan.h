@@ -19,6 +19,7 @@ enum sc_seen_state {
     SC_SEEN_SKIPPED,      /* refused or corrupt: reported once, never retried */
     SC_SEEN_PENDING,      /* header not complete: retried every cycle for a while */
     SC_SEEN_BUSY,         /* held by another sidecar: retried at full scans */
+    SC_SEEN_KEPT,         /* left undrained (no trace file could be created): for a later sidecar */
 };
 
 struct sc_seen {
@@ -47,5 +48,8 @@ void sc_scan_close(struct sc_scan *s);
  * scans, except ACTIVE ones (their owner forgets them). */
 void sc_scan_poll(struct sc_scan *s, int timeout_ms, int full, void (*fn)(void *ctx, struct sc_seen *e), void *ctx);
 void sc_scan_forget(struct sc_scan *s, const char *name);
+/* Marks a name KEPT: never looked at again by this sidecar unless a new
+ * file appears under it. */
+void sc_scan_keep(struct sc_scan *s, const char *name);
 
 #endif

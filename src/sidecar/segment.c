@@ -118,10 +118,9 @@ enum sc_open_status sc_segment_open(struct sc_segment *s, const char *dir, const
                                     size_t whylen)
 {
     uint64_t uid, pid;
-    unsigned gen;
     memset(s, 0, sizeof *s);
     s->fd = -1;
-    if (hv_shm_parse_name(name, &uid, &pid, &gen) != 0)
+    if (hv_shm_parse_name(name, &uid, &pid) != 0)
         return fail(s, SC_SEG_REFUSED, why, whylen, "not a segment name");
     if ((size_t)snprintf(s->path, sizeof s->path, "%s/%s", dir, name) >= sizeof s->path)
         return fail(s, SC_SEG_REFUSED, why, whylen, "path too long");

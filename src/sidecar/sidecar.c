@@ -26,6 +26,10 @@
 #define OVER_CHECK_NS (100ull * 1000000ull)
 #define CAP_CHECK_NS (5000ull * 1000000ull)
 #define MAX_ENDED 1024                              /* ended processes whose series are kept */
+/* Ended processes whose trace file cannot be created, held (and their open
+ * retried) at once; beyond, a segment is left on disk for a later sidecar,
+ * untouched by this one (docs/sidecar.md, "Output trouble"). */
+#define MAX_STALLED_HELD 64
 
 static volatile sig_atomic_t stop_requested;
 
@@ -161,16 +165,31 @@ static void retire(struct sidecar *sc, size_t i, int final)
     if (sc->nended < sc->capended)
         sc->ended[sc->nended++] = *sc_proc_metrics(p);
     const char *name = strrchr(p->seg.path, '/');
-    sc_scan_forget(&sc->scan, name ? name + 1 : p->seg.path);
+    name = name ? name + 1 : p->seg.path;
+    /* A kept segment is not picked up again by this sidecar (it would only
+     * stall again); a forgotten one is looked at afresh if it reappears. */
+    if (p->stalled && !p->final)
+        sc_scan_keep(&sc->scan, name);
+    else
+        sc_scan_forget(&sc->scan, name);
     sc_proc_free(p);
     sc->procs[i] = sc->procs[--sc->nprocs];
 }
 
 static void end_finished(struct sidecar *sc)
 {
-    for (size_t i = sc->nprocs; i-- > 0;)
-        if (sc_proc_is_over(sc->procs[i], sc->now))
-            retire(sc, i, !sc->procs[i]->faulted);
+    size_t held = 0;
+    for (size_t i = sc->nprocs; i-- > 0;) {
+        struct sc_proc *p = sc->procs[i];
+        if (!sc_proc_is_over(p, sc->now))
+            continue;
+        /* Its records are still in the segment: keep retrying the output. */
+        if (p->stalled && !p->faulted && held < MAX_STALLED_HELD) {
+            held++;
+            continue;
+        }
+        retire(sc, i, !p->faulted);
+    }
     uint64_t keep = (uint64_t)sc->o->metrics_keep_s * 1000000000ull;
     for (size_t i = sc->nended; i-- > 0;)
         if (sc->now > sc->ended[i].ended_ns && sc->now - sc->ended[i].ended_ns > keep)

@@ -81,7 +81,7 @@ wait_producers() {
 wait_gone() {
   local i
   for i in $(seq 50); do
-    ls "$seg"/hipvis.*."$1".ring >/dev/null 2>&1 || ls "$seg"/hipvis.*."$1".*.ring >/dev/null 2>&1 || return 0
+    ls "$seg"/hipvis.*."$1".*.ring >/dev/null 2>&1 || return 0
     sleep 0.1
   done
   return 1
@@ -237,17 +237,19 @@ for f in "$work/cap"/hipvis.*.zst; do "$t/sc_check" --require-footer "$f" >/dev/
               || bad "rotation/disk cap"
 
 # 7. Segments the sidecar must refuse: another uid, a wrong mode, a symlink.
+#    (Segment names end in a random 16-hex-digit nonce: $N stands in for one.)
 me=$(id -u)
+N=0123456789abcdef
 good=1
 start_sidecar refuse
 # Each is made elsewhere and renamed in, so the sidecar sees it complete.
 mkdir -p "$work/stage"
-: >"$work/stage/a"; chmod 0644 "$work/stage/a"; mv "$work/stage/a" "$seg/hipvis.$me.4000001.ring"
-ln -s /etc/passwd "$work/stage/b"; mv "$work/stage/b" "$seg/hipvis.$me.4000002.ring"
+: >"$work/stage/a"; chmod 0644 "$work/stage/a"; mv "$work/stage/a" "$seg/hipvis.$me.4000001.$N.ring"
+ln -s /etc/passwd "$work/stage/b"; mv "$work/stage/b" "$seg/hipvis.$me.4000002.$N.ring"
 if [ "$me" = 0 ] && id nobody >/dev/null 2>&1; then
   nob=$(id -u nobody)
   : >"$work/stage/c"; chmod 0600 "$work/stage/c"; chown nobody "$work/stage/c"
-  mv "$work/stage/c" "$seg/hipvis.$nob.4000003.ring"
+  mv "$work/stage/c" "$seg/hipvis.$nob.4000003.$N.ring"
   other=1
 else
   other=0
@@ -259,16 +261,16 @@ read -r _ pid _ calls <"$work/refuse.out"
 wait_gone "$pid" || good=0
 check_pid "$work/refuse" "$pid" "$calls" --require-footer >/dev/null || good=0
 stop_sidecar || good=0
-grep -q "refused segment .*hipvis.$me.4000001.ring: mode 0644, not 0600" "$work/refuse.log" || good=0
-grep -q "refused segment .*hipvis.$me.4000002.ring: cannot open: it is a symbolic link" "$work/refuse.log" || good=0
+grep -q "refused segment .*hipvis.$me.4000001.$N.ring: mode 0644, not 0600" "$work/refuse.log" || good=0
+grep -q "refused segment .*hipvis.$me.4000002.$N.ring: cannot open: it is a symbolic link" "$work/refuse.log" || good=0
 if [ $other = 1 ]; then
-  grep -q "refused segment .*hipvis.$nob.4000003.ring: owned by uid $nob, not by this sidecar's uid 0" \
+  grep -q "refused segment .*hipvis.$nob.4000003.$N.ring: owned by uid $nob, not by this sidecar's uid 0" \
     "$work/refuse.log" || good=0
 else
   echo "  (not root: the other-uid case is skipped)"
 fi
 [ "$(grep -c "refused segment" "$work/refuse.log")" = $((2 + other)) ] || { echo "  refusals logged more than once"; good=0; }
-rm -f "$seg"/hipvis.*.400000?.ring
+rm -f "$seg"/hipvis.*.400000?.*.ring
 [ $good = 1 ] && ok "refused: another uid, mode 0644, symlink (each logged once, with the reason)" || bad refuse
 
 # 8. Corrupt segments are reported and skipped, never crash the sidecar:
@@ -276,26 +278,26 @@ rm -f "$seg"/hipvis.*.400000?.ring
 #    with a malformed record (the process's trace still gets a footer), and
 #    a segment truncated under the sidecar (SIGBUS while draining).
 good=1
-"$t/sc_segtool" garbage "$seg/hipvis.$me.4000010.ring" || good=0
+"$t/sc_segtool" garbage "$seg/hipvis.$me.4000010.$N.ring" || good=0
 produce "$work/geo.out" 10000 5 2000
 wait_producers
 read -r _ geopid _ _ <"$work/geo.out"
-"$t/sc_segtool" geometry "$seg"/hipvis.$me.$geopid.ring || good=0
+"$t/sc_segtool" geometry "$seg"/hipvis.$me.$geopid.*.ring || good=0
 produce "$work/ring.out" 10000 5 2000
 wait_producers
 read -r _ ringpid _ ringcalls <"$work/ring.out"
-"$t/sc_segtool" ring "$seg"/hipvis.$me.$ringpid.ring || good=0
+"$t/sc_segtool" ring "$seg"/hipvis.$me.$ringpid.*.ring || good=0
 # A ring tail that is not 8-aligned: reading the record there would be a
 # misaligned access (UBSan in the sanitizer tree); the ring is reported corrupt.
 produce "$work/tail.out" 10000 5 2000
 wait_producers
 read -r _ tailpid _ _ <"$work/tail.out"
-"$t/sc_segtool" tail "$seg"/hipvis.$me.$tailpid.ring || good=0
+"$t/sc_segtool" tail "$seg"/hipvis.$me.$tailpid.*.ring || good=0
 start_sidecar corrupt
 produce "$work/trunc.out" 2000 3
 sleep 0.7
-truncpid=$(ls "$seg" | sed -n "s/^hipvis\.$me\.\([0-9]*\)\.ring$/\1/p" | grep -v -e "^$geopid\$" -e "^$ringpid\$" -e "^$tailpid\$" -e '^4000010$' | head -1)
-[ -n "$truncpid" ] && truncate -s 4096 "$seg/hipvis.$me.$truncpid.ring"
+truncpid=$(ls "$seg" | sed -n "s/^hipvis\.$me\.\([0-9]*\)\.[0-9a-f]*\.ring$/\1/p" | grep -v -e "^$geopid\$" -e "^$ringpid\$" -e "^$tailpid\$" -e '^4000010$' | head -1)
+[ -n "$truncpid" ] && truncate -s 4096 "$seg"/hipvis.$me.$truncpid.*.ring
 produce "$work/after.out" 5000 1
 sleep 1.5
 kill -0 "$SC" 2>/dev/null || { echo "  the sidecar died"; good=0; }
@@ -307,8 +309,8 @@ wait_gone "$ringpid" || good=0
 line=$(check_pid "$work/corrupt" "$ringpid" "$ringcalls" --require-footer) || good=0
 echo "  pid $ringpid, ring damaged: $line"
 stop_sidecar || good=0
-grep -q "corrupt segment .*hipvis.$me.4000010.ring: bad magic" "$work/corrupt.log" || good=0
-grep -q "corrupt segment .*hipvis.$me.$geopid.ring: ring_bytes\|corrupt segment .*hipvis.$me.$geopid.ring: geometry" \
+grep -q "corrupt segment .*hipvis.$me.4000010.$N.ring: bad magic" "$work/corrupt.log" || good=0
+grep -q "corrupt segment .*hipvis.$me.$geopid.[0-9a-f]*.ring: ring_bytes\|corrupt segment .*hipvis.$me.$geopid.[0-9a-f]*.ring: geometry" \
   "$work/corrupt.log" || good=0
 grep -q "pid $ringpid: ring 0 (tid [0-9]*) is corrupt at byte" "$work/corrupt.log" || good=0
 grep -q "pid $tailpid: ring 0 (tid [0-9]*) is corrupt at byte" "$work/corrupt.log" || { echo "  misaligned tail not reported"; good=0; }
@@ -429,6 +431,81 @@ timeout 10 "$sidecar" --dir "$seg" -o "$work/plant/out" --metrics "$work/plant/m
   >"$work/plant4.log" 2>&1 && { echo "  started with --metrics in a missing directory"; good=0; }
 grep -q -- "--metrics $work/plant/missing/hipvis.prom: its directory is not usable" "$work/plant4.log" || { echo "  --metrics message"; cat "$work/plant4.log"; good=0; }
 [ $good = 1 ] && ok "planted files: alerts/metrics symlinks refused or never followed; -o file and --metrics missing dir refused" || bad planted-files
+
+# 14. Names another user cannot occupy (issue 18 item 9): in a shared
+#     directory (mode 1777, as /dev/shm) another user pre-creates every name
+#     the pid-derived scheme would give the next process
+#     (hipvis.<uid>.<pid>.ring and .1 ... .99), then the process starts under
+#     that pid (exec keeps it). Its segment name carries a random nonce, so
+#     tracing is not switched off: its trace is complete. The squatter's files
+#     are refused by the sidecar, as any foreign segment.
+good=1
+chmod 1777 "$seg"
+start_sidecar squat
+if [ "$me" = 0 ] && id nobody >/dev/null 2>&1; then
+  squat=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+else
+  squat=()   # not root: the squatter is this user; O_EXCL failed all the same
+fi
+# bash -c SEG UID SQUATTER... -- PRODUCER...: squat the names for its own
+# pid ($$), then exec the producer under that pid.
+( HIPVIS_QUIET=1 HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" timeout 30 bash -c '
+    seg=$1 me=$2; shift 2
+    sq=(); while [ "$1" != -- ]; do sq+=("$1"); shift; done; shift
+    for n in $(seq 0 99); do
+      [ $n = 0 ] && g= || g=.$n
+      "${sq[@]}" sh -c ": >\"\$1\"" sh "$seg/hipvis.$me.$$$g.ring" || exit 9
+    done
+    exec "$@" 5000 1' bash "$seg" "$me" "${squat[@]}" -- "${producer[@]}" >"$work/squat.out"; exit $? ) \
+  2>"$work/squat.err" &
+PIDS+=($!)
+wait_producers
+read -r _ pid _ calls <"$work/squat.out" || good=0
+squatted=$(ls "$seg" | grep -E "^hipvis\.$me\.$pid(\.[0-9]{1,2})?\.ring\$")
+[ "$(echo "$squatted" | wc -l)" = 100 ] || { echo "  squatted names not in place"; good=0; }
+[ -z "${squat[*]}" ] || [ "$(cd "$seg" && stat -c %U $squatted | sort -u)" = nobody ] || { echo "  squatter not nobody"; good=0; }
+(cd "$seg" && rm -f $squatted)   # they would match wait_gone's pattern
+grep -q "tracing disabled" "$work/squat.err" && { echo "  $(cat "$work/squat.err")"; good=0; }
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/squat" "$pid" "$calls" --require-footer) || good=0
+echo "  pid $pid, 100 names squatted: $line"
+[ "$(field "$line" records)" = "$calls" ] || good=0
+stop_sidecar || good=0
+chmod 0755 "$seg"
+[ $good = 1 ] && ok "squatted names: 100 pid-derived names taken by another user, the process is still traced" ||
+  bad "squatted names"
+
+# 15. An output directory that stops being usable (issue 18 item 3): the
+#     sidecar started with a good -o, then the directory is replaced by a
+#     file. The process's records stay in its segment (the rings are not
+#     read, nothing is released or unlinked) and the sidecar says why; a
+#     sidecar stopped in that state leaves the segment; a second sidecar with
+#     a usable -o drains every record.
+good=1
+mkdir -p "$work/gone"
+"$sidecar" --dir "$seg" -o "$work/gone" --scan-ms 200 --closed-grace-ms 300 >"$work/gone.log" 2>&1 &
+SC=$!
+sleep 0.3
+rmdir "$work/gone" && : >"$work/gone"
+produce "$work/keep.out" 5000 1
+wait_producers
+read -r _ pid _ calls <"$work/keep.out"
+sleep 1.5   # the process is over: a sidecar that could write would finalize it now
+ls "$seg"/hipvis.*."$pid".*.ring >/dev/null 2>&1 || { echo "  segment removed while undrained"; good=0; }
+stop_sidecar || good=0
+ls "$seg"/hipvis.*."$pid".*.ring >/dev/null 2>&1 || { echo "  segment removed at shutdown"; good=0; }
+grep -q "pid $pid: cannot create a trace file from .*: Not a directory; its records stay in the segment" "$work/gone.log" ||
+  { echo "  no reason logged"; good=0; }
+grep -q "pid $pid .*segment kept undrained" "$work/gone.log" || { echo "  not said at shutdown"; good=0; }
+[ "$(grep -c "cannot create a trace file" "$work/gone.log")" = 1 ] || { echo "  logged more than once"; good=0; }
+start_sidecar kept
+wait_gone "$pid" || good=0
+line=$(check_pid "$work/kept" "$pid" "$calls" --require-footer) || good=0
+echo "  pid $pid, output unusable, then a second sidecar: $line"
+[ "$(field "$line" records)" = "$calls" ] || good=0
+stop_sidecar || good=0
+[ $good = 1 ] && ok "unusable output: segment kept undrained, reason logged; a later sidecar drains all $calls records" ||
+  { bad "unusable output keeps the segment"; cat "$work/gone.log" | head -20; }
 
 echo "sidecar: $pass passed, $fail failed"
 [ $fail = 0 ]
