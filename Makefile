@@ -58,9 +58,12 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 # what it installs is seen by this same make. HIPVIS_NO_BOOTSTRAP=1 skips it.
 ifneq ($(filter demo check,$(MAKECMDGOALS)),)
 ifeq ($(HIPVIS_NO_BOOTSTRAP),)
-HV_SETUP := $(shell bash .ci/run --deps >&2 && echo ok)
-ifneq ($(HV_SETUP),ok)
-$(error set-up incomplete: install the packages named above, then run make $(MAKECMDGOALS) again)
+# Not root, its one line (the apt-get command to run) comes back on stdout and
+# is make's one error line; apt-get's own output goes to stderr as it runs.
+HV_SETUP := $(shell out=$$(HIPVIS_SETUP_MSG=stdout bash .ci/run --deps) || \
+              echo "$${out:-hipvis: set-up failed (apt-get, above): fix it, then run make $(MAKECMDGOALS) again}")
+ifneq ($(strip $(HV_SETUP)),)
+$(error $(HV_SETUP))
 endif
 endif
 endif
