@@ -24,6 +24,7 @@ DEBIAN_LIB = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5"
 SNAPSHOT = os.path.join(HERE, "debian-libamdhip64.exports")
 ROCPROF = os.path.join(HERE, "rocprofiler-sdk-hip-apis.txt")
 REASONS = os.path.join(HERE, "untraced.txt")
+DOUBLE_REASONS = os.path.join(HERE, "double_missing.txt")
 SEMANTICS = os.path.join(ROOT, "docs", "semantics.md")
 OUT = os.path.join(ROOT, "docs", "coverage.md")
 HIP_NAME = re.compile(r"^(hip(?!vis_)|__hip)[A-Za-z0-9_]*$")  # hipvis_* is hipvis's own API
@@ -137,11 +138,23 @@ def generate(build):
     double = os.path.join(build, "tests", "double", "libamdhip64.so")
     if os.path.exists(double):
         missing = sorted(traced - dynamic_names(double))
+        why = {}
+        with open(DOUBLE_REASONS) as f:
+            for ln in f:
+                if ln.strip() and not ln.startswith("#"):
+                    name, reason = ln.rstrip("\n").split("\t", 1)
+                    why[name] = reason
+        for n in missing:
+            if n not in why:
+                errors.append(f"{n} is traced, the runtime double lacks it, and "
+                              f"{os.path.relpath(DOUBLE_REASONS, ROOT)} says nothing why")
+        for n in sorted(set(why) - set(missing)):
+            errors.append(f"{os.path.relpath(DOUBLE_REASONS, ROOT)}: the runtime double implements {n} now")
         tail += ["", "## Traced entry points the runtime double does not implement", "",
                  "End-to-end tests on `tests/runtime-double` cannot call these; their wrappers are checked by",
-                 "the pass-through suites only.", ""]
-        tail += [f"`{n}` ({rows.get(n, '?')})" + ("," if i + 1 < len(missing) else "")
-                 for i, n in enumerate(missing)]
+                 "the pass-through suites only (`tests/coverage/double_missing.txt`).", "",
+                 "| entry point | semantics row | why the double lacks it |", "|---|---|---|"]
+        tail += [f"| `{n}` | {rows.get(n, '?')} | {why.get(n, '?')} |" for n in missing]
     return "\n".join(head + lines + tail) + "\n", errors
 
 

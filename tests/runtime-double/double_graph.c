@@ -22,6 +22,7 @@ struct hd_exec {
     const void **orig, **alias;  /* node handles by index: source graph, last update source */
     unsigned *order;             /* top-level topological order */
     unsigned long long flags;
+    bool *disabled;              /* by node index: hipGraphNodeSetEnabled(..., 0) */
 };
 
 struct capture_list {
@@ -660,26 +661,36 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
     return hd_ret(e);
 }
 
+/* A 3D memcpy node's work (hipGraphAddMemcpyNode, the exec setter). */
+static hipError_t memcpy3d_work(struct hd_work *w, const hipMemcpy3DParms *p)
+{
+    hd_init();
+    if (!p)
+        return hipErrorInvalidValue;
+    if (p->srcArray || p->dstArray)
+        return hipErrorNotSupported;
+    if (!p->srcPtr.ptr || !p->dstPtr.ptr || !p->extent.width || !p->extent.height ||
+        !p->extent.depth || p->srcPtr.pitch < p->srcPos.x + p->extent.width ||
+        p->dstPtr.pitch < p->dstPos.x + p->extent.width)
+        return hipErrorInvalidValue;
+    memset(w, 0, sizeof *w);
+    w->kind = HD_W_COPY;
+    w->u.copy.p = *p;
+    w->u.copy.pinned_src = hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) == HD_A_PINNED ||
+                           hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) == HD_A_REGISTERED;
+    return hipSuccess;
+}
+
 hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                  const hipGraphNode_t *pDependencies, size_t numDependencies,
                                  const hipMemcpy3DParms *pCopyParams)
 {
-    hd_init();
-    const hipMemcpy3DParms *p = pCopyParams;
-    if (!p)
-        return hd_ret(hipErrorInvalidValue);
-    if (p->srcArray || p->dstArray)
-        return hd_ret(hipErrorNotSupported);
-    if (!p->srcPtr.ptr || !p->dstPtr.ptr || !p->extent.width || !p->extent.height ||
-        !p->extent.depth || p->srcPtr.pitch < p->srcPos.x + p->extent.width ||
-        p->dstPtr.pitch < p->dstPos.x + p->extent.width)
-        return hd_ret(hipErrorInvalidValue);
-    struct hd_work w = {.kind = HD_W_COPY};
-    w.u.copy.p = *p;
-    w.u.copy.pinned_src = hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) == HD_A_PINNED ||
-                          hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) == HD_A_REGISTERED;
+    struct hd_work w;
+    hipError_t e = memcpy3d_work(&w, pCopyParams);
+    if (e != hipSuccess)
+        return hd_ret(e);
     hd_lock();
-    hipError_t e = add_or_release(pGraphNode, graph, pDependencies, numDependencies, &w);
+    e = add_or_release(pGraphNode, graph, pDependencies, numDependencies, &w);
     hd_unlock();
     return hd_ret(e);
 }
@@ -1054,6 +1065,7 @@ static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t graph, unsigned 
         for (size_t i = 0; i < n; i++)
             x->orig[i] = x->alias[i] = g->nodes.v[i];
         x->order = hd_xcalloc(n, sizeof(unsigned));
+        x->disabled = hd_xcalloc(n ? n : 1, sizeof(bool));
         topo_order(x->g, x->order);
         hd_set_add(&hd_execs, x);
         *pExec = (hipGraphExec_t)x;
@@ -1106,6 +1118,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
         free(x->orig);
         free(x->alias);
         free(x->order);
+        free(x->disabled);
         free(x);
     }
     hd_unlock();
@@ -1305,7 +1318,7 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
     size_t kept = h4_kept(x);
     for (size_t i = 0; e == hipSuccess && i < kept; i++) {
         struct hd_node *n = g->nodes.v[x->order[i]];
-        if (!h1_free_node(n, queues))
+        if (x->disabled[n->idx] || !h1_free_node(n, queues))
             continue;
         is_free[n->idx] = true;
         int qi = next++ % (queues - 1);
@@ -1325,7 +1338,7 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
         hd_op_free(join);
     for (size_t i = 0; e == hipSuccess && i < kept; i++) {
         struct hd_node *n = g->nodes.v[x->order[i]];
-        if (!is_free[n->idx])
+        if (!is_free[n->idx] && !x->disabled[n->idx])
             e = submit_node(s, n);
     }
     free(is_free);
@@ -1354,7 +1367,8 @@ static hipError_t graph_launch(hipGraphExec_t graphExec, hipStream_t stream, boo
     } else {
         size_t kept = h4_kept(x);
         for (size_t i = 0; e == hipSuccess && i < kept; i++)
-            e = submit_node(s, x->g->nodes.v[x->order[i]]);
+            if (!x->disabled[x->order[i]])
+                e = submit_node(s, x->g->nodes.v[x->order[i]]);
     }
     hd_unlock();
     return hd_ret(e);
@@ -1407,4 +1421,80 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
     struct hd_work w = {.kind = HD_W_MEMSET};
     w.u.memset = *p;
     return hd_ret(exec_node_set(hGraphExec, node, &w));
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *p)
+{
+    struct hd_work w;
+    hipError_t e = memcpy3d_work(&w, p);
+    return hd_ret(e != hipSuccess ? e : exec_node_set(hGraphExec, node, &w));
+}
+
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                         const hipHostNodeParams *p)
+{
+    hd_init();
+    if (!p || !p->fn)
+        return hd_ret(hipErrorInvalidValue);
+    struct hd_work w = {.kind = HD_W_HOST};
+    w.u.host = *p;
+    return hd_ret(exec_node_set(hGraphExec, node, &w));
+}
+
+static hipError_t exec_event_set(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipEvent_t event,
+                                 enum hd_work_kind kind)
+{
+    hd_init();
+    hd_lock();
+    bool ok = event && hd_set_has(&hd_events, event);
+    if (ok)
+        ((struct hd_event *)event)->refs++;
+    hd_unlock();
+    if (!ok)
+        return hd_ret(hipErrorInvalidValue);
+    struct hd_work w = {.kind = kind};
+    w.u.ev.ev = (struct hd_event *)event;
+    return hd_ret(exec_node_set(hGraphExec, node, &w));
+}
+hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event)
+{
+    return exec_event_set(hGraphExec, hNode, event, HD_W_EVENT_RECORD);
+}
+hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event)
+{
+    return exec_event_set(hGraphExec, hNode, event, HD_W_EVENT_WAIT);
+}
+
+/* hipGraphNodeSetEnabled (CLR hip_graph.cpp): kernel, memcpy and memset
+ * nodes only; a disabled node does nothing at launch (an empty node: the
+ * graph's edges still order what follows it) until enabled again. */
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled)
+{
+    hd_init();
+    hd_lock();
+    struct hd_exec *x = exec_get(hGraphExec);
+    long i = x && hNode ? exec_index(x, hNode) : -1;
+    enum hd_work_kind k = i >= 0 ? x->g->nodes.v[i]->w.kind : HD_W_NOP;
+    hipError_t e = hipErrorInvalidValue;
+    if (k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET) {
+        x->disabled[i] = !isEnabled;
+        e = hipSuccess;
+    }
+    hd_unlock();
+    return hd_ret(e);
+}
+
+/* The calling thread's capture mode, exchanged (CLR hip_graph.cpp
+ * hipThreadExchangeStreamCaptureMode). The double records it but does not
+ * refuse unsafe calls by mode: every capture behaves as Global. */
+static _Thread_local hipStreamCaptureMode t_capture_mode = hipStreamCaptureModeGlobal;
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode)
+{
+    hd_init();
+    if (!mode || (unsigned)*mode > hipStreamCaptureModeRelaxed)
+        return hd_ret(hipErrorInvalidValue);
+    hipStreamCaptureMode old = t_capture_mode;
+    t_capture_mode = *mode;
+    *mode = old;
+    return hipSuccess;
 }

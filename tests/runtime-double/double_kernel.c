@@ -816,3 +816,54 @@ hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDi
     dim3 g = {gridDimX, gridDimY, gridDimZ}, b = {blockDimX, blockDimY, blockDimZ};
     return launch_api(f, true, g, b, sharedMemBytes, stream, false, kernelParams, NULL, NULL, NULL);
 }
+
+/* hipHccModuleLaunchKernel: hipExtModuleLaunchKernel without flags (hip_ext.h). */
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
+                                    void **kernelParams, void **extra, hipEvent_t startEvent, hipEvent_t stopEvent)
+{
+    return ext_module_launch(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY,
+                             localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra, startEvent, stopEvent, 0);
+}
+
+hipError_t hipExtLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
+                                  size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
+                                  hipEvent_t stopEvent, int flags)
+{
+    (void)flags;
+    return launch_api(function_address, false, numBlocks, dimBlocks, sharedMemBytes, stream, true, args, NULL,
+                      startEvent, stopEvent);
+}
+
+/* hipLaunchKernelExC / hipDrvLaunchKernelEx (ROCm 6.2+): the launch
+ * configuration's geometry and stream; attributes (cooperative, cluster
+ * shape) change nothing in a double that runs every block on one thread. */
+struct hd_launch_config {
+    dim3 grid, block;
+    size_t shmem;
+    hipStream_t stream;
+    void *attrs;
+    unsigned nattrs;
+};
+struct hd_drv_launch_config {
+    unsigned gx, gy, gz, bx, by, bz, shmem;
+    hipStream_t stream;
+    void *attrs;
+    unsigned nattrs;
+};
+hipError_t hipLaunchKernelExC(const struct hd_launch_config *config, const void *fPtr, void **args)
+{
+    if (!config)
+        return hd_ret(hipErrorInvalidValue);
+    return launch_api(fPtr, false, config->grid, config->block, config->shmem, config->stream, false, args, NULL,
+                      NULL, NULL);
+}
+hipError_t hipDrvLaunchKernelEx(const struct hd_drv_launch_config *config, hipFunction_t f, void **params,
+                                void **extra)
+{
+    if (!config)
+        return hd_ret(hipErrorInvalidValue);
+    dim3 g = {config->gx, config->gy, config->gz}, b = {config->bx, config->by, config->bz};
+    return launch_api(f, true, g, b, config->shmem, config->stream, false, params, extra, NULL, NULL);
+}

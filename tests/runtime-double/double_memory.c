@@ -204,7 +204,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
     return device_alloc(ptr, sizeBytes, flags);
 }
 
-hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream)
+static hipError_t malloc_async(void **dev_ptr, size_t size, hipStream_t stream)
 {
     hd_init();
     hd_lock();
@@ -214,6 +214,20 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream)
     if (e != hipSuccess)
         return hd_ret(e);
     return device_alloc(dev_ptr, size, 0);
+}
+
+hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream)
+{
+    return malloc_async(dev_ptr, size, stream);
+}
+
+/* Pools are not modelled: every pool allocates as the device's default
+ * pool does (hipMallocAsync). */
+hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream)
+{
+    if (!mem_pool)
+        return hd_ret(hipErrorInvalidValue);
+    return malloc_async(dev_ptr, size, stream);
 }
 
 /* Moves a device block to the quarantine. g_mem held. */
@@ -277,6 +291,8 @@ static hipError_t free_common(void *ptr, bool host_api)
 
 hipError_t hipFree(void *ptr) { return free_common(ptr, false); }
 hipError_t hipHostFree(void *ptr) { return free_common(ptr, true); }
+/* hipFreeHost releases hipMallocHost memory (CLR hip_memory.cpp). */
+hipError_t hipFreeHost(void *ptr) { return free_common(ptr, true); }
 
 hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream)
 {
@@ -1097,9 +1113,43 @@ hipError_t hipMemset3DAsync_spt(hipPitchedPtr p, int value, hipExtent e, hipStre
     return memset3d(p, value, e, stream, true, ASYNC);
 }
 
+hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *p, hipStream_t stream)
+{
+    return copy3d(p, stream, true, ASYNC);
+}
+
+/* hipMemcpyParam2D(Async) with the HIP 5.2 hip_Memcpy2D this double is
+ * built against (hipMemoryType host 0, device 1, array 2): the 2D copy of
+ * the pitched pointers it names. */
+static const unsigned char *param2d_side(hipMemoryType t, const void *host, hipDeviceptr_t dev, size_t x, size_t y,
+                                         size_t pitch)
+{
+    const unsigned char *p = t == hipMemoryTypeHost ? host : (const unsigned char *)dev;
+    return p ? p + y * pitch + x : NULL;
+}
+static hipError_t param2d(const hip_Memcpy2D *c, hipStream_t stream, enum sync_kind sync)
+{
+    hd_init();
+    if (!c)
+        return hd_ret(hipErrorInvalidValue);
+    if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray)
+        return hd_ret(hipErrorNotSupported);
+    const unsigned char *src = param2d_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY,
+                                            c->srcPitch);
+    const unsigned char *dst = param2d_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY,
+                                            c->dstPitch);
+    return copy_common((void *)dst, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, hipMemcpyDefault,
+                       stream, false, sync);
+}
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) { return param2d(pCopy, NULL, BLOCKING); }
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream)
+{
+    return param2d(pCopy, stream, ASYNC);
+}
+
 /* ---- pitched and managed allocations (A1) -------------------------------
  * Rows are padded to 256 bytes, as the real runtime's pitch alignment. */
-hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+static hipError_t pitch_alloc(void **ptr, size_t *pitch, size_t width, size_t height)
 {
     if (!pitch)
         return hd_ret(hipErrorInvalidValue);
@@ -1108,6 +1158,19 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
     if (e == hipSuccess)
         *pitch = p;
     return e;
+}
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    return pitch_alloc(ptr, pitch, width, height);
+}
+/* The driver-style twin: the element size only bounds the pitch's
+ * alignment in the real runtime; rows are padded the same here. */
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
+                            unsigned int elementSizeBytes)
+{
+    if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+        return hd_ret(hipErrorInvalidValue);
+    return pitch_alloc((void **)dptr, pitch, widthInBytes, height);
 }
 hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ext)
 {

@@ -188,6 +188,28 @@ hipError_t hipMemcpyToSymbolAsync_spt(const void *symbol, const void *src, size_
 hipError_t hipMemcpyFromSymbolAsync_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
                                         hipMemcpyKind kind, hipStream_t stream);
 hipError_t hipMemset3DAsync_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream);
+hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *p, hipStream_t stream);
+/* Exec-node setters and hipGraphNodeSetEnabled (docs/semantics.md G7). */
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *p);
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *p);
+hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event);
+hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event);
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled);
+/* Launch variants (docs/semantics.md L1): hip_ext.h's (C++ only) and the
+ * ROCm 6.2+ launch-configuration forms, whose configuration structs this
+ * double reads with the real layouts (hipLaunchConfig_t, HIP_LAUNCH_CONFIG). */
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
+                                    void **kernelParams, void **extra, hipEvent_t startEvent, hipEvent_t stopEvent);
+hipError_t hipExtLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
+                                  size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
+                                  hipEvent_t stopEvent, int flags);
+struct hd_launch_config;
+struct hd_drv_launch_config;
+hipError_t hipLaunchKernelExC(const struct hd_launch_config *config, const void *fPtr, void **args);
+hipError_t hipDrvLaunchKernelEx(const struct hd_drv_launch_config *config, hipFunction_t f, void **params,
+                                void **extra);
 hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
                                             unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                             unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,

@@ -366,6 +366,105 @@ static void rows3d_batch(int drv)
 static void case_batch3d(void) { rows3d_batch(0); }
 static void case_drv3d(void) { rows3d_batch(1); }
 
+/* An exec on s_main whose one memcpy node copies [src, src+256) to out;
+ * *node is that node. */
+static hipGraphExec_t copy_exec(const void *src, hipGraphNode_t *node)
+{
+    hipGraph_t g = NULL;
+    hipGraphExec_t x = NULL;
+    size_t nn = 1;
+    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
+    R(hipMemcpyAsync(out, src, 256, hipMemcpyDeviceToDevice, s_main));
+    R(hipStreamEndCapture(s_main, &g));
+    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    R(hipGraphGetNodes(g, node, &nn));
+    return x;
+}
+
+/* G7: a disabled node reads nothing: a side-stream write into what it
+ * would read is silent (neg); enabled again, the node reads it and the
+ * unordered write races the replay (pos). */
+static void case_node_enabled(void)
+{
+    hipGraphNode_t node = NULL;
+    hipGraphExec_t x = copy_exec(in, &node);
+    R(hipGraphNodeSetEnabled(x, node, 0));
+    if (pos)
+        R(hipGraphNodeSetEnabled(x, node, 1));
+    R(hipMemsetAsync(in, 2, 256, s_side));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* G7: hipGraphExecMemcpyNodeSetParams re-points the node (3D parameters)
+ * at `big`: a side-stream write there races the replay (pos) unless
+ * ordered (neg). */
+static void case_exec_memcpy3d(void)
+{
+    hipGraphNode_t node = NULL;
+    hipGraphExec_t x = copy_exec(in, &node);
+    hipMemcpy3DParms c;
+    memset(&c, 0, sizeof c);
+    c.srcPtr = (hipPitchedPtr){big, 256, 256, 1};
+    c.dstPtr = (hipPitchedPtr){out, 256, 256, 1};
+    c.extent = (hipExtent){256, 1, 1};
+    c.kind = hipMemcpyDeviceToDevice;
+    R(hipGraphExecMemcpyNodeSetParams(x, node, &c));
+    R(hipMemsetAsync(big, 2, 256, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* C4: hipMemcpyParam2DAsync writes its rows (64 B at pitch 1024, 4 rows):
+ * the replay reads row 1 (pos: same-epoch-write) or a gap (neg). */
+static void case_param2d(void)
+{
+    hipGraphExec_t x = reader_exec(pos ? (char *)big + 1024 : (char *)big + 128, 64);
+    hip_Memcpy2D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = hipMemoryTypeDevice;
+    c.srcDevice = (hipDeviceptr_t)in;
+    c.srcPitch = 64;
+    c.dstMemoryType = hipMemoryTypeDevice;
+    c.dstDevice = (hipDeviceptr_t)big;
+    c.dstPitch = 1024;
+    c.WidthInBytes = 64;
+    c.Height = 4;
+    R(hipMemcpyParam2DAsync(&c, s_main));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
+/* L1: hipDrvLaunchKernelEx (HIP_LAUNCH_CONFIG, ROCm 6.2+) writes what the
+ * metadata says, like the other launches: on the side stream it races the
+ * replay reading it (pos) unless ordered (neg). */
+static void case_launch_ex(void)
+{
+    struct {
+        unsigned gx, gy, gz, bx, by, bz, shmem;
+        hipStream_t stream;
+        void *attrs;
+        unsigned nattrs;
+    } cfg = {1, 1, 1, KN, 1, 1, 0, s_side, NULL, 0};
+    hipError_t (*launch_ex)(const void *, hipFunction_t, void **, void **) =
+        (hipError_t(*)(const void *, hipFunction_t, void **, void **))dlsym(RTLD_DEFAULT, "hipDrvLaunchKernelEx");
+    int n = KN;
+    void *args[] = {&in, &mid, &n};
+    hipGraphExec_t x = reader_exec(mid, KN * sizeof(float));
+    if (!launch_ex) {
+        printf("sem: no hipDrvLaunchKernelEx\n");
+        failed = 1;
+        return;
+    }
+    R(launch_ex(&cfg, producer, args, NULL));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -387,6 +486,10 @@ static const struct {
     {"batch_side", case_batch_side},
     {"batch3d", case_batch3d},
     {"drv3d", case_drv3d},
+    {"node_enabled", case_node_enabled},
+    {"exec_memcpy3d", case_exec_memcpy3d},
+    {"param2d", case_param2d},
+    {"launch_ex", case_launch_ex},
 };
 
 int main(int argc, char **argv)

@@ -155,9 +155,30 @@ class Semantics(Suite):
             self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12, f"drv3d {variant}: 12 rows of 64 B", str(b))
         self.pair("drv3d", "same-epoch-write", recs)
 
+    def node_enabled(self):
+        def recs(variant, calls, recs, report):
+            nodes = [r for r in recs if r.get("type") == "graph_node" and r.get("graph") in ("0x0", 0)]
+            want = ["empty", "memcpy"] if variant == "pos" else ["empty"]
+            self.check([n.get("node_type") for n in nodes] == want,
+                       f"node_enabled {variant}: the node recorded as {want}", str(nodes))
+        self.pair("node_enabled", "unordered-write", recs)
+
+    def exec_memcpy3d(self):
+        self.pair("exec_memcpy3d", "unordered-write")
+
+    def param2d(self):
+        self.pair("param2d", "same-epoch-write")
+
+    def launch_ex(self):
+        def recs(variant, calls, recs, report):
+            self.check(any(c["api"] == "hipDrvLaunchKernelEx" for c in calls),
+                       f"launch_ex {variant}: the launch through dlsym's pointer is traced")
+        self.pair("launch_ex", "unordered-write", recs)
+
 
 FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
-            "ctx_sync", "batch", "batch_side", "batch3d", "drv3d")
+            "ctx_sync", "batch", "batch_side", "batch3d", "drv3d",
+            "node_enabled", "exec_memcpy3d", "param2d", "launch_ex")
 
 
 def main():
