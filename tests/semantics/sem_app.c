@@ -61,6 +61,32 @@ static hipGraphExec_t reader_exec(const void *src, size_t n)
     return x;
 }
 
+/* An exec on s_main whose one memcpy node copies [src, src+256) to out;
+ * *node is that node. */
+static hipGraphExec_t copy_exec(const void *src, hipGraphNode_t *node)
+{
+    hipGraph_t g = NULL;
+    hipGraphExec_t x = NULL;
+    size_t nn = 1;
+    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
+    R(hipMemcpyAsync(out, src, 256, hipMemcpyDeviceToDevice, s_main));
+    R(hipStreamEndCapture(s_main, &g));
+    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    R(hipGraphGetNodes(g, node, &nn));
+    return x;
+}
+
+/* A side-stream write into [dst, dst+256) the replay of x reads: unordered
+ * (pos) it races the replay, ordered by an event (neg) it does not. */
+static void side_write_then_replay(hipGraphExec_t x, void *dst)
+{
+    R(hipMemsetAsync(dst, 2, 256, s_side));
+    if (!pos)
+        order_side_before_main();
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
 /* Item 3: kernel node captured from hipModuleLaunchKernel(kernelParams =
  * NULL, extra = packed block), then its arguments replaced through
  * hipGraphExecKernelNodeSetParams(extra). A side-stream copy into what the
@@ -254,21 +280,10 @@ static void case_coop(void)
  * ordered (neg). */
 static void case_exec_memcpy(void)
 {
-    hipGraph_t g = NULL;
-    hipGraphExec_t x = NULL;
-    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
-    R(hipMemcpyAsync(out, in, 256, hipMemcpyDeviceToDevice, s_main));
-    R(hipStreamEndCapture(s_main, &g));
-    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
     hipGraphNode_t node = NULL;
-    size_t nn = 1;
-    R(hipGraphGetNodes(g, &node, &nn));
+    hipGraphExec_t x = copy_exec(in, &node);
     R(hipGraphExecMemcpyNodeSetParams1D(x, node, out, big, 256, hipMemcpyDeviceToDevice));
-    R(hipMemsetAsync(big, 2, 256, s_side));
-    if (!pos)
-        order_side_before_main();
-    R(hipGraphLaunch(x, s_main));
-    R(hipDeviceSynchronize());
+    side_write_then_replay(x, big);
 }
 
 /* O2: hipCtxSynchronize observes the device complete: a same-epoch write
@@ -366,21 +381,6 @@ static void rows3d_batch(int drv)
 static void case_batch3d(void) { rows3d_batch(0); }
 static void case_drv3d(void) { rows3d_batch(1); }
 
-/* An exec on s_main whose one memcpy node copies [src, src+256) to out;
- * *node is that node. */
-static hipGraphExec_t copy_exec(const void *src, hipGraphNode_t *node)
-{
-    hipGraph_t g = NULL;
-    hipGraphExec_t x = NULL;
-    size_t nn = 1;
-    R(hipStreamBeginCapture(s_main, hipStreamCaptureModeGlobal));
-    R(hipMemcpyAsync(out, src, 256, hipMemcpyDeviceToDevice, s_main));
-    R(hipStreamEndCapture(s_main, &g));
-    R(hipGraphInstantiate(&x, g, NULL, NULL, 0));
-    R(hipGraphGetNodes(g, node, &nn));
-    return x;
-}
-
 /* G7: a disabled node reads nothing: a side-stream write into what it
  * would read is silent (neg); enabled again, the node reads it and the
  * unordered write races the replay (pos). */
@@ -410,11 +410,7 @@ static void case_exec_memcpy3d(void)
     c.extent = (hipExtent){256, 1, 1};
     c.kind = hipMemcpyDeviceToDevice;
     R(hipGraphExecMemcpyNodeSetParams(x, node, &c));
-    R(hipMemsetAsync(big, 2, 256, s_side));
-    if (!pos)
-        order_side_before_main();
-    R(hipGraphLaunch(x, s_main));
-    R(hipDeviceSynchronize());
+    side_write_then_replay(x, big);
 }
 
 /* C4: hipMemcpyParam2DAsync writes its rows (64 B at pitch 1024, 4 rows):
