@@ -164,11 +164,16 @@ static void case_dlvsym(void)
 /* Item 5: rows of 64 B at pitch 1024 written by a 2D copy / memset on the
  * main stream; the replay reads row 1 (pos: same-epoch-write) or the bytes
  * between rows 0 and 1 (neg: no byte written there). */
-static void rows2d(int memset_)
+static void rows2d(int how)
 {
     hipGraphExec_t x = reader_exec(pos ? (char *)big + 1024 : (char *)big + 128, 64);
-    if (memset_)
+    hip_Memcpy2D c = {.srcMemoryType = hipMemoryTypeDevice, .srcDevice = (hipDeviceptr_t)in, .srcPitch = 64,
+                      .dstMemoryType = hipMemoryTypeDevice, .dstDevice = (hipDeviceptr_t)big, .dstPitch = 1024,
+                      .WidthInBytes = 64, .Height = 4};
+    if (how == 1)
         R(hipMemset2DAsync(big, 1024, 7, 64, 4, s_main));
+    else if (how == 2) /* C4: hipMemcpyParam2DAsync, the same rows */
+        R(hipMemcpyParam2DAsync(&c, s_main));
     else
         R(hipMemcpy2DAsync(big, 1024, in, 64, 64, 4, hipMemcpyDeviceToDevice, s_main));
     R(hipGraphLaunch(x, s_main));
@@ -176,6 +181,7 @@ static void rows2d(int memset_)
 }
 static void case_copy2d(void) { rows2d(0); }
 static void case_memset2d(void) { rows2d(1); }
+static void case_param2d(void) { rows2d(2); }
 
 /* V1/V2: a write-value on the side stream after its memset, a wait-value on
  * the main stream before the replay. Satisfied (neg: waits for >= 1, the
@@ -356,19 +362,10 @@ static void rows3d_batch(int drv)
 {
     hipGraphExec_t x = reader_exec(pos ? (char *)big + 5 * 1024 : (char *)big + 5 * 1024 + 512, 64);
     if (drv) {
-        HIP_MEMCPY3D c;
-        memset(&c, 0, sizeof c);
-        c.srcMemoryType = hipMemoryTypeDevice;
-        c.srcDevice = (hipDeviceptr_t)((char *)big + 32768);
-        c.srcPitch = 64;
-        c.srcHeight = 4;
-        c.dstMemoryType = hipMemoryTypeDevice;
-        c.dstDevice = (hipDeviceptr_t)big;
-        c.dstPitch = 1024;
-        c.dstHeight = 4;
-        c.WidthInBytes = 64;
-        c.Height = 4;
-        c.Depth = 3;
+        HIP_MEMCPY3D c = {.srcMemoryType = hipMemoryTypeDevice, .srcDevice = (hipDeviceptr_t)((char *)big + 32768),
+                          .srcPitch = 64, .srcHeight = 4, .dstMemoryType = hipMemoryTypeDevice,
+                          .dstDevice = (hipDeviceptr_t)big, .dstPitch = 1024, .dstHeight = 4, .WidthInBytes = 64,
+                          .Height = 4, .Depth = 3};
         R(hipDrvMemcpy3DAsync(&c, s_main));
     } else {
         struct sem_op3d op = {{1, (char *)big + 32768, 64, 4, {0, 0}}, {1, big, 1024, 4, {0, 0}}, {64, 4, 3}, 1, 0};
@@ -411,26 +408,6 @@ static void case_exec_memcpy3d(void)
     c.kind = hipMemcpyDeviceToDevice;
     R(hipGraphExecMemcpyNodeSetParams(x, node, &c));
     side_write_then_replay(x, big);
-}
-
-/* C4: hipMemcpyParam2DAsync writes its rows (64 B at pitch 1024, 4 rows):
- * the replay reads row 1 (pos: same-epoch-write) or a gap (neg). */
-static void case_param2d(void)
-{
-    hipGraphExec_t x = reader_exec(pos ? (char *)big + 1024 : (char *)big + 128, 64);
-    hip_Memcpy2D c;
-    memset(&c, 0, sizeof c);
-    c.srcMemoryType = hipMemoryTypeDevice;
-    c.srcDevice = (hipDeviceptr_t)in;
-    c.srcPitch = 64;
-    c.dstMemoryType = hipMemoryTypeDevice;
-    c.dstDevice = (hipDeviceptr_t)big;
-    c.dstPitch = 1024;
-    c.WidthInBytes = 64;
-    c.Height = 4;
-    R(hipMemcpyParam2DAsync(&c, s_main));
-    R(hipGraphLaunch(x, s_main));
-    R(hipDeviceSynchronize());
 }
 
 /* L1: hipDrvLaunchKernelEx (HIP_LAUNCH_CONFIG, ROCm 6.2+) writes what the
