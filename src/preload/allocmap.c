@@ -75,7 +75,12 @@ uint64_t hv_alloc_remove(struct hv_alloc_map *m, uint64_t base)
     return bytes;
 }
 
-int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *out)
+/* One consistent look (sequence lock) at the allocation whose base is the
+ * last <= addr (*prev, zeroed when none: *i is then 0) and the base of the
+ * next one (*next, UINT64_MAX when none), under *version. 0 when updates
+ * kept racing. */
+static int snapshot(struct hv_alloc_map *m, uint64_t addr, uint32_t *i, struct hv_alloc_range *prev, uint64_t *next,
+                    uint64_t *version)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         uint64_t v1 = atomic_load_explicit(&m->version, memory_order_acquire);
@@ -86,19 +91,52 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
             n = HV_ALLOC_CAPACITY;
         /* Racy reads are fine: the result is discarded unless the version
          * is unchanged afterwards. */
-        uint32_t i = upper_bound(m->ranges, n, addr);
-        struct hv_alloc_range r = {0, 0, 0, 0};
-        if (i > 0)
-            r = m->ranges[i - 1];
+        *i = upper_bound(m->ranges, n, addr);
+        *prev = *i > 0 ? m->ranges[*i - 1] : (struct hv_alloc_range){0, 0, 0, 0};
+        *next = *i < n ? m->ranges[*i].base : UINT64_MAX;
         atomic_thread_fence(memory_order_acquire);
         if (atomic_load_explicit(&m->version, memory_order_relaxed) != v1)
             continue;
-        if (i == 0 || addr - r.base >= r.bytes)
-            return 0;
-        *out = r;
+        *version = v1;
         return 1;
     }
     return 0;
+}
+
+int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *out)
+{
+    uint32_t i;
+    uint64_t next, v;
+    struct hv_alloc_range r;
+    if (!snapshot(m, addr, &i, &r, &next, &v) || i == 0 || addr - r.base >= r.bytes)
+        return 0;
+    *out = r;
+    return 1;
+}
+
+__thread struct hv_alloc_memo hv_alloc_memos[2] __attribute__((tls_model("initial-exec")));
+
+/* hv_alloc_find that also says over which interval its answer holds: every
+ * address whose upper bound is the same index i gets the same answer, that
+ * is [base of i-1, base of i) split at the end of allocation i-1. */
+enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+{
+    uint32_t i;
+    uint64_t next, v;
+    struct hv_alloc_range r;
+    if (!snapshot(m, addr, &i, &r, &next, &v))
+        return HV_MEM_UNKNOWN;
+    uint64_t end = r.base + r.bytes < r.base ? UINT64_MAX : r.base + r.bytes;   /* wraps: to the top */
+    int in = i > 0 && addr - r.base < r.bytes;
+    uint64_t lo = in ? r.base : i > 0 ? end : 0;
+    uint64_t hi = in ? (end < next ? end : next) : next;
+    if (lo <= addr && addr < hi) {
+        memo->version = v;
+        memo->lo = lo;
+        memo->hi = hi;
+        memo->mem = in ? r.mem : (uint8_t)HV_MEM_UNKNOWN;
+    }
+    return in ? (enum hv_mem)r.mem : HV_MEM_UNKNOWN;
 }
 
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr)

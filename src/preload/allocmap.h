@@ -45,4 +45,31 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
 /* Memory kind of a pointer: tracked kind, or pageable/unknown by heuristics. */
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr);
 
+/*
+ * The same through a per-thread memo: the interval [lo, hi) around the last
+ * address looked up over which the answer cannot change while the map's
+ * version stays `version` (the allocation that holds it, or the gap between
+ * two allocations). A loop copies between the same buffers call after call,
+ * so the repeat costs a version load and a range test instead of a binary
+ * search. The answer is the one hv_alloc_kind gives for the same version.
+ */
+struct hv_alloc_memo {
+    uint64_t version;   /* even: a consistent snapshot's version; never odd */
+    uint64_t lo, hi;    /* empty (lo == hi) until filled */
+    uint8_t mem;
+};
+/* One memo per role (0: a copy's destination, 1: its source). */
+extern __thread struct hv_alloc_memo hv_alloc_memos[2] __attribute__((tls_model("initial-exec")));
+
+enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
+static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+{
+    /* Acquire pairs with end_update's release: a version equal to the memo's
+     * means no update finished or is running since the memo was filled. */
+    uint64_t v = atomic_load_explicit(&m->version, memory_order_acquire);
+    if (__builtin_expect(v == memo->version && addr - memo->lo < memo->hi - memo->lo, 1))
+        return (enum hv_mem)memo->mem;
+    return hv_alloc_kind_fill(m, addr, memo);
+}
+
 #endif

@@ -55,6 +55,22 @@ struct hv_copy_ev {
     int32_t device;
 };
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
+
+/* Whether copy record `c` (filled, not committed) needs begin/end at all.
+ * With the rewrite check alone (the defaults) only an async H2D copy from
+ * pinned or registered memory can be checked (payload.c), so every other
+ * copy skips both calls; the other options look at every copy. */
+static inline int hv_ev_copy_wanted(const struct hv_call *c)
+{
+    unsigned f = hv_ev_flags;
+    if (__builtin_expect(!(f & HV_EV_COPY), 1))
+        return 0;
+    if (f & (HV_EV_COPY & ~HV_EV_REWRITE))
+        return 1;
+    const struct hv_copy_args *a = &c->a.copy;
+    return a->dir == HV_DIR_H2D && (a->flags & HV_COPY_ASYNC) &&
+           (a->src_mem == HV_MEM_HOST_PINNED || a->src_mem == HV_MEM_HOST_REGISTERED);
+}
 void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 
 void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq);

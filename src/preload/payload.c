@@ -47,11 +47,11 @@ static _Atomic uint32_t pending_total;
 
 static uint32_t payload_limit, rewrite_limit, rewrite_every, stage_bytes;
 /* Eligible copies this thread has seen: one in rewrite_every is checked. */
-static __thread uint32_t rewrite_tick;
+static __thread uint32_t rewrite_tick __attribute__((tls_model("initial-exec")));
 
 /* The source is copied once into a per-thread buffer and hashed and
  * recorded from there, so the hash and the bytes always agree. */
-static __thread unsigned char *stage_buf;
+static __thread unsigned char *stage_buf __attribute__((tls_model("initial-exec")));
 static pthread_key_t stage_key;
 
 static void stage_free(void *p) { free(p); }

@@ -182,6 +182,26 @@ int hv_tracer_activate(void)
     return ok;
 }
 
+struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts)
+{
+    if (!t->ring)
+        hv_count_no_ring();
+    struct hv_call *c = (struct hv_call *)(void *)t->scratch;
+    c->h.seq = seq;
+    c->h.ts_ns = ts;   /* evidence orders observations by it */
+    return c;
+}
+
+struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream)
+{
+    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    if (s && stream) {
+        t->stream_id = stream;
+        t->stream_state = s;
+    }
+    return s;
+}
+
 void hv_count_no_ring(void)
 {
     atomic_fetch_add_explicit(&hv_tracer.col->no_ring_made, 1, memory_order_relaxed);
@@ -202,7 +222,7 @@ int hv_obs_covers(const struct hv_obs *o, uint64_t stream)
 
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq)
 {
-    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *s = hv_stream_cached(t, stream);
     c->a.sync.completed_stream = stream;
     c->a.sync.completed_seq = completed_seq;
     c->a.sync.new_epoch = s ? hv_stream_advance(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
@@ -221,7 +241,7 @@ void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_
 
 void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record)
 {
-    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *s = hv_stream_cached(t, stream);
     if (!s)
         return;
     uint64_t epoch = hv_stream_advance(hv_tracer.streams, s);

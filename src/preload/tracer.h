@@ -67,30 +67,49 @@ static inline void hv_leave(struct hv_thread_ctx *t) { t->depth = 0; }
 /* Count a record that could not even be reserved because the thread has no ring. */
 void hv_count_no_ring(void);
 
-/* Begins the call record in place (or in scratch when it is being dropped),
- * zeroed except for the header and the common fields. */
+/* Where a call record goes when the ring cannot take it (full, no ring):
+ * the thread's scratch record, with its seq and ticks (evidence orders
+ * observations by them); counted where the ring could not count it. */
+struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts);
+
 /*
+ * Opens the call record in place: header, the call-level fields (stream 0,
+ * epoch 0, flags 0, capture none), api, result and device. The argument
+ * union is NOT cleared: the caller writes every byte of it (copies do), or
+ * uses hv_call_begin, which zeroes it.
+ *
  * Ordering (issue 13, docs/trace-format.md "Ordering without a shared
  * counter"): seq is this thread's call count and ts an ordered clock read
  * taken here, after the real call returned; readers merge threads by
  * (ts, tid, seq). No traced call writes a line another thread writes.
+ * The clock is read first: the fence before it then waits only for the real
+ * call's last instructions, and the record's stores overlap the read.
  */
-static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct hv_thread_ctx *t, uint16_t api,
+                                                                         int32_t result)
 {
+    uint64_t ts = hv_ticks_ordered_after((uint64_t)(uint32_t)result);
     uint64_t seq = hv_thread_next_seq(hv_tracer.col, t);
-    uint64_t ts = hv_ticks_ordered();
     struct hv_call *c = (struct hv_call *)hv_emit_begin_at(t, HV_REC_CALL, sizeof(struct hv_call), seq, ts);
-    if (!c) {
-        if (!t->ring)
-            hv_count_no_ring();
-        c = (struct hv_call *)(void *)t->scratch;
-        c->h.seq = seq;
-        c->h.ts_ns = ts;   /* evidence orders observations by it */
-    }
-    memset((char *)c + sizeof c->h, 0, sizeof *c - sizeof c->h);
+    if (__builtin_expect(!c, 0))
+        c = hv_call_scratch(t, seq, ts);
     c->api = api;
+    c->stream_form = HV_STREAM_FORM_NONE;
+    c->flags = 0;
     c->result = result;
     c->device = t->device;
+    c->capture = HV_CAPTURE_NONE;
+    c->stream = 0;
+    c->epoch = 0;
+    return c;
+}
+
+/* The same with the argument union zeroed, for fillers that set only some
+ * of their fields. */
+static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+{
+    struct hv_call *c = hv_call_open(t, api, result);
+    memset(&c->a, 0, sizeof c->a);
     return c;
 }
 
@@ -100,11 +119,23 @@ static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
         hv_emit_commit(t, &c->h);
 }
 
+/* The state of canonical stream `stream`, through the thread's one-entry
+ * cache: a loop names the same stream call after call, and a table slot,
+ * once keyed, keeps its key for the life of the process (streams.h), so a
+ * cached pointer stays right. */
+struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream);
+static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, uint64_t stream)
+{
+    if (__builtin_expect(t->stream_id == stream && stream, 1))
+        return t->stream_state;
+    return hv_stream_lookup(t, stream);
+}
+
 /* Fills stream, form, epoch and capture state from the canonical id. */
 static inline struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
                                                      uint8_t form)
 {
-    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *s = hv_stream_cached(t, stream);
     c->stream = stream;
     c->stream_form = form;
     c->epoch = s ? hv_stream_epoch(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;

@@ -41,6 +41,18 @@ static inline uint64_t hv_rdtsc_ordered(void)
     __asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
     return ((uint64_t)hi << 32) | lo;
 }
+
+/* The same, kept by the compiler after the instruction that produced
+ * `after` (the real call's result) by a data dependency instead of a memory
+ * clobber: the fence orders the CPU, and the record's stores around the read
+ * stay free to be scheduled (a clobber would force every value the record
+ * is built from through memory). */
+static inline uint64_t hv_rdtsc_ordered_after(uint64_t after)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : "r"(after));
+    return ((uint64_t)hi << 32) | lo;
+}
 #endif
 
 /* Conversion state, owned by the consumer. */
@@ -69,6 +81,17 @@ static inline uint64_t hv_ticks_ordered(void)
     if (hv_clock_use_tsc)
         return hv_rdtsc_ordered();
 #endif
+    return hv_mono_ns();
+}
+
+/* An ordered read that follows the computation of `after` (hv_rdtsc_ordered_after). */
+static inline uint64_t hv_ticks_ordered_after(uint64_t after)
+{
+#if defined(__x86_64__)
+    if (__builtin_expect(hv_clock_use_tsc, 1))
+        return hv_rdtsc_ordered_after(after);
+#endif
+    (void)after;
     return hv_mono_ns();
 }
 

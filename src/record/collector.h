@@ -43,6 +43,7 @@ struct hv_collector {
 
 /* Per-thread context. `depth` suppresses recording of calls the runtime makes
  * into its own exported API while serving a traced call. */
+struct hv_stream_state;
 struct hv_thread_ctx {
     struct hv_ring *ring;
     uint64_t seq;            /* this thread's calls so far: a call's seq (HV_HDR_THREAD_SEQ) */
@@ -50,6 +51,8 @@ struct hv_thread_ctx {
     int32_t depth;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
+    uint64_t stream_id;      /* the stream this thread named last (0: none) ... */
+    struct hv_stream_state *stream_state;   /* ... and its table slot (tracer.h hv_stream_cached) */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench_util.h"
@@ -237,9 +238,30 @@ static void compare_threads(void)
            ROUNDS, TBLOCK, 100.0 * ov[ROUNDS / 2], load[0]);
 }
 
+/* --count N (instr.sh): N calls through each arm, each arm in a function of
+ * its own so an instruction counter (callgrind --toggle-collect) can count
+ * one arm alone; the writer gets its pause between blocks as above. No
+ * timing: instruction counts do not depend on the machine's load. */
+static __attribute__((noinline)) void count_arm(call_fn fn, long n)
+{
+    for (long done = 0; done < n; done += 1000) {
+        for (int i = 0; i < 1000; i++)
+            fn();
+        pause_for_writer();
+    }
+}
+static __attribute__((noinline)) void count_direct(long n) { count_arm(null_direct, n); }
+static __attribute__((noinline)) void count_traced(long n) { count_arm(null_traced, n); }
+
 int main(int argc, char **argv)
 {
-    (void)argv;
+    if (argc > 2 && strcmp(argv[1], "--count") == 0) {
+        long n = atol(argv[2]);
+        count_arm(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
+        count_direct(n);
+        count_traced(n);
+        return 0;
+    }
     if (argc > 1) {   /* --threads: only the threads section (the LTTng build runs that) */
         compare_threads();
         return 0;

@@ -19,6 +19,10 @@ bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/bench.%p.zst \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_intercept
 	rm -f $(BENCH_DIR)/bench.*.zst
+	@echo "== instructions per call (callgrind; the same on a loaded machine as on a quiet one)"
+	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr "core records only" \
+	    HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0
+	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr defaults
 
 BENCHES += bench-intercept
 

@@ -12,6 +12,17 @@ check-ring: $(CORE_TEST_DIR)/ring_stress
 CHECKS     += check-ring
 SAN_CHECKS += check-ring
 
+# The allocation map's per-thread memo answers as the map does.
+$(CORE_TEST_DIR)/allocmap_memo: tests/core/allocmap_memo.c $(call obj,src/preload/allocmap.c)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
+
+check-allocmap: $(CORE_TEST_DIR)/allocmap_memo
+	$(CORE_TEST_DIR)/allocmap_memo
+
+CHECKS     += check-allocmap
+SAN_CHECKS += check-allocmap
+
 # Lifecycle tests need the runtime double (tests/runtime-double) and the dump tool.
 # Its variables are defined by a fragment included after this one, so
 # prerequisites (expanded when read) name the double's path themselves;

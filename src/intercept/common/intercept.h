@@ -16,9 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guard/guard.h"
+#include "names/names.h"
+#include "preload/evidence.h"
 #include "preload/kernels.h"
 #include "preload/realsym.h"
 #include "preload/tracer.h"
+#include "pyframes/sites.h"
 
 /*
  * Defines exported wrapper `name` returning `ret_t`: calls the real function
@@ -144,7 +148,87 @@ struct hv_copy_desc {
 
 enum hv_copy_kind { HV_KIND_H2H = 0, HV_KIND_H2D = 1, HV_KIND_D2H = 2, HV_KIND_D2D = 3, HV_KIND_DEFAULT = 4 };
 
-void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, const struct hv_copy_desc *cp);
+/* Direction of a copy: the runtime kind when it names one; for the Default
+ * kind, by address, as the runtime decides, from the allocations we saw
+ * (untracked memory is taken to be host memory). */
+static inline enum hv_dir hv_copy_dir(int kind, enum hv_mem dst, enum hv_mem src)
+{
+    switch (kind) {
+    case HV_KIND_H2H: return HV_DIR_H2H;
+    case HV_KIND_H2D: return HV_DIR_H2D;
+    case HV_KIND_D2H: return HV_DIR_D2H;
+    case HV_KIND_D2D: return HV_DIR_D2D;
+    default: break;
+    }
+    int dst_dev = dst == HV_MEM_DEVICE || dst == HV_MEM_MANAGED;
+    int src_dev = src == HV_MEM_DEVICE || src == HV_MEM_MANAGED;
+    return dst_dev ? (src_dev ? HV_DIR_D2D : HV_DIR_H2D) : (src_dev ? HV_DIR_D2H : HV_DIR_H2H);
+}
+
+/* A host pointer the runtime never allocated or registered is pageable. */
+static inline enum hv_mem hv_host_side(enum hv_mem m) { return m == HV_MEM_UNKNOWN ? HV_MEM_HOST_PAGEABLE : m; }
+
+/* A copy record fills the whole argument union: hv_call_open leaves it as
+ * the ring had it, so hv_trace_copy writes every field, none left over. */
+_Static_assert(sizeof(struct hv_copy_args) == sizeof(union hv_call_args), "copy args fill the record");
+
+/* What a copy does beyond its record (copy.c): evidence, Python frames,
+ * the guard's note, a blocking copy's observation. Commits `c`. `width`:
+ * bytes per row. Takes no pointer to the description, so that the
+ * description never leaves registers in the inline part. */
+void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width);
+
+/*
+ * The copy's call record. Inline in every copy wrapper: the description is
+ * a compound literal there, so its constant fields fold away and the common
+ * case (an async copy with no evidence, Python frames or guard wanted) is
+ * the record's stores and one commit, with no call; anything else goes to
+ * hv_trace_copy_rest before the commit.
+ */
+static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r,
+                                                               struct hv_sref s, const struct hv_copy_desc *cp)
+{
+    /* HIPVIS_START: async copies outside the window are not recorded;
+     * blocking ones are host observations and always are. */
+    if ((cp->flags & HV_COPY_ASYNC) && hv_data_skip(t, s.id))
+        return;
+    struct hv_call *c = hv_call_open(t, api, r);
+    if (s.id)
+        hv_call_stream(t, c, s.id, s.form);
+    struct hv_copy_args *a = &c->a.copy;
+    enum hv_mem dm = hv_alloc_kind_memo(hv_tracer.allocs, HV_PTR(cp->dst), &hv_alloc_memos[0]);
+    enum hv_mem sm = hv_alloc_kind_memo(hv_tracer.allocs, HV_PTR(cp->src), &hv_alloc_memos[1]);
+    enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
+    if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
+        sm = hv_host_side(sm);
+    if (dir == HV_DIR_D2H || dir == HV_DIR_H2H)
+        dm = hv_host_side(dm);
+    uint64_t height = cp->height ? cp->height : 1;
+    a->dst = HV_PTR(cp->dst);
+    a->src = HV_PTR(cp->src);
+    a->bytes = (uint64_t)cp->bytes * height;
+    a->dpitch = cp->dpitch;
+    a->spitch = cp->spitch;
+    a->height = height;
+    a->kind = (uint32_t)cp->kind;
+    a->dir = (uint8_t)dir;
+    a->dst_mem = (uint8_t)dm;
+    a->src_mem = (uint8_t)sm;
+    a->flags = cp->flags;
+    a->dst_device = (int16_t)cp->dst_device;
+    a->src_device = (int16_t)cp->src_device;
+    a->payload_hash = 0;
+    /* The rest is wanted for a blocking copy (an observation), an async H2D
+     * copy the guard may note, evidence, or Python frames. */
+    int async_ok = (cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    if (__builtin_expect(blocking || (async_ok && dir == HV_DIR_H2D && hv_guard_mode() != HV_GUARD_OFF) ||
+                             hv_ev_copy_wanted(c) || hv_py_on, 0)) {
+        hv_trace_copy_rest(t, c, cp->bytes);
+        return;
+    }
+    hv_call_commit(t, c);
+}
 
 #define HV_COPY1D(dst_, src_, n_, kind_, flags_)                                                          \
     (&(struct hv_copy_desc){.dst = (const void *)(uintptr_t)(dst_), .src = (const void *)(uintptr_t)(src_), \

@@ -1,0 +1,66 @@
+/*
+ * The per-thread allocation memo (preload/allocmap.h hv_alloc_kind_memo)
+ * gives the answer hv_alloc_kind gives, whatever the map did in between:
+ * random allocations, frees and replacements, queried at random addresses
+ * and at the edges of every range (first byte, last byte, one past), with
+ * two memos used the way copies use them (destination, source).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "preload/allocmap.h"
+
+static struct hv_alloc_map map;
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static long checked, failed;
+
+static void check(uint64_t addr, struct hv_alloc_memo *memo)
+{
+    enum hv_mem want = hv_alloc_kind(&map, addr);
+    enum hv_mem got = hv_alloc_kind_memo(&map, addr, memo);
+    checked++;
+    if (got != want && failed++ < 10)
+        fprintf(stderr, "FAIL addr %#llx: memo says %d, map says %d\n", (unsigned long long)addr, got, want);
+}
+
+int main(void)
+{
+    hv_alloc_map_init(&map);
+    static uint64_t bases[512];
+    int nb = 0;
+    struct hv_alloc_memo memo[2] = {{0}};
+    for (int step = 0; step < 20000; step++) {
+        uint64_t r = next_rand();
+        if (r % 8 == 0 && nb < 512) {
+            /* Allocations in a small window so they sit next to each other,
+             * and some wrap the top of the address space. */
+            uint64_t base = r % 64 == 0 ? UINT64_MAX - (r >> 40) % 4096 : 0x10000 + ((r >> 8) % 4096) * 64;
+            uint64_t bytes = 1 + (r >> 20) % 512;
+            hv_alloc_add(&map, base, bytes, (enum hv_mem)(1 + (r >> 32) % 5), 0);
+            bases[nb++] = base;
+        } else if (r % 8 == 1 && nb > 0) {
+            int k = (int)((r >> 8) % (uint64_t)nb);
+            hv_alloc_remove(&map, bases[k]);
+            bases[k] = bases[--nb];
+        }
+        /* Around a known base (edges), and anywhere in the window. */
+        uint64_t a = nb ? bases[(r >> 16) % (uint64_t)nb] : 0x10000;
+        for (int d = -1; d <= 600; d += 1 + (int)(next_rand() % 97)) {
+            check(a + (uint64_t)(int64_t)d, &memo[0]);
+            check(a + (uint64_t)(int64_t)d, &memo[0]);   /* the repeat a loop makes */
+        }
+        check(0x10000 + next_rand() % (4096 * 64 + 1024), &memo[1]);
+        check(next_rand(), &memo[1]);
+    }
+    printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind\n", checked, failed);
+    return failed != 0;
+}
