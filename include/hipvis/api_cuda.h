@@ -333,7 +333,14 @@
     X(2268, cuStreamUpdateCaptureDependencies_v2_ptsz, HV_OP_OTHER)          \
     X(2269, cuThreadExchangeStreamCaptureMode, HV_OP_OTHER)                  \
     X(2270, cuMemAllocFromPoolAsync, HV_OP_ALLOC)                            \
-    X(2271, cuMemAllocFromPoolAsync_ptsz, HV_OP_ALLOC)
+    X(2271, cuMemAllocFromPoolAsync_ptsz, HV_OP_ALLOC)                       \
+    X(2272, cuGraphExecMemcpyNodeSetParams, HV_OP_GRAPH)                     \
+    X(2273, cuGraphExecMemsetNodeSetParams, HV_OP_GRAPH)                     \
+    X(2274, cuGraphExecHostNodeSetParams, HV_OP_GRAPH)                       \
+    X(2275, cuGraphExecChildGraphNodeSetParams, HV_OP_GRAPH)                 \
+    X(2276, cuGraphExecEventRecordNodeSetEvent, HV_OP_GRAPH)                 \
+    X(2277, cuGraphExecEventWaitNodeSetEvent, HV_OP_GRAPH)                   \
+    X(2278, cuGraphExecNodeSetParams, HV_OP_GRAPH)
 
 #define HV_CUDA_APIS(X) \
     HV_CUDART_COPY(X) HV_CUDART_LAUNCH(X) HV_CUDART_GRAPH(X) \

@@ -89,7 +89,8 @@ def check_drv(calls, recs, facts):
         got = [(int(a["value"], 16), int(a["alloc_base"], 16), a["offset"]) for a in k["args"]]
         if got != want or any(a["origin"] != "inferred" for a in k["args"]):
             fail("kargs of seq %d: %s, expected %s" % (k["seq"], got, want))
-    nodes = [r for r in recs if r.get("type") == "graph_node"]
+    # The inventory's nodes (an exec-node setter's record names no graph).
+    nodes = [r for r in recs if r.get("type") == "graph_node" and r.get("graph") not in ("0x0", 0)]
     if [n["node_type"] for n in nodes] != ["memcpy", "kernel"]:
         fail("graph nodes %s" % [n["node_type"] for n in nodes])
     if int(nodes[0]["dst"], 16) != seqlens or nodes[0]["bytes"] != 1028 or nodes[1].get("kernel") != "triton_k":
@@ -114,6 +115,10 @@ def check_drv(calls, recs, facts):
     info = [r for r in calls if r["api"] == "cuStreamGetCaptureInfo_v3"]
     if len(info) != 1 or info[0]["raw"][1] != "0x2a":
         fail("cuStreamGetCaptureInfo_v3 capture id: %s" % info)
+    setp = [r for r in calls if r["api"] == "cuGraphExecMemcpyNodeSetParams"]
+    upd = [r for r in recs if r.get("type") == "graph_node" and setp and r["seq"] == setp[0]["seq"]]
+    if len(upd) != 1 or (int(upd[0]["dst"], 16), upd[0]["bytes"]) != (out + 2048, 512):
+        fail("cuGraphExecMemcpyNodeSetParams: the node's new range expected, got %s" % upd)
     syncs = [r for r in calls if r["api"] == "cuStreamSynchronize"]
     if syncs[0].get("new_epoch") != 1:
         fail("cuStreamSynchronize did not advance the stream's epoch")

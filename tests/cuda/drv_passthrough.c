@@ -60,6 +60,8 @@ int main(int argc, char **argv)
     FN(cuMemcpy3DBatchAsync_v2);
     FN(cuStreamGetCaptureInfo_v3);
     FN(cuGraphNodeSetEnabled);
+    FN(cuGraphExecMemcpyNodeSetParams);
+    FN(cuGraphGetNodes);
     /* The CUDA 12.8 form, with failIdx before the stream (cudaTypedefs.h
      * PFN_cuMemcpyBatchAsync_v12080): cuda.h declares only the CUDA 13 one. */
     CUresult (*cuMemcpyBatchAsync)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *,
@@ -129,6 +131,14 @@ int main(int argc, char **argv)
                                   .extent = {64, 2, 2}, .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM};
     CALL("cuMemcpy3DBatchAsync_v2", cuMemcpy3DBatchAsync_v2(1, &op3, 0, s));
     CALL("cuGraphNodeSetEnabled", cuGraphNodeSetEnabled(x, NULL, 0)); /* refused: no such node */
+    /* G7: the exec's copy node now copies 512 B into out + 2048. */
+    CUgraphNode gn[2];
+    size_t ngn = 2;
+    if (cuGraphGetNodes(g, gn, &ngn) == CUDA_SUCCESS && ngn == 2) {
+        CUDA_MEMCPY3D cp = {.srcMemoryType = CU_MEMORYTYPE_HOST, .srcHost = host, .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+                            .dstDevice = out + 2048, .WidthInBytes = 512, .Height = 1, .Depth = 1};
+        CALL("cuGraphExecMemcpyNodeSetParams", cuGraphExecMemcpyNodeSetParams(x, gn[0], &cp, NULL));
+    }
     CALL("cuMemFree_v2", cuMemFree_v2(seqlens));
     printf("seqlens 0x%llx out 0x%llx\n", (unsigned long long)seqlens, (unsigned long long)out);
     return 0;

@@ -271,6 +271,12 @@ EXPORT CUresult cuGraphNodeSetEnabled(CUgraphExec x, CUgraphNode n, unsigned on)
                : CUDA_ERROR_INVALID_VALUE;
 }
 
+EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec x, CUgraphNode n, const CUDA_MEMCPY3D *p, CUcontext c)
+{
+    (void)c;
+    return x == (CUgraphExec)&exec_obj && n == (CUgraphNode)&node_copy && p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 /* ---- lookups ---- */
 
 struct entry {

@@ -496,6 +496,23 @@ static inline void hv_node_memset(struct hv_node_desc *d, uint64_t dst, uint64_t
     d->u.memset.elem_size = elem;
 }
 
+/* A memcpy node's payload: `bytes` from `src` to `dst`. */
+static inline void hv_node_memcpy(struct hv_node_desc *d, uint64_t dst, uint64_t src, uint64_t bytes, uint32_t kind)
+{
+    d->type = HV_NODE_MEMCPY;
+    d->u.memcpy.dst = dst;
+    d->u.memcpy.src = src;
+    d->u.memcpy.bytes = bytes;
+    d->u.memcpy.kind = kind;
+}
+
+/* The same from a hipMemcpy3DParms / cudaMemcpy3DParms (pitched pointers). */
+#define HV_NODE_MEMCPY3D_PARMS(d, p)                                                                       \
+    hv_node_memcpy((d), HV_PTR((p)->dstPtr.ptr), HV_PTR((p)->srcPtr.ptr),                                   \
+                   (uint64_t)(p)->extent.width * ((p)->extent.height ? (p)->extent.height : 1) *            \
+                       ((p)->extent.depth ? (p)->extent.depth : 1),                                        \
+                   (uint32_t)(p)->kind)
+
 /* Loads the getters through `sym` from the runtime's names for them. */
 void hv_node_getters_load(struct hv_node_getters *g, void *(*sym)(const char *), const char *record_event,
                           const char *wait_event, const char *host, const char *child);

@@ -3,6 +3,7 @@
  * of every CUDA graph (runtime graphs are driver graphs) through the
  * driver's query API.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "intercept/cuda/cuda_common.h"
@@ -95,6 +96,22 @@ static void describe_kernel(const struct cu_graph_api *g, struct hv_thread_ctx *
     d->u.kernel.shmem = p.sharedMemBytes;
 }
 
+/* Node payloads from the driver's parameter structs: the walk and the
+ * exec-node setters describe nodes alike. */
+static void cu_memcpy_node(struct hv_node_desc *d, const CUDA_MEMCPY3D *p)
+{
+    hv_node_memcpy(d, hv_cu_operand(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstPitch),
+                   hv_cu_operand(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, p->srcPitch),
+                   (uint64_t)p->WidthInBytes * (p->Height ? p->Height : 1) * (p->Depth ? p->Depth : 1),
+                   (uint32_t)hv_cu_copy_kind(p->dstMemoryType, p->srcMemoryType));
+}
+
+static void cu_memset_node(struct hv_node_desc *d, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+    d->type = HV_NODE_MEMSET;
+    hv_node_memset(d, (uint64_t)p->dst, p->width, p->elementSize, p->height, p->value);
+}
+
 static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d)
 {
     const struct cu_graph_api *g = ctx;
@@ -108,21 +125,15 @@ static void describe(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_n
     case HV_NODE_MEMCPY: {
         CUDA_MEMCPY3D p;
         memset(&p, 0, sizeof p);
-        if (g->memcpy_params && g->memcpy_params(node, &p) == CUDA_SUCCESS) {
-            d->u.memcpy.dst =
-                hv_cu_operand(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstXInBytes, p.dstY, p.dstPitch);
-            d->u.memcpy.src =
-                hv_cu_operand(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcXInBytes, p.srcY, p.srcPitch);
-            d->u.memcpy.bytes = (uint64_t)p.WidthInBytes * (p.Height ? p.Height : 1) * (p.Depth ? p.Depth : 1);
-            d->u.memcpy.kind = (uint32_t)hv_cu_copy_kind(p.dstMemoryType, p.srcMemoryType);
-        }
+        if (g->memcpy_params && g->memcpy_params(node, &p) == CUDA_SUCCESS)
+            cu_memcpy_node(d, &p);
         break;
     }
     case HV_NODE_MEMSET: {
         CUDA_MEMSET_NODE_PARAMS p;
         memset(&p, 0, sizeof p);
         if (g->memset_params && g->memset_params(node, &p) == CUDA_SUCCESS)
-            hv_node_memset(d, (uint64_t)p.dst, p.width, p.elementSize, p.height, p.value);
+            cu_memset_node(d, &p);
         break;
     }
     default:
@@ -243,3 +254,75 @@ HV_CU_WRAP(cuStreamUpdateCaptureDependencies_v2_ptsz,
 /* raw[0]: the mode it replaced (the caller's *m after the call). */
 HV_CU_WRAP(cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode * m), (m),
            hv_trace_raw(t_, api_, r_, HV_NO_STREAM, m && !r_ ? (uint64_t)*m : 0, 0, 0, 0))
+
+/* ---- exec-node setters (docs/semantics.md G7) ---- */
+
+#define EXEC_NODE(d) hv_trace_exec_node(t_, api_, r_, HV_PTR(e), HV_PTR(n), d)
+#define DESC(...) (&(struct hv_node_desc){__VA_ARGS__})
+
+static const struct hv_node_desc *memcpy_desc(struct hv_node_desc *d, const CUDA_MEMCPY3D *p)
+{
+    memset(d, 0, sizeof *d);
+    if (!p)
+        return NULL;
+    cu_memcpy_node(d, p);
+    return d;
+}
+static const struct hv_node_desc *memset_desc(struct hv_node_desc *d, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+    memset(d, 0, sizeof *d);
+    if (!p)
+        return NULL;
+    cu_memset_node(d, p);
+    return d;
+}
+
+HV_CU_WRAP(cuGraphExecMemcpyNodeSetParams, (CUgraphExec e, CUgraphNode n, const CUDA_MEMCPY3D *p, CUcontext c),
+           (e, n, p, c), EXEC_NODE(memcpy_desc(&(struct hv_node_desc){0}, p)))
+HV_CU_WRAP(cuGraphExecMemsetNodeSetParams,
+           (CUgraphExec e, CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS *p, CUcontext c), (e, n, p, c),
+           EXEC_NODE(memset_desc(&(struct hv_node_desc){0}, p)))
+HV_CU_WRAP(cuGraphExecHostNodeSetParams, (CUgraphExec e, CUgraphNode n, const CUDA_HOST_NODE_PARAMS *p), (e, n, p),
+           EXEC_NODE(p ? DESC(.type = HV_NODE_HOST, .u.host = {HV_PTR(p->fn), HV_PTR(p->userData)}) : NULL))
+HV_CU_WRAP(cuGraphExecChildGraphNodeSetParams, (CUgraphExec e, CUgraphNode n, CUgraph child), (e, n, child),
+           EXEC_NODE(DESC(.type = HV_NODE_GRAPH, .u.child = {HV_PTR(child)})))
+HV_CU_WRAP(cuGraphExecEventRecordNodeSetEvent, (CUgraphExec e, CUgraphNode n, CUevent ev), (e, n, ev),
+           EXEC_NODE(DESC(.type = HV_NODE_EVENT_RECORD, .u.event = {HV_PTR(ev)})))
+HV_CU_WRAP(cuGraphExecEventWaitNodeSetEvent, (CUgraphExec e, CUgraphNode n, CUevent ev), (e, n, ev),
+           EXEC_NODE(DESC(.type = HV_NODE_EVENT_WAIT, .u.event = {HV_PTR(ev)})))
+
+/* The generic setter: the node's type says which member is set. Its kernel
+ * member (CUDA_KERNEL_NODE_PARAMS_v3) is laid out as the _v2 struct. */
+_Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v3) == sizeof(CUDA_KERNEL_NODE_PARAMS) &&
+                   offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern) == offsetof(CUDA_KERNEL_NODE_PARAMS, kern),
+               "kernel node parameters v2 / v3");
+static void set_node(struct hv_thread_ctx *t, uint16_t api, CUresult r, CUgraphExec e, CUgraphNode n,
+                     const CUgraphNodeParams *p)
+{
+    if (p && p->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+        set_kernel(t, api, r, e, n, (const CUDA_KERNEL_NODE_PARAMS *)&p->kernel);
+        return;
+    }
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    const struct hv_node_desc *dp = NULL;
+    if (p && p->type == CU_GRAPH_NODE_TYPE_MEMCPY)
+        dp = memcpy_desc(&d, &p->memcpy.copyParams);
+    else if (p && p->type == CU_GRAPH_NODE_TYPE_MEMSET)
+        dp = memset_desc(&d, (const CUDA_MEMSET_NODE_PARAMS *)&p->memset);
+    else if (p) {
+        d.type = (uint16_t)node_type_of(p->type);
+        if (d.type == HV_NODE_HOST)
+            d.u.host.fn = HV_PTR(p->host.fn), d.u.host.user = HV_PTR(p->host.userData);
+        else if (d.type == HV_NODE_GRAPH)
+            d.u.child.graph = HV_PTR(p->graph.graph);
+        else if (d.type == HV_NODE_EVENT_RECORD)
+            d.u.event.event = HV_PTR(p->eventRecord.event);
+        else if (d.type == HV_NODE_EVENT_WAIT)
+            d.u.event.event = HV_PTR(p->eventWait.event);
+        dp = &d;
+    }
+    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), dp);
+}
+HV_CU_WRAP(cuGraphExecNodeSetParams, (CUgraphExec e, CUgraphNode n, CUgraphNodeParams *p), (e, n, p),
+           set_node(t_, api_, r_, e, n, p))

@@ -1,5 +1,7 @@
 /* Runtime capture, instantiate, replay and exec updates. A cudaGraph_t is a
  * CUgraph: the inventory is walked through the driver (cu_graph.c). */
+#include <string.h>
+
 #include "intercept/cuda/cuda_common.h"
 #include "preload/evidence.h"
 #include "guard/guard.h"
@@ -21,7 +23,6 @@ static void set_kernel(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, cud
 #define INSTANTIATE(flags, err) hv_trace_instantiate(t_, api_, r_, HV_OUT(pe, r_), g, flags, err, hv_cu_inventory)
 #define INSTANTIATE_P() INSTANTIATE(p ? p->flags : 0, p && r_ ? HV_PTR(p->errNode_out) : 0)
 #define EXEC(spt) hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(spt))
-#define NODE() hv_trace_exec_set_node(t_, api_, r_, HV_PTR(e), HV_PTR(n), 0, NULL)
 
 HV_CUDART_WRAP(cudaStreamBeginCapture, (cudaStream_t s, enum cudaStreamCaptureMode m), (s, m),
                CAPTURE(HV_SPT_LEGACY, 1, (unsigned)m, (cudaGraph_t *)NULL))
@@ -61,26 +62,80 @@ HV_CUDART_WRAP(cudaGraphExecUpdate, (cudaGraphExec_t e, cudaGraph_t g, cudaGraph
 HV_CUDART_WRAP(cudaGraphExecKernelNodeSetParams,
                (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaKernelNodeParams *p), (e, n, p),
                set_kernel(t_, api_, r_, e, n, p ? p->func : NULL, p ? p->kernelParams : NULL, (void *)real_))
+/* Exec-node setters (docs/semantics.md G7): the node as it now is. */
+#define EXEC_NODE(d) hv_trace_exec_node(t_, api_, r_, HV_PTR(e), HV_PTR(n), d)
+#define DESC(...) (&(struct hv_node_desc){__VA_ARGS__})
+
+static const struct hv_node_desc *memcpy_desc(struct hv_node_desc *d, const struct cudaMemcpy3DParms *p)
+{
+    memset(d, 0, sizeof *d);
+    if (!p)
+        return NULL;
+    HV_NODE_MEMCPY3D_PARMS(d, p);
+    return d;
+}
+/* cudaMemsetParams and cudaMemsetParamsV2 share their leading fields. */
+#define MEMSET_DESC(d, p)                                                                                     \
+    ((p) ? (memset((d), 0, sizeof *(d)), (d)->type = HV_NODE_MEMSET,                                          \
+            hv_node_memset((d), HV_PTR((p)->dst), (p)->width, (p)->elementSize, (p)->height, (p)->value), (d)) \
+         : NULL)
+
+/* The generic setter: the node's type says which member is set. */
+static void set_node(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, cudaGraphExec_t e, cudaGraphNode_t n,
+                     const struct cudaGraphNodeParams *p, void *real)
+{
+    if (p && p->type == cudaGraphNodeTypeKernel) {
+        set_kernel(t, api, r, e, n, p->kernel.func, p->kernel.kernelParams, real);
+        return;
+    }
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    const struct hv_node_desc *dp = NULL;
+    if (p && p->type == cudaGraphNodeTypeMemcpy)
+        dp = memcpy_desc(&d, &p->memcpy.copyParams);
+    else if (p && p->type == cudaGraphNodeTypeMemset)
+        dp = MEMSET_DESC(&d, &p->memset);
+    else if (p) {
+        d.type = (uint16_t)(p->type == cudaGraphNodeTypeHost          ? HV_NODE_HOST
+                            : p->type == cudaGraphNodeTypeGraph       ? HV_NODE_GRAPH
+                            : p->type == cudaGraphNodeTypeEventRecord ? HV_NODE_EVENT_RECORD
+                            : p->type == cudaGraphNodeTypeWaitEvent   ? HV_NODE_EVENT_WAIT
+                            : p->type == cudaGraphNodeTypeEmpty       ? HV_NODE_EMPTY
+                                                                      : HV_NODE_OTHER);
+        if (d.type == HV_NODE_HOST)
+            d.u.host.fn = HV_PTR(p->host.fn), d.u.host.user = HV_PTR(p->host.userData);
+        else if (d.type == HV_NODE_GRAPH)
+            d.u.child.graph = HV_PTR(p->graph.graph);
+        else if (d.type == HV_NODE_EVENT_RECORD)
+            d.u.event.event = HV_PTR(p->eventRecord.event);
+        else if (d.type == HV_NODE_EVENT_WAIT)
+            d.u.event.event = HV_PTR(p->eventWait.event);
+        dp = &d;
+    }
+    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), dp);
+}
 HV_CUDART_WRAP(cudaGraphExecNodeSetParams, (cudaGraphExec_t e, cudaGraphNode_t n, struct cudaGraphNodeParams *p),
-               (e, n, p),
-               set_kernel(t_, api_, r_, e, n, p && p->type == cudaGraphNodeTypeKernel ? p->kernel.func : NULL,
-                          p && p->type == cudaGraphNodeTypeKernel ? p->kernel.kernelParams : NULL, (void *)real_))
+               (e, n, p), set_node(t_, api_, r_, e, n, p, (void *)real_))
 HV_CUDART_WRAP(cudaGraphExecMemcpyNodeSetParams,
-               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaMemcpy3DParms *p), (e, n, p), NODE())
+               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaMemcpy3DParms *p), (e, n, p),
+               EXEC_NODE(memcpy_desc(&(struct hv_node_desc){0}, p)))
 HV_CUDART_WRAP(cudaGraphExecMemcpyNodeSetParams1D,
                (cudaGraphExec_t e, cudaGraphNode_t n, void *dst, const void *src, size_t c, enum cudaMemcpyKind k),
-               (e, n, dst, src, c, k), NODE())
+               (e, n, dst, src, c, k),
+               EXEC_NODE(DESC(.type = HV_NODE_MEMCPY,
+                              .u.memcpy = {.dst = HV_PTR(dst), .src = HV_PTR(src), .bytes = c, .kind = (uint32_t)k})))
 HV_CUDART_WRAP(cudaGraphExecMemsetNodeSetParams,
-               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaMemsetParams *p), (e, n, p), NODE())
+               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaMemsetParams *p), (e, n, p),
+               EXEC_NODE(MEMSET_DESC(&(struct hv_node_desc){0}, p)))
 HV_CUDART_WRAP(cudaGraphExecHostNodeSetParams,
-               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaHostNodeParams *p), (e, n, p), NODE())
+               (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaHostNodeParams *p), (e, n, p),
+               EXEC_NODE(p ? DESC(.type = HV_NODE_HOST, .u.host = {HV_PTR(p->fn), HV_PTR(p->userData)}) : NULL))
 HV_CUDART_WRAP(cudaGraphExecChildGraphNodeSetParams, (cudaGraphExec_t e, cudaGraphNode_t n, cudaGraph_t child),
-               (e, n, child), NODE())
+               (e, n, child), EXEC_NODE(DESC(.type = HV_NODE_GRAPH, .u.child = {HV_PTR(child)})))
 HV_CUDART_WRAP(cudaGraphExecEventRecordNodeSetEvent, (cudaGraphExec_t e, cudaGraphNode_t n, cudaEvent_t ev),
-               (e, n, ev), NODE())
+               (e, n, ev), EXEC_NODE(DESC(.type = HV_NODE_EVENT_RECORD, .u.event = {HV_PTR(ev)})))
 HV_CUDART_WRAP(cudaGraphExecEventWaitNodeSetEvent, (cudaGraphExec_t e, cudaGraphNode_t n, cudaEvent_t ev),
-               (e, n, ev), NODE())
-
+               (e, n, ev), EXEC_NODE(DESC(.type = HV_NODE_EVENT_WAIT, .u.event = {HV_PTR(ev)})))
 HV_CUDART_WRAP(cudaGraphNodeSetEnabled, (cudaGraphExec_t e, cudaGraphNode_t n, unsigned on), (e, n, on),
                hv_cu_set_enabled(t_, api_, r_, HV_PTR(e), n, on))
 /* CUDA 12.3+, the same list in 12 and 13 (docs/semantics.md G1). */

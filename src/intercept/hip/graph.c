@@ -65,15 +65,7 @@ static int get_edges(void *ctx, void *graph, void **from, void **to, size_t *n)
 
 /* Node payloads from HIP's parameter structs: the walk and the exec-node
  * setters describe nodes alike. */
-static void memcpy_node(struct hv_node_desc *d, const hipMemcpy3DParms *p)
-{
-    d->type = HV_NODE_MEMCPY;
-    d->u.memcpy.dst = HV_PTR(p->dstPtr.ptr);
-    d->u.memcpy.src = HV_PTR(p->srcPtr.ptr);
-    d->u.memcpy.bytes = (uint64_t)p->extent.width * (p->extent.height ? p->extent.height : 1) *
-                        (p->extent.depth ? p->extent.depth : 1);
-    d->u.memcpy.kind = (uint32_t)p->kind;
-}
+static void memcpy_node(struct hv_node_desc *d, const hipMemcpy3DParms *p) { HV_NODE_MEMCPY3D_PARMS(d, p); }
 
 static void memset_node(struct hv_node_desc *d, const hipMemsetParams *p)
 {
