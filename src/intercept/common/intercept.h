@@ -513,6 +513,22 @@ static inline void hv_node_memcpy(struct hv_node_desc *d, uint64_t dst, uint64_t
                        ((p)->extent.depth ? (p)->extent.depth : 1),                                        \
                    (uint32_t)(p)->kind)
 
+/* A generic setter's (hipGraphExecNodeSetParams, cudaGraphExecNodeSetParams,
+ * cuGraphExecNodeSetParams) host, child-graph or event node: d->type, set
+ * by the caller, says which of the runtime's union members applies. */
+static inline void hv_node_simple(struct hv_node_desc *d, const void *host_fn, const void *host_user,
+                                  const void *child, const void *record_event, const void *wait_event)
+{
+    if (d->type == HV_NODE_HOST)
+        d->u.host.fn = HV_PTR(host_fn), d->u.host.user = HV_PTR(host_user);
+    else if (d->type == HV_NODE_GRAPH)
+        d->u.child.graph = HV_PTR(child);
+    else if (d->type == HV_NODE_EVENT_RECORD)
+        d->u.event.event = HV_PTR(record_event);
+    else if (d->type == HV_NODE_EVENT_WAIT)
+        d->u.event.event = HV_PTR(wait_event);
+}
+
 /* Loads the getters through `sym` from the runtime's names for them. */
 void hv_node_getters_load(struct hv_node_getters *g, void *(*sym)(const char *), const char *record_event,
                           const char *wait_event, const char *host, const char *child);

@@ -102,14 +102,8 @@ static void set_node(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, cudaG
                             : p->type == cudaGraphNodeTypeWaitEvent   ? HV_NODE_EVENT_WAIT
                             : p->type == cudaGraphNodeTypeEmpty       ? HV_NODE_EMPTY
                                                                       : HV_NODE_OTHER);
-        if (d.type == HV_NODE_HOST)
-            d.u.host.fn = HV_PTR(p->host.fn), d.u.host.user = HV_PTR(p->host.userData);
-        else if (d.type == HV_NODE_GRAPH)
-            d.u.child.graph = HV_PTR(p->graph.graph);
-        else if (d.type == HV_NODE_EVENT_RECORD)
-            d.u.event.event = HV_PTR(p->eventRecord.event);
-        else if (d.type == HV_NODE_EVENT_WAIT)
-            d.u.event.event = HV_PTR(p->eventWait.event);
+        hv_node_simple(&d, (const void *)p->host.fn, p->host.userData, p->graph.graph, p->eventRecord.event,
+                       p->eventWait.event);
         dp = &d;
     }
     hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), dp);

@@ -240,12 +240,8 @@ static void set_node(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGra
         dp = memset_desc(&d, &p->u.memset);
     else if (p) {
         d.type = (uint16_t)node_type_of(p->type);
-        if (d.type == HV_NODE_HOST)
-            d.u.host.fn = HV_PTR(p->u.host.fn), d.u.host.user = HV_PTR(p->u.host.userData);
-        else if (d.type == HV_NODE_GRAPH)
-            d.u.child.graph = HV_PTR(p->u.graph.graph);
-        else if (d.type == HV_NODE_EVENT_RECORD || d.type == HV_NODE_EVENT_WAIT)
-            d.u.event.event = HV_PTR(p->u.event.event);
+        hv_node_simple(&d, (const void *)p->u.host.fn, p->u.host.userData, p->u.graph.graph, p->u.event.event,
+                       p->u.event.event);
         dp = &d;
     }
     hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), dp);
