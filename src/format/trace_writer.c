@@ -8,10 +8,13 @@
  * every frame on its own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -22,6 +25,9 @@
 
 #define PATH_CAP 4096
 #define MAX_SUFFIX 9999
+/* Room kept allocated past the end of the file for the footer frame (8 +
+ * sizeof(struct hv_file_footer) bytes, well under a block): see reserve(). */
+#define FOOTER_ROOM 4096u
 
 /* Chunks waiting for the compression thread (async mode): what the drain
  * path may run ahead of compression before it waits. */
@@ -51,6 +57,8 @@ struct hv_trace_writer {
     struct hv_encoder enc;
     struct hv_trace_writer_stats st;
     int stopped;               /* a frame failed to write: no more data frames */
+    int no_reserve;            /* the filesystem has no fallocate: frames are written unreserved */
+    uint64_t size_limit;       /* RLIMIT_FSIZE at open, 0 for none */
     /* Async mode (hv_trace_writer_set_async): a thread encodes, compresses
      * and writes full chunks; everything below is guarded by mu. */
     int async;
@@ -90,19 +98,63 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-/* Appends one frame. On failure the partial frame is cut off again (the
- * file is a regular file we created) so later frames still line up. */
+/* Cuts a partially written frame off again (the file is a regular file we
+ * created) so later frames still line up. Only when the file did grow: a
+ * truncate also frees the blocks reserve() kept for the footer. */
+static void cut_back(struct hv_trace_writer *w)
+{
+    struct stat st;
+    if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_size == w->st.file_bytes)
+        return;
+    if (ftruncate(w->fd, (off_t)w->st.file_bytes) == 0)
+        lseek(w->fd, (off_t)w->st.file_bytes, SEEK_SET);
+}
+
+/* Appends one frame. On failure the partial frame is cut off again. */
 static int write_frame(struct hv_trace_writer *w, const void *buf, size_t n)
 {
     int rc = write_all(w->fd, buf, n);
     if (rc < 0) {
         w->st.last_error = rc;
-        if (ftruncate(w->fd, (off_t)w->st.file_bytes) == 0)
-            lseek(w->fd, (off_t)w->st.file_bytes, SEEK_SET);
+        cut_back(w);
         return rc;
     }
     w->st.file_bytes += n;
     return 0;
+}
+
+/*
+ * The footer carries the loss counts, so it must fit even when the disk is
+ * full. Before a frame of n bytes is written at the end of the file, the
+ * blocks for it and for FOOTER_ROOM bytes after it are allocated
+ * (fallocate, FALLOC_FL_KEEP_SIZE: the file's size does not change). When
+ * that fails (ENOSPC, EDQUOT) the frame is not written and the writer stops
+ * (its records are counted as lost); the footer then goes into the room
+ * the previous reservation kept. The file size limit (RLIMIT_FSIZE) is
+ * honoured the same way, before the kernel would refuse the write and
+ * raise SIGXFSZ in the traced process. A filesystem without fallocate
+ * (EOPNOTSUPP) gets no reservation: the footer may then be lost on a full
+ * disk, and the reader reports the trace cut short and its sequence gaps.
+ * The room is given back when the file is closed.
+ */
+static int reserve(struct hv_trace_writer *w, size_t n)
+{
+    uint64_t end = w->st.file_bytes + n + FOOTER_ROOM;
+    if (w->size_limit && end > w->size_limit)
+        return -EFBIG;
+    if (w->no_reserve)
+        return 0;
+    int rc;
+    do
+        rc = fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->st.file_bytes, (off_t)(n + FOOTER_ROOM));
+    while (rc != 0 && errno == EINTR);
+    if (rc == 0)
+        return 0;
+    if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) {
+        w->no_reserve = 1;
+        return 0;
+    }
+    return -errno;
 }
 
 /* A skippable frame: magic, 32-bit size, payload. Small (header, footer),
@@ -203,11 +255,18 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
     }
     w->fd = rc;
 
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        w->size_limit = (uint64_t)rl.rlim_cur;
+
     struct hv_file_header h = *hdr;
     memcpy(h.magic, HV_FILE_MAGIC, sizeof h.magic);
     h.format_version = version;
     h.header_size = sizeof h;
-    rc = write_skippable(w, HV_FRAME_MAGIC_HEADER, &h, sizeof h);
+    /* No room for a header and a footer: the file could not even say what it lost. */
+    rc = reserve(w, HV_SKIPPABLE_HDR_BYTES + sizeof h);
+    if (rc == 0)
+        rc = write_skippable(w, HV_FRAME_MAGIC_HEADER, &h, sizeof h);
     if (rc < 0) {
         /* A file without a header is of no use to anyone: take it back. */
         unlink(w->path);
@@ -252,7 +311,8 @@ static int write_chunk(struct hv_trace_writer *w, const struct cjob *j, size_t *
     if (ZSTD_isError(n))
         return -ENOMEM;
     *frame_bytes = n;
-    return write_all(w->fd, w->out, n);
+    int rc = reserve(w, n);
+    return rc ? rc : write_all(w->fd, w->out, n);
 }
 
 /* Accounts for a chunk written (rc 0) or lost; cuts a partial frame off. */
@@ -262,8 +322,7 @@ static void chunk_done(struct hv_trace_writer *w, const struct cjob *j, int rc, 
         w->st.last_error = rc;
         w->st.records_lost += j->nrecords;
         w->stopped = 1;
-        if (ftruncate(w->fd, (off_t)w->st.file_bytes) == 0)
-            lseek(w->fd, (off_t)w->st.file_bytes, SEEK_SET);
+        cut_back(w);
     } else {
         w->st.file_bytes += n;
         w->st.records_written += j->nrecords;
@@ -474,6 +533,10 @@ int hv_trace_writer_close(struct hv_trace_writer *w, const struct hv_file_footer
         if (!rc)
             rc = frc;
     }
+    /* Give back the room kept past the end (the size is unchanged: only
+     * blocks beyond it are freed). */
+    if (!w->no_reserve && ftruncate(w->fd, (off_t)w->st.file_bytes) != 0 && !rc)
+        rc = -errno;
     if (close(w->fd) < 0 && !rc && errno != EINTR)
         rc = -errno;
     free_writer(w);

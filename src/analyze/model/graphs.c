@@ -371,11 +371,55 @@ void hv_exec_destroy(struct hv_model *m, uint32_t xi)
     m->exec_free = xi;
 }
 
+/* Every range of y lies inside a range of x with the same access and
+ * origin: whatever overlaps y overlaps x the same way. */
+static int covers(const struct hv_exec *x, const struct hv_exec *y)
+{
+    for (uint32_t j = 0; j < y->nranges; j++) {
+        const struct hv_arange *b = &y->ranges[j];
+        int found = 0;
+        for (uint32_t i = hv_exec_first_overlap(x, b->lo); i < x->nranges && x->ranges[i].lo <= b->lo; i++) {
+            const struct hv_arange *a = &x->ranges[i];
+            if (a->hi >= b->hi && a->access == b->access && a->origin == b->origin) {
+                found = 1;
+                break;
+            }
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* x was just replayed on r's stream. A pending y whose last replay ran
+ * earlier on that same stream is ordered before x's (program order), so
+ * any later op that is not ordered after y is not ordered after x either
+ * (ordering is monotone along a stream: hv_ordered). When x also covers y's
+ * ranges, every race y could still take part in is reported against x, the
+ * newest replay on the stream: y leaves the pending list. Without this,
+ * n execs replayed without a sync stay pending together and every replay
+ * and write is checked against all of them (issue 18: 100k execs). */
+static void subsume_pending(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
+{
+    const struct hv_exec *x = &m->execs[xi];
+    for (uint32_t i = 0; i < m->npending;) {
+        struct hv_exec *y = &m->execs[m->pending[i]];
+        if (m->pending[i] != xi && y->last.stream == r->stream && y->last.stream_id == r->stream_id &&
+            y->last.seq < r->seq && covers(x, y)) {
+            y->pending = 0;
+            m->pending[i] = m->pending[--m->npending];
+        } else {
+            i++;
+        }
+    }
+}
+
 void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
 {
     struct hv_exec *x = &m->execs[xi];
     x->last = *r;
     x->replays++;
+    subsume_pending(m, xi, r);
     if (x->pending)
         return;
     if (GROW(m->pending, m->npending, m->cappending, 8) != 0) {
