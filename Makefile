@@ -92,7 +92,7 @@ check-san:
 check: check-build
 	@$(MAKE) --no-print-directory run-checks
 	@$(MAKE) --no-print-directory check-san
-	@echo "make check: all suites passed"
+	@echo "make check: all suites passed$(if $(filter 1,$(HAVE_CUDA)),,; SKIPPED: check-cuda and the NVTX marks, no CUDA toolkit at $(CUDA_HOME))"
 
 run-checks: $(CHECKS)
 san-checks: $(SAN_CHECKS)

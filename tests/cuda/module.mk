@@ -3,9 +3,11 @@
 # with no driver; the codes must pass through unchanged and be recorded);
 # the driver test runs on a TEST-ONLY stand-in driver (fake_libcuda.c) to
 # check kernel layouts, pointer arguments, the cuGetProcAddress
-# substitution and the graph walk. Needs the CUDA toolkit (CUDA_HOME, see
-# src/intercept/cuda/module.mk): without it check-cuda FAILS, it never
-# passes silently.
+# substitution and the graph walk. Needs NVIDIA's CUDA toolkit (CUDA_HOME,
+# see src/intercept/cuda/module.mk), which Debian 12 main does not ship: on a
+# fresh machine without it check-cuda says SKIPPED (never silently: `make
+# check`'s last line repeats it); with HIPVIS_REQUIRE_CUDA=1 (.ci/run sets it:
+# CI's machines have the toolkit) a missing toolkit FAILS.
 CUDA_T := $(BUILD)/tests/cuda
 CUDA_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -I$(CUDA_HOME)/include
 
@@ -31,10 +33,16 @@ check-cuda: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CUDA_T)/rt_passthrough $(CUDA_T)
 	    echo "check-cuda: FAIL: $(LIBHIPVIS) links a GPU runtime"; exit 1; fi
 	tests/cuda/run_check.sh $(CUDA_T) $(LIBHIPVIS) $(BUILD)/hipvis-dump
 else
+ifeq ($(HIPVIS_REQUIRE_CUDA),1)
 check-cuda:
-	@echo "check-cuda: FAIL: the CUDA toolkit is missing ($(CUDA_HOME)/include/cuda.h):"
+	@echo "check-cuda: FAIL: the CUDA toolkit is missing ($(CUDA_HOME)/include/cuda.h) and HIPVIS_REQUIRE_CUDA=1:"
 	@echo "check-cuda: the CUDA front end was not built and cannot be tested (set CUDA_HOME)"
 	@false
+else
+check-cuda:
+	@echo "check-cuda: SKIPPED: no CUDA toolkit ($(CUDA_HOME)/include/cuda.h; not in Debian 12 main):"
+	@echo "check-cuda: libhipvis.so was built without the CUDA front end (set CUDA_HOME to build and test it)"
+endif
 endif
 
 CHECKS += check-cuda

@@ -135,7 +135,7 @@ def marks(tmp):
     """NVTX (injection) and roctx (interposition) marks from marks_app."""
     app = os.path.abspath(os.path.join(BUILD, "tests", "names", "marks_app"))
     if not os.path.exists(app):
-        check(False, "marks_app built (needs the CUDA toolkit's nvtx3 headers)")
+        check(False, "marks_app built")
         return
     trace = os.path.join(tmp, "marks.zst")
     env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", NVTX_INJECTION64_PATH=LIB,
@@ -145,10 +145,20 @@ def marks(tmp):
           "marks_app: roctx return values are the real library's", r.stdout + r.stderr)
     dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout
     got = re.findall(r" mark kind=(\d) source=(\d) depth=(\d+) name=(\S+)", dump)
-    want = [("1", "2", "1", "nvtx-decode")] + [("3", "2", "1", "nvtx-step"), ("1", "3", "2", "roctx-inner"),
-                                                ("2", "3", "1", "?")] * 4 + \
-           [("2", "2", "0", "?"), ("4", "3", "0", "roctx-range"), ("3", "3", "0", "roctx-mark"), ("5", "3", "0", "?")]
-    check(got == want, "NVTX push/mark/pop and roctx push/pop/start/mark/stop recorded in order", str(got))
+    if "nvtx off" in r.stdout:
+        # Built without the CUDA toolkit's nvtx3 headers (none in Debian 12 main).
+        if os.environ.get("HIPVIS_REQUIRE_CUDA") == "1":
+            check(False, "marks_app built with NVTX (HIPVIS_REQUIRE_CUDA=1, no nvtx3 headers)")
+        else:
+            print("  SKIPPED NVTX marks: no CUDA toolkit nvtx3 headers; roctx tested alone")
+        want = [("1", "3", "1", "roctx-inner"), ("2", "3", "0", "?")] * 4 + \
+               [("4", "3", "0", "roctx-range"), ("3", "3", "0", "roctx-mark"), ("5", "3", "0", "?")]
+        check(got == want, "roctx push/pop/start/mark/stop recorded in order", str(got))
+    else:
+        want = [("1", "2", "1", "nvtx-decode")] + [("3", "2", "1", "nvtx-step"), ("1", "3", "2", "roctx-inner"),
+                                                    ("2", "3", "1", "?")] * 4 + \
+               [("2", "2", "0", "?"), ("4", "3", "0", "roctx-range"), ("3", "3", "0", "roctx-mark"), ("5", "3", "0", "?")]
+        check(got == want, "NVTX push/mark/pop and roctx push/pop/start/mark/stop recorded in order", str(got))
     dump_json = subprocess.run([DUMP, "--json", trace], capture_output=True, text=True).stdout
     check('"type":"mark"' in dump_json, "hipvis-dump --json shows marks")
 

@@ -106,8 +106,10 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
     cp "$stub/dpkg-query" "$nostub/"
     : >"$STUB_LOG"
     chmod 666 "$STUB_LOG"
+    # A copy nobody can read: the checkout may sit under /root (mode 0700).
+    mkdir -p "$tmp/repo/.ci" && cp "$root/.ci/run" "$tmp/repo/.ci/run" && chmod -R a+rX "$tmp/repo"
     STUB_MISSING=hipcc PATH="$nostub:$stub-none:$PATH" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-        bash "$root/.ci/run" --deps >"$tmp/out" 2>"$tmp/err"
+        bash "$tmp/repo/.ci/run" --deps >"$tmp/out" 2>"$tmp/err"
     rc=$?
     check $([ $rc -eq 1 ] && grep -qF "as root run: apt-get update && apt-get install -y hipcc" "$tmp/err" && echo 0 || echo 1) \
         "nobody, hipcc missing: exit 1 and the exact apt-get line" "rc=$rc $(cat "$tmp/err")"
