@@ -56,10 +56,17 @@ struct hv_copy_ev {
 };
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
 
+/* The rewrite check's limits and this thread's sampling tick (payload.c). */
+extern uint32_t hv_rewrite_limit, hv_rewrite_every;
+extern __thread uint32_t hv_rewrite_tick __attribute__((tls_model("initial-exec")));
+
 /* Whether copy record `c` (filled, not committed) needs begin/end at all.
  * With the rewrite check alone (the defaults) only an async H2D copy from
- * pinned or registered memory can be checked (payload.c), so every other
- * copy skips both calls; the other options look at every copy. */
+ * pinned or registered memory can be checked, and only one such copy in
+ * HIPVIS_REWRITE_EVERY is; every other copy skips both calls. A copy the
+ * sampling skips takes its turn of the tick here, exactly as
+ * hv_payload_hash would have (same conditions), so the copies checked are
+ * the same ones. The other options look at every copy. */
 static inline int hv_ev_copy_wanted(const struct hv_call *c)
 {
     unsigned f = hv_ev_flags;
@@ -68,8 +75,16 @@ static inline int hv_ev_copy_wanted(const struct hv_call *c)
     if (f & (HV_EV_COPY & ~HV_EV_REWRITE))
         return 1;
     const struct hv_copy_args *a = &c->a.copy;
-    return a->dir == HV_DIR_H2D && (a->flags & HV_COPY_ASYNC) &&
-           (a->src_mem == HV_MEM_HOST_PINNED || a->src_mem == HV_MEM_HOST_REGISTERED);
+    if (a->dir != HV_DIR_H2D || !(a->flags & HV_COPY_ASYNC) ||
+        (a->src_mem != HV_MEM_HOST_PINNED && a->src_mem != HV_MEM_HOST_REGISTERED))
+        return 0;
+    /* hv_ev_copy_begin's and hv_payload_hash's conditions for a tick. */
+    if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
+        a->bytes <= hv_rewrite_limit && hv_rewrite_every > 1 && hv_rewrite_tick % hv_rewrite_every != 0) {
+        hv_rewrite_tick++;
+        return 0;
+    }
+    return 1;
 }
 void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 

@@ -45,9 +45,11 @@ static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Copies on all lists: an observation with nothing pending costs one load. */
 static _Atomic uint32_t pending_total;
 
-static uint32_t payload_limit, rewrite_limit, rewrite_every, stage_bytes;
-/* Eligible copies this thread has seen: one in rewrite_every is checked. */
-static __thread uint32_t rewrite_tick __attribute__((tls_model("initial-exec")));
+static uint32_t payload_limit, stage_bytes;
+/* evidence.h: the check's size limit and sampling, and the copies this
+ * thread has seen that it could check (one in hv_rewrite_every is). */
+uint32_t hv_rewrite_limit, hv_rewrite_every;
+__thread uint32_t hv_rewrite_tick __attribute__((tls_model("initial-exec")));
 
 /* The source is copied once into a per-thread buffer and hashed and
  * recorded from there, so the hash and the bytes always agree. */
@@ -69,12 +71,12 @@ static void child_after_fork(void)
 void hv_payload_setup(const struct hv_config *cfg)
 {
     payload_limit = cfg->payload_bytes;
-    rewrite_limit = cfg->rewrite_check_bytes;
+    hv_rewrite_limit = cfg->rewrite_check_bytes;
     /* With the probe on (an investigation, not an always-on default) every
      * eligible copy is checked: a probe that sees other bytes after the copy
      * needs the rewrite check's answer to tell a host race from a bad copy. */
-    rewrite_every = cfg->rewrite_every && cfg->probe.mode == HV_PROBE_OFF ? cfg->rewrite_every : 1;
-    stage_bytes = payload_limit > rewrite_limit ? payload_limit : rewrite_limit;
+    hv_rewrite_every = cfg->rewrite_every && cfg->probe.mode == HV_PROBE_OFF ? cfg->rewrite_every : 1;
+    stage_bytes = payload_limit > hv_rewrite_limit ? payload_limit : hv_rewrite_limit;
     hv_hostmem_setup();
     if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
         pthread_atfork(lock_before_fork, unlock_after_fork, child_after_fork);
@@ -114,12 +116,12 @@ static const unsigned char *stage(uint64_t src, uint64_t n, uint8_t mem)
 void hv_payload_hash(struct hv_copy_ev *ev)
 {
     int want_bytes = ev->bytes <= payload_limit;
-    int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= rewrite_limit;
+    int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= hv_rewrite_limit;
     /* Sampled (HIPVIS_REWRITE_EVERY, default 16): the check hashes the
      * source twice, which costs more than the rest of a step's recording
      * at a few KiB; a rewrite a loop repeats every step is still caught
      * within that many steps (docs/evidence.md "Defaults"). */
-    if (want_check && rewrite_every > 1 && rewrite_tick++ % rewrite_every != 0)
+    if (want_check && hv_rewrite_every > 1 && hv_rewrite_tick++ % hv_rewrite_every != 0)
         want_check = 0;
     ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))

@@ -140,6 +140,7 @@ static uint64_t transport_pid(void)
 /* This thread's ring, claimed on its first traced call. */
 static void attach_thread(void)
 {
+    hv_tls.errno_loc = &errno;   /* the wrappers save and restore errno through it */
     if (hv_tls.ring || hv_tls.ring_failed)
         return;
     hv_tls.tid = (uint32_t)syscall(SYS_gettid);

@@ -116,7 +116,7 @@ static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t ap
 static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
 {
     if ((void *)c != (void *)t->scratch)
-        hv_emit_commit(t, &c->h);
+        hv_ring_commit_at(t->ring, c, sizeof *c);
 }
 
 /* The state of canonical stream `stream`, through the thread's one-entry

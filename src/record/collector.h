@@ -51,6 +51,7 @@ struct hv_thread_ctx {
     int32_t depth;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
+    int *errno_loc;          /* &errno of this thread (set before its first traced call) */
     uint64_t stream_id;      /* the stream this thread named last (0: none) ... */
     struct hv_stream_state *stream_state;   /* ... and its table slot (tracer.h hv_stream_cached) */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
@@ -143,7 +144,7 @@ static inline struct hv_rec_header *hv_emit_begin(struct hv_thread_ctx *t, uint1
 
 static inline void hv_emit_commit(struct hv_thread_ctx *t, struct hv_rec_header *h)
 {
-    hv_ring_commit(t->ring, h->size);
+    hv_ring_commit_at(t->ring, h, h->size);
 }
 
 #endif

@@ -19,6 +19,38 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid)
     return r;
 }
 
+void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head)
+{
+    uint64_t cap = r->capacity;
+    uint64_t off = head & (cap - 1);
+    uint64_t to_end = cap - off;
+    /* A record that would straddle the end costs the padding too. */
+    uint64_t need = len <= to_end ? len : to_end + len;
+    if (len > cap / 2) {
+        hv_ring_bump(&r->dropped[HV_DROP_TOO_LARGE]);
+        return NULL;
+    }
+    if (head + need - r->cached_tail > cap) {
+        /* Acquire pairs with the consumer's release of tail: the bytes it
+         * gave back are no longer being read when we overwrite them. */
+        r->cached_tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (head + need - r->cached_tail > cap) {
+            hv_ring_bump(&r->dropped[HV_DROP_RING_FULL]);
+            return NULL;
+        }
+    }
+    uint8_t *data = hv_ring_data(r);
+    if (len > to_end) {
+        struct hv_rec_header *pad = (struct hv_rec_header *)(data + off);
+        pad->type = HV_RING_PAD_TYPE;
+        pad->size = 0; /* padding runs to the end of the buffer, whatever its length */
+        /* The padding is published together with the record by commit. */
+        atomic_store_explicit(&r->head, head + to_end, memory_order_relaxed);
+        return data;
+    }
+    return data + off;
+}
+
 long hv_ring_read(struct hv_ring *r, uint64_t *pos, hv_ring_visit_fn fn, void *ctx)
 {
     uint64_t cap = r->capacity;

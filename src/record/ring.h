@@ -66,69 +66,56 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid);
 
 static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r->data_offset; }
 
+/* The slow half of hv_ring_reserve (ring.c): the record would reach the end
+ * of the buffer or the cached tail, or is too large. */
+void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
+
 /*
  * Producer: returns space for `len` bytes (a multiple of 8, <= capacity/2) or
  * NULL when the ring is full, in which case the drop is already counted.
- * Never blocks. Must be followed by hv_ring_commit with the same len.
+ * Never blocks. Must be followed by hv_ring_commit_at with the same len. The
+ * common case — the record fits before the end of the buffer and before the
+ * producer's cached view of the tail — is a few compares; the rest (padding
+ * at the end, a fresh look at the tail, a drop) is out of line.
  */
 static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
 {
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     uint64_t cap = r->capacity;
     uint64_t off = head & (cap - 1);
-    uint64_t to_end = cap - off;
-    /* A record that would straddle the end costs the padding too. */
-    uint64_t need = len <= to_end ? len : to_end + len;
-
     hv_ring_bump(&r->made);
-    if (len > cap / 2) {
-        hv_ring_bump(&r->dropped[HV_DROP_TOO_LARGE]);
-        return NULL;
-    }
-    if (head + need - r->cached_tail > cap) {
-        /* Acquire pairs with the consumer's release of tail: the bytes it
-         * gave back are no longer being read when we overwrite them. */
-        r->cached_tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-        if (head + need - r->cached_tail > cap) {
-            hv_ring_bump(&r->dropped[HV_DROP_RING_FULL]);
-            return NULL;
-        }
-    }
-    uint8_t *data = hv_ring_data(r);
-    if (len > to_end) {
-        struct hv_rec_header *pad = (struct hv_rec_header *)(data + off);
-        pad->type = HV_RING_PAD_TYPE;
-        pad->size = 0; /* padding runs to the end of the buffer, whatever its length */
-        /* The padding is published together with the record by commit. */
-        atomic_store_explicit(&r->head, head + to_end, memory_order_relaxed);
-        return data;
-    }
-    return data + off;
+    if (__builtin_expect(len <= cap / 2 && off + len <= cap && head + len - r->cached_tail <= cap, 1))
+        return (uint8_t *)r + r->data_offset + off;
+    return hv_ring_reserve_slow(r, len, head);
 }
 
-/* Producer: publishes the reserved record. */
 /* Asks for the cache lines the next record will be written to, for
  * writing: the consumer read them last (or they left the cache since the
  * ring last wrapped), and without this the next call's first stores wait
- * for that miss. PREFETCHW is a hint; CPUs without it treat it as a NOP. */
-static inline void hv_ring_prefetch_next(const struct hv_ring *r, uint64_t head)
+ * for that miss. PREFETCHW is a hint (it never faults, so a line past the
+ * end of the buffer is harmless); CPUs without it treat it as a NOP. */
+static inline void hv_ring_prefetch(const void *next)
 {
 #if defined(__x86_64__)
-    const uint8_t *p = (const uint8_t *)r + r->data_offset + (head & (r->capacity - 1));
-    __asm__ __volatile__("prefetchw %0" : : "m"(*p));
-    __asm__ __volatile__("prefetchw %0" : : "m"(*(p + 64)));
+    __asm__ __volatile__("prefetchw %0" : : "m"(*(const uint8_t *)next));
+    __asm__ __volatile__("prefetchw %0" : : "m"(*((const uint8_t *)next + 64)));
 #else
-    (void)r;
-    (void)head;
+    (void)next;
 #endif
 }
 
-static inline void hv_ring_commit(struct hv_ring *r, uint32_t len)
+/*
+ * Producer: publishes the record reserved at `rec`. The record's bytes were
+ * written with plain stores; the release store of head is the one ordering
+ * point: the consumer's acquire load of head (hv_ring_read) then sees every
+ * byte of it (on x86 a plain store: TSO keeps earlier stores before it).
+ */
+static inline void hv_ring_commit_at(struct hv_ring *r, const void *rec, uint32_t len)
 {
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    /* Release: the record's bytes are visible before the new head. */
     atomic_store_explicit(&r->head, head + len, memory_order_release);
-    hv_ring_prefetch_next(r, head + len);
+    /* Usually where the next record goes (not after a wrap: then a hint lost). */
+    hv_ring_prefetch((const uint8_t *)rec + len);
 }
 
 /* Producer: counts a record lost for a reason other than a full ring. */

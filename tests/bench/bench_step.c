@@ -148,8 +148,43 @@ static void print_phase(const char *what, const struct phase *p)
            (unsigned long long)p->dropped);
 }
 
-int main(void)
+/* --count (instr.sh): steps with recording off and on, each arm in a
+ * function of its own for an instruction counter, with 1 stream and with
+ * 130; noipa and the empty statement keep each a function of its own
+ * under its own name. */
+#define COUNT_STEPS 2000
+static void steps(int record, long n)
 {
+    for (long done = 0; done < n; done += BLOCK) {
+        double c;
+        block(record, &c);
+        pause_for_writer();
+    }
+}
+static __attribute__((noipa)) void count_off_1(long n)
+{
+    steps(0, n);
+    __asm__ __volatile__("");
+}
+static __attribute__((noipa)) void count_on_1(long n)
+{
+    steps(1, n);
+    __asm__ __volatile__("");
+}
+static __attribute__((noipa)) void count_off_130(long n)
+{
+    steps(0, n);
+    __asm__ __volatile__("");
+}
+static __attribute__((noipa)) void count_on_130(long n)
+{
+    steps(1, n);
+    __asm__ __volatile__("");
+}
+
+int main(int argc, char **argv)
+{
+    int count = argc > 1 && strcmp(argv[1], "--count") == 0;
     record_this_thread = (void (*)(int))dlsym(RTLD_DEFAULT, "hipvis_record_this_thread");
     record_counts = (int (*)(uint64_t *, uint64_t *))dlsym(RTLD_DEFAULT, "hipvis_record_counts");
     size_t sz = sizeof(void *);
@@ -171,6 +206,20 @@ int main(void)
     OK(hipDeviceSynchronize());
     if (!record_this_thread)
         printf("bench-step: not under libhipvis: both arms run the same direct calls (noise floor)\n");
+    if (count) {
+        steps(1, BLOCK);   /* warm-up: ring claimed, writer started */
+        count_off_1(COUNT_STEPS);
+        count_on_1(COUNT_STEPS);
+        for (int i = 0; i < POOL_STREAMS; i++) {
+            hipStream_t s;
+            OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+        }
+        count_off_130(COUNT_STEPS);
+        count_on_130(COUNT_STEPS);
+        printf("pair step_with_1_stream count_off_1 count_on_1 %d step\n", COUNT_STEPS);
+        printf("pair step_with_130_streams count_off_130 count_on_130 %d step\n", COUNT_STEPS);
+        return 0;
+    }
     double load[3] = {0};
     getloadavg(load, 3);
     struct phase one = run_phase();

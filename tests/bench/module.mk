@@ -21,7 +21,7 @@ bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	rm -f $(BENCH_DIR)/bench.*.zst
 	@echo "== instructions per call (callgrind; the same on a loaded machine as on a quiet one)"
 	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr "core records only" \
-	    HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0
+	    HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0 HIPVIS_STACKS=0
 	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr defaults
 
 BENCHES += bench-intercept
@@ -47,6 +47,9 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/step.%p.zst LD_LIBRARY_PATH=$(BUILD)/tests/double \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step
 	rm -f $(BENCH_DIR)/step.*.zst
+	@echo "== bench-step instructions per step (callgrind; the same on a loaded machine as on a quiet one)"
+	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
+	    $(BENCH_DIR)/instr defaults
 
 BENCHES += bench-step
 

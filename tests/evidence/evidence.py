@@ -92,10 +92,24 @@ class Evidence(E2E):
                    f"data ({stale} stale reads) and hipvis saw the rewrite")
 
         # The defaults: no payloads, one eligible copy in 16 checked.
-        _, _, rep2, _ = self.decode("rewrite_hash", "--steps", "40", "--host-rewrite")
+        _, recs2, rep2, _ = self.decode("rewrite_hash", "--steps", "40", "--host-rewrite")
         g2 = self.rule(rep2, "host-source-rewritten")
         self.check(g2 and not g2[0].get("detail") and "hash" in g2[0]["note"],
                    "host-rewrite: at the defaults (payloads off, 1 copy in 16 checked) the hash still tells")
+        # Which copies: each thread's 1st, 17th, 33rd... copy that could be
+        # checked (async H2D from pinned/registered memory that ran, 1D, at
+        # most HIPVIS_REWRITE_CHECK_KB=16 KiB); each checked copy has its
+        # enqueue payload record (hash only), no other copy has one.
+        eligible = {}
+        for c in sorted(self.calls(recs2), key=lambda c: c["seq"]):
+            if (c.get("op") == "copy" and c.get("dir") == "H2D" and c.get("async") and c["result"] == 0
+                    and c.get("src_mem") in ("host_pinned", "host_registered") and not c.get("capturing")
+                    and not c.get("copy_2d") and int(c["src"], 16) and c["bytes"] <= 16 << 10):
+                eligible.setdefault(c["tid"], []).append(c["seq"])
+        want = {(tid, s) for tid, seqs in eligible.items() for i, s in enumerate(seqs) if i % 16 == 0}
+        got = {(p["tid"], p["seq"]) for p in self.of_type(recs2, "payload") if p["when"] in (0, 2)}
+        self.check(want and got == want, "host-rewrite: at the defaults the checked copies are each thread's "
+                   "1st, 17th, 33rd... eligible copy", f"{len(got)} checked, {len(want)} expected")
 
         out3, _, rep3, _ = self.decode("rewrite_fixed", "--steps", "20", "--event-sync-before-rewrite")
         self.check(not self.rule(rep3, "host-source-rewritten") and "stale_reads=0" in out3,

@@ -6,7 +6,7 @@
 #include "preload/evidence.h"
 #include "guard/guard.h"
 
-void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width)
+void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence)
 {
     const struct hv_copy_args *a = &c->a.copy;
     uint16_t api = c->api;
@@ -21,7 +21,6 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     uint64_t epoch = c->epoch, a_dst = a->dst;
     uint8_t src_mem = a->src_mem;
     struct hv_copy_ev ev;
-    int evidence = hv_ev_copy_wanted(c);
     if (evidence)
         hv_ev_copy_begin(&ev, c);   /* payload hash goes into the record */
     hv_call_commit(t, c);

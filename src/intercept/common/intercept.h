@@ -56,16 +56,17 @@
             before;                                                                         \
         }                                                                                   \
         ret_t r_ = real_ ? real_ args : (missing);                                          \
-        const int keep_ = (keep_errno_) || t_;                                              \
-        int errno_ = keep_ ? errno : 0;                                                     \
+        /* errno's address: the thread's own, kept when its ring was claimed. */            \
+        int *const ep_ = t_ ? t_->errno_loc : (keep_errno_) ? &errno : NULL;                \
+        int errno_ = ep_ ? *ep_ : 0;                                                        \
         always;                                                                             \
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
             trace;                                                                          \
             hv_leave(t_);                                                                   \
         }                                                                                   \
-        if (keep_)                                                                          \
-            errno = errno_;                                                                 \
+        if (ep_)                                                                            \
+            *ep_ = errno_;                                                                  \
         return r_;                                                                          \
     }
 
@@ -172,11 +173,12 @@ static inline enum hv_mem hv_host_side(enum hv_mem m) { return m == HV_MEM_UNKNO
  * the ring had it, so hv_trace_copy writes every field, none left over. */
 _Static_assert(sizeof(struct hv_copy_args) == sizeof(union hv_call_args), "copy args fill the record");
 
-/* What a copy does beyond its record (copy.c): evidence, Python frames,
- * the guard's note, a blocking copy's observation. Commits `c`. `width`:
- * bytes per row. Takes no pointer to the description, so that the
- * description never leaves registers in the inline part. */
-void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width);
+/* What a copy does beyond its record (copy.c): evidence (when `evidence`,
+ * hv_ev_copy_wanted's answer), Python frames, the guard's note, a blocking
+ * copy's observation. Commits `c`. `width`: bytes per row. Takes no
+ * pointer to the description, so that the description never leaves
+ * registers in the inline part. */
+void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
 
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
@@ -222,9 +224,10 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * copy the guard may note, evidence, or Python frames. */
     int async_ok = (cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
+    int evidence = hv_ev_copy_wanted(c);   /* once per copy: it may take a sampling turn */
     if (__builtin_expect(blocking || (async_ok && dir == HV_DIR_H2D && hv_guard_mode() != HV_GUARD_OFF) ||
-                             hv_ev_copy_wanted(c) || hv_py_on, 0)) {
-        hv_trace_copy_rest(t, c, cp->bytes);
+                             evidence || hv_py_on, 0)) {
+        hv_trace_copy_rest(t, c, cp->bytes, evidence);
         return;
     }
     hv_call_commit(t, c);
