@@ -161,26 +161,16 @@ static void steps(int record, long n)
         pause_for_writer();
     }
 }
-static __attribute__((noipa)) void count_off_1(long n)
-{
-    steps(0, n);
-    __asm__ __volatile__("");
-}
-static __attribute__((noipa)) void count_on_1(long n)
-{
-    steps(1, n);
-    __asm__ __volatile__("");
-}
-static __attribute__((noipa)) void count_off_130(long n)
-{
-    steps(0, n);
-    __asm__ __volatile__("");
-}
-static __attribute__((noipa)) void count_on_130(long n)
-{
-    steps(1, n);
-    __asm__ __volatile__("");
-}
+#define COUNT_ARM(name, record)                      \
+    static __attribute__((noipa)) void name(long n) \
+    {                                                \
+        steps(record, n);                            \
+        __asm__ __volatile__("");                    \
+    }
+COUNT_ARM(count_off_1, 0)
+COUNT_ARM(count_on_1, 1)
+COUNT_ARM(count_off_130, 0)
+COUNT_ARM(count_on_130, 1)
 
 int main(int argc, char **argv)
 {
