@@ -14,7 +14,13 @@ $(SEM_T)/libvsym_shim.so: tests/semantics/vsym_shim.c tests/semantics/vsym_shim.
 	@mkdir -p $(@D)
 	$(CC) $(KT_CFLAGS) -shared -fPIC -Wl,--version-script=tests/semantics/vsym_shim.map -o $@ $<
 
-check-semantics: $(SEM_T)/sem_app $(SEM_T)/libvsym_shim.so $(BUILD)/tests/kernels/k950.co $(LIBHIPVIS) $(BUILD)/hipvis-dump \
+# A ROCm 6 face for hipDrvMemcpy3DAsync (the double speaks HIP 5.2's
+# HIP_MEMCPY3D): its soname and R0600 export make hipvis read ROCm 6's layout.
+$(SEM_T)/r6/libamdhip64.so.7: tests/semantics/r6_shim.c $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) $(KT_CFLAGS) -shared -fPIC -Wl,-soname,libamdhip64.so.7 -o $@ $< -L$(BUILD)/tests/double -lamdhip64
+
+check-semantics: $(SEM_T)/sem_app $(SEM_T)/libvsym_shim.so $(SEM_T)/r6/libamdhip64.so.7 $(BUILD)/tests/kernels/k950.co $(LIBHIPVIS) $(BUILD)/hipvis-dump \
                  $(BUILD)/hipvis-analyze
 	python3 tests/semantics/semantics.py $(BUILD)
 

@@ -410,6 +410,40 @@ static void case_exec_memcpy3d(void)
     side_write_then_replay(x, big);
 }
 
+/* C6 with ROCm 6's HIP_MEMCPY3D (size_t fields, hipMemoryType device 2),
+ * through tests/semantics/r6_shim.c (SEM_R6_SHIM): the same rows as drv3d. */
+static void case_drv3d_r6(void)
+{
+    struct {
+        size_t srcXInBytes, srcY, srcZ, srcLOD;
+        int srcMemoryType;
+        const void *srcHost;
+        void *srcDevice, *srcArray;
+        size_t srcPitch, srcHeight;
+        size_t dstXInBytes, dstY, dstZ, dstLOD;
+        int dstMemoryType;
+        void *dstHost;
+        void *dstDevice, *dstArray;
+        size_t dstPitch, dstHeight;
+        size_t WidthInBytes, Height, Depth;
+    } c = {.srcMemoryType = 2, .srcDevice = (char *)big + 32768, .srcPitch = 64, .srcHeight = 4,
+           .dstMemoryType = 2, .dstDevice = big, .dstPitch = 1024, .dstHeight = 4, .WidthInBytes = 64, .Height = 4,
+           .Depth = 3};
+    const char *shim = getenv("SEM_R6_SHIM");
+    void *h = shim ? dlopen(shim, RTLD_NOW | RTLD_LOCAL) : NULL;
+    hipError_t (*copy)(const void *, hipStream_t) =
+        h ? (hipError_t(*)(const void *, hipStream_t))dlsym(h, "hipDrvMemcpy3DAsync") : NULL;
+    if (!copy) {
+        printf("sem: no hipDrvMemcpy3DAsync in %s\n", shim ? shim : "(SEM_R6_SHIM unset)");
+        failed = 1;
+        return;
+    }
+    hipGraphExec_t x = reader_exec(pos ? (char *)big + 5 * 1024 : (char *)big + 5 * 1024 + 512, 64);
+    R(copy(&c, s_main));
+    R(hipGraphLaunch(x, s_main));
+    R(hipDeviceSynchronize());
+}
+
 /* L1: hipDrvLaunchKernelEx (HIP_LAUNCH_CONFIG, ROCm 6.2+) writes what the
  * metadata says, like the other launches: on the side stream it races the
  * replay reading it (pos) unless ordered (neg). */
@@ -463,6 +497,7 @@ static const struct {
     {"exec_memcpy3d", case_exec_memcpy3d},
     {"param2d", case_param2d},
     {"launch_ex", case_launch_ex},
+    {"drv3d_r6", case_drv3d_r6},
 };
 
 int main(int argc, char **argv)

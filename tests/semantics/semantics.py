@@ -27,7 +27,8 @@ class Semantics(Suite):
         out = os.path.join(self.tmp, f"{case}-{variant}.zst")
         env = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out,
                    HIPVIS_QUIET="1",
-                   SEM_VSYM_SHIM=os.path.join(self.build, "tests", "semantics", "libvsym_shim.so"))
+                   SEM_VSYM_SHIM=os.path.join(self.build, "tests", "semantics", "libvsym_shim.so"),
+                   SEM_R6_SHIM=os.path.join(self.build, "tests", "semantics", "r6", "libamdhip64.so.7"))
         for k in ("HIPDOUBLE_FAULT", "HIPDOUBLE_EXEC"):
             env.pop(k, None)
         p = subprocess.run([self.app, self.co, case, variant], env=env, capture_output=True, text=True,
@@ -149,11 +150,15 @@ class Semantics(Suite):
             self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12, f"batch3d {variant}: 12 rows of 64 B", str(b))
         self.pair("batch3d", "same-epoch-write", recs)
 
-    def drv3d(self):
+    def drv3d(self, case="drv3d"):
         def recs(variant, calls, recs, report):
             b = [c for c in calls if c["api"] == "hipDrvMemcpy3DAsync"]
-            self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12, f"drv3d {variant}: 12 rows of 64 B", str(b))
-        self.pair("drv3d", "same-epoch-write", recs)
+            self.check(len(b) == 1 and b[0]["bytes"] == 64 * 12 and b[0]["dpitch"] == 1024,
+                       f"{case} {variant}: 12 rows of 64 B at pitch 1024", str(b))
+        self.pair(case, "same-epoch-write", recs)
+
+    def drv3d_r6(self):
+        self.drv3d("drv3d_r6")
 
     def node_enabled(self):
         def recs(variant, calls, recs, report):
@@ -178,7 +183,7 @@ class Semantics(Suite):
 
 FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
             "ctx_sync", "batch", "batch_side", "batch3d", "drv3d",
-            "node_enabled", "exec_memcpy3d", "param2d", "launch_ex")
+            "node_enabled", "exec_memcpy3d", "param2d", "launch_ex", "drv3d_r6")
 
 
 def main():
