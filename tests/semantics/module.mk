@@ -4,7 +4,7 @@
 # and checks. Optimised build only (like tests/e2e).
 SEM_T := $(BUILD)/tests/semantics
 
-$(SEM_T)/sem_app: tests/semantics/sem_app.c tests/kernels/khost.h $(BUILD)/tests/double/libamdhip64.so
+$(SEM_T)/sem_app: tests/semantics/sem_app.c tests/semantics/r6_memcpy3d.h tests/kernels/khost.h $(BUILD)/tests/double/libamdhip64.so
 	@mkdir -p $(@D)
 	$(CC) $(KT_CFLAGS) -o $@ $< -L$(BUILD)/tests/double -lamdhip64 -ldl
 
@@ -16,7 +16,7 @@ $(SEM_T)/libvsym_shim.so: tests/semantics/vsym_shim.c tests/semantics/vsym_shim.
 
 # A ROCm 6 face for hipDrvMemcpy3DAsync (the double speaks HIP 5.2's
 # HIP_MEMCPY3D): its soname and R0600 export make hipvis read ROCm 6's layout.
-$(SEM_T)/r6/libamdhip64.so.7: tests/semantics/r6_shim.c $(BUILD)/tests/double/libamdhip64.so
+$(SEM_T)/r6/libamdhip64.so.7: tests/semantics/r6_shim.c tests/semantics/r6_memcpy3d.h $(BUILD)/tests/double/libamdhip64.so
 	@mkdir -p $(@D)
 	$(CC) $(KT_CFLAGS) -shared -fPIC -Wl,-soname,libamdhip64.so.7 -o $@ $< -L$(BUILD)/tests/double -lamdhip64
 

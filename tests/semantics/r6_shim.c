@@ -6,26 +6,11 @@
  * (src/intercept/hip/memcpy.c rocm6_layout); the copy itself is the
  * double's hipMemcpy3DAsync of the same pitched pointers.
  */
-#include <string.h>
-
 /* HIP 5.2's declaration has the old struct: put it aside. */
 #define hipDrvMemcpy3DAsync hip52_decl_hipDrvMemcpy3DAsync
 #include "../runtime-double/hipdouble.h"
 #undef hipDrvMemcpy3DAsync
-
-typedef struct {
-    size_t srcXInBytes, srcY, srcZ, srcLOD;
-    int srcMemoryType;
-    const void *srcHost;
-    void *srcDevice, *srcArray;
-    size_t srcPitch, srcHeight;
-    size_t dstXInBytes, dstY, dstZ, dstLOD;
-    int dstMemoryType;
-    void *dstHost;
-    void *dstDevice, *dstArray;
-    size_t dstPitch, dstHeight;
-    size_t WidthInBytes, Height, Depth;
-} r6_memcpy3d;
+#include "r6_memcpy3d.h"
 
 /* Present so hipvis takes this runtime for ROCm 6+; never called. */
 int hipGetDevicePropertiesR0600(void *prop, int device);
@@ -40,15 +25,14 @@ hipError_t hipDrvMemcpy3DAsync(const r6_memcpy3d *c, hipStream_t stream)
 {
     if (!c || c->srcMemoryType == 10 || c->dstMemoryType == 10)
         return hipErrorInvalidValue;
-    hipMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    void *src = c->srcMemoryType == 1 ? (void *)c->srcHost : c->srcDevice;
-    void *dst = c->dstMemoryType == 1 ? c->dstHost : c->dstDevice;
-    p.srcPtr = (hipPitchedPtr){src, c->srcPitch, c->WidthInBytes, c->srcHeight};
-    p.dstPtr = (hipPitchedPtr){dst, c->dstPitch, c->WidthInBytes, c->dstHeight};
-    p.srcPos = (hipPos){c->srcXInBytes, c->srcY, c->srcZ};
-    p.dstPos = (hipPos){c->dstXInBytes, c->dstY, c->dstZ};
-    p.extent = (hipExtent){c->WidthInBytes, c->Height, c->Depth};
-    p.kind = hipMemcpyDefault;
+    hipMemcpy3DParms p = {
+        .srcPtr = make_hipPitchedPtr(c->srcMemoryType == 1 ? (void *)c->srcHost : c->srcDevice, c->srcPitch,
+                                     c->WidthInBytes, c->srcHeight),
+        .dstPtr = make_hipPitchedPtr(c->dstMemoryType == 1 ? c->dstHost : c->dstDevice, c->dstPitch,
+                                     c->WidthInBytes, c->dstHeight),
+        .srcPos = make_hipPos(c->srcXInBytes, c->srcY, c->srcZ),
+        .dstPos = make_hipPos(c->dstXInBytes, c->dstY, c->dstZ),
+        .extent = make_hipExtent(c->WidthInBytes, c->Height, c->Depth),
+        .kind = hipMemcpyDefault};
     return hipMemcpy3DAsync(&p, stream);
 }

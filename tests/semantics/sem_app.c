@@ -21,6 +21,7 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #include "../kernels/khost.h"
+#include "r6_memcpy3d.h"
 
 static int failed;
 
@@ -414,21 +415,9 @@ static void case_exec_memcpy3d(void)
  * through tests/semantics/r6_shim.c (SEM_R6_SHIM): the same rows as drv3d. */
 static void case_drv3d_r6(void)
 {
-    struct {
-        size_t srcXInBytes, srcY, srcZ, srcLOD;
-        int srcMemoryType;
-        const void *srcHost;
-        void *srcDevice, *srcArray;
-        size_t srcPitch, srcHeight;
-        size_t dstXInBytes, dstY, dstZ, dstLOD;
-        int dstMemoryType;
-        void *dstHost;
-        void *dstDevice, *dstArray;
-        size_t dstPitch, dstHeight;
-        size_t WidthInBytes, Height, Depth;
-    } c = {.srcMemoryType = 2, .srcDevice = (char *)big + 32768, .srcPitch = 64, .srcHeight = 4,
-           .dstMemoryType = 2, .dstDevice = big, .dstPitch = 1024, .dstHeight = 4, .WidthInBytes = 64, .Height = 4,
-           .Depth = 3};
+    r6_memcpy3d c = {.srcMemoryType = 2, .srcDevice = (char *)big + 32768, .srcPitch = 64, .srcHeight = 4,
+                     .dstMemoryType = 2, .dstDevice = big, .dstPitch = 1024, .dstHeight = 4, .WidthInBytes = 64,
+                     .Height = 4, .Depth = 3};
     const char *shim = getenv("SEM_R6_SHIM");
     void *h = shim ? dlopen(shim, RTLD_NOW | RTLD_LOCAL) : NULL;
     hipError_t (*copy)(const void *, hipStream_t) =
