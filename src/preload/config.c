@@ -111,7 +111,7 @@ static int parse_probe(const char *v, struct hv_probe_spec *out, char *err, unsi
 int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
 {
     static const struct int_knob enable = {"HIPVIS_ENABLE", 0, 1, 1, 0};
-    static const struct int_knob ring = {"HIPVIS_RING_KB", 16, 1048576, 1024, 1};
+    static const struct int_knob ring = {"HIPVIS_RING_KB", 16, 1048576, 4096, 1};
     static const struct int_knob flush = {"HIPVIS_FLUSH_MS", 1, 100, 50, 0};
     static const struct int_knob level = {"HIPVIS_ZSTD_LEVEL", 1, 19, 3, 0};
     static const struct int_knob quiet = {"HIPVIS_QUIET", 0, 1, 0, 0};

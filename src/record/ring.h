@@ -136,9 +136,9 @@ long hv_ring_drain(struct hv_ring *r, hv_ring_visit_fn fn, void *ctx);
 
 /*
  * The same in two steps, for a consumer that must not give space back before
- * what it read is safe elsewhere (the sidecar releases only once the trace
- * file holds the records, so a sidecar killed mid-drain loses nothing: its
- * successor re-reads from `tail`). hv_ring_read visits the records published
+ * what it read is safe elsewhere (the sidecar releases once it holds copies,
+ * before it writes them, and accounts for a kill in between; see
+ * docs/sidecar.md). hv_ring_read visits the records published
  * between *pos (tail <= *pos <= head) and head and advances *pos; it returns
  * records visited, or -1 when the ring or a record is malformed: *pos then
  * stops at the malformed record, the ones before it having been visited.

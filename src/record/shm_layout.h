@@ -60,12 +60,24 @@ enum hv_shm_state {
  * nothing is counted twice and nothing silently vanishes. Written by the
  * consumer only. */
 struct hv_shm_consumer {
-    alignas(64) _Atomic uint64_t released;     /* records handed back to the producer (all in trace files) */
+    alignas(64) _Atomic uint64_t released;     /* records handed back to the producer */
     _Atomic uint64_t footer_calls;             /* calls accounted in footers so far */
     _Atomic uint64_t footer_dropped[HV_DROP__COUNT]; /* drops accounted in footers so far */
     _Atomic uint64_t files;                    /* trace files opened for this segment */
     _Atomic uint64_t consumer_pid;             /* the sidecar that last drained it (informational) */
+    /* A drain cycle releases what it read (copied out) before it writes the
+     * frame, so a sidecar killed in between cannot make its successor read
+     * those records again (duplicates in two files). `filed` is advanced
+     * once the frame is written: released - filed is what a killed sidecar
+     * held, lost and counted (write_error) in its successor's next footer;
+     * footer_lost is how much of that footers have counted. filed_valid: set
+     * by the first sidecar that keeps `filed` (an older one left it 0). */
+    _Atomic uint64_t filed;
+    _Atomic uint64_t footer_lost;
+    _Atomic uint64_t filed_valid;
 };
+/* The fields above live in the struct's padding: the layout did not change. */
+_Static_assert(sizeof(struct hv_shm_consumer) == 128, "hv_shm_consumer keeps its size");
 
 struct hv_shm_header {
     _Atomic uint64_t magic;          /* HV_SHM_MAGIC, stored last */

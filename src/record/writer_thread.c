@@ -126,10 +126,12 @@ static void *writer_main(void *arg)
      * while a frame per 2 ms would compress poorly. */
     uint32_t since_flush_us = 0, nap_us = HV_DRAIN_MS * 1000;
     /* A drain that found more than an eighth of a ring's worth of records
+     * (an eighth of 1 MiB at most, whatever the ring: ~1,100 records, so
+     * from ~0.5 M calls/s on, the larger default ring changes nothing here)
      * (one busy thread at ~1 M calls/s fills a 1 MiB ring in ~9 ms) makes
      * the next nap a quarter as long: the rings are emptied sooner when
      * they fill fast, at no cost when they do not. */
-    long busy = (long)w->hdr.ring_kb * 1024 / 8 / (long)sizeof(struct hv_call);
+    long busy = (long)(w->hdr.ring_kb < 1024 ? w->hdr.ring_kb : 1024) * 1024 / 8 / (long)sizeof(struct hv_call);
     while (atomic_load_explicit(&w->run, memory_order_acquire)) {
         uint32_t nap = w->flush_ms * 1000 < nap_us ? w->flush_ms * 1000 : nap_us;
         struct timespec ts = {0, (long)nap * 1000L};

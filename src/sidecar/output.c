@@ -24,6 +24,7 @@ void sc_output_init(struct sc_output *o, const struct sc_output_cfg *cfg, const 
     o->base_calls = atomic_load(&acc->footer_calls);
     for (int k = 0; k < HV_DROP__COUNT; k++)
         o->base_dropped[k] = atomic_load(&acc->footer_dropped[k]);
+    o->base_consumer_lost = atomic_load(&acc->footer_lost);
 }
 
 static int open_file(struct sc_output *o, struct hv_shm_consumer *acc)
@@ -86,6 +87,9 @@ static uint64_t file_drops(const struct sc_output *o, const struct sc_counts *no
     for (int k = 0; k < HV_DROP__COUNT; k++)
         out[k] = now->dropped[k] > o->base_dropped[k] ? now->dropped[k] - o->base_dropped[k] : 0;
     out[HV_DROP_WRITE_ERROR] += st.records_lost + o->unfiled_lost;
+    /* Records a killed sidecar had read and released but not written. */
+    if (now->consumer_lost > o->base_consumer_lost)
+        out[HV_DROP_WRITE_ERROR] += now->consumer_lost - o->base_consumer_lost;
     for (int k = 0; k < HV_DROP__COUNT; k++)
         total += out[k];
     return total;
@@ -151,6 +155,8 @@ int sc_output_close(struct sc_output *o, struct hv_shm_consumer *acc, const stru
     o->base_calls = now->calls;
     memcpy(o->base_dropped, now->dropped, sizeof o->base_dropped);
     o->unfiled_lost = 0;
+    o->base_consumer_lost = now->consumer_lost;
+    atomic_store(&acc->footer_lost, now->consumer_lost);
     atomic_store(&acc->footer_calls, now->calls);
     for (int k = 0; k < HV_DROP__COUNT; k++)
         atomic_store(&acc->footer_dropped[k], now->dropped[k]);

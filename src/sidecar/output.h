@@ -45,6 +45,7 @@ struct sc_output {
     uint64_t opened_ns;
     uint64_t base_calls, base_dropped[HV_DROP__COUNT];   /* counts at the previous footer */
     uint64_t unfiled_lost;     /* records lost while no file could be opened */
+    uint64_t base_consumer_lost;   /* sc_counts.consumer_lost at the previous footer */
     int open_errno;            /* the last open failed (logged once); 0 once one opens */
     uint64_t retry_ns;         /* when the open was last tried */
     char last_path[4096];      /* the file opened last (open or closed since) */

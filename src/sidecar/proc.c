@@ -29,6 +29,11 @@ static void attach_body(void *arg)
 {
     struct sc_proc *p = arg;
     struct hv_shm_consumer *acc = &p->seg.hdr->consumer;
+    /* A segment an older sidecar drained: what it released, it had filed. */
+    if (!atomic_load(&acc->filed_valid)) {
+        atomic_store(&acc->filed, atomic_load(&acc->released));
+        atomic_store(&acc->filed_valid, 1);
+    }
     sc_output_init(&p->out, &p->cfg->out, &p->seg.info.file, acc);
     atomic_store(&acc->consumer_pid, (uint64_t)getpid());
     sc_info("pid %llu (%s): draining %s (%llu KiB rings, %llu records already released)",
@@ -147,8 +152,12 @@ static void drain_body(void *arg)
     }
     for (uint32_t i = 0; i < n; i++)
         read_ring(p, i);
-    /* The records are in the file before their space goes back to the producer. */
-    sc_output_flush(&p->out);
+    /* The records are copied out (visit): their space goes back to the
+     * producer before they are written, and the write is confirmed in
+     * `filed` after. A sidecar killed during the write thus leaves no
+     * record for its successor to read a second time (it would be in two
+     * files, once in each: written + dropped > made); what it held is
+     * counted lost instead (released - filed, shm_layout.h). */
     for (uint32_t i = 0; i < p->seg.hi; i++) {
         struct hv_ring *r = p->seg.rings[i];
         if (!r || p->pos[i] == NO_POS)
@@ -159,6 +168,9 @@ static void drain_body(void *arg)
     }
     struct hv_shm_consumer *acc = &p->seg.hdr->consumer;
     atomic_store_explicit(&acc->released, atomic_load_explicit(&acc->released, memory_order_relaxed) + p->cycle_records,
+                          memory_order_release);
+    sc_output_flush(&p->out);
+    atomic_store_explicit(&acc->filed, atomic_load_explicit(&acc->filed, memory_order_relaxed) + p->cycle_records,
                           memory_order_release);
     sc_segment_counts(&p->seg, &p->last);
     p->m.calls = p->last.calls;

@@ -275,6 +275,9 @@ void sc_segment_counts(const struct sc_segment *s, struct sc_counts *c)
      * could close. */
     c->calls += atomic_load_explicit(&s->col->seq, memory_order_relaxed);
     c->released = atomic_load_explicit(&s->hdr->consumer.released, memory_order_relaxed);
+    uint64_t filed = atomic_load_explicit(&s->hdr->consumer.filed, memory_order_relaxed);
+    if (atomic_load_explicit(&s->hdr->consumer.filed_valid, memory_order_relaxed) && c->released > filed)
+        c->consumer_lost = c->released - filed;
 }
 
 uint64_t sc_counts_in_flight(const struct sc_counts *c)

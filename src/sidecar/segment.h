@@ -73,6 +73,7 @@ struct sc_counts {
     uint64_t dropped[HV_DROP__COUNT];   /* of them, not delivered (ring full, no ring...) */
     uint64_t calls;                     /* intercepted calls (the seq counter, or the final count) */
     uint64_t released;                  /* records handed back by consumers, all sidecars together */
+    uint64_t consumer_lost;             /* of them, held by a sidecar killed before it wrote them */
 };
 void sc_segment_counts(const struct sc_segment *s, struct sc_counts *c);
 /* Records made but neither handed back by a consumer nor counted as dropped:

@@ -36,7 +36,10 @@ static void start(void)
     ssize_t n = readlink("/proc/self/exe", fh.exe, sizeof fh.exe - 1);
     fh.exe[n > 0 ? n : 0] = '\0';
     const char *dir = getenv("HIPVIS_SIDECAR_DIR");
-    if (hv_shm_start(&shm, dir ? dir : "/dev/shm", 1u << 20, &fh, 1, &col) != 0)
+    /* HIPVIS_RING_KB as the preload library takes it (a power of two). */
+    const char *kb = getenv("HIPVIS_RING_KB");
+    uint64_t ring = kb ? strtoull(kb, NULL, 10) * 1024 : 1u << 20;
+    if (hv_shm_start(&shm, dir ? dir : "/dev/shm", ring, &fh, 1, &col) != 0)
         exit(3);
     memset(&self, 0, sizeof self);
     self.tid = (uint32_t)syscall(SYS_gettid);
