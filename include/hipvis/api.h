@@ -198,6 +198,9 @@ enum hv_op {
     X(261, hipMemcpy3DBatchAsync, HV_OP_COPY)                                 \
     X(262, hipDrvMemcpy3D, HV_OP_COPY)                                        \
     X(263, hipDrvMemcpy3DAsync, HV_OP_COPY)                                   \
+    X(264, hipDrvMemcpy2DUnaligned, HV_OP_COPY)                               \
+    X(265, hipGraphExecMemcpyNodeSetParamsToSymbol, HV_OP_GRAPH)              \
+    X(266, hipGraphExecMemcpyNodeSetParamsFromSymbol, HV_OP_GRAPH)            \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 

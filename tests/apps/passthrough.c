@@ -288,6 +288,41 @@ int main(void)
     P(hipGraphLaunch(x3, s));
     P(hipDeviceSynchronize());
 
+    /* issue 14 (docs/semantics.md C3-C6, C11, C12, G7): batch copies (ROCm
+     * 7.1+), driver-style and parameter-block copies, exec-node setters */
+    void *bd[2] = {dev, pin}, *bs[2] = {pin, dev};
+    size_t bn[2] = {64, 64}, bfail = 0;
+    OPT(hipMemcpyBatchAsync, bd, bs, bn, 2, NULL, NULL, 0, &bfail, s);
+    struct {
+        int type;
+        void *ptr;
+        size_t row, layer;
+        int loc[2];
+    } ops[2] = {{1, pin, 0, 0, {0, 0}}, {1, dev, 0, 0, {0, 0}}};
+    struct {
+        __typeof__(ops[0]) src, dst;
+        hipExtent extent;
+        int order;
+        unsigned flags;
+    } op3 = {ops[0], ops[1], {64, 2, 1}, 1, 0};
+    OPT(hipMemcpy3DBatchAsync, 1, &op3, &bfail, 0, s);
+    HIP_MEMCPY3D d3 = {.srcMemoryType = hipMemoryTypeHost, .srcHost = pin, .srcPitch = 64, .srcHeight = 2,
+                       .dstMemoryType = hipMemoryTypeDevice, .dstDevice = (hipDeviceptr_t)dev, .dstPitch = 64,
+                       .dstHeight = 2, .WidthInBytes = 64, .Height = 2, .Depth = 1};
+    P(hipDrvMemcpy3D(&d3));
+    P(hipDrvMemcpy3DAsync(&d3, s));
+    hip_Memcpy2D p2 = {.srcMemoryType = hipMemoryTypeHost, .srcHost = pin, .srcPitch = 64,
+                       .dstMemoryType = hipMemoryTypeDevice, .dstDevice = (hipDeviceptr_t)dev, .dstPitch = 64,
+                       .WidthInBytes = 64, .Height = 2};
+    P(hipMemcpyParam2D(&p2));
+    P(hipMemcpyParam2DAsync(&p2, s));
+    P(hipDrvMemcpy2DUnaligned(&p2));
+    P(hipGraphExecMemcpyNodeSetParamsToSymbol(x3, cn, dev, pin, 64, 0, hipMemcpyHostToDevice));
+    P(hipGraphExecMemcpyNodeSetParamsFromSymbol(x3, c1, pin, dev, 64, 0, hipMemcpyDeviceToHost));
+    OPT(hipGraphNodeSetEnabled, x3, cn, 0);
+    OPT(hipGraphNodeSetEnabled, x3, cn, 1);
+    P(hipStreamSynchronize(s));
+
     /* capture through the _spt entry points */
     hipGraph_t g2 = NULL;
     OPT(hipStreamBeginCapture_spt, hipStreamPerThread, hipStreamCaptureModeRelaxed);

@@ -1498,3 +1498,21 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode)
     *mode = old;
     return hipSuccess;
 }
+
+/* Symbol copies in an exec: the double has no device globals, a symbol is
+ * its own device address (as its hipMemcpyToSymbol). */
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, const void *symbol,
+                                                   const void *src, size_t count, size_t offset, hipMemcpyKind kind)
+{
+    struct hd_work w;
+    hipError_t e = symbol ? memcpy1d_work(&w, (char *)symbol + offset, src, count, kind) : hipErrorInvalidSymbol;
+    return hd_ret(e != hipSuccess ? e : exec_node_set(hGraphExec, node, &w));
+}
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst,
+                                                     const void *symbol, size_t count, size_t offset,
+                                                     hipMemcpyKind kind)
+{
+    struct hd_work w;
+    hipError_t e = symbol ? memcpy1d_work(&w, dst, (const char *)symbol + offset, count, kind) : hipErrorInvalidSymbol;
+    return hd_ret(e != hipSuccess ? e : exec_node_set(hGraphExec, node, &w));
+}

@@ -1142,6 +1142,8 @@ static hipError_t param2d(const hip_Memcpy2D *c, hipStream_t stream, enum sync_k
                        stream, false, sync);
 }
 hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) { return param2d(pCopy, NULL, BLOCKING); }
+/* CLR: the same copy through a HIP_MEMCPY3D of depth 1. */
+hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) { return param2d(pCopy, NULL, BLOCKING); }
 hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream)
 {
     return param2d(pCopy, stream, ASYNC);

@@ -433,6 +433,17 @@ static void case_drv3d_r6(void)
     R(hipDeviceSynchronize());
 }
 
+/* G7: hipGraphExecMemcpyNodeSetParamsFromSymbol re-points the node at a
+ * symbol (the double: `big` is its own symbol) at offset 256: a side-stream
+ * write there races the replay (pos) unless ordered (neg). */
+static void case_exec_from_symbol(void)
+{
+    hipGraphNode_t node = NULL;
+    hipGraphExec_t x = copy_exec(in, &node);
+    R(hipGraphExecMemcpyNodeSetParamsFromSymbol(x, node, out, big, 256, 256, hipMemcpyDeviceToDevice));
+    side_write_then_replay(x, (char *)big + 256);
+}
+
 /* L1: hipDrvLaunchKernelEx (HIP_LAUNCH_CONFIG, ROCm 6.2+) writes what the
  * metadata says, like the other launches: on the side stream it races the
  * replay reading it (pos) unless ordered (neg). */
@@ -487,6 +498,7 @@ static const struct {
     {"param2d", case_param2d},
     {"launch_ex", case_launch_ex},
     {"drv3d_r6", case_drv3d_r6},
+    {"exec_from_symbol", case_exec_from_symbol},
 };
 
 int main(int argc, char **argv)

@@ -180,10 +180,21 @@ class Semantics(Suite):
                        f"launch_ex {variant}: the launch through dlsym's pointer is traced")
         self.pair("launch_ex", "unordered-write", recs)
 
+    def exec_from_symbol(self):
+        def recs(variant, calls, recs, report):
+            c = [r for r in calls if r["api"] == "hipGraphExecMemcpyNodeSetParamsFromSymbol"]
+            n = [r for r in recs if r.get("type") == "graph_node" and c and r["seq"] == c[0]["seq"]]
+            w = [r["dst"] for r in calls if r["api"] == "hipMemsetAsync"]
+            self.check(len(n) == 1 and n[0]["bytes"] == 256 and [n[0]["src"]] == w,
+                       f"exec_from_symbol {variant}: the node reads symbol+256 (where the side write lands), 256 B",
+                       str((n, w)))
+        self.pair("exec_from_symbol", "unordered-write", recs)
+
 
 FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
             "ctx_sync", "batch", "batch_side", "batch3d", "drv3d",
-            "node_enabled", "exec_memcpy3d", "param2d", "launch_ex", "drv3d_r6")
+            "node_enabled", "exec_memcpy3d", "param2d", "launch_ex", "drv3d_r6",
+            "exec_from_symbol")
 
 
 def main():

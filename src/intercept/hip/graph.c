@@ -223,6 +223,20 @@ HV_HIP_WRAP(hipGraphExecEventRecordNodeSetEvent, (hipGraphExec_t e, hipGraphNode
 HV_HIP_WRAP(hipGraphExecEventWaitNodeSetEvent, (hipGraphExec_t e, hipGraphNode_t n, hipEvent_t ev), (e, n, ev),
             EXEC_NODE(DESC(.type = HV_NODE_EVENT_WAIT, .u.event = {HV_PTR(ev)})))
 
+/* Symbol sides: the symbol's device address, resolved after the call as
+ * the symbol copies do (docs/semantics.md C9). */
+#define SYMBOL_NODE(dst_, src_)                                                                            \
+    EXEC_NODE(DESC(.type = HV_NODE_MEMCPY, .u.memcpy = {.dst = HV_PTR(dst_), .src = HV_PTR(src_), .bytes = count, \
+                                                        .kind = (uint32_t)k}))
+HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParamsToSymbol,
+            (hipGraphExec_t e, hipGraphNode_t n, const void *sym, const void *src, size_t count, size_t off,
+             hipMemcpyKind k),
+            (e, n, sym, src, count, off, k), SYMBOL_NODE(hv_symbol_at("hipGetSymbolAddress", sym, off, r_), src))
+HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParamsFromSymbol,
+            (hipGraphExec_t e, hipGraphNode_t n, void *dst, const void *sym, size_t count, size_t off,
+             hipMemcpyKind k),
+            (e, n, dst, sym, count, off, k), SYMBOL_NODE(dst, hv_symbol_at("hipGetSymbolAddress", sym, off, r_)))
+
 /* The generic setter: the node's type says which member is set. */
 static void set_node(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
                      const hv_hipGraphNodeParams *p)

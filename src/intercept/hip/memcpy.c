@@ -115,6 +115,9 @@ static struct hv_copy_desc param2d(const hip_Memcpy2D *c, uint8_t flags)
 
 HV_HIP_WRAP(hipMemcpyParam2D, (const hip_Memcpy2D *c), (c),
             COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, 0)}))
+/* hipDrvMemcpy2DUnaligned: the same copy (CLR: HIP_MEMCPY3D of depth 1). */
+HV_HIP_WRAP(hipDrvMemcpy2DUnaligned, (const hip_Memcpy2D *c), (c),
+            COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, 0)}))
 HV_HIP_WRAP(hipMemcpyParam2DAsync, (const hip_Memcpy2D *c, hipStream_t s), (c, s),
             COPY(s, HV_HIP_LEGACY, (struct hv_copy_desc[]){param2d(c, HV_COPY_ASYNC)}))
 
