@@ -34,11 +34,13 @@ BENCHES += bench-analyze
 # the lifecycle app traced on the runtime double.
 ENGINE_FUZZ     := $(BUILD)/fuzz/fuzz_engine
 ENGINE_FUZZ_DIR := $(BUILD)/fuzz/engine
+# (HTML_GEN: the HTML report's embedded script and style, generated C.)
 $(ENGINE_FUZZ): tests/analyze/fuzz/fuzz_engine.c tests/analyze/fuzz/feed_engine.c $(ANALYZE_SRCS) $(FORMAT_SRCS) \
-                $(wildcard src/analyze/*.h src/analyze/*/*.h src/format/*.h include/hipvis/*.h)
+                $(HTML_GEN) $(wildcard src/analyze/*.h src/analyze/*/*.h src/format/*.h include/hipvis/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS_BASE) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=undefined $< tests/analyze/fuzz/feed_engine.c $(ANALYZE_SRCS) $(FORMAT_SRCS) -lzstd -lpthread -lm -o $@
+	    -fno-sanitize-recover=undefined $< tests/analyze/fuzz/feed_engine.c $(ANALYZE_SRCS) $(FORMAT_SRCS) \
+	    $(HTML_GEN) -lzstd $(REPORT_LIBS) -lpthread -lm -o $@
 
 $(ANALYZE_T)/engine_seeds: $(call obj,tests/analyze/fuzz/engine_seeds.c) $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
