@@ -132,6 +132,12 @@ static void read_ring(struct sc_proc *p, uint32_t i)
     uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
     if (head - p->pos[i] > p->fill_max)
         p->fill_max = head - p->pos[i];
+    /* Records to read: only with a trace file to put them in; otherwise
+     * none is read this cycle and they all stay in the segment (proc.h). */
+    if (head != p->pos[i] && sc_output_ready(&p->out, &p->seg.hdr->consumer, hv_mono_ns()) != 0) {
+        p->stalled = 1;
+        return;
+    }
     if (hv_ring_read(r, &p->pos[i], visit, p) < 0) {
         sc_log("pid %llu: ring %u (tid %u) is corrupt at byte %llu; its records from there on are skipped",
                (unsigned long long)p->seg.info.pid, i, r->tid, (unsigned long long)p->pos[i]);
@@ -144,14 +150,15 @@ static void drain_body(void *arg)
     struct sc_proc *p = arg;
     uint32_t n = sc_segment_slots(&p->seg);
     p->cycle_records = p->cycle_bytes = p->fill_max = 0;
-    /* No file to put them in: leave every record where it is (proc.h). */
-    p->stalled = sc_output_ready(&p->out, &p->seg.hdr->consumer, hv_mono_ns()) != 0;
+    p->stalled = 0;
+    for (uint32_t i = 0; i < n && !p->stalled; i++)
+        read_ring(p, i);
     if (p->stalled) {
+        /* Nothing was read (the check comes before the first record):
+         * nothing to release or write. */
         sc_segment_counts(&p->seg, &p->last);
         return;
     }
-    for (uint32_t i = 0; i < n; i++)
-        read_ring(p, i);
     /* The records are copied out (visit): their space goes back to the
      * producer before they are written, and the write is confirmed in
      * `filed` after. A sidecar killed during the write thus leaves no
