@@ -72,7 +72,20 @@ struct hv_file_header {
     /* Environment knobs that change runtime scheduling/caching, "NAME=value;..."
      * (DEBUG_HIP_*, AMD_*, HSA_ENABLE_SDMA, GPU_FORCE_BLIT_COPY_SIZE, ...). */
     char     knobs[512];
+    /* The command line (/proc/self/cmdline, read once when tracing is set
+     * up): argc arguments, each NUL-terminated, in argv[0, argv_bytes).
+     * HIPVIS_RECORD_ARGV=0 leaves it empty with HV_ARGV_OFF set; an
+     * argument that did not fit is left out with every one after it, and
+     * HV_ARGV_TRUNCATED says so. Older writers: all zero (not recorded). */
+    uint32_t argc;
+    uint32_t argv_bytes;
+    uint32_t argv_flags;         /* HV_ARGV_* */
+    uint32_t argv_pad;
+    char     argv[4096];
 };
+
+#define HV_ARGV_TRUNCATED 0x1u   /* arguments beyond argv[] were not recorded */
+#define HV_ARGV_OFF       0x2u   /* HIPVIS_RECORD_ARGV=0: not recorded on purpose */
 
 enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
 #define HV_HDR_PAYLOADS 0x1u     /* copy payload records may be present */
@@ -137,6 +150,7 @@ enum hv_rec_type {
     HV_REC_NAME = 35,         /* struct hv_name: hipvis_name() named a buffer */
     HV_REC_PYSTACK = 36,      /* struct hv_pystack: the calling thread's Python frames */
     HV_REC_MARK = 37,         /* struct hv_mark: region / step mark (hipvis, NVTX, roctx, profiler, signal) */
+    HV_REC_KARG_NAMES = 38,   /* struct hv_karg_names + hv_karg_name[]: a kernel's argument names */
     HV_REC__MAX
 };
 
@@ -710,6 +724,35 @@ struct hv_mark {
     uint32_t name_id;         /* string id of the message, 0 none */
     uint64_t id;              /* START/END: the range id */
     uint64_t skipped;         /* RECORD_ON/OFF: data calls not recorded so far (HIPVIS_START) */
+};
+
+/* ==========================================================================
+ * Kernel argument names (issue 16; docs/names.md). Where a code object's
+ * metadata names a kernel's arguments (amdhsa.kernels[].args[].name: HIP
+ * built with -fhip-kernel-arg-name, OpenCL with -cl-kernel-arg-info), the
+ * tracer records them once when it binds the kernel to a handle, right
+ * after that call's HV_REC_KERNEL, so a finding can say which parameter of
+ * the kernel saw the buffer. No record when no argument has a name.
+ * ======================================================================== */
+
+struct hv_karg_name {
+    uint32_t offset;          /* byte offset in the kernel's argument block */
+    uint32_t size;            /* bytes */
+    uint16_t index;           /* explicit argument index: hv_karg.index of metadata-origin args */
+    uint8_t  kind;            /* enum hv_karg_name_kind */
+    uint8_t  pad;
+    uint32_t name_id;         /* string id of the name, 0 none */
+};
+
+enum hv_karg_name_kind { HV_KARG_BY_VALUE = 0, HV_KARG_POINTER = 1 };
+
+struct hv_karg_names {
+    struct hv_rec_header h;   /* type HV_REC_KARG_NAMES; seq = the call that bound the kernel */
+    uint64_t func;            /* host stub or hipFunction_t (as in HV_REC_KERNEL) */
+    uint64_t code_object_hash;/* the object the names come from */
+    uint32_t name_id;         /* string id of the kernel name */
+    uint32_t count;           /* entries that follow: the kernel's explicit arguments, in order */
+    /* struct hv_karg_name args[count] */
 };
 
 #endif

@@ -110,6 +110,11 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
         t->runtime[sizeof t->runtime - 1] = 0;
         memcpy(t->knobs, hdr->knobs, sizeof t->knobs);
         t->knobs[sizeof t->knobs - 1] = 0;
+        _Static_assert(sizeof t->argv == sizeof hdr->argv, "the summary holds the header's argv");
+        memcpy(t->argv, hdr->argv, sizeof t->argv);   /* consistent: the reader sanitized it */
+        t->argc = hdr->argc;
+        t->argv_bytes = hdr->argv_bytes;
+        t->argv_flags = hdr->argv_flags;
     }
     t->path = name ? strdup(name) : NULL;
     hv_model_init(&e->m, t->pid, out, t, hooks);

@@ -66,6 +66,7 @@ struct hv_fside {
     uint64_t dst, src, bytes;/* copies/memsets; FREE: dst = base */
     uint64_t exec, node;     /* replays: exec and node handle */
     uint64_t value;          /* kernel argument pointer value */
+    uint64_t func;           /* kernels: the function handle (names its arguments, HV_REC_KARG_NAMES) */
     const char *name;        /* kernel name; transient on input, owned by the store in groups */
 };
 
@@ -104,6 +105,10 @@ struct hv_trace_summary {
     char     exe[256];
     char     runtime[64];
     char     knobs[512];
+    /* The traced command line (hv_file_header.argv): argc NUL-terminated
+     * arguments in argv[0, argv_bytes); argc 0 when not recorded. */
+    uint32_t argc, argv_bytes, argv_flags;   /* HV_ARGV_* */
+    char     argv[4096];
     uint64_t records, calls, failed_calls;
     uint64_t failed_launches, failed_copies;  /* kernel/graph launches, copies/memsets that returned an error */
     uint64_t first_failed_seq;

@@ -263,6 +263,21 @@ static const struct hv_field karg_fields[] = {
     ENUM("origin", struct hv_karg, origin, hv_arg_origin_name, 0),
 };
 
+static const struct hv_field karg_names_fields[] = {
+    F("func", struct hv_karg_names, func, HV_FMT_HEX, 0),
+    F("code_object_hash", struct hv_karg_names, code_object_hash, HV_FMT_HEX, T_),
+    F("kernel", struct hv_karg_names, name_id, HV_FMT_STRID, 0),
+    F("count", struct hv_karg_names, count, HV_FMT_U, 0),
+};
+
+static const struct hv_field karg_name_fields[] = {
+    F("index", struct hv_karg_name, index, HV_FMT_U, 0),
+    F("offset", struct hv_karg_name, offset, HV_FMT_U, 0),
+    F("size", struct hv_karg_name, size, HV_FMT_U, 0),
+    F("kind", struct hv_karg_name, kind, HV_FMT_U, 0),
+    F("name", struct hv_karg_name, name_id, HV_FMT_STRID, 0),
+};
+
 static const struct hv_field kernel_fields[] = {
     F("func", struct hv_kernel_sym, func, HV_FMT_HEX, 0),
     F("module", struct hv_kernel_sym, module, HV_FMT_HEX, 0),
@@ -396,11 +411,13 @@ struct hv_field_list hv_rec_fields(unsigned type)
     case HV_REC_NAME:        return LIST(name_fields);
     case HV_REC_PYSTACK:     return LIST(pystack_fields);
     case HV_REC_MARK:        return LIST(mark_fields);
+    case HV_REC_KARG_NAMES:  return LIST(karg_names_fields);
     default:                 return (struct hv_field_list){ NULL, 0 };  /* drops: by cause */
     }
 }
 
 struct hv_field_list hv_karg_fields(void) { return LIST(karg_fields); }
+struct hv_field_list hv_karg_name_fields(void) { return LIST(karg_name_fields); }
 
 /* ---- file header and footer ---- */
 
@@ -423,6 +440,9 @@ static const struct hv_field header_fields[] = {
     CHARS("runtime_version", H, runtime_version),
     CHARS("exe", H, exe),
     CHARS("knobs", H, knobs),
+    F("argc", H, argc, HV_FMT_U, HV_FLD_NOTEXT),
+    BIT("argv_truncated", H, argv_flags, HV_ARGV_TRUNCATED, 0),
+    BIT("argv_off", H, argv_flags, HV_ARGV_OFF, 0),
 };
 #undef H
 

@@ -59,6 +59,7 @@ struct hv_field_list hv_rec_fields(unsigned type);
 /* The union part of a graph node, by enum hv_node_type. */
 struct hv_field_list hv_graph_node_fields(unsigned node_type);
 struct hv_field_list hv_karg_fields(void);    /* one struct hv_karg */
+struct hv_field_list hv_karg_name_fields(void);  /* one struct hv_karg_name */
 struct hv_field_list hv_header_fields(void);  /* struct hv_file_header */
 struct hv_field_list hv_footer_fields(void);  /* struct hv_file_footer, less dropped[] */
 

@@ -19,7 +19,7 @@ const char *hv_rec_type_name(unsigned type)
         [HV_REC_PROBE] = "probe",         [HV_REC_EPOCH] = "epoch",
         [HV_REC_CODEOBJ_NOTE] = "codeobj_note", [HV_REC_GUARD] = "guard",
         [HV_REC_NAME] = "name",           [HV_REC_PYSTACK] = "pystack",
-        [HV_REC_MARK] = "mark",
+        [HV_REC_MARK] = "mark",           [HV_REC_KARG_NAMES] = "karg_names",
     };
     return PICK(t, type);
 }

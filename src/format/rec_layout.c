@@ -23,6 +23,7 @@ const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
     [HV_REC_NAME] = sizeof(struct hv_name),
     [HV_REC_PYSTACK] = sizeof(struct hv_pystack),
     [HV_REC_MARK] = sizeof(struct hv_mark),
+    [HV_REC_KARG_NAMES] = sizeof(struct hv_karg_names),
 };
 
 /* Reads a 32-bit count/len field at `off` (records are 8-aligned, but a
@@ -46,11 +47,12 @@ size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
     case HV_REC_MAPS:        return field32(rec, offsetof(struct hv_map, path_len));
     case HV_REC_PROBE:       return field32(rec, offsetof(struct hv_probe, len)) * (uint64_t)HV_PROBE__POINTS;
     case HV_REC_PYSTACK:     return field32(rec, offsetof(struct hv_pystack, nframes)) * sizeof(struct hv_pyframe);
+    case HV_REC_KARG_NAMES:  return field32(rec, offsetof(struct hv_karg_names, count)) * sizeof(struct hv_karg_name);
     default:                 return 0;
     }
 }
 
-_Static_assert(HV_REC_PYSTACK < 64 && HV_REC_PROBE < 64, "tail types fit HV_REC_TAIL_TYPES");
+_Static_assert(HV_REC_PYSTACK < 64 && HV_REC_PROBE < 64 && HV_REC_KARG_NAMES < 64, "tail types fit HV_REC_TAIL_TYPES");
 
 const char *hv_rec_check(const struct hv_rec_header *rec)
 {
@@ -58,7 +60,7 @@ const char *hv_rec_check(const struct hv_rec_header *rec)
     switch (rec->type) {
     case HV_REC_STRING: case HV_REC_GRAPH_EDGES: case HV_REC_KARGS:
     case HV_REC_CODEOBJ: case HV_REC_PAYLOAD: case HV_REC_STACK: case HV_REC_MAPS: case HV_REC_PROBE:
-    case HV_REC_PYSTACK:
+    case HV_REC_PYSTACK: case HV_REC_KARG_NAMES:
         if (rec->size < fixed)
             return "variable-length record shorter than its fixed part";
         /* 64-bit sum: count * 32 cannot overflow, nor can the addition. */
@@ -68,4 +70,19 @@ const char *hv_rec_check(const struct hv_rec_header *rec)
     default:
         return NULL;   /* fixed layouts are zero-filled; unknown types are opaque */
     }
+}
+
+void hv_header_argv_sanitize(struct hv_file_header *h)
+{
+    uint32_t n = h->argv_bytes < sizeof h->argv ? h->argv_bytes : (uint32_t)sizeof h->argv;
+    while (n > 0 && h->argv[n - 1] != '\0')
+        n--;   /* an unterminated last argument is dropped, not printed cut */
+    uint32_t argc = 0;
+    for (uint32_t i = 0; i < n; i++)
+        argc += h->argv[i] == '\0';
+    if (n < h->argv_bytes)
+        h->argv_flags |= HV_ARGV_TRUNCATED;
+    h->argv_bytes = n;
+    h->argc = argc;
+    memset(h->argv + n, 0, sizeof h->argv - n);
 }

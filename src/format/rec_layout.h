@@ -29,7 +29,7 @@ static inline size_t hv_rec_fixed_size(unsigned type)
 #define HV_REC_TAIL_TYPES                                                                                    \
     (1ull << HV_REC_STRING | 1ull << HV_REC_GRAPH_EDGES | 1ull << HV_REC_KARGS | 1ull << HV_REC_CODEOBJ |   \
      1ull << HV_REC_PAYLOAD | 1ull << HV_REC_STACK | 1ull << HV_REC_MAPS | 1ull << HV_REC_PROBE |            \
-     1ull << HV_REC_PYSTACK)
+     1ull << HV_REC_PYSTACK | 1ull << HV_REC_KARG_NAMES)
 static inline int hv_rec_has_tail(unsigned type) { return type < 64 && (HV_REC_TAIL_TYPES >> type) & 1; }
 
 /* NULL when the record's size is consistent with its type, else why not.
@@ -40,5 +40,10 @@ const char *hv_rec_check(const struct hv_rec_header *rec);
 /* Bytes of the variable tail that follow the fixed part (0 for fixed types);
  * only meaningful after hv_rec_check() passed. */
 size_t hv_rec_tail_bytes(const struct hv_rec_header *rec);
+
+/* Makes a header's command line self-consistent, whatever wrote it (a file,
+ * another process's segment): argv_bytes within argv[] and ending just after
+ * an argument's NUL, argc the number of arguments in it. */
+void hv_header_argv_sanitize(struct hv_file_header *h);
 
 #endif

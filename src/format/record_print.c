@@ -188,15 +188,15 @@ static void tail_edges(struct em *e, const struct hv_graph_edges *g)
     close_(e, ']');
 }
 
-static void tail_kargs(struct em *e, const struct hv_kargs *k)
+/* "args": one object per struct of a record's tail (kargs, karg names). */
+static void tail_structs(struct em *e, const void *first, uint32_t count, size_t size, struct hv_field_list l)
 {
-    const struct hv_karg *a = (const struct hv_karg *)(k + 1);
     key(e, "args");
     open_(e, '[');
-    for (uint32_t i = 0; i < k->count; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         sep(e);
         open_(e, '{');
-        fields(e, hv_karg_fields(), &a[i]);
+        fields(e, l, (const char *)first + i * size);
         close_(e, '}');
     }
     close_(e, ']');
@@ -234,7 +234,12 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
         tail_edges(e, (const struct hv_graph_edges *)h);
         break;
     case HV_REC_KARGS:
-        tail_kargs(e, (const struct hv_kargs *)h);
+        tail_structs(e, (const struct hv_kargs *)h + 1, ((const struct hv_kargs *)h)->count, sizeof(struct hv_karg),
+                     hv_karg_fields());
+        break;
+    case HV_REC_KARG_NAMES:
+        tail_structs(e, (const struct hv_karg_names *)h + 1, ((const struct hv_karg_names *)h)->count,
+                     sizeof(struct hv_karg_name), hv_karg_name_fields());
         break;
     case HV_REC_DROPS:
         drops(e, ((const struct hv_drops *)h)->dropped);
@@ -355,6 +360,16 @@ void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
     struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
     meta_open(&e, "header");
     fields(&e, hv_header_fields(), h);
+    /* argv: the recorded arguments (the header was sanitized on reading). */
+    key(&e, "argv");
+    open_(&e, '[');
+    for (uint32_t o = 0; o < h->argv_bytes && o < sizeof h->argv;) {
+        size_t n = strnlen(h->argv + o, sizeof h->argv - o);
+        sep(&e);
+        str(&e, h->argv + o, n);
+        o += (uint32_t)n + 1;
+    }
+    close_(&e, ']');
     meta_close(&e);
 }
 

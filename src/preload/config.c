@@ -121,6 +121,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
     static const struct int_knob pyframes = {"HIPVIS_PYFRAMES", 0, 1, 1, 0};
+    static const struct int_knob record_argv = {"HIPVIS_RECORD_ARGV", 0, 1, 1, 0};
     long long v;
     int rc = 0;
 
@@ -155,6 +156,8 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->stacks = (int)v;
     rc |= parse_int(&pyframes, getenv_fn(pyframes.name), &v, err, errlen);
     cfg->pyframes = (int)v;
+    rc |= parse_int(&record_argv, getenv_fn(record_argv.name), &v, err, errlen);
+    cfg->record_argv = (int)v;
     const char *start = getenv_fn("HIPVIS_START");
     if (!start || !*start || strcmp(start, "all") == 0) {
         cfg->start = HV_START_ALL;

@@ -32,6 +32,8 @@ struct hv_config {
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
     int pyframes;                /* HIPVIS_PYFRAMES: 0|1 (default 1) — Python stacks at first writes,
                                     replays, captures, instantiations, allocations (docs/names.md) */
+    int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
+                                    header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
     struct hv_probe_spec {       /* HIPVIS_PROBE: off (default) | auto | ADDR:LEN[,ADDR:LEN...] */
         int mode;                /* enum hv_probe_mode */

@@ -2,10 +2,13 @@
 #include "pyframes/sites.h"
 #include "preload/tracer.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -22,6 +25,54 @@ static pthread_key_t thread_exit_key;
 static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *plain_getenv(const char *name) { return getenv(name); }
+
+/* The command line, read once at set-up (the constructor, or an earlier
+ * first call): a program may rewrite its argv area later (setproctitle),
+ * and a fork child's trace gets the same command. Written into every
+ * header (fill_header). */
+static struct {
+    uint32_t argc, bytes, flags;
+    char text[sizeof ((struct hv_file_header *)0)->argv];
+} cmdline;
+
+static void read_cmdline(int record)
+{
+    if (!record) {
+        cmdline.flags = HV_ARGV_OFF;
+        return;
+    }
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    /* One byte more than fits tells a longer command line apart. Static:
+     * the first traced call may come from a thread with a small stack, and
+     * set-up runs under setup_lock. */
+    static char buf[sizeof cmdline.text + 1];
+    size_t n = 0;
+    ssize_t r;
+    while (n < sizeof buf && (r = read(fd, buf + n, sizeof buf - n)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        n += (size_t)r;
+    }
+    close(fd);
+    /* Whole arguments only: one cut short would paste as a different command. */
+    size_t keep = 0;
+    uint32_t argc = 0;
+    for (size_t i = 0; i < n && i < sizeof cmdline.text; i++)
+        if (buf[i] == '\0') {
+            keep = i + 1;
+            argc++;
+        }
+    if (keep < n)
+        cmdline.flags = HV_ARGV_TRUNCATED;
+    memcpy(cmdline.text, buf, keep);
+    cmdline.bytes = (uint32_t)keep;
+    cmdline.argc = argc;
+}
 
 static void *map_zeroed(size_t bytes)
 {
@@ -69,6 +120,7 @@ static int setup_locked(void)
     hv_evidence_setup(&hv_tracer.cfg);
     hv_py_setup(&hv_tracer.cfg);
     hv_regions_setup(&hv_tracer.cfg);
+    read_cmdline(hv_tracer.cfg.record_argv);
     hv_alloc_map_init(hv_tracer.allocs);
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
@@ -120,6 +172,10 @@ static void fill_header(struct hv_file_header *h)
             break;
         used += (size_t)w;
     }
+    h->argc = cmdline.argc;
+    h->argv_bytes = cmdline.bytes;
+    h->argv_flags = cmdline.flags;
+    memcpy(h->argv, cmdline.text, cmdline.bytes);
 }
 
 /* The consumer of the rings: the in-process writer thread, or (HIPVIS_SIDECAR=1)

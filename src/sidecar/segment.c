@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/rec_layout.h"
+
 #define RING_MIN_BYTES (16u * 1024u)
 #define RING_MAX_BYTES (1024ull * 1024u * 1024u)
 
@@ -109,6 +111,7 @@ static void copy_info(struct sc_seg_info *in, const struct hv_shm_header *h)
     f->runtime_version[sizeof f->runtime_version - 1] = '\0';
     f->exe[sizeof f->exe - 1] = '\0';
     f->knobs[sizeof f->knobs - 1] = '\0';
+    hv_header_argv_sanitize(f);
     f->pid = h->pid;
     f->transport = HV_TRANSPORT_SHM;
     f->clock = HV_CLOCK_TSC_MONOTONIC == h->clock ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;

@@ -11,7 +11,7 @@ stream and replays the graph captured for the batch size; every
 
 usage: ctypes_decode.py [LIB] [--steps N] [--prefill-every K] [--host-rewrite]
                         [--sync-before-replay] [--code-object FILE] [--call-log FILE]
-                        [--regions] [--profile-window A:B] [--signal-window A:B]
+                        [--regions] [--profile-window A:B] [--signal-window A:B] [--no-name]
 LIB (or env HIPDOUBLE_LIB) is the path of the double's libamdhip64.so.5.
 --code-object: the image given to hipModuleLoadData, e.g. the gfx950 code
 object of tests/apps/decode_kernels.hip (a tracer then knows the kernel's
@@ -24,7 +24,8 @@ at each step (no-ops when not traced).
 before step B (what HIPVIS_START=profiler keys on).
 --signal-window A:B: sends itself SIGUSR2 before steps A and B (for
 HIPVIS_START=signal; without a SIGUSR2 handler that ends the process).
-Under the tracer cu_seqlens_q is named through the hipvis module (python/hipvis).
+Under the tracer cu_seqlens_q is named through the hipvis module (python/hipvis),
+unless --no-name.
 Prints one summary line with the stale-read count; exit 0 unless arguments
 are wrong (2) or the library cannot be used (1).
 """
@@ -133,7 +134,8 @@ class Decode:
         self.pinned, self.cu, self.out = C.c_void_p(), C.c_void_p(), C.c_void_p()
         self.check("hipHostMalloc", C.byref(self.pinned), NSEQ * 4, 0)
         self.check("hipMalloc", C.byref(self.cu), NSEQ * 4)
-        hipvis.name((self.cu.value, NSEQ * 4), "cu_seqlens_q")
+        if not self.o.no_name:
+            hipvis.name((self.cu.value, NSEQ * 4), "cu_seqlens_q")
         self.check("hipMalloc", C.byref(self.out), NREQ * 4)
         self.host = (C.c_int32 * NSEQ).from_address(self.pinned.value)
         self.cap = C.c_void_p()
@@ -233,6 +235,7 @@ def main():
     ap.add_argument("--regions", action="store_true")
     ap.add_argument("--profile-window")
     ap.add_argument("--signal-window")
+    ap.add_argument("--no-name", action="store_true")
     opts = ap.parse_args()
     try:
         lib = C.CDLL(opts.lib)

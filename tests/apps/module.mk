@@ -25,24 +25,34 @@ $(APPS_DIR)/passthrough: $(APPS_DIR)/%: $(BUILD)/obj/tests/apps/%.o | $(APPS_DOU
 # decode_fatbin.S in .hip_fatbin and registered through the "HIPF" wrapper.
 # The bare code object (.hsaco) is what ctypes_decode.py loads with
 # hipModuleLoadData, as Triton does. No clang-22: the build stops here.
+# -fhip-kernel-arg-name keeps the argument names (qo_indptr) in the code
+# object's metadata, so findings can name buffers by them (docs/names.md);
+# the -nonames object is the same code without them (clang's default),
+# what the fallback is tested on.
 CLANG22        ?= clang-22
 APPS_GPU_ARCH  := gfx950
-APPS_HIP_FLAGS := -x hip --offload-arch=$(APPS_GPU_ARCH) --cuda-device-only -nogpulib -nogpuinc \
+APPS_HIP_FLAGS0:= -x hip --offload-arch=$(APPS_GPU_ARCH) --cuda-device-only -nogpulib -nogpuinc \
                   -O2 -cuid=hipvis-decode-kernels
+APPS_HIP_FLAGS := $(APPS_HIP_FLAGS0) -fhip-kernel-arg-name
 APPS_FATBIN    := $(APPS_DIR)/decode_kernels.hipfb
 APPS_HSACO     := $(APPS_DIR)/decode_kernels-$(APPS_GPU_ARCH).hsaco
+APPS_HSACO_NONAMES := $(APPS_DIR)/decode_kernels-$(APPS_GPU_ARCH)-nonames.hsaco
 APPS_NEED_CLANG22 = @command -v $(CLANG22) >/dev/null 2>&1 || { \
 	echo "error: $(CLANG22) not found; tests/apps/decode_kernels.hip needs it" \
 	     "(Debian: apt-get install clang-22 lld-22, see .ci/run)" >&2; exit 1; }
 
-$(APPS_FATBIN): tests/apps/decode_kernels.hip
+$(APPS_FATBIN): tests/apps/decode_kernels.hip tests/apps/module.mk
 	$(APPS_NEED_CLANG22)
 	@mkdir -p $(@D)
 	$(CLANG22) $(APPS_HIP_FLAGS) --gpu-bundle-output -c $< -o $@
-$(APPS_HSACO): tests/apps/decode_kernels.hip
+$(APPS_HSACO): tests/apps/decode_kernels.hip tests/apps/module.mk
 	$(APPS_NEED_CLANG22)
 	@mkdir -p $(@D)
 	$(CLANG22) $(APPS_HIP_FLAGS) --no-gpu-bundle-output -c $< -o $@
+$(APPS_HSACO_NONAMES): tests/apps/decode_kernels.hip
+	$(APPS_NEED_CLANG22)
+	@mkdir -p $(@D)
+	$(CLANG22) $(APPS_HIP_FLAGS0) --no-gpu-bundle-output -c $< -o $@
 $(APPS_DIR)/decode_fatbin.o: tests/apps/decode_fatbin.S $(APPS_FATBIN)
 	$(CC) -DDECODE_FATBIN='"$(abspath $(APPS_FATBIN))"' -c $< -o $@
 
@@ -54,4 +64,4 @@ $(APPS_DIR)/passthrough_real: $(BUILD)/obj/tests/apps/passthrough.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< $(LDFLAGS) $(REAL_HIP_LIB) -ldl
 
-test-programs: $(APPS_BINS)
+test-programs: $(APPS_BINS) $(APPS_HSACO_NONAMES)

@@ -104,6 +104,47 @@ else
   bad output-error-names-variable; cat "$work/out.err"
 fi
 
+# 7c. The command line is in the header (/proc/self/cmdline at set-up, whole
+#     arguments, at most 4 KiB: docs/files.md); a fork child's and an exec'd
+#     image's traces carry theirs; HIPVIS_RECORD_ARGV=0 leaves it out and a
+#     bad value is named like every setting.
+argv_of() { $dump --json "$1" 2>/dev/null | python3 -c '
+import json, sys
+h = json.loads(sys.stdin.readline())
+print(json.dumps([h["argv"], h["argc"], h["argv_truncated"], h["argv_off"]]))'; }
+want() { python3 -c 'import json, sys; print(json.dumps([sys.argv[4:], len(sys.argv) - 4, sys.argv[1] == "1", sys.argv[2] == "1"]))' "$@"; }
+good=1
+[ "$(argv_of "$(one loop)")" = "$(want 0 0 - "$app" loop 20)" ] || { echo "  loop: $(argv_of "$(one loop)")"; good=0; }
+for f in "$work"/fork.*.zst; do
+  [ "$(argv_of "$f")" = "$(want 0 0 - "$app" fork 10)" ] || { echo "  fork: $(argv_of "$f")"; good=0; }
+done
+exec2=$(ls -tr "$work"/exec.* | tail -1)
+[ "$(argv_of "$exec2")" = "$(want 0 0 - "$app" loop 5)" ] || { echo "  exec: $(argv_of "$exec2")"; good=0; }
+[ $good = 1 ] && ok argv-recorded || bad argv-recorded
+# 1500 x "x y" (4 bytes with its NUL): the arguments that fit in 4096 bytes
+# with the first three, whole; the rest counted as truncated.
+long=(); for i in $(seq 1 1500); do long+=("x y"); done
+traced argvlong "$app" loop 1 "${long[@]}" >/dev/null
+fit=$(( (4096 - ${#app} - 1 - 5 - 2) / 4 ))
+if [ "$(argv_of "$(one argvlong)")" = "$(want 1 0 - "$app" loop 1 "${long[@]:0:$fit}")" ]; then
+  ok "argv-truncated (whole arguments, $((fit + 3)) of 1503)"
+else
+  bad argv-truncated; argv_of "$(one argvlong)" | cut -c1-200
+fi
+LD_LIBRARY_PATH=$rtdir HIPVIS_QUIET=1 HIPVIS_RECORD_ARGV=0 HIPVIS_OUTPUT="$work/argvoff.%p.zst" LD_PRELOAD=$lib \
+  "$app" loop 1 secret-token >/dev/null
+if [ "$(argv_of "$(one argvoff)")" = "$(want 0 1 -)" ] && ! $dump --json "$(one argvoff)" | grep -q secret-token; then
+  ok argv-off
+else
+  bad argv-off; argv_of "$(one argvoff)"
+fi
+out=$(LD_LIBRARY_PATH=$rtdir HIPVIS_RECORD_ARGV=no HIPVIS_OUTPUT="$work/argvbad.%p.zst" LD_PRELOAD=$lib "$app" loop 1 2>"$work/argvbad.err"); rc=$?
+if [ $rc -eq 0 ] && grep -q 'HIPVIS_RECORD_ARGV="no" is not accepted: expected an integer 0..1' "$work/argvbad.err" && [ -z "$(one argvbad)" ]; then
+  ok argv-bad-value
+else
+  bad "argv-bad-value (rc=$rc)"; cat "$work/argvbad.err"
+fi
+
 # 8. Loads into programs that never touch the runtime: no thread, no file.
 HIPVIS_OUTPUT="$work/bash.%p.zst" LD_PRELOAD=$lib bash -c 'true' && [ -z "$(one bash)" ] && ok no-gpu-process || bad no-gpu-process
 

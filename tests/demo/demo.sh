@@ -9,8 +9,9 @@
 # LD_PRELOAD=libhipvis.so, then shows what hipvis-analyze alone reports:
 # the same-epoch-write finding naming the buffer and its reader, and what
 # to do next. The loop names its buffers with hipvis_name (--name-buffers),
-# so the report says cu_seqlens_q. Every command it prints is the one it
-# runs, ready to paste.
+# so the report says cu_seqlens_q; its device code keeps its argument names
+# (-fhip-kernel-arg-name), so the report adds "read as qo_indptr". Every
+# command it prints is the one it runs, ready to paste.
 # Exit 0; 1 if something is missing (no trace, no finding).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
@@ -60,8 +61,8 @@ sed 's/^/   /; s/ *$//' "$out/analysis.txt"
 [ "$rc" -eq 0 ] || { echo "demo: FAILED: hipvis-analyze exited $rc" >&2; exit 1; }
 grep -q '^\[warning\] same-epoch-write' "$out/analysis.txt" ||
     { echo "demo: FAILED: hipvis-analyze reported no same-epoch-write" >&2; exit 1; }
-grep -q 'buffer   "cu_seqlens_q"' "$out/analysis.txt" ||
-    { echo "demo: FAILED: the finding does not name cu_seqlens_q" >&2; exit 1; }
+grep -q 'buffer   "cu_seqlens_q", read as qo_indptr (kernel arg 0 of ' "$out/analysis.txt" ||
+    { echo "demo: FAILED: the finding does not name cu_seqlens_q and its kernel argument qo_indptr" >&2; exit 1; }
 
 echo
 echo "== 3. The same analysis as one self-contained page (timeline, findings, graphs, input health; offline)"

@@ -7,7 +7,8 @@
 # only, like check-evidence: the sanitizer build's libhipvis.so cannot be
 # preloaded into an uninstrumented interpreter.
 NAMES_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
-              $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco
+              $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco \
+              $(BUILD)/tests/apps/decode_kernels-gfx950-nonames.hsaco
 
 
 # NVTX and roctx marks: marks_app (NVTX v3 from the CUDA toolkit's headers,

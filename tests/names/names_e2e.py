@@ -23,6 +23,8 @@ import glob
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +35,9 @@ APP = os.path.join(ROOT, "tests", "apps", "ctypes_decode.py")
 LIB = os.path.abspath(os.path.join(BUILD, "libhipvis.so"))
 DBL = os.path.abspath(os.path.join(BUILD, "tests", "double", "libamdhip64.so.5"))
 HSACO = os.path.abspath(os.path.join(BUILD, "tests", "apps", "decode_kernels-gfx950.hsaco"))
+HSACO_NONAMES = os.path.abspath(os.path.join(BUILD, "tests", "apps", "decode_kernels-gfx950-nonames.hsaco"))
+KERNEL = "_convert_req_index_to_global_index_kernel"
+ARGNAME = f"qo_indptr (kernel arg 0 of {KERNEL})"
 ANALYZE = os.path.abspath(os.path.join(BUILD, "hipvis-analyze"))
 DUMP = os.path.abspath(os.path.join(BUILD, "hipvis-dump"))
 
@@ -83,11 +88,11 @@ def version(py):
     return out.stdout.strip()
 
 
-def traced(py, tmp, tag, extra_env=None, args=()):
+def traced(py, tmp, tag, extra_env=None, args=(), hsaco=HSACO):
     trace = os.path.join(tmp, f"{tag}.zst")
     env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1")
     env.update(extra_env or {})
-    r = subprocess.run([py, APP, DBL, "--steps", "16", "--prefill-every", "8", "--code-object", HSACO, *args],
+    r = subprocess.run([py, APP, DBL, "--steps", "16", "--prefill-every", "8", "--code-object", hsaco, *args],
                        env=env, capture_output=True, text=True, timeout=120)
     if r.returncode != 0 or not os.path.exists(trace):
         return None, r.stdout + r.stderr
@@ -114,11 +119,17 @@ def one_interpreter(py, tmp):
     if not trace:
         return
     text = analyze(trace, False)
-    check(re.search(r'buffer   "cu_seqlens_q" 0x', text) is not None, f"{v}: text names the buffer", text[:400])
+    check(f'buffer   "cu_seqlens_q", read as {ARGNAME} 0x' in text,
+          f"{v}: text names the buffer and its kernel argument", text[:600])
     doc = json.loads(analyze(trace, True))
     same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
     check(len(same) > 0, f"{v}: same-epoch-write found")
-    check(all((f.get("buffer") or {}).get("name") == "cu_seqlens_q" for f in same), f"{v}: JSON buffer.name")
+    check(all((f.get("buffer") or {}).get("name") == "cu_seqlens_q" and
+              f["buffer"].get("name_source") == "hipvis_name" for f in same), f"{v}: JSON buffer.name")
+    check(all((f["buffer"].get("kernel_arg") or {}).get("name") == "qo_indptr" and
+              f["buffer"]["kernel_arg"].get("index") == 0 and f["buffer"]["kernel_arg"].get("kernel") == KERNEL
+              and f["later"].get("arg_name") == "qo_indptr" for f in same),
+          f"{v}: JSON buffer.kernel_arg and later.arg_name are qo_indptr")
     if supported:
         want = f"written at ctypes_decode.py:{COPY} in Decode.loop, replayed at ctypes_decode.py:{REPLAY} in Decode.loop"
         check(want in text, f"{v}: text: {want}", text[:1200])
@@ -129,6 +140,79 @@ def one_interpreter(py, tmp):
     else:
         check("no Python frames" in text, f"{v}: text says no Python frames", text[:600])
         check(all(f["earlier"].get("python") is None for f in same), f"{v}: JSON has no frames")
+
+
+def arg_names(py, tmp):
+    """Kernel argument names (HV_REC_KARG_NAMES) name a buffer hipvis_name()
+    did not; a code object without names falls back to the Python line."""
+    trace, out = traced(py, tmp, "argname", None, ["--no-name"])
+    dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
+    check(re.search(rf"karg_names func=0x[0-9a-f]+ .*kernel={KERNEL} count=4 args=\[\{{index=0 offset=0 size=8 kind=1 "
+                    r"name=qo_indptr\} \{index=1 offset=8 size=8 kind=1 name=tokens_per_req\}", dump) is not None,
+          "hipModuleGetFunction records the kernel's argument names and offsets once", out + dump[:300])
+    check(dump.count(" karg_names ") == 1, "one karg_names record for one binding", str(dump.count(" karg_names ")))
+    text = analyze(trace, False) if trace else ""
+    check(f"buffer   qo_indptr (kernel arg 0 of {KERNEL}; allocated at ctypes_decode.py:" in text,
+          "no hipvis_name: text names the buffer by its kernel argument, then the Python line", text[:600])
+    doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
+    same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+    check(same and all(f["buffer"].get("name") == "qo_indptr" and f["buffer"].get("name_source") == "kernel_arg"
+                       for f in same), "no hipvis_name: JSON buffer.name qo_indptr, name_source kernel_arg")
+
+    trace, out = traced(py, tmp, "nonames", None, ["--no-name"], hsaco=HSACO_NONAMES)
+    dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
+    check(trace and " karg_names " not in dump and " kargs " in dump,
+          "code object without argument names: no karg_names record, layout still exact", out)
+    text = analyze(trace, False) if trace else ""
+    m = re.search(r"buffer   \(allocated at ctypes_decode.py:(\d+) in \S+\) 0x", text)
+    check(m is not None, "no names anywhere: text falls back to the Python allocation line", text[:600])
+    doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
+    same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+    check(m and same and all(f["buffer"].get("name") is None and "kernel_arg" not in f["buffer"] and
+                             "arg_name" not in f["later"] and
+                             (f["buffer"].get("allocated_at") or {}).get("line") == int(m.group(1)) for f in same),
+          "no names anywhere: JSON name null, no kernel_arg, allocated_at the same Python line")
+    # A C program with neither hipvis_name nor Python frames: the argument
+    # names alone make the analyzer read the trace for names.
+    app = os.path.abspath(os.path.join(BUILD, "tests", "apps", "decode_loop"))
+    ctrace = os.path.join(tmp, "c-argname.zst")
+    subprocess.run([app, "--steps", "16"], capture_output=True, timeout=60,
+                   env=dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=ctrace, HIPVIS_QUIET="1",
+                            LD_LIBRARY_PATH=os.path.dirname(DBL)))
+    text = analyze(ctrace, False) if os.path.exists(ctrace) else ""
+    check(f"buffer   {ARGNAME} 0x" in text, "C program, fat binary with argument names: buffer named qo_indptr",
+          text[:600])
+    trace, out = traced(py, tmp, "nonames-named", None, [], hsaco=HSACO_NONAMES)
+    text = analyze(trace, False) if trace else ""
+    check('buffer   "cu_seqlens_q" 0x' in text, "hipvis_name without argument names: the name alone", text[:600])
+
+
+def experiment_argv(py, tmp):
+    """The "next:" experiment command is the traced command line (recorded in
+    the header), shell-quoted so that pasting it runs the same argv."""
+    odd = os.path.join(tmp, "it's a dir")
+    os.makedirs(odd, exist_ok=True)
+    hsaco = os.path.join(odd, "k $x.hsaco")
+    shutil.copyfile(HSACO, hsaco)
+    trace, out = traced(py, tmp, "argv", None, [], hsaco=hsaco)
+    argv = [py, APP, DBL, "--steps", "16", "--prefill-every", "8", "--code-object", hsaco]
+    doc = json.loads(analyze(trace, True)) if trace else {"findings": [], "traces": [{}]}
+    check(doc["traces"][0].get("argv") == argv, "JSON traces[].argv is the command line", str(doc["traces"][0].get("argv")))
+    cmds = [(f.get("next") or {}).get("experiment") for f in doc.get("bugs", [])] + \
+           re.findall(r'"experiment":("(?:[^"\\]|\\.)*")', json.dumps(doc))
+    cmds = [json.loads(c) if c and c.startswith('"') else c for c in cmds if c]
+    head = ["hipvis", "experiment", "-o", "hv-experiment", "--"]
+    check(cmds and all(shlex.split(c) == head + argv for c in cmds),
+          "JSON next.experiment: pasted into a shell, it is the traced argv (quotes, spaces, $ kept)", str(cmds[:1]))
+    text = analyze(trace, False) if trace else ""
+    line = [ln.split("   # ")[0].strip() for ln in text.splitlines() if "hipvis experiment -o" in ln]
+    check(line and shlex.split(line[0].replace("next:", "", 1)) == head + argv,
+          "text next: the experiment line is the traced command", "\n".join(line)[:400])
+    trace, out = traced(py, tmp, "argvoff", {"HIPVIS_RECORD_ARGV": "0"})
+    text = analyze(trace, False) if trace else ""
+    check(re.search(r"hipvis experiment -o hv-experiment -- \S+ ARGS\.\.\.   # .*\(HIPVIS_RECORD_ARGV=0: arguments "
+                    r"not recorded\)", text) is not None and "--code-object" not in text,
+          "HIPVIS_RECORD_ARGV=0: no arguments in the trace, the suggestion says why", text[-900:])
 
 
 def marks(tmp):
@@ -176,7 +260,8 @@ def native_lines(tmp):
     text = analyze(trace, False) if os.path.exists(trace) else ""
     check(any(f"at decode_loop.c:{n} " in text for n in lines), f"native stack frames at decode_loop.c:{lines}",
           text[:800])
-    check('buffer   "cu_seqlens_q" 0x' in text, "C API: decode_loop names cu_seqlens_q (weak hipvis.h declarations)")
+    check(f'buffer   "cu_seqlens_q", read as {ARGNAME} 0x' in text,
+          "C API: decode_loop names cu_seqlens_q (weak hipvis.h declarations); its fat binary names qo_indptr")
     doc = json.loads(analyze(trace, True)) if os.path.exists(trace) else {"findings": []}
     frames = [fr for f in doc["findings"] for fr in (f.get("earlier") or {}).get("stack", [])]
     check(any(fr.get("file", "").endswith("decode_loop.c") and fr.get("line") in lines for fr in frames),
@@ -184,7 +269,7 @@ def native_lines(tmp):
 
 
 def main():
-    for need in (LIB, DBL, HSACO, ANALYZE, DUMP):
+    for need in (LIB, DBL, HSACO, HSACO_NONAMES, ANALYZE, DUMP):
         if not os.path.exists(need):
             print(f"names_e2e: {need} missing (make all test-programs)")
             return 2
@@ -239,6 +324,8 @@ def main():
                                       HIPVIS_OUTPUT=os.path.join(tmp, "bad.zst")))
         check("HIPVIS_START=\"sometimes\" is not accepted: expected all, profiler or signal" in bad.stderr
               and bad.returncode == 0, "HIPVIS_START bad value named, program unchanged")
+        arg_names(py, tmp)
+        experiment_argv(py, tmp)
         marks(tmp)
         native_lines(tmp)
     print(f"{passed} passed, {failed} failed")

@@ -4,8 +4,11 @@
  * HV_REC_PYSTACK and HV_REC_MARK records (and the calls the findings name,
  * for their thread). Then
  *   - a finding's buffer gets the name hipvis_name() gave the range (the
- *     latest naming before the finding's later op), else the Python line
- *     that allocated it or first wrote it;
+ *     latest naming before the finding's later op), else the name of the
+ *     kernel argument it was read (or written) through, where the code
+ *     object names its arguments (HV_REC_KARG_NAMES), else the Python line
+ *     that allocated it or first wrote it; a kernel argument name is shown
+ *     beside a hipvis_name() name too;
  *   - each op of a finding gets the Python stack recorded at that call, or
  *     the one recorded at the first call from the same site on the same
  *     target (stacks are taken once per native site and target);
@@ -54,6 +57,21 @@ struct use {
     uint32_t stack;
 };
 
+/* A kernel's argument names (HV_REC_KARG_NAMES): args[first, first+n) of
+ * the index. A handle may be bound again (module unloaded, another loaded
+ * at the same address): the latest binding before an op is its. */
+struct kan {
+    uint64_t func, seq;
+    uint32_t first, n;
+};
+
+struct kan_arg {
+    uint32_t name;             /* string index, NONE: unnamed */
+    uint32_t offset;
+    uint16_t index;
+    uint8_t kind;              /* enum hv_karg_name_kind */
+};
+
 /* An op a finding names, and what it was given. */
 struct want {
     uint64_t seq;
@@ -82,6 +100,8 @@ struct tnames {
     uint32_t nnames, capnames;
     struct mark *marks;
     uint32_t nmarks, capmarks;
+    struct kan *kans;
+    uint32_t nkans, capkans;
     uint64_t skipped_total;
     uint32_t unsupported_version;  /* a stack said HV_PY_UNSUPPORTED: that interpreter's PY_VERSION_HEX */
     int unsupported;
@@ -95,6 +115,8 @@ struct hv_names_index {
     struct hv_u64map str_dedupe;   /* hash of text -> index (first of that hash) */
     struct pyfr *fr;
     uint32_t nfr, capfr;
+    struct kan_arg *ka;
+    uint32_t nka, capka;
     /* The hooks that were installed before ours (caller stacks): chained. */
     struct hv_report_opts prev;
 };
@@ -199,7 +221,25 @@ static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_rea
 /* The record types read_trace collects (calls only matter next to them). */
 int hv_names_wanted(uint64_t seen)
 {
-    return (seen & (1ull << HV_REC_PYSTACK | 1ull << HV_REC_NAME | 1ull << HV_REC_MARK)) != 0;
+    const uint64_t collected = 1ull << HV_REC_PYSTACK | 1ull << HV_REC_NAME | 1ull << HV_REC_MARK |
+                               1ull << HV_REC_KARG_NAMES;
+    return (seen & collected) != 0;
+}
+
+static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd,
+                          const struct hv_karg_names *k)
+{
+    if (!HV_GROW(t->kans, t->nkans, t->capkans, 16))
+        return;
+    struct kan *e = &t->kans[t->nkans];
+    *e = (struct kan){k->func, k->h.seq, x->nka, 0};
+    const struct hv_karg_name *a = (const struct hv_karg_name *)(k + 1);
+    for (uint32_t i = 0; i < k->count && HV_GROW(x->ka, x->nka, x->capka, 64); i++) {
+        x->ka[x->nka++] = (struct kan_arg){str_of(x, t, rd, a[i].name_id), a[i].offset, a[i].index,
+                                           a[i].kind};
+        e->n++;
+    }
+    t->nkans++;
 }
 
 static int read_trace(struct hv_names_index *x, struct tnames *t, const char *path)
@@ -228,6 +268,12 @@ static int read_trace(struct hv_names_index *x, struct tnames *t, const char *pa
             const struct hv_name *n = (const struct hv_name *)(const void *)rec;
             if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
                 t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
+            break;
+        }
+        case HV_REC_KARG_NAMES: {
+            const struct hv_karg_names *k = (const struct hv_karg_names *)(const void *)rec;
+            if (rec->size >= sizeof *k && sizeof *k + (uint64_t)k->count * sizeof(struct hv_karg_name) <= rec->size)
+                on_karg_names(x, t, rd, k);
             break;
         }
         case HV_REC_MARK: {
@@ -466,6 +512,7 @@ void hv_names_free(struct hv_names_index *x)
         free(t->stk);
         free(t->names);
         free(t->marks);
+        free(t->kans);
     }
     free(x->t);
     for (uint32_t i = 0; i < x->nstrs; i++)
@@ -473,6 +520,7 @@ void hv_names_free(struct hv_names_index *x)
     free(x->strs);
     hv_u64map_free(&x->str_dedupe);
     free(x->fr);
+    free(x->ka);
     free(x);
 }
 
@@ -499,7 +547,7 @@ struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const 
         read_trace(x, t, traces[i]);
         stacks(t, s);
         regions(x, t);
-        any |= t->nstk || t->nnames || t->nmarks;
+        any |= t->nstk || t->nnames || t->nmarks || t->nkans;
     }
     if (!any) {
         hv_names_free(x);
@@ -546,6 +594,46 @@ static const struct bname *name_of(const struct tnames *t, const struct hv_findi
     }
     return best && best->name != NONE ? best : NULL;
 }
+
+/* The named pointer argument through which op `sd` saw the buffer: its
+ * kernel's latest argument names bound before it. Only pointer arguments
+ * (a pointer found inside a by-value struct is not what that argument's
+ * name means). */
+static const struct kan_arg *arg_of_side(const struct hv_names_index *x, const struct tnames *t,
+                                         const struct hv_fside *sd)
+{
+    if (!t || !sd->func || sd->arg_index < 0 || sd->origin == HV_ARG_INFERRED ||
+        (sd->kind != HV_SIDE_REPLAY && sd->kind != HV_SIDE_LAUNCH && sd->kind != HV_SIDE_KERNEL))
+        return NULL;
+    const struct kan *best = NULL;
+    for (uint32_t i = 0; i < t->nkans; i++) {
+        const struct kan *k = &t->kans[i];
+        if (k->func == sd->func && (!sd->seq || k->seq <= sd->seq) && (!best || k->seq >= best->seq))
+            best = k;
+    }
+    for (uint32_t i = 0; best && i < best->n; i++) {
+        const struct kan_arg *a = &x->ka[best->first + i];
+        if (a->index == (uint16_t)sd->arg_index)
+            return a->name != NONE && a->kind == HV_KARG_POINTER ? a : NULL;
+    }
+    return NULL;
+}
+
+/* The finding's buffer as a kernel argument: the later op's (the reader)
+ * first, else the earlier one's (a kernel that wrote it). */
+static const struct kan_arg *arg_of(const struct hv_names_index *x, const struct tnames *t,
+                                    const struct hv_finding *f, const struct hv_fside **side)
+{
+    const struct kan_arg *a = arg_of_side(x, t, &f->b);
+    *side = &f->b;
+    if (!a) {
+        a = arg_of_side(x, t, &f->a);
+        *side = &f->a;
+    }
+    return a;
+}
+
+static const char *kernel_of(const struct hv_fside *sd) { return sd->name ? sd->name : "?"; }
 
 /* Where the buffer came from when it has no name: the stack of its
  * allocation, else of its first write. */
@@ -633,6 +721,11 @@ static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const st
     const struct tnames *t = trace_of(x, f->pid);
     const struct want *w = want_of(t, sd->seq);
     const struct pystk *s = stack_of(t, w);
+    const struct kan_arg *ka = arg_of_side(x, t, sd);
+    if (ka) {
+        fprintf(out, ",\"arg_name\":");
+        hv_json_str(out, S(x, ka->name));
+    }
     if (s && s->status == HV_PY_OK && s->n) {
         fprintf(out, ",\"python\":[");
         for (uint32_t i = 0; i < s->n; i++) {
@@ -689,12 +782,26 @@ static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const st
     }
 }
 
+static void kernel_arg_json(const struct hv_names_index *x, FILE *out, const struct kan_arg *a,
+                            const struct hv_fside *sd)
+{
+    fprintf(out, ",\"kernel_arg\":{\"name\":");
+    hv_json_str(out, S(x, a->name));
+    fprintf(out, ",\"index\":%u,\"offset\":%" PRIu32 ",\"kernel\":", (unsigned)a->index, a->offset);
+    hv_json_str(out, kernel_of(sd));
+    fprintf(out, ",\"op\":\"%s\"}", sd->kind == HV_SIDE_KERNEL ? "written" : "read");
+}
+
 static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
 {
     const struct hv_names_index *x = ctx;
     const struct tnames *t = trace_of(x, f->pid);
     uint64_t off = 0;
     const struct bname *n = name_of(t, f, &off);
+    const struct hv_fside *sd = NULL;
+    const struct kan_arg *ka = arg_of(x, t, f, &sd);
+    if (ka)
+        kernel_arg_json(x, out, ka, sd);
     if (n) {
         fprintf(out, ",\"name\":");
         hv_json_str(out, S(x, n->name));
@@ -711,7 +818,13 @@ static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
     }
     const char *what = NULL;
     const struct pystk *s = origin_of(t, f, &what);
-    fprintf(out, ",\"name\":null");
+    if (ka) {
+        fprintf(out, ",\"name\":");
+        hv_json_str(out, S(x, ka->name));
+        fprintf(out, ",\"name_source\":\"kernel_arg\"");
+    } else {
+        fprintf(out, ",\"name\":null");
+    }
     if (s) {
         fprintf(out, ",\"%s_at\":", strcmp(what, "allocated") ? "first_written" : "allocated");
         frame_json(x, out, &x->fr[s->first]);
@@ -724,17 +837,24 @@ static void buffer_text(void *ctx, FILE *out, const struct hv_finding *f)
     const struct tnames *t = trace_of(x, f->pid);
     uint64_t off = 0;
     const struct bname *n = name_of(t, f, &off);
+    const struct hv_fside *sd = NULL;
+    const struct kan_arg *ka = arg_of(x, t, f, &sd);
     if (n) {
         fprintf(out, "\"%s\"", S(x, n->name));
         if (off)
             fprintf(out, "+%" PRIu64, off);
+        if (ka)
+            fprintf(out, ", %s as %s (kernel arg %u of %s)", sd->kind == HV_SIDE_KERNEL ? "written" : "read",
+                    S(x, ka->name), (unsigned)ka->index, kernel_of(sd));
         fputc(' ', out);
         return;
     }
     const char *what = NULL;
     const struct pystk *s = origin_of(t, f, &what);
+    if (ka)
+        fprintf(out, "%s (kernel arg %u of %s%s", S(x, ka->name), (unsigned)ka->index, kernel_of(sd), s ? "; " : ") ");
     if (s) {
-        fprintf(out, "(%s at ", what);
+        fprintf(out, "%s%s at ", ka ? "" : "(", what);
         frame_text(x, out, s, 0);
         fprintf(out, ") ");
     }

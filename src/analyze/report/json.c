@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
@@ -223,9 +224,8 @@ static void next_json(FILE *out, const struct hv_findings *s, const struct hv_fi
     }
     fputs(",\"experiment\":", out);
     if (n.experiment) {
-        snprintf(cmd, sizeof cmd, "hipvis experiment -o hv-experiment -- %s ARGS...",
-                 t && t->exe[0] ? hv_shell_quote(t->exe, q, sizeof q) : "PROGRAM");
-        hv_json_str(out, cmd);
+        char ecmd[20480];   /* a 4 KiB command line, quoted */
+        hv_json_str(out, hv_experiment_command(t, ecmd, sizeof ecmd));
     } else {
         fputs("null", out);
     }
@@ -248,6 +248,22 @@ static void trace(FILE *out, const struct hv_trace_summary *t)
     kv_str(out, "exe", t->exe);
     kv_str(out, "runtime", t->runtime);
     kv_str(out, "knobs", t->knobs);
+    /* The command line as recorded (null: not recorded). */
+    fputs(",\"argv\":", out);
+    if (t->argc) {
+        fputc('[', out);
+        for (uint32_t p = 0, i = 0; p < t->argv_bytes && p < sizeof t->argv; i++) {
+            size_t n = strnlen(t->argv + p, sizeof t->argv - p);
+            if (i)
+                fputc(',', out);
+            hv_json_str(out, t->argv + p);
+            p += (uint32_t)n + 1;
+        }
+        fputc(']', out);
+    } else {
+        fputs("null", out);
+    }
+    fprintf(out, ",\"argv_truncated\":%s", t->argv_flags & HV_ARGV_TRUNCATED ? "true" : "false");
 #define U(f) kv_u64(out, #f, t->f);
     U(records) U(calls) U(failed_calls) U(copies) U(memsets) U(launches) U(replays) U(instantiates) U(syncs)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)

@@ -42,6 +42,49 @@ const char *hv_shell_quote(const char *s, char *buf, size_t len)
     return buf;
 }
 
+const char *hv_command_text(const struct hv_trace_summary *t, char *buf, size_t len, int *truncated)
+{
+    *truncated = 0;
+    if (!t || !t->argc || !len)
+        return NULL;
+    size_t o = 0;
+    buf[0] = '\0';
+    for (uint32_t p = 0; p < t->argv_bytes && p < sizeof t->argv;) {
+        const char *a = t->argv + p;
+        size_t n = strnlen(a, sizeof t->argv - p);
+        /* Quoting at most quadruples an argument ('\'' per quote) plus 2:
+         * with that much room hv_shell_quote never cuts it short. */
+        if (o + 1 + 4 * n + 3 > len)
+            return NULL;
+        char *q = buf + o + (o != 0);
+        if (o)
+            buf[o] = ' ';
+        hv_shell_quote(a, q, len - (size_t)(q - buf));
+        o = (size_t)(q - buf) + strlen(q);
+        p += (uint32_t)n + 1;
+    }
+    *truncated = (t->argv_flags & HV_ARGV_TRUNCATED) != 0;
+    return buf;
+}
+
+const char *hv_experiment_command(const struct hv_trace_summary *t, char *buf, size_t len)
+{
+    static const char head[] = "hipvis experiment -o hv-experiment -- ";
+    int cut = 0;
+    char exe[1024];
+    if (len <= sizeof head)
+        return "";
+    memcpy(buf, head, sizeof head);
+    if (hv_command_text(t, buf + sizeof head - 1, len - (sizeof head - 1), &cut)) {
+        if (cut && strlen(buf) + 8 < len)
+            strcat(buf, " ARGS...");   /* the rest of a command line over 4 KiB */
+        return buf;
+    }
+    snprintf(buf + sizeof head - 1, len - (sizeof head - 1), "%s ARGS...",
+             t && t->exe[0] ? hv_shell_quote(t->exe, exe, sizeof exe) : "PROGRAM");
+    return buf;
+}
+
 void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t, struct hv_next *n)
 {
     memset(n, 0, sizeof *n);

@@ -30,4 +30,13 @@ const struct hv_trace_summary *hv_trace_of(const struct hv_findings *s, uint64_t
 /* The shell-quoted form of a path, for commands the user pastes. */
 const char *hv_shell_quote(const char *s, char *buf, size_t len);
 
+/* The traced command line, each argument shell-quoted, or NULL when the
+ * trace did not record it (older trace, HIPVIS_RECORD_ARGV=0) or it does not
+ * fit in buf. *truncated: arguments past 4 KiB were not recorded. */
+const char *hv_command_text(const struct hv_trace_summary *t, char *buf, size_t len, int *truncated);
+
+/* The `hipvis experiment` command line for the trace's program: its
+ * recorded command, else "EXE ARGS...". */
+const char *hv_experiment_command(const struct hv_trace_summary *t, char *buf, size_t len);
+
 #endif

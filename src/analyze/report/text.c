@@ -176,10 +176,11 @@ static void next_lines(FILE *out, const struct hv_findings *s, const struct hv_f
         label = "";
     }
     if (n.experiment) {
-        char qe[1024];
-        fprintf(out, "  %-8s hipvis experiment -o hv-experiment -- %s ARGS...   # A/B runs: which change removes "
-                     "the symptom, at what cost\n",
-                label, t && t->exe[0] ? hv_shell_quote(t->exe, qe, sizeof qe) : "PROGRAM");
+        char cmd[20480];   /* a 4 KiB command line, quoted */
+        fprintf(out, "  %-8s %s   # A/B runs: which change removes the symptom, at what cost%s\n", label,
+                hv_experiment_command(t, cmd, sizeof cmd),
+                t && t->argc ? "" : t && (t->argv_flags & HV_ARGV_OFF) ? " (HIPVIS_RECORD_ARGV=0: arguments not recorded)"
+                                                                        : "");
         label = "";
     }
     if (n.guard) {

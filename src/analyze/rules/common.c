@@ -47,6 +47,7 @@ void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct h
     s->bytes = w->bytes;
     if (w->kind == HV_WRITER_KERNEL) {
         s->value = w->dst;
+        s->func = w->name_func;
         s->name = hv_model_name(m, w->name_id, w->name_func);
     }
 }
@@ -74,8 +75,10 @@ void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec,
         s->access = rg->access;
         s->origin = rg->origin;
         s->value = rg->value;
-        if (g->type == HV_NODE_KERNEL)
+        if (g->type == HV_NODE_KERNEL) {
+            s->func = g->func;
             s->name = hv_model_name(m, g->name_id, g->func);
+        }
         else if (g->type == HV_NODE_MEMCPY || g->type == HV_NODE_MEMSET) {
             s->dst = g->dst;
             s->src = g->src;
@@ -99,6 +102,7 @@ void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct h
     s->access = rd->arg->access;
     s->origin = rd->arg->origin;
     s->value = rd->arg->value;
+    s->func = rd->func;
     s->name = hv_model_name(m, rd->name_id, rd->func);
 }
 

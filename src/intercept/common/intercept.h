@@ -408,6 +408,11 @@ const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, c
 /* HV_REC_KERNEL for `info` (bound to handle info->func), after call `seq`. */
 void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,
                         uint64_t code_object_hash);
+/* HV_REC_KARG_NAMES for `info`'s explicit arguments, names[i] the metadata
+ * name of info->args[i] ("" or NULL: none); nothing when no argument has
+ * one. Cold: once per kernel binding, after its HV_REC_KERNEL. */
+void hv_emit_karg_names(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info,
+                        uint64_t code_object_hash, const char *const *names);
 
 /* ---- host observations, events, streams, allocations (sync.c) ---- */
 

@@ -36,6 +36,34 @@ void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_k
     hv_aux_commit(t, rec);
 }
 
+void hv_emit_karg_names(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info,
+                        uint64_t code_object_hash, const char *const *names)
+{
+    uint32_t n = info->nargs, named = 0;
+    for (uint32_t i = 0; names && i < n; i++)
+        named += names[i] && names[i][0];
+    if (!named)
+        return;
+    /* Strings first: each HV_REC_STRING must precede the record naming it. */
+    uint32_t ids[HV_MAX_KERNEL_ARGS];
+    for (uint32_t i = 0; i < n; i++)
+        ids[i] = names[i] && names[i][0] ? hv_string_id(t, names[i], seq) : 0;
+    struct hv_karg_names *rec =
+        hv_aux_begin(t, HV_REC_KARG_NAMES, (uint32_t)(sizeof *rec + (size_t)n * sizeof(struct hv_karg_name)), seq);
+    if (!rec)
+        return;
+    rec->func = info->func;
+    rec->code_object_hash = code_object_hash;
+    rec->name_id = info->name_id;
+    rec->count = n;
+    struct hv_karg_name *a = (struct hv_karg_name *)(rec + 1);
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (struct hv_karg_name){info->args[i].offset, info->args[i].size, (uint16_t)i,
+                                     info->args[i].kind == HV_ARGK_POINTER ? HV_KARG_POINTER : HV_KARG_BY_VALUE, 0,
+                                     ids[i]};
+    hv_aux_commit(t, rec);
+}
+
 void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l)
 {

@@ -206,7 +206,8 @@ static uint8_t access_of(const struct hv_co_arg *a)
     }
 }
 
-uint64_t hv_cotab_bind(uint64_t module, const char *name, struct hv_kernel_info *info, struct hv_kernel_arg *args)
+uint64_t hv_cotab_bind(uint64_t module, const char *name, struct hv_kernel_info *info, struct hv_kernel_arg *args,
+                       const char **names)
 {
     long cand[HV_CO_MAX_CANDIDATES];
     struct hv_co_store *s[HV_CO_MAX_CANDIDATES];
@@ -226,6 +227,8 @@ uint64_t hv_cotab_bind(uint64_t module, const char *name, struct hv_kernel_info 
             const struct hv_co_arg *a = &k->args[i];
             if (a->value_kind == HV_CO_VK_HIDDEN)
                 continue; /* the runtime fills these; they are not in a params array */
+            if (names)   /* table strings: kept until the process ends */
+                names[info->nargs] = a->name;
             args[info->nargs++] = (struct hv_kernel_arg){
                 a->offset, a->size, a->value_kind == HV_CO_VK_GLOBAL_BUFFER ? HV_ARGK_POINTER : HV_ARGK_BY_VALUE,
                 a->value_kind == HV_CO_VK_GLOBAL_BUFFER ? access_of(a) : HV_ACCESS_UNKNOWN};

@@ -39,9 +39,12 @@ void hv_cotab_unload(uint64_t module);
  * Fills info (args: room for HV_MAX_KERNEL_ARGS) with the layout of kernel
  * `name` of `module`, and info->co with the objects to store: the one per
  * processor of this machine's GPUs (gpu_procs.h), or every candidate when
- * those are unknown. Returns the hash of the object the layout came from,
- * 0 when no code object describes the kernel.
+ * those are unknown. names (room for HV_MAX_KERNEL_ARGS, or NULL) gets each
+ * argument's metadata name, "" when the object gives none; the strings live
+ * as long as the process. Returns the hash of the object the layout came
+ * from, 0 when no code object describes the kernel.
  */
-uint64_t hv_cotab_bind(uint64_t module, const char *name, struct hv_kernel_info *info, struct hv_kernel_arg *args);
+uint64_t hv_cotab_bind(uint64_t module, const char *name, struct hv_kernel_info *info, struct hv_kernel_arg *args,
+                       const char **names);
 
 #endif

@@ -40,10 +40,12 @@ static const struct hv_kernel_info *bind_kernel(struct hv_thread_ctx *t, uint64_
                                                 uint64_t module, const char *name, uint32_t name_id)
 {
     struct hv_kernel_arg args[HV_MAX_KERNEL_ARGS];
+    const char *names[HV_MAX_KERNEL_ARGS];
     struct hv_kernel_info info = {.func = func, .name_id = name_id};
-    uint64_t hash = hv_cotab_bind(module, name, &info, args);
+    uint64_t hash = hv_cotab_bind(module, name, &info, args, names);
     hv_kernels_add(&info);
     hv_emit_kernel_sym(t, seq, &info, module, hash);
+    hv_emit_karg_names(t, seq, &info, hash, names);
     return hv_kernels_find(func);
 }
 
