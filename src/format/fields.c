@@ -440,6 +440,10 @@ static const struct hv_field header_fields[] = {
     CHARS("runtime_version", H, runtime_version),
     CHARS("exe", H, exe),
     CHARS("knobs", H, knobs),
+};
+
+/* Appended later: printed only for headers that hold them (hv_print_header). */
+static const struct hv_field header_argv_fields[] = {
     F("argc", H, argc, HV_FMT_U, HV_FLD_NOTEXT),
     BIT("argv_truncated", H, argv_flags, HV_ARGV_TRUNCATED, 0),
     BIT("argv_off", H, argv_flags, HV_ARGV_OFF, 0),
@@ -455,6 +459,7 @@ static const struct hv_field footer_fields[] = {
 };
 
 struct hv_field_list hv_header_fields(void) { return LIST(header_fields); }
+struct hv_field_list hv_header_argv_fields(void) { return LIST(header_argv_fields); }
 struct hv_field_list hv_footer_fields(void) { return LIST(footer_fields); }
 
 uint64_t hv_field_get(const struct hv_field *f, const void *base, unsigned i)

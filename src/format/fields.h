@@ -61,6 +61,7 @@ struct hv_field_list hv_graph_node_fields(unsigned node_type);
 struct hv_field_list hv_karg_fields(void);    /* one struct hv_karg */
 struct hv_field_list hv_karg_name_fields(void);  /* one struct hv_karg_name */
 struct hv_field_list hv_header_fields(void);  /* struct hv_file_header */
+struct hv_field_list hv_header_argv_fields(void);  /* its command line, when header_size covers it */
 struct hv_field_list hv_footer_fields(void);  /* struct hv_file_footer, less dropped[] */
 
 /* Element i of a field, zero-extended (hv_field_get) or sign-extended. */

@@ -360,7 +360,13 @@ void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
     struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
     meta_open(&e, "header");
     fields(&e, hv_header_fields(), h);
-    /* argv: the recorded arguments (the header was sanitized on reading). */
+    /* The command line, in headers written since it was appended (older
+     * files print as they always did); sanitized on reading. */
+    if (h->header_size < offsetof(struct hv_file_header, argv) + sizeof h->argv) {
+        meta_close(&e);
+        return;
+    }
+    fields(&e, hv_header_argv_fields(), h);
     key(&e, "argv");
     open_(&e, '[');
     for (uint32_t o = 0; o < h->argv_bytes && o < sizeof h->argv;) {

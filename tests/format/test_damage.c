@@ -171,7 +171,8 @@ struct bad_case {
     int resync;                  /* the frame's end was unknown: bytes were skipped */
 };
 
-static void records_with(struct tu_buf *t, const struct hv_reclist *l, size_t at, uint16_t size, uint32_t count)
+static void records_with_type(struct tu_buf *t, const struct hv_reclist *l, size_t at, uint16_t size, uint32_t count,
+                              uint16_t type)
 {
     /* Records 10..19 with record `at` altered. */
     size_t a = l->off[10], b = l->off[20];
@@ -181,11 +182,19 @@ static void records_with(struct tu_buf *t, const struct hv_reclist *l, size_t at
     if (size != UINT16_MAX)
         h->size = size;
     if (count != UINT32_MAX) {
-        h->type = HV_REC_KARGS;
-        ((struct hv_kargs *)h)->count = count;
+        h->type = type;
+        if (type == HV_REC_KARG_NAMES)
+            ((struct hv_karg_names *)h)->count = count;
+        else
+            ((struct hv_kargs *)h)->count = count;
     }
     tu_put_chunk(t, HV_CHUNK_MAGIC, 1, 10, p, b - a);
     free(p);
+}
+
+static void records_with(struct tu_buf *t, const struct hv_reclist *l, size_t at, uint16_t size, uint32_t count)
+{
+    records_with_type(t, l, at, size, count, HV_REC_KARGS);
 }
 
 static void mk_magic(struct tu_buf *t, const struct hv_reclist *l)
@@ -220,13 +229,16 @@ static void mk_unaligned(struct tu_buf *t, const struct hv_reclist *l) { records
 static void mk_overrun(struct tu_buf *t, const struct hv_reclist *l) { records_with(t, l, 9, 65528, UINT32_MAX); }
 /* A call record (big enough for a kargs fixed part) made a kargs record
  * whose count runs far past its size. */
-static void mk_kargs(struct tu_buf *t, const struct hv_reclist *l)
+/* A call record turned into a `type` record whose count runs past it. */
+static void count_past(struct tu_buf *t, const struct hv_reclist *l, uint16_t type)
 {
     size_t at = 0;
     while (at < 9 && hv_reclist_get(l, 10 + at)->type != HV_REC_CALL)
         at++;
-    records_with(t, l, at, UINT16_MAX, 1000);
+    records_with_type(t, l, at, UINT16_MAX, 1000, type);
 }
+static void mk_kargs(struct tu_buf *t, const struct hv_reclist *l) { count_past(t, l, HV_REC_KARGS); }
+static void mk_karg_names(struct tu_buf *t, const struct hv_reclist *l) { count_past(t, l, HV_REC_KARG_NAMES); }
 static void mk_checksum(struct tu_buf *t, const struct hv_reclist *l)
 {
     tu_put_records(t, 1, l, 10, 20);
@@ -271,6 +283,7 @@ static void test_malformed_chunks(void)
         { "unaligned", "not a multiple of 8", mk_unaligned, 0 },
         { "overrun", "runs past the end of the chunk", mk_overrun, 0 },
         { "kargs count", "count/len", mk_kargs, 0 },
+        { "karg names count", "count/len", mk_karg_names, 0 },
         { "checksum", "checksum", mk_checksum, 1 },
         { "garbage", "no frame starts here", mk_garbage, 1 },
         { "zstd junk", "damaged zstd frame", mk_zstd_junk, 1 },
