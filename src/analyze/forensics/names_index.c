@@ -63,6 +63,7 @@ struct use {
 struct kan {
     uint64_t func, seq;
     uint32_t first, n;
+    uint32_t prev;             /* the same handle's binding before this one, NONE */
 };
 
 struct kan_arg {
@@ -102,6 +103,7 @@ struct tnames {
     uint32_t nmarks, capmarks;
     struct kan *kans;
     uint32_t nkans, capkans;
+    struct hv_u64map kan_last;    /* func -> its latest binding (kans index) */
     uint64_t skipped_total;
     uint32_t unsupported_version;  /* a stack said HV_PY_UNSUPPORTED: that interpreter's PY_VERSION_HEX */
     int unsupported;
@@ -232,7 +234,9 @@ static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_
     if (!HV_GROW(t->kans, t->nkans, t->capkans, 16))
         return;
     struct kan *e = &t->kans[t->nkans];
-    *e = (struct kan){k->func, k->h.seq, x->nka, 0};
+    *e = (struct kan){k->func, k->h.seq, x->nka, 0, hv_u64map_get(&t->kan_last, k->func)};
+    if (hv_u64map_put(&t->kan_last, k->func, t->nkans) != 0)
+        return;
     const struct hv_karg_name *a = (const struct hv_karg_name *)(k + 1);
     for (uint32_t i = 0; i < k->count && HV_GROW(x->ka, x->nka, x->capka, 64); i++) {
         x->ka[x->nka++] = (struct kan_arg){str_of(x, t, rd, a[i].name_id), a[i].offset, a[i].index,
@@ -513,6 +517,7 @@ void hv_names_free(struct hv_names_index *x)
         free(t->names);
         free(t->marks);
         free(t->kans);
+        hv_u64map_free(&t->kan_last);
     }
     free(x->t);
     for (uint32_t i = 0; i < x->nstrs; i++)
@@ -543,6 +548,7 @@ struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const 
         hv_u64map_init(&t->want_ix);
         hv_u64map_init(&t->seq_stack);
         hv_u64map_init(&t->id_stack);
+        hv_u64map_init(&t->kan_last);
         hv_findings_each_op(s, pid, want_seq, t);
         read_trace(x, t, traces[i]);
         stacks(t, s);
@@ -605,12 +611,12 @@ static const struct kan_arg *arg_of_side(const struct hv_names_index *x, const s
     if (!t || !sd->func || sd->arg_index < 0 || sd->origin == HV_ARG_INFERRED ||
         (sd->kind != HV_SIDE_REPLAY && sd->kind != HV_SIDE_LAUNCH && sd->kind != HV_SIDE_KERNEL))
         return NULL;
+    /* Bindings arrive in seq order: walk back from the latest to the one in
+     * force at the op. */
     const struct kan *best = NULL;
-    for (uint32_t i = 0; i < t->nkans; i++) {
-        const struct kan *k = &t->kans[i];
-        if (k->func == sd->func && (!sd->seq || k->seq <= sd->seq) && (!best || k->seq >= best->seq))
-            best = k;
-    }
+    for (uint32_t i = hv_u64map_get(&t->kan_last, sd->func); i != NONE && !best; i = t->kans[i].prev)
+        if (!sd->seq || t->kans[i].seq <= sd->seq)
+            best = &t->kans[i];
     for (uint32_t i = 0; best && i < best->n; i++) {
         const struct kan_arg *a = &x->ka[best->first + i];
         if (a->index == (uint16_t)sd->arg_index)
