@@ -362,7 +362,7 @@ void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
     fields(&e, hv_header_fields(), h);
     /* The command line, in headers written since it was appended (older
      * files print as they always did); sanitized on reading. */
-    if (h->header_size < offsetof(struct hv_file_header, argv) + sizeof h->argv) {
+    if (h->header_size < offsetof(struct hv_file_header, argv)) {
         meta_close(&e);
         return;
     }

@@ -157,6 +157,12 @@ static int reserve(struct hv_trace_writer *w, size_t n)
     return -errno;
 }
 
+size_t hv_trace_header_bytes(const struct hv_file_header *hdr)
+{
+    size_t argv = hdr->argv_bytes < sizeof hdr->argv ? hdr->argv_bytes : sizeof hdr->argv;
+    return hv_rec_padded(offsetof(struct hv_file_header, argv) + argv);
+}
+
 /* A skippable frame: magic, 32-bit size, payload. Small (header, footer),
  * so it is assembled in the output buffer and written with one write(2). */
 static int write_skippable(struct hv_trace_writer *w, uint32_t magic, const void *payload, uint32_t size)
@@ -262,11 +268,11 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
     struct hv_file_header h = *hdr;
     memcpy(h.magic, HV_FILE_MAGIC, sizeof h.magic);
     h.format_version = version;
-    h.header_size = sizeof h;
+    h.header_size = (uint32_t)hv_trace_header_bytes(&h);
     /* No room for a header and a footer: the file could not even say what it lost. */
-    rc = reserve(w, HV_SKIPPABLE_HDR_BYTES + sizeof h);
+    rc = reserve(w, HV_SKIPPABLE_HDR_BYTES + h.header_size);
     if (rc == 0)
-        rc = write_skippable(w, HV_FRAME_MAGIC_HEADER, &h, sizeof h);
+        rc = write_skippable(w, HV_FRAME_MAGIC_HEADER, &h, h.header_size);
     if (rc < 0) {
         /* A file without a header is of no use to anyone: take it back. */
         unlink(w->path);

@@ -28,6 +28,12 @@ struct hv_trace_writer;
 int hv_trace_writer_open(const char *path_template, const struct hv_file_header *hdr,
                          int compression_level, struct hv_trace_writer **out);
 
+/* Bytes of the header frame's payload for `hdr`: the struct up to the end
+ * of its recorded command line (argv_bytes), padded to 8. The rest of
+ * argv[] is not written; readers zero-fill it, as for an older writer's
+ * shorter header, so a trace does not carry 4 KiB of zeros. */
+size_t hv_trace_header_bytes(const struct hv_file_header *hdr);
+
 /* The same, writing format `version` (1: plain chunks, which readers of
  * the previous release read too; 2: encoded chunks, codec.h). */
 int hv_trace_writer_open_version(const char *path_template, const struct hv_file_header *hdr,

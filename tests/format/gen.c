@@ -127,6 +127,10 @@ void hv_gen_header(struct hv_file_header *h, uint64_t pid)
     strcpy(h->host, "testhost");
     strcpy(h->exe, "/usr/bin/\"quoted\" exe");
     strcpy(h->knobs, "HSA_ENABLE_SDMA=0;");
+    static const char argv[] = "gen\0--name=it's \"x\"\0";   /* two arguments, each NUL-terminated */
+    memcpy(h->argv, argv, sizeof argv - 1);
+    h->argc = 2;
+    h->argv_bytes = sizeof argv - 1;
 }
 
 void hv_reclist_add(struct hv_reclist *l, const void *rec)

@@ -1,4 +1,5 @@
 /* Round trips: writer -> file -> reader, byte for byte; the reorder window. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,7 +30,11 @@ static void test_roundtrip_every_type(void)
     CHECK(hv_reader_open(path, &r, &err) == 0);
     const struct hv_file_header *h = hv_reader_header(r);
     CHECK(h->format_version == HV_FORMAT_VERSION && h->pid == 4242 && !strcmp(h->host, "testhost"));
-    CHECK(h->header_size == sizeof *h && !memcmp(h->magic, HV_FILE_MAGIC, 8));
+    /* Written up to the end of its command line, read back whole. */
+    static const char argv[] = "gen\0--name=it's \"x\"\0";   /* hv_gen_header's */
+    CHECK(h->header_size == hv_rec_padded(offsetof(struct hv_file_header, argv) + sizeof argv - 1) &&
+          h->header_size < sizeof *h && !memcmp(h->magic, HV_FILE_MAGIC, 8));
+    CHECK(h->argc == 2 && h->argv_bytes == sizeof argv - 1 && !memcmp(h->argv, argv, sizeof argv));
     CHECK(hv_reader_footer(r) == NULL);   /* not reached yet */
     int nerr;
     size_t got = tu_read_all(r, 0, &out, NULL, &nerr);

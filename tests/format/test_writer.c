@@ -71,8 +71,8 @@ static void test_exclusive_and_mode(void)
     /* Owner-only whatever the umask allows (docs/files.md: payload bytes). */
     CHECK(stat(p0, &st) == 0 && (st.st_mode & 0777) == 0600);
     CHECK(stat(p1, &st) == 0 && (st.st_mode & 0777) == 0600);
-    CHECK(hv_trace_writer_file_bytes(w0) == 8 + sizeof(struct hv_file_header));
-    CHECK(st.st_size == (off_t)(8 + sizeof(struct hv_file_header)));   /* header written at open */
+    CHECK(hv_trace_writer_file_bytes(w0) == 8 + hv_trace_header_bytes(&h));
+    CHECK(st.st_size == (off_t)(8 + hv_trace_header_bytes(&h)));   /* header written at open */
     CHECK(hv_trace_writer_close(w0, NULL) == 0);
     hv_trace_writer_abandon(w1);
     CHECK(hv_trace_writer_close(w2, NULL) == 0);
