@@ -172,6 +172,9 @@ static inline enum hv_mem hv_host_side(enum hv_mem m) { return m == HV_MEM_UNKNO
 /* A copy record fills the whole argument union: hv_call_open leaves it as
  * the ring had it, so hv_trace_copy writes every field, none left over. */
 _Static_assert(sizeof(struct hv_copy_args) == sizeof(union hv_call_args), "copy args fill the record");
+_Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_copy_args, dst_device) == 56 &&
+                   offsetof(struct hv_copy_args, payload_hash) == 60,
+               "no padding between the copy fields hv_trace_copy writes");
 
 /* What a copy does beyond its record (copy.c): evidence (when `evidence`,
  * hv_ev_copy_wanted's answer), Python frames, the guard's note, a blocking
