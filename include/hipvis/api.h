@@ -201,6 +201,7 @@ enum hv_op {
     X(264, hipDrvMemcpy2DUnaligned, HV_OP_COPY)                               \
     X(265, hipGraphExecMemcpyNodeSetParamsToSymbol, HV_OP_GRAPH)              \
     X(266, hipGraphExecMemcpyNodeSetParamsFromSymbol, HV_OP_GRAPH)            \
+    X(267, hipDrvGraphExecMemcpyNodeSetParams, HV_OP_GRAPH)                   \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 

@@ -411,6 +411,20 @@ static void case_exec_memcpy3d(void)
     side_write_then_replay(x, big);
 }
 
+/* A function of tests/semantics/r6_shim.c (SEM_R6_SHIM), NULL (and the
+ * case failed) when missing. */
+static void *r6_fn(const char *name)
+{
+    const char *shim = getenv("SEM_R6_SHIM");
+    void *h = shim ? dlopen(shim, RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *f = h ? dlsym(h, name) : NULL;
+    if (!f) {
+        printf("sem: no %s in %s\n", name, shim ? shim : "(SEM_R6_SHIM unset)");
+        failed = 1;
+    }
+    return f;
+}
+
 /* C6 with ROCm 6's HIP_MEMCPY3D (size_t fields, hipMemoryType device 2),
  * through tests/semantics/r6_shim.c (SEM_R6_SHIM): the same rows as drv3d. */
 static void case_drv3d_r6(void)
@@ -418,15 +432,10 @@ static void case_drv3d_r6(void)
     r6_memcpy3d c = {.srcMemoryType = 2, .srcDevice = (char *)big + 32768, .srcPitch = 64, .srcHeight = 4,
                      .dstMemoryType = 2, .dstDevice = big, .dstPitch = 1024, .dstHeight = 4, .WidthInBytes = 64,
                      .Height = 4, .Depth = 3};
-    const char *shim = getenv("SEM_R6_SHIM");
-    void *h = shim ? dlopen(shim, RTLD_NOW | RTLD_LOCAL) : NULL;
     hipError_t (*copy)(const void *, hipStream_t) =
-        h ? (hipError_t(*)(const void *, hipStream_t))dlsym(h, "hipDrvMemcpy3DAsync") : NULL;
-    if (!copy) {
-        printf("sem: no hipDrvMemcpy3DAsync in %s\n", shim ? shim : "(SEM_R6_SHIM unset)");
-        failed = 1;
+        (hipError_t(*)(const void *, hipStream_t))r6_fn("hipDrvMemcpy3DAsync");
+    if (!copy)
         return;
-    }
     hipGraphExec_t x = reader_exec(pos ? (char *)big + 5 * 1024 : (char *)big + 5 * 1024 + 512, 64);
     R(copy(&c, s_main));
     R(hipGraphLaunch(x, s_main));
@@ -442,6 +451,24 @@ static void case_exec_from_symbol(void)
     hipGraphExec_t x = copy_exec(in, &node);
     R(hipGraphExecMemcpyNodeSetParamsFromSymbol(x, node, out, big, 256, 256, hipMemcpyDeviceToDevice));
     side_write_then_replay(x, (char *)big + 256);
+}
+
+/* G7: hipDrvGraphExecMemcpyNodeSetParams (ROCm 6's HIP_MEMCPY3D, through
+ * r6_shim) re-points the node at `big`: a side-stream write there races the
+ * replay (pos) unless ordered (neg). */
+static void case_drv_exec_memcpy(void)
+{
+    hipError_t (*set)(hipGraphExec_t, hipGraphNode_t, const void *, hipCtx_t) =
+        (hipError_t(*)(hipGraphExec_t, hipGraphNode_t, const void *, hipCtx_t))r6_fn(
+            "hipDrvGraphExecMemcpyNodeSetParams");
+    if (!set)
+        return;
+    hipGraphNode_t node = NULL;
+    hipGraphExec_t x = copy_exec(in, &node);
+    r6_memcpy3d c = {.srcMemoryType = 2, .srcDevice = big, .srcPitch = 256, .srcHeight = 1, .dstMemoryType = 2,
+                     .dstDevice = out, .dstPitch = 256, .dstHeight = 1, .WidthInBytes = 256, .Height = 1, .Depth = 1};
+    R(set(x, node, &c, NULL));
+    side_write_then_replay(x, big);
 }
 
 /* L1: hipDrvLaunchKernelEx (HIP_LAUNCH_CONFIG, ROCm 6.2+) writes what the
@@ -499,6 +526,7 @@ static const struct {
     {"launch_ex", case_launch_ex},
     {"drv3d_r6", case_drv3d_r6},
     {"exec_from_symbol", case_exec_from_symbol},
+    {"drv_exec_memcpy", case_drv_exec_memcpy},
 };
 
 int main(int argc, char **argv)

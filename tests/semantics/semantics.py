@@ -190,11 +190,20 @@ class Semantics(Suite):
                        str((n, w)))
         self.pair("exec_from_symbol", "unordered-write", recs)
 
+    def drv_exec_memcpy(self):
+        def recs(variant, calls, recs, report):
+            c = [r for r in calls if r["api"] == "hipDrvGraphExecMemcpyNodeSetParams"]
+            n = [r for r in recs if r.get("type") == "graph_node" and c and r["seq"] == c[0]["seq"]]
+            w = [r["dst"] for r in calls if r["api"] == "hipMemsetAsync"]
+            self.check(len(n) == 1 and n[0]["bytes"] == 256 and [n[0]["src"]] == w,
+                       f"drv_exec_memcpy {variant}: the node now reads the side write's 256 B", str((n, w)))
+        self.pair("drv_exec_memcpy", "unordered-write", recs)
+
 
 FAMILIES = ("write_wait_value", "batch_memop", "host_func", "symbol", "memset3d", "copy3d", "coop", "exec_memcpy",
             "ctx_sync", "batch", "batch_side", "batch3d", "drv3d",
             "node_enabled", "exec_memcpy3d", "param2d", "launch_ex", "drv3d_r6",
-            "exec_from_symbol")
+            "exec_from_symbol", "drv_exec_memcpy")
 
 
 def main():

@@ -165,5 +165,7 @@ typedef struct hv_HIP_MEMCPY3D_R6 {
     size_t dstPitch, dstHeight;
     size_t WidthInBytes, Height, Depth;
 } hv_HIP_MEMCPY3D_R6;
+hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const HIP_MEMCPY3D *copyParams, hipCtx_t ctx);
 
 #endif

@@ -1,5 +1,6 @@
 /* Copy family: every copy is a write of [dst, dst+bytes) by its stream. */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "intercept/hip/hip_common.h"
 
@@ -172,11 +173,11 @@ static struct hv_pitched3d drv_side(int r6, int type, const void *host, hipDevic
                                  .array = is_array ? (array ? (const void *)array : (const void *)1) : NULL};
 }
 
-static struct hv_copy_desc drv3d(const HIP_MEMCPY3D *c, uint8_t flags)
+static struct hv_copy_desc drv3d_as(const HIP_MEMCPY3D *c, int r6, uint8_t flags)
 {
     if (!c)
         return (struct hv_copy_desc){.dst_device = -1, .src_device = -1};
-    if (rocm6_layout()) {
+    if (r6) {
         const hv_HIP_MEMCPY3D_R6 *p = (const hv_HIP_MEMCPY3D_R6 *)(const void *)c;
         struct hv_pitched3d d = drv_side(1, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch,
                                          p->dstHeight, p->dstXInBytes, p->dstY, p->dstZ);
@@ -190,8 +191,24 @@ static struct hv_copy_desc drv3d(const HIP_MEMCPY3D *c, uint8_t flags)
                                      c->srcHeight, c->srcXInBytes, c->srcY, c->srcZ);
     return hv_copy3d(&d, &s, c->WidthInBytes, c->Height, c->Depth, HV_KIND_DEFAULT, flags);
 }
+static struct hv_copy_desc drv3d(const HIP_MEMCPY3D *c, uint8_t flags) { return drv3d_as(c, rocm6_layout(), flags); }
 
 HV_HIP_WRAP(hipDrvMemcpy3D, (const HIP_MEMCPY3D *c), (c),
             COPY(NULL, HV_HIP_LEGACY, (struct hv_copy_desc[]){drv3d(c, 0)}))
 HV_HIP_WRAP(hipDrvMemcpy3DAsync, (const HIP_MEMCPY3D *c, hipStream_t s), (c, s),
             COPY(s, HV_HIP_LEGACY, (struct hv_copy_desc[]){drv3d(c, HV_COPY_ASYNC)}))
+
+/* hipDrvGraphExecMemcpyNodeSetParams (ROCm 6+, so ROCm 6's HIP_MEMCPY3D;
+ * docs/semantics.md G7): the exec's memcpy node as it now is. */
+static void drv_exec_memcpy(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipGraphExec_t e, hipGraphNode_t n,
+                            const HIP_MEMCPY3D *c)
+{
+    struct hv_copy_desc cp = drv3d_as(c, 1, 0);
+    struct hv_node_desc d;
+    memset(&d, 0, sizeof d);
+    hv_node_memcpy(&d, HV_PTR(cp.dst), HV_PTR(cp.src), (uint64_t)cp.bytes * (cp.height ? cp.height : 1),
+                   HV_KIND_DEFAULT);
+    hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), c ? &d : NULL);
+}
+HV_HIP_WRAP(hipDrvGraphExecMemcpyNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const HIP_MEMCPY3D *c, hipCtx_t x),
+            (e, n, c, x), drv_exec_memcpy(t_, api_, r_, e, n, c))
