@@ -125,10 +125,13 @@ int main(int argc, char **argv)
     CK(cudaStreamSynchronize(s_side));
     static unsigned char v[1 << 16];
     CK(cudaMemcpy(v, vol, sizeof v, cudaMemcpyDeviceToHost));
+    // Each of the 12 rows holds the next 64 packed source bytes (the ints' own
+    // bytes, zeros included); the rest of each 1024-byte pitch stays 0.
+    const unsigned char *packed = (const unsigned char *)pinned;
     int rows_ok = 1;
     for (int r = 0; r < 12; r++)
         for (int b = 0; b < 1024; b++)
-            if ((v[r * 1024 + b] != 0) != (b < 64))
+            if (v[r * 1024 + b] != (b < 64 ? packed[r * 64 + b] : 0))
                 rows_ok = 0;
 
     // Unordered (no --sync), the replay may read buf before, during or after

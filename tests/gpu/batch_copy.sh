@@ -16,7 +16,7 @@ cd "$root"
 OUT=${OUT:-$root/gpu-out}
 res=$OUT/batch_copy
 mkdir -p "$res"
-for so in libzstd.so.1 libmsgpackc.so.2; do
+for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
     ldconfig -p | grep -q "$so" || export LD_LIBRARY_PATH=$root/.devlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1

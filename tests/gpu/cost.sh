@@ -11,7 +11,7 @@
 #   tests/gpu/cost.sh                       # everything
 #   PAIRS=5 BLOCKS=10 LONG=5000 tests/gpu/cost.sh   # shrunk (minutes -> ~1)
 # Carry: build/libhipvis.so, build/hipvis-dump, build/hipvis-sidecar, .devlibs
-# (see run_all.sh for .devlibs: libzstd.so.1 / libmsgpackc.so.2 when missing).
+# (see run_all.sh for .devlibs: libzstd, libmsgpackc, libdw, libelf when missing).
 # Writes $OUT/cost.jsonl (one JSON line per process + the summary),
 # $OUT/cost.log (every child's output), $OUT/sidecar.log, prints the summary.
 set -u
@@ -25,7 +25,7 @@ export OUT
 export HIPVIS_LIB=$root/build/libhipvis.so HIPVIS_DUMP=$root/build/hipvis-dump HIPVIS_WORK=$work
 export PYTHONUNBUFFERED=1 HIPVIS_QUIET=1
 libpath=
-for so in libzstd.so.1 libmsgpackc.so.2; do
+for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
     ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
 done
 export HIPVIS_LIBPATH=$libpath

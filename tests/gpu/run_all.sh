@@ -9,7 +9,7 @@
 # If the machine lacks libzstd.so.1 or libmsgpackc.so.2 (the H200 image lacks
 # the latter), they are taken from .devlibs/, for the traced processes only.
 # Prepare and carry it from the build machine:
-#   mkdir -p .devlibs && cp -L /usr/lib/x86_64-linux-gnu/{libzstd.so.1,libmsgpackc.so.2} .devlibs/
+#   mkdir -p .devlibs && cp -L /usr/lib/x86_64-linux-gnu/{libzstd.so.1,libmsgpackc.so.2,libdw.so.1,libelf.so.1} .devlibs/
 #   echo /.devlibs/ >> .git/info/exclude
 #   device run: carry [build/libhipvis.so, build/hipvis-dump, .devlibs]
 #
@@ -39,7 +39,7 @@ export PYTHONUNBUFFERED=1 TRITON_CACHE_DIR=$work/triton HIPVIS_QUIET=1
 cd "$root"
 
 libpath=
-for so in libzstd.so.1 libmsgpackc.so.2; do
+for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
     ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
 done
 {
