@@ -182,8 +182,15 @@ static void fill_header(struct hv_file_header *h)
  * a shared segment that hipvis-sidecar drains, with no thread here. */
 static int start_transport(const struct hv_file_header *h)
 {
-    if (!hv_tracer.cfg.sidecar)
-        return hv_writer_start(&hv_tracer.writer, h);
+    if (!hv_tracer.cfg.sidecar) {
+        int rc = hv_writer_start(&hv_tracer.writer, h);
+        /* The activating thread's ring, its pages written once now (one
+         * ~1024-page pass at start-up) instead of faulting through its first
+         * lap on traced calls; the writer thread readies the later ones. */
+        if (rc == 0)
+            hv_collector_prepare(hv_tracer.col);
+        return rc;
+    }
     return hv_shm_start(&hv_tracer.shm, hv_tracer.cfg.sidecar_dir, hv_tracer.cfg.ring_bytes, h, hv_tracer.cfg.quiet,
                         &hv_tracer.col);
 }

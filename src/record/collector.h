@@ -61,6 +61,12 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes);
 
 /* Claims a ring for the calling thread; NULL when none can be had (counted). */
 struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid);
+/* Consumer side (the writer thread): keeps one unclaimed ring ready, its
+ * pages written once, so that a thread's first traced calls never pay for
+ * first-touch page faults (collector.c ring_new). Private rings only; the
+ * sidecar's shared segment lays rings out itself. Returns 1 when it made
+ * one, 0 when one was ready (or no slot is left), -1 when mmap failed. */
+int hv_collector_prepare(struct hv_collector *c);
 /* The owner exited: the consumer drains the ring, then frees it. */
 void hv_collector_release(struct hv_collector *c, struct hv_ring *r);
 

@@ -121,6 +121,8 @@ static void *writer_main(void *arg)
         sleep_ms(1);
         hv_clock_refine(&w->cal);
     }
+    /* The next thread's ring, paged in here rather than on its calls. */
+    hv_collector_prepare(w->col);
     /* Rings are emptied every HV_DRAIN_MS, frames written every flush_ms:
      * a 1 MiB ring holds only ~15 ms of a busy decode loop with payloads,
      * while a frame per 2 ms would compress poorly. */
@@ -146,6 +148,9 @@ static void *writer_main(void *arg)
         if (w->out)
             got = drain_locked(w, flush);
         pthread_mutex_unlock(&w->lock);
+        /* After a thread claimed the ready ring, make the next one (a scan
+         * of the slots, an mmap only when none is free). */
+        hv_collector_prepare(w->col);
         nap_us = busy > 0 && got > busy ? HV_DRAIN_MS * 250 : HV_DRAIN_MS * 1000;
     }
     return NULL;
