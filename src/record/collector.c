@@ -16,9 +16,11 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
  * guest memory only on its first write (firecracker here), neither
  * MAP_POPULATE nor MADV_POPULATE_WRITE does that, and the first lap of a
  * 4 MiB ring then costs ~7 us per page on the calling thread (bench-step:
- * +1.1 us per step during the first lap, +0.25 us after). Only the writer
- * thread touches (hv_collector_prepare): on an application thread the same
- * cost would come as one stall instead of spread over the first lap. */
+ * +1.1 us per step during the first lap, +0.25 us after). Only
+ * hv_collector_prepare touches: once at activation for the activating
+ * thread's ring, then on the writer thread for later threads; a thread that
+ * claims a ring on its own (none ready) would take the same cost as one stall
+ * instead of spread over its first lap, so it does not touch. */
 static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
 {
     size_t len = hv_ring_footprint(bytes);
