@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "analyze/engine_priv.h"
+#include "util/grow.h"
 
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
 
@@ -100,14 +101,8 @@ static int memo_push_group(struct hv_engine *e, uint32_t g)
 
 static void memo_add(struct hv_engine *e, uint64_t key, uint32_t first, uint32_t n)
 {
-    if (e->nmemo == e->capmemo) {
-        uint32_t ncap = e->capmemo ? e->capmemo * 2 : 64;
-        struct hv_memo_entry *ne = realloc(e->memo_ent, ncap * sizeof *ne);
-        if (!ne)
-            return;
-        e->memo_ent = ne;
-        e->capmemo = ncap;
-    }
+    if (!HV_GROW(e->memo_ent, e->nmemo, e->capmemo, 64))
+        return;
     if (hv_u64map_put(&e->memo, key, e->nmemo) != 0)
         return;
     struct hv_memo_entry *me = &e->memo_ent[e->nmemo++];

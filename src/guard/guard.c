@@ -21,6 +21,7 @@
 #include "preload/realsym.h"
 #include "preload/streams.h"
 #include "preload/tracer.h"
+#include "util/grow.h"
 
 _Atomic int hv_guard_mode_v = -1;
 static _Atomic int guard_active;       /* the pattern applied now (hipvis_guard_set may change it) */
@@ -226,14 +227,8 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
             const struct hv_karg *a = &args[i];
             if (a->access == HV_ACCESS_WRITE)
                 continue;  /* unknown counts as a read, as in the analyzer */
-            if (x->n == x->cap) {
-                uint32_t ncap = x->cap ? x->cap * 2 : 8;
-                struct exec_range *nr = realloc(x->r, ncap * sizeof *nr);
-                if (!nr)
-                    break;
-                x->r = nr;
-                x->cap = ncap;
-            }
+            if (!HV_GROW(x->r, x->n, x->cap, 8))
+                break;
             uint64_t end = a->alloc_bytes && a->alloc_base <= a->value ? a->alloc_base + a->alloc_bytes : 0;
             x->r[x->n++] = (struct exec_range){node, a->value, end > a->value ? end : a->value + 1};
         }

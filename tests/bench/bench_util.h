@@ -4,14 +4,10 @@
 #define HIPVIS_BENCH_UTIL_H
 
 #include <stdint.h>
-#include <time.h>
 
-static inline uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "record/clock.h"   /* hv_mono_ns: the tracer's own CLOCK_MONOTONIC reader */
+
+static inline uint64_t now_ns(void) { return hv_mono_ns(); }
 
 static inline int cmp_double(const void *a, const void *b)
 {
