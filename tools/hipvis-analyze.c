@@ -201,6 +201,7 @@ struct run {
     struct hv_diag *diag;         /* --diagnose */
     uint64_t records;
     uint64_t *seen;               /* per input: record types read (bit type % 64) */
+    struct hv_names_index *names; /* names, Python stacks, marks: collected while reading */
 };
 
 static const char *string_cb(void *ctx, uint32_t id)
@@ -272,6 +273,7 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         hv_html_begin_trace(run->html, hdr, path, string_cb, rd);
     if (run->diag)
         hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
+    uint64_t names_types = run->names && hv_names_begin(run->names, in->path, hdr) == 0 ? HV_NAMES_TYPES : 0;
     const struct hv_rec_header *rec;
     int rc;
     struct hv_input_health h = {0};
@@ -283,6 +285,8 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         if (rc == 1) {
             seen |= 1ull << (rec->type & 63);
             hv_engine_feed(e, rec);
+            if ((1ull << (rec->type & 63)) & names_types)
+                hv_names_feed(run->names, rd, rec);
             if (run->pf)
                 hv_perfetto_record(run->pf, rec);
             if (run->html)
@@ -317,6 +321,8 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     }
     rc = failed ? -1 : 0;
     run->seen[in - run->o->in.v] = seen;
+    if (names_types)
+        hv_names_end(run->names, seen);
     const struct hv_file_footer *ft = hv_reader_footer(rd);
     if (run->html)
         hv_html_footer(run->html, ft);
@@ -386,6 +392,7 @@ static double now_s(void)
 static int finish(struct opts *o, struct run *run, int rc)
 {
     hv_diag_free(run->diag);
+    hv_names_free(run->names);
     free(run->seen);
     err_free(&run->errs);
     hv_inputs_free(&o->in);
@@ -449,6 +456,8 @@ int main(int argc, char **argv)
         out.observer_ctx = &run;
         out.observer_new_only = !run.pf;  /* the page needs each group's first occurrence only */
     }
+    /* Without it the report names no buffers; the analysis itself runs. */
+    run.names = hv_names_new();
     double t0 = now_s();
     for (size_t i = 0; i < o.in.n; i++)
         if (analyze_one(&run, &o.in.v[i], &out) != 0)
@@ -476,16 +485,8 @@ int main(int argc, char **argv)
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;
     if (stacks)
         hv_stacks_install(stacks, &ro);
-    /* Only the traces that hold names, Python stacks or marks are read again. */
-    const char **named = calloc(o.in.n + 1, sizeof *named);
-    int nnamed = 0;
-    for (size_t i = 0; named && i < o.in.n; i++)
-        if (hv_names_wanted(run.seen[i]))
-            named[nnamed++] = paths[i];
-    struct hv_names_index *names = out.ngroups && nnamed ? hv_names_for_findings(&out, named, nnamed) : NULL;
-    free(named);
-    if (names)
-        hv_names_install(names, &ro);
+    if (run.names && out.ngroups && hv_names_resolve(run.names, &out))
+        hv_names_install(run.names, &ro);
     if (run.diag) {
         ro.json_extra = diag_json;
         ro.json_extra_ctx = run.diag;
@@ -529,7 +530,6 @@ int main(int argc, char **argv)
                 run.records, dt, dt > 0 ? (double)run.records / dt / 1e6 : 0.0, ru.ru_maxrss / 1024);
     }
     hv_stacks_free(stacks);
-    hv_names_free(names);
     if (status == 0 && o.fail_on > HV_SEV_NONE && hv_findings_count_at(&out, o.fail_on, NULL) > 0)
         status = 1;
     if (fflush(stdout) != 0)

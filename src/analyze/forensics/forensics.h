@@ -20,6 +20,8 @@
 
 #include "analyze/findings.h"
 #include "analyze/report/report.h"
+#include "hipvis/reader.h"
+#include "hipvis/trace.h"
 
 /* ---- value search (value_*.c) ---- */
 
@@ -57,14 +59,24 @@ void hv_stacks_free(struct hv_stack_index *x);
 
 struct hv_names_index;
 
-/* Reads the names (hipvis_name), Python stacks and marks of every trace,
- * for the findings' buffers and ops. NULL when no trace has any. */
-struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces);
+/* Collects the names (hipvis_name), Python stacks, marks and kernel
+ * argument names of every trace while the analyzer reads it (one read of the
+ * trace serves both), then resolves them for the findings' buffers and ops:
+ *   x = hv_names_new();
+ *   per trace: hv_names_begin(x, path, header); hv_names_feed(x, rd, rec) for
+ *              each delivered record whose type is in HV_NAMES_TYPES;
+ *              hv_names_end(x, types seen);
+ *   hv_names_resolve(x, findings): nonzero when any trace had any; then
+ *   hv_names_install. A trace that opens regions is read once more, only
+ *   when the findings name ops in it (their threads). */
+struct hv_names_index *hv_names_new(void);
+int hv_names_begin(struct hv_names_index *x, const char *path, const struct hv_file_header *h);  /* 0, -1 memory */
+void hv_names_feed(struct hv_names_index *x, struct hv_reader *rd, const struct hv_rec_header *rec);
+void hv_names_end(struct hv_names_index *x, uint64_t seen);
+int hv_names_resolve(struct hv_names_index *x, const struct hv_findings *s);
+#define HV_NAMES_TYPES (1ull << HV_REC_PYSTACK | 1ull << HV_REC_NAME | 1ull << HV_REC_MARK | 1ull << HV_REC_KARG_NAMES)
 /* Whether a trace whose record types are `seen` (bit t set: a record of type
- * t, t < 64, was read) holds anything hv_names_for_findings collects. The
- * analyzer passes only such traces: that second read of a trace costs as
- * much as the analysis itself, and most traces (no Python, no marks, no
- * hipvis_name) hold none. */
+ * t, t < 64, was read) holds anything hv_names_feed collects. */
 int hv_names_wanted(uint64_t seen);
 /* Report hooks: buffer names, per-op Python lines and regions; chains the
  * side hooks installed before (caller stacks). */

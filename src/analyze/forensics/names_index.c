@@ -1,8 +1,11 @@
 /*
- * Names, Python lines and regions of the findings (docs/names.md): after the
- * findings are complete, each trace is read once more for its HV_REC_NAME,
- * HV_REC_PYSTACK and HV_REC_MARK records (and the calls the findings name,
- * for their thread). Then
+ * Names, Python lines and regions of the findings (docs/names.md): the
+ * analyzer hands this index each trace's HV_REC_NAME, HV_REC_PYSTACK,
+ * HV_REC_MARK and HV_REC_KARG_NAMES records while it analyzes the trace (a
+ * second read of the trace cost as much as the analysis). Once the findings
+ * are complete, a trace is read again only when it opens regions and the
+ * findings name ops in it: an op's region depends on its thread, which only
+ * its call record says. Then
  *   - a finding's buffer gets the name hipvis_name() gave the range (the
  *     latest naming before the finding's later op), else the name of the
  *     kernel argument it was read (or written) through, where the code
@@ -86,7 +89,9 @@ struct want {
 
 struct tnames {
     uint64_t pid;
+    char *path;                /* for the second read (regions need the ops' threads) */
     int regions_gated;         /* HV_HDR_REGIONS */
+    int opens_regions;         /* a PUSH or START mark was seen */
     struct hv_u64map str_ix;   /* trace string id -> index into strs */
     struct hv_u64map want_ix;  /* seq -> want */
     struct want *want;
@@ -111,7 +116,8 @@ struct tnames {
 
 struct hv_names_index {
     struct tnames *t;
-    uint32_t nt;
+    uint32_t nt, capt;
+    struct tnames *cur;        /* the trace being fed, NULL none */
     char **strs;
     uint32_t nstrs, capstrs;
     struct hv_u64map str_dedupe;   /* hash of text -> index (first of that hash) */
@@ -220,13 +226,8 @@ static void on_pystack(struct hv_names_index *x, struct tnames *t, struct hv_rea
     t->nstk++;
 }
 
-/* The record types read_trace collects (calls only matter next to them). */
-int hv_names_wanted(uint64_t seen)
-{
-    const uint64_t collected = 1ull << HV_REC_PYSTACK | 1ull << HV_REC_NAME | 1ull << HV_REC_MARK |
-                               1ull << HV_REC_KARG_NAMES;
-    return (seen & collected) != 0;
-}
+/* The record types hv_names_feed collects. */
+int hv_names_wanted(uint64_t seen) { return (seen & HV_NAMES_TYPES) != 0; }
 
 static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_reader *rd,
                           const struct hv_karg_names *k)
@@ -246,57 +247,73 @@ static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_
     t->nkans++;
 }
 
-static int read_trace(struct hv_names_index *x, struct tnames *t, const char *path)
+void hv_names_feed(struct hv_names_index *x, struct hv_reader *rd, const struct hv_rec_header *rec)
+{
+    struct tnames *t = x->cur;
+    if (!t)
+        return;
+    switch (rec->type) {
+    case HV_REC_PYSTACK: {
+        const struct hv_pystack *p = (const struct hv_pystack *)(const void *)rec;
+        if (rec->size >= sizeof *p && sizeof *p + (uint64_t)p->nframes * sizeof(struct hv_pyframe) <= rec->size)
+            on_pystack(x, t, rd, p);
+        break;
+    }
+    case HV_REC_NAME: {
+        const struct hv_name *n = (const struct hv_name *)(const void *)rec;
+        if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
+            t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
+        break;
+    }
+    case HV_REC_KARG_NAMES: {
+        const struct hv_karg_names *k = (const struct hv_karg_names *)(const void *)rec;
+        if (rec->size >= sizeof *k && sizeof *k + (uint64_t)k->count * sizeof(struct hv_karg_name) <= rec->size)
+            on_karg_names(x, t, rd, k);
+        break;
+    }
+    case HV_REC_MARK: {
+        const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
+        if (rec->size >= sizeof *m && HV_GROW(t->marks, t->nmarks, t->capmarks, 64)) {
+            t->marks[t->nmarks] = (struct mark){rec->seq, m->id, m->skipped, rec->tid, str_of(x, t, rd, m->name_id),
+                                                t->nmarks, m->kind, m->source};
+            t->nmarks++;
+            if (m->skipped > t->skipped_total)
+                t->skipped_total = m->skipped;
+            t->opens_regions |= m->kind == HV_MARK_PUSH || m->kind == HV_MARK_START;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The threads of the ops the findings name, from their call records: the
+ * second read of a trace, only for one that opens regions. The reader
+ * renumbers records the same way on every read, so seqs match the first. */
+static void read_tids(struct tnames *t)
 {
     struct hv_reader *rd;
     struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0)
-        return -1;
-    t->regions_gated = (hv_reader_header(rd)->flags & HV_HDR_REGIONS) != 0;
+    if (!t->path || hv_reader_open(t->path, &rd, &err) != 0)
+        return;
     const struct hv_rec_header *rec;
-    while (hv_reader_next(rd, &rec) == 1) {
-        switch (rec->type) {
-        case HV_REC_CALL: {
-            uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
-            if (w != NONE)
-                t->want[w].tid = rec->tid;
+    uint32_t left = t->nwant;
+    while (left) {
+        int rc = hv_reader_next(rd, &rec);
+        if (rc < 0 && hv_reader_error(rd)->status == HV_READ_CORRUPT)
+            continue;   /* the analysis read on after the damage too */
+        if (rc != 1)
             break;
-        }
-        case HV_REC_PYSTACK: {
-            const struct hv_pystack *p = (const struct hv_pystack *)(const void *)rec;
-            if (rec->size >= sizeof *p && sizeof *p + (uint64_t)p->nframes * sizeof(struct hv_pyframe) <= rec->size)
-                on_pystack(x, t, rd, p);
-            break;
-        }
-        case HV_REC_NAME: {
-            const struct hv_name *n = (const struct hv_name *)(const void *)rec;
-            if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
-                t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
-            break;
-        }
-        case HV_REC_KARG_NAMES: {
-            const struct hv_karg_names *k = (const struct hv_karg_names *)(const void *)rec;
-            if (rec->size >= sizeof *k && sizeof *k + (uint64_t)k->count * sizeof(struct hv_karg_name) <= rec->size)
-                on_karg_names(x, t, rd, k);
-            break;
-        }
-        case HV_REC_MARK: {
-            const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
-            if (rec->size >= sizeof *m && HV_GROW(t->marks, t->nmarks, t->capmarks, 64)) {
-                t->marks[t->nmarks] = (struct mark){rec->seq, m->id, m->skipped, rec->tid, str_of(x, t, rd, m->name_id),
-                                                    t->nmarks, m->kind, m->source};
-                t->nmarks++;
-                if (m->skipped > t->skipped_total)
-                    t->skipped_total = m->skipped;
-            }
-            break;
-        }
-        default:
-            break;
+        if (rec->type != HV_REC_CALL)
+            continue;
+        uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
+        if (w != NONE && t->want[w].tid == NONE) {
+            t->want[w].tid = rec->tid;
+            left--;
         }
     }
     hv_reader_close(rd);
-    return 0;
 }
 
 /* ---- regions: one sweep over marks and wanted ops in seq order ---- */
@@ -490,35 +507,28 @@ static void stacks(struct tnames *t, const struct hv_findings *s)
     }
 }
 
-static int has_any(const char *path, uint64_t *pid)
+static void tnames_free(struct tnames *t)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0)
-        return 0;
-    *pid = hv_reader_header(rd)->pid;
-    hv_reader_close(rd);
-    return 1;
+    hv_u64map_free(&t->str_ix);
+    hv_u64map_free(&t->want_ix);
+    hv_u64map_free(&t->seq_stack);
+    hv_u64map_free(&t->id_stack);
+    free(t->uses);
+    free(t->want);
+    free(t->stk);
+    free(t->names);
+    free(t->marks);
+    free(t->kans);
+    hv_u64map_free(&t->kan_last);
+    free(t->path);
 }
 
 void hv_names_free(struct hv_names_index *x)
 {
     if (!x)
         return;
-    for (uint32_t i = 0; i < x->nt; i++) {
-        struct tnames *t = &x->t[i];
-        hv_u64map_free(&t->str_ix);
-        hv_u64map_free(&t->want_ix);
-        hv_u64map_free(&t->seq_stack);
-        hv_u64map_free(&t->id_stack);
-        free(t->uses);
-        free(t->want);
-        free(t->stk);
-        free(t->names);
-        free(t->marks);
-        free(t->kans);
-        hv_u64map_free(&t->kan_last);
-    }
+    for (uint32_t i = 0; i < x->nt; i++)
+        tnames_free(&x->t[i]);
     free(x->t);
     for (uint32_t i = 0; i < x->nstrs; i++)
         free(x->strs[i]);
@@ -529,37 +539,67 @@ void hv_names_free(struct hv_names_index *x)
     free(x);
 }
 
-struct hv_names_index *hv_names_for_findings(const struct hv_findings *s, const char *const *traces, int ntraces)
+struct hv_names_index *hv_names_new(void)
 {
     struct hv_names_index *x = calloc(1, sizeof *x);
-    if (!x || !(x->t = calloc((size_t)ntraces + 1, sizeof *x->t))) {
-        hv_names_free(x);
-        return NULL;
+    if (x)
+        hv_u64map_init(&x->str_dedupe);
+    return x;
+}
+
+/* Forgets the last trace begun. */
+static void tnames_free_last(struct hv_names_index *x)
+{
+    tnames_free(&x->t[--x->nt]);
+}
+
+int hv_names_begin(struct hv_names_index *x, const char *path, const struct hv_file_header *h)
+{
+    x->cur = NULL;
+    if (!HV_GROW(x->t, x->nt, x->capt, 4))
+        return -1;
+    struct tnames *t = &x->t[x->nt++];
+    memset(t, 0, sizeof *t);
+    t->pid = h->pid;
+    t->regions_gated = (h->flags & HV_HDR_REGIONS) != 0;
+    t->path = strdup(path);
+    hv_u64map_init(&t->str_ix);
+    hv_u64map_init(&t->want_ix);
+    hv_u64map_init(&t->seq_stack);
+    hv_u64map_init(&t->id_stack);
+    hv_u64map_init(&t->kan_last);
+    if (!t->path) {
+        tnames_free_last(x);
+        return -1;
     }
-    hv_u64map_init(&x->str_dedupe);
+    x->cur = t;
+    return 0;
+}
+
+void hv_names_end(struct hv_names_index *x, uint64_t seen)
+{
+    /* A trace that held none of the records collected is left out, as if it
+     * had never been fed (lookups go by pid: the first trace of a pid that
+     * has any wins). */
+    if (x->cur && !hv_names_wanted(seen))
+        tnames_free_last(x);
+    x->cur = NULL;
+}
+
+int hv_names_resolve(struct hv_names_index *x, const struct hv_findings *s)
+{
     int any = 0;
-    for (int i = 0; i < ntraces; i++) {
-        uint64_t pid;
-        if (!has_any(traces[i], &pid))
-            continue;
-        struct tnames *t = &x->t[x->nt++];
-        t->pid = pid;
-        hv_u64map_init(&t->str_ix);
-        hv_u64map_init(&t->want_ix);
-        hv_u64map_init(&t->seq_stack);
-        hv_u64map_init(&t->id_stack);
-        hv_u64map_init(&t->kan_last);
-        hv_findings_each_op(s, pid, want_seq, t);
-        read_trace(x, t, traces[i]);
+    x->cur = NULL;
+    for (uint32_t i = 0; i < x->nt; i++) {
+        struct tnames *t = &x->t[i];
+        hv_findings_each_op(s, t->pid, want_seq, t);
+        if (t->opens_regions && t->nwant)
+            read_tids(t);
         stacks(t, s);
         regions(x, t);
         any |= t->nstk || t->nnames || t->nmarks || t->nkans;
     }
-    if (!any) {
-        hv_names_free(x);
-        return NULL;
-    }
-    return x;
+    return any;
 }
 
 /* ---- lookups ---- */
