@@ -1,7 +1,10 @@
 #include "record/collector.h"
 
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
 {
@@ -16,11 +19,15 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
  * guest memory only on its first write (firecracker here), neither
  * MAP_POPULATE nor MADV_POPULATE_WRITE does that, and the first lap of a
  * 4 MiB ring then costs ~7 us per page on the calling thread (bench-step:
- * +1.1 us per step during the first lap, +0.25 us after). Only
- * hv_collector_prepare touches: once at activation for the activating
- * thread's ring, then on the writer thread for later threads; a thread that
- * claims a ring on its own (none ready) would take the same cost as one stall
- * instead of spread over its first lap, so it does not touch. */
+ * +1.1 us per step during the first lap, +0.25 us after). The write must go
+ * through this mapping: writes through another mapping of the same pages
+ * (another process's, or a second mmap here) leave the first lap as slow
+ * (measured for the sidecar's shared segment), so the sidecar cannot do it
+ * for us. Only hv_collector_prepare touches: once at activation for the
+ * activating thread's ring, then off the traced threads for later threads;
+ * a thread that claims a ring on its own (none ready) would take the same
+ * cost as one stall instead of spread over its first lap, so it does not
+ * touch. */
 static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
 {
     size_t len = hv_ring_footprint(bytes);
@@ -42,12 +49,17 @@ struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid)
         if (r && atomic_compare_exchange_strong_explicit(&r->state, &expect, HV_RING_LIVE,
                                                          memory_order_acq_rel, memory_order_relaxed)) {
             r->tid = tid;
+            /* Sidecar mode: the transport's preparer thread sleeps on the
+             * spare's state word until a thread takes it (shm_transport.c);
+             * one wake per new thread, never on a traced call after. */
+            if (c->ring_alloc)
+                syscall(SYS_futex, &r->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
             return r;
         }
     }
     uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
     struct hv_ring *r = slot >= HV_MAX_RINGS ? NULL
-                        : c->ring_alloc    ? c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, tid)
+                        : c->ring_alloc    ? c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, tid, 0)
                                            : ring_new(c->ring_bytes, tid, 0);
     if (slot >= HV_MAX_RINGS) {
         atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
@@ -58,30 +70,46 @@ struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid)
     return r;
 }
 
-int hv_collector_prepare(struct hv_collector *c)
+struct hv_ring *hv_collector_spare(struct hv_collector *c)
 {
-    if (c->ring_alloc)
-        return 0;
     uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
-    if (n >= HV_MAX_RINGS - 1)
-        return 0;
+    if (n > HV_MAX_RINGS)
+        n = HV_MAX_RINGS;
     for (uint32_t i = 0; i < n; i++) {
         struct hv_ring *r = atomic_load_explicit(&c->rings[i], memory_order_acquire);
         if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == HV_RING_FREE)
-            return 0;
+            return r;
     }
-    struct hv_ring *r = ring_new(c->ring_bytes, 0, 1);
-    if (!r)
-        return -1;
-    /* FREE before it is published: a claiming thread CASes FREE -> LIVE, so
-     * exactly one thread gets it, as with a recycled ring. */
-    atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_relaxed);
+    return NULL;
+}
+
+int hv_collector_prepare(struct hv_collector *c)
+{
+    uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
+    if (n >= HV_MAX_RINGS - 1 || hv_collector_spare(c))
+        return 0;
+    /* A private ring is made before it gets a slot. A shared segment's ring
+     * lives at its slot's offset, so there the slot comes first and stays
+     * NULL (skipped by everyone) until the ring is written, as in a claim;
+     * the allocator leaves it FREE. */
+    struct hv_ring *r = NULL;
+    if (!c->ring_alloc) {
+        r = ring_new(c->ring_bytes, 0, 1);
+        if (!r)
+            return -1;
+        /* FREE before it is published: a claiming thread CASes FREE -> LIVE,
+         * so exactly one thread gets it, as with a recycled ring. */
+        atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_relaxed);
+    }
     uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
     if (slot >= HV_MAX_RINGS) {
         atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
-        munmap(r, hv_ring_footprint(c->ring_bytes));
+        if (r)
+            munmap(r, hv_ring_footprint(c->ring_bytes));
         return 0;
     }
+    if (!r && !(r = c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, 0, 1)))
+        return -1;
     /* Release: the ring's initialised header and touched pages are visible
      * to the thread whose acquire load of the slot finds it. */
     atomic_store_explicit(&c->rings[slot], r, memory_order_release);

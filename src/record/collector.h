@@ -24,8 +24,10 @@
 
 /* Where a new ring's memory comes from: private anonymous memory when NULL;
  * the sidecar transport (record/shm_transport.h) lays rings out in its
- * shared segment instead. Returns NULL when no ring can be had. */
-typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid);
+ * shared segment instead. `spare` (hv_collector_prepare): no thread owns it
+ * yet; write one byte per page of it through this mapping and leave it
+ * HV_RING_FREE. Returns NULL when no ring can be had. */
+typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid, int spare);
 
 struct hv_collector {
     /* Calls without a ring (and a raw producer's process-wide seq): the
@@ -61,12 +63,17 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes);
 
 /* Claims a ring for the calling thread; NULL when none can be had (counted). */
 struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid);
-/* Consumer side (the writer thread): keeps one unclaimed ring ready, its
- * pages written once, so that a thread's first traced calls never pay for
- * first-touch page faults (collector.c ring_new). Private rings only; the
- * sidecar's shared segment lays rings out itself. Returns 1 when it made
- * one, 0 when one was ready (or no slot is left), -1 when mmap failed. */
+/* Keeps one unclaimed ring ready, its pages written once, so that a
+ * thread's first traced calls never pay for first-touch page faults
+ * (collector.c ring_new). Called at activation for the activating thread's
+ * ring, then off the traced threads: by the writer thread, or in sidecar
+ * mode by the transport's preparer thread (record/shm_transport.c), which
+ * sleeps on the spare's state word until a thread claims it. Returns 1 when
+ * it made one, 0 when one was ready (or no slot is left), -1 when the ring's
+ * memory could not be had. */
 int hv_collector_prepare(struct hv_collector *c);
+/* An unclaimed (HV_RING_FREE) ring, NULL when none. */
+struct hv_ring *hv_collector_spare(struct hv_collector *c);
 /* The owner exited: the consumer drains the ring, then frees it. */
 void hv_collector_release(struct hv_collector *c, struct hv_ring *r);
 

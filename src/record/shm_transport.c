@@ -3,12 +3,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "record/clock.h"
@@ -31,8 +35,13 @@ static void say(const char *fmt, ...)
 
 /* The collector's allocator: slot i's ring at its fixed offset. fallocate
  * only ever grows the file, so threads claiming slots at the same time need
- * no lock; MAP_POPULATE takes the page faults now, not on traced calls. */
-static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid)
+ * no lock; MAP_POPULATE takes the guest's page faults now, not on traced
+ * calls. A spare (hv_collector_prepare) also gets one byte per page written
+ * through this very mapping (collector.c ring_new says why; writes by the
+ * sidecar through its own mapping would not do). The bytes written are the
+ * zeros fallocate left, before the ring is initialised or published: what
+ * the sidecar reads does not change. */
+static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid, int spare)
 {
     struct hv_shm_transport *t = ctx;
     struct hv_shm_header *h = t->hdr;
@@ -42,10 +51,71 @@ static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, 
     void *mem = mmap(NULL, h->ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, t->fd, (off_t)off);
     if (mem == MAP_FAILED)
         return NULL;
+    if (spare)
+        for (uint64_t o = 0; o < h->ring_stride; o += 4096)
+            ((volatile unsigned char *)mem)[o] = 0;
     struct hv_ring *r = hv_ring_init(mem, bytes, tid);
+    if (spare)
+        atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_relaxed);
     /* Release: the ring is initialised before the sidecar can see the slot. */
     atomic_store_explicit(&h->slot_offset[slot], off, memory_order_release);
     return r;
+}
+
+/*
+ * The preparer: the sidecar transport's only thread. It keeps one spare ring
+ * written ahead for the next new thread, as the writer thread does in file
+ * mode, and otherwise sleeps on the spare's state word (a futex) until a
+ * claim wakes it (collector.c hv_collector_claim): no periodic wake-up, no
+ * file I/O but the fallocate + mmap of the next ring. It takes no signals,
+ * no lock of the tracer's and never the GIL. It stops when the image is
+ * closed (and is started again if a failed exec takes the segment back),
+ * when no slot is left, or when a ring cannot be had (a claim then fails the
+ * same way, and counts).
+ */
+static void *preparer_main(void *arg)
+{
+    struct hv_shm_transport *t = arg;
+    for (;;) {
+        struct hv_ring *spare = NULL;
+        if (atomic_load_explicit(&t->hdr->state, memory_order_acquire) == HV_SHM_LIVE &&
+            hv_collector_prepare(t->col) >= 0)
+            spare = hv_collector_spare(t->col);
+        if (spare) {
+            /* Returns at once when the spare was taken in between. */
+            syscall(SYS_futex, &spare->state, FUTEX_WAIT_PRIVATE, HV_RING_FREE, NULL, NULL, 0);
+            continue;
+        }
+        /* Stop; unless the segment came back LIVE (hv_shm_start after a
+         * failed exec) before that could see us stopped. */
+        atomic_store_explicit(&t->preparer, 0, memory_order_seq_cst);
+        if (atomic_load_explicit(&t->hdr->state, memory_order_seq_cst) != HV_SHM_LIVE ||
+            atomic_exchange_explicit(&t->preparer, 1, memory_order_seq_cst) != 0)
+            return NULL;
+    }
+}
+
+/* Starts the preparer unless it runs; without it (pthread_create failed),
+ * new threads' rings are made on their first call, as before. */
+static void start_preparer(struct hv_shm_transport *t)
+{
+    if (atomic_exchange_explicit(&t->preparer, 1, memory_order_seq_cst) != 0)
+        return;
+    pthread_attr_t attr;
+    pthread_t th;
+    sigset_t all, old;
+    int rc = pthread_attr_init(&attr);
+    if (rc == 0) {
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        /* The thread takes no signals: they belong to the application's threads. */
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        rc = pthread_create(&th, &attr, preparer_main, t);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_attr_destroy(&attr);
+    }
+    if (rc != 0)
+        atomic_store_explicit(&t->preparer, 0, memory_order_seq_cst);
 }
 
 /* 64 unpredictable bits for the segment's name. getrandom(2) first
@@ -138,8 +208,12 @@ static int reopen(struct hv_shm_transport *t)
 int hv_shm_start(struct hv_shm_transport *t, const char *dir, uint64_t ring_bytes, const struct hv_file_header *fh,
                  int quiet, struct hv_collector **col)
 {
-    if (t->hdr && t->pid == fh->pid)
-        return reopen(t);
+    if (t->hdr && t->pid == fh->pid) {
+        int rc = reopen(t);
+        if (rc == 0)
+            start_preparer(t);
+        return rc;
+    }
     struct hv_shm_geometry g;
     hv_shm_geometry(ring_bytes, &g);
     memset(t, 0, sizeof *t);
@@ -173,6 +247,12 @@ int hv_shm_start(struct hv_shm_transport *t, const char *dir, uint64_t ring_byte
     /* Release: the whole header is visible before the magic that marks it ready. */
     atomic_store_explicit(&t->hdr->magic, HV_SHM_MAGIC, memory_order_release);
     *col = c;
+    t->col = c;
+    /* The activating thread's ring, its pages written now (as in file mode:
+     * one ~1024-page pass at start-up), claimed by it next; later threads'
+     * by the preparer. */
+    hv_collector_prepare(c);
+    start_preparer(t);
     if (!quiet)
         say("hipvis: tracing to sidecar segment %s\n", t->path);
     return 0;

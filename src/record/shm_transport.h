@@ -6,8 +6,10 @@
  * process. The hot path is unchanged: the same inline reserve/commit on the
  * same ring layout; only where the ring memory lives differs.
  *
- * No thread, no file I/O after start except one fallocate + mmap per new
- * thread's ring (the thread's first traced call, as before).
+ * No file I/O after start except one fallocate + mmap per ring. One thread,
+ * the preparer (shm_transport.c), asleep but for writing each next thread's
+ * ring ahead; a thread that starts before its spare is ready makes its own
+ * ring on its first traced call.
  */
 #ifndef HIPVIS_SHM_TRANSPORT_H
 #define HIPVIS_SHM_TRANSPORT_H
@@ -24,6 +26,8 @@ struct hv_shm_transport {
     struct hv_shm_header *hdr;       /* mapping of header + collector, NULL when none */
     size_t map_bytes;
     uint64_t pid;                    /* the process that created it (vfork/fork guard) */
+    struct hv_collector *col;        /* the collector in the segment (for the preparer) */
+    _Atomic int preparer;            /* 1 while the preparer thread runs */
     char path[512];
 };
 

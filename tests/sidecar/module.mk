@@ -36,3 +36,15 @@ bench-sidecar: $(SIDECAR_TEST_DEPS)
 CHECKS     += check-sidecar
 SAN_CHECKS += check-sidecar
 BENCHES    += bench-sidecar
+
+# A fresh ring's first lap against its later laps (rings written ahead), both
+# transports: make bench-lap.
+$(SIDECAR_TEST_DIR)/bench_lap: tests/sidecar/bench_lap.c tests/bench/bench_util.h $(BENCH_DIR)/libbenchrt.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(BENCH_DIR) -lbenchrt -Wl,-rpath,'$$ORIGIN/../bench' -ldl \
+	    -lpthread $(LDFLAGS)
+
+bench-lap: $(SIDECAR_TEST_DIR)/bench_lap $(LIBHIPVIS) $(BUILD)/hipvis-sidecar
+	tests/sidecar/lap.sh $(BUILD)
+
+BENCHES += bench-lap

@@ -8,7 +8,9 @@
  * alone.
  *
  *   sc_rawprod RATE SECONDS [KILL_AFTER|fork]      (HIPVIS_SIDECAR_DIR: segment directory)
+ *   sc_rawprod --spares                            the rings written ahead (below)
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +61,65 @@ static void call(void)
     hv_emit_commit(&self, &c->h);
 }
 
+/* --spares: the preparer keeps one ring written ahead (shm_transport.c).
+ * The activating thread gets slot 0, made at start; a FREE spare then
+ * appears in slot 1, published to the sidecar, empty; a new thread takes
+ * it, and the next spare appears in slot 2. No sidecar needed: the segment
+ * is read through the producer's own collector. */
+static int wait_spare(uint32_t slot)
+{
+    for (int i = 0; i < 5000; i++) {
+        struct hv_ring *r = atomic_load(&col->rings[slot]);
+        if (r && hv_collector_spare(col) == r) {
+            uint64_t off = atomic_load(&shm.hdr->slot_offset[slot]);
+            if (off != shm.hdr->rings_offset + slot * shm.hdr->ring_stride || atomic_load(&r->head) != 0 || atomic_load(&r->tail) != 0 || r->capacity != shm.hdr->ring_bytes) {
+                fprintf(stderr, "sc_rawprod --spares: spare in slot %u: offset %llu head %llu capacity %llu\n", slot,
+                        (unsigned long long)off, (unsigned long long)atomic_load(&r->head),
+                        (unsigned long long)r->capacity);
+                return -1;
+            }
+            return 0;
+        }
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    fprintf(stderr, "sc_rawprod --spares: no spare ring in slot %u after 5 s (%u slots)\n", slot,
+            atomic_load(&col->nrings));
+    return -1;
+}
+
+static void *second_thread(void *arg)
+{
+    *(struct hv_ring **)arg = hv_collector_claim(col, (uint32_t)syscall(SYS_gettid));
+    return NULL;
+}
+
+static int spares(void)
+{
+    start();
+    if (!self.ring || self.ring != atomic_load(&col->rings[0]) || wait_spare(1) != 0) {
+        fprintf(stderr, "sc_rawprod --spares: the activating thread's ring is not slot 0, or no spare\n");
+        return 1;
+    }
+    struct hv_ring *spare = atomic_load(&col->rings[1]), *got = NULL;
+    pthread_t th;
+    if (pthread_create(&th, NULL, second_thread, &got) != 0 || pthread_join(th, NULL) != 0)
+        return 1;
+    if (got != spare || atomic_load(&got->state) != HV_RING_LIVE) {
+        fprintf(stderr, "sc_rawprod --spares: the new thread did not get the spare ring\n");
+        return 1;
+    }
+    if (wait_spare(2) != 0)
+        return 1;
+    hv_shm_close(&shm, 0);
+    printf("spares: slot 0 at start, spare in slot 1 taken by the next thread, next spare in slot 2\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--spares"))
+        return spares();
     if (argc < 3) {
         fprintf(stderr, "usage: sc_rawprod RATE SECONDS [KILL_AFTER|fork]\n");
         return 2;

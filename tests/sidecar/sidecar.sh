@@ -511,5 +511,17 @@ stop_sidecar || good=0
 [ $good = 1 ] && ok "unusable output: segment kept undrained, reason logged; a later sidecar drains all $calls records" ||
   { bad "unusable output keeps the segment"; cat "$work/gone.log" | head -20; }
 
+# 16. Rings written ahead (issue 12): the activating thread's ring is made at
+#     start, the preparer thread then keeps one FREE spare published, empty,
+#     which the next new thread takes (sc_rawprod --spares reads the segment
+#     through the producer's collector; no sidecar needed).
+mkdir -p "$work/spares"
+if HIPVIS_SIDECAR_DIR="$work/spares" timeout 30 "$t/sc_rawprod" --spares >"$work/spares.out" 2>"$work/spares.log"; then
+  ok "rings written ahead: $(cat "$work/spares.out")"
+else
+  bad "rings written ahead"; cat "$work/spares.log"
+fi
+rm -rf "$work/spares"
+
 echo "sidecar: $pass passed, $fail failed"
 [ $fail = 0 ]
