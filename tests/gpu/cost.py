@@ -10,11 +10,26 @@ The step, as a vLLM-style decode loop does it on PyTorch's default stream:
   and ~129 live streams: PyTorch's stream pools, filled through torch.cuda.Stream
   at every priority, as a serving process has them.
 
+Several threads calling (--threads N, N >= 2): N - 1 helper threads run next to the decode loop,
+each doing what a tokenizer / input-preparation thread of a serving process does: on a stream of
+its own, write a small pinned host buffer (token ids), copy it to the device with
+copy_(non_blocking=True), run two small kernels on it and read one value back with .item()
+(a D2H copy and a synchronize of its stream), paced at one iteration per --helper-period-us.
+hipvis_record_this_thread switches only the calling thread, so every thread applies the arm
+itself: before each timed block the loop thread publishes the arm and waits until every helper
+has switched to it at the top of its next iteration (a handshake, at most one helper period), so
+all the threads of a block record, or none does. No other thread of this process calls the
+runtime (PyTorch starts none for this loop); one that did would stay recorded in both arms.
+
 Subcommands (one process each; each prints one JSON line {"result": ...}):
   cost.py step [--steps N]            median us/step over blocks (whole-process pairs)
   cost.py ab [--blocks N --steps S]   in-process A/B: blocks alternate hipvis_record_this_thread(1|0);
                                       without libhipvis the same alternation of two identical arms
                                       (the A/B noise floor)
+             [--threads N --thread-blocks B]
+                                      then, in the same process, B more block pairs with N - 1 helper
+                                      threads running (result "threads"): the A/B with several
+                                      threads calling, next to the single-thread figure
   cost.py long [--steps N]            one long run; records made/dropped from hipvis_record_counts
   cost.py drive [--pairs N --blocks N --steps S --long-steps N --sidecar 0|1]
                                       runs all of the above as subprocesses (tests/gpu/cost.sh calls it),
@@ -119,6 +134,80 @@ class Loop:
         return (time.perf_counter() - t0) / steps * 1e6
 
 
+class Helper:
+    """One helper thread (see the module docstring): its own stream, pinned buffer and pacing.
+    `want` is the arm the loop thread asks for; `cur` the arm this thread has switched to."""
+
+    def __init__(self, torch, switch, period_us, k):
+        import threading
+        self.torch, self.switch, self.period = torch, switch, period_us / 1e6
+        self.stream = torch.cuda.Stream()
+        self.pin = torch.zeros(256, dtype=torch.int32).pin_memory()   # 1 KiB of token ids
+        self.dev = torch.zeros(256, dtype=torch.int32, device="cuda")
+        self.want = self.cur = 1
+        self.iters = 0
+        self.stop = False
+        self.k = k
+        self.thread = threading.Thread(target=self.run, name=f"cost-helper-{k}", daemon=True)
+
+    def run(self):
+        torch = self.torch
+        nxt = time.perf_counter()
+        i = 0
+        while not self.stop:
+            want = self.want
+            if want != self.cur:
+                if self.switch is not None:
+                    self.switch(want)
+                self.cur = want
+            i += 1
+            self.pin[i % 256] = i + self.k            # the host writes the ids (no runtime call)
+            with torch.cuda.stream(self.stream):
+                self.dev.copy_(self.pin, non_blocking=True)
+                (self.dev * 3 + 1).sum().item()        # kernels, a D2H copy, its stream synchronized
+            self.iters += 1
+            nxt += self.period
+            delay = nxt - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            else:
+                nxt = time.perf_counter()             # behind: no burst to catch up
+
+
+def set_arm(switch, helpers, arm):
+    """Every thread of the arm records (1) or not (0) before the block starts."""
+    if switch is not None:
+        switch(arm)
+    for h in helpers:
+        h.want = arm
+    for h in helpers:
+        while h.cur != arm:
+            time.sleep(0.0001)
+
+
+def ab_blocks(loop, switch, helpers, blocks, steps):
+    """Alternating A/B block pairs; returns the medians, the block-ratio spread and the helpers'
+    iterations per block in each arm."""
+    a, b, it_a, it_b = [], [], [], []
+    for k in range(blocks):
+        # order alternates so drift hits both arms alike
+        for arm in ((1, 0) if k % 2 == 0 else (0, 1)):
+            set_arm(switch, helpers, arm)
+            i0 = sum(h.iters for h in helpers)
+            (a if arm else b).append(loop.block_us(steps))
+            (it_a if arm else it_b).append(sum(h.iters for h in helpers) - i0)
+    set_arm(switch, helpers, 1)
+    ratios = sorted(x / y for x, y in zip(a, b))
+    n = len(ratios)
+    out = {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
+           "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
+           "blocks": blocks, "steps": steps}
+    if helpers:
+        out["helper_iters_per_block_on"] = statistics.median(it_a)
+        out["helper_iters_per_block_off"] = statistics.median(it_b)
+    return out
+
+
 def sub_step(args):
     loop = Loop()
     for _ in range(200):
@@ -135,21 +224,24 @@ def sub_ab(args):
     for _ in range(200):
         loop.step()
     before = record_counts(counts)
-    a, b = [], []
-    for k in range(args.blocks):
-        # order alternates so drift hits both arms alike
-        for arm in ((1, 0) if k % 2 == 0 else (0, 1)):
-            if switch is not None:
-                switch(arm)
-            (a if arm else b).append(loop.block_us(args.block_steps))
-    if switch is not None:
-        switch(1)
-    ratios = sorted(x / y for x, y in zip(a, b))
-    n = len(ratios)
-    return {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
-            "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
-            "blocks": args.blocks, "steps": args.block_steps, "hipvis": switch is not None,
-            "records_before": before, "records_after": record_counts(counts)}
+    out = ab_blocks(loop, switch, [], args.blocks, args.block_steps)
+    out.update({"hipvis": switch is not None, "records_before": before, "records_after": record_counts(counts)})
+    if args.threads > 1 and args.thread_blocks > 0:
+        helpers = [Helper(loop.torch, switch, args.helper_period_us, k) for k in range(args.threads - 1)]
+        for h in helpers:
+            h.thread.start()
+        for _ in range(200):   # helpers warm (their rings claimed, recording on)
+            loop.step()
+        t_before = record_counts(counts)
+        th = ab_blocks(loop, switch, helpers, args.thread_blocks, args.block_steps)
+        for h in helpers:
+            h.stop = True
+        for h in helpers:
+            h.thread.join()
+        th.update({"threads": args.threads, "helper_period_us": args.helper_period_us,
+                   "records_before": t_before, "records_after": record_counts(counts)})
+        out["threads"] = th
+    return out
 
 
 def sub_long(args):
@@ -230,7 +322,9 @@ def drive(args):
     # 1. in-process A/B: noise floor (no hipvis), defaults, sidecar
     for arm in ["plain"] + arms[1:]:
         x = run_child([sys.executable, me, "ab", "--blocks", str(args.blocks), "--block-steps",
-                       str(args.block_steps)], arm_env(arm, "ab"), log)
+                       str(args.block_steps), "--threads", str(args.threads), "--thread-blocks",
+                       str(args.thread_blocks), "--helper-period-us", str(args.helper_period_us)],
+                      arm_env(arm, "ab"), log)
         emit({"kind": "ab", "arm": arm, **x})
         print(f"cost: A/B {arm}: {json.dumps(x['result'])[:200] if x['result'] else x}", flush=True)
     # 2. one long run at the defaults
@@ -282,10 +376,15 @@ def drive(args):
         drops = [o["result"]["records"]["dropped"] for o in lines if o["kind"] == "process" and o["arm"] == arm
                  and o["result"] and o["result"].get("records")]
         summary["arms"][arm]["dropped_per_run"] = drops
+    keys = ("median_block_ratio", "p10", "p90", "arm_on_us", "arm_off_us")
     for o in lines:
         if o["kind"] == "ab" and o["result"]:
-            summary["arms"].setdefault(o["arm"], {})["ab"] = {
-                k: o["result"][k] for k in ("median_block_ratio", "p10", "p90", "arm_on_us", "arm_off_us")}
+            summary["arms"].setdefault(o["arm"], {})["ab"] = {k: o["result"][k] for k in keys}
+            th = o["result"].get("threads")
+            if th:
+                summary["arms"][o["arm"]]["ab_threads"] = {
+                    k: th.get(k) for k in keys + ("blocks", "threads", "helper_period_us", "helper_iters_per_block_on",
+                                                  "helper_iters_per_block_off")}
     lg = [o for o in lines if o["kind"] == "long"][0]
     ft = lg["footer"] or {}
     summary["long"] = {"steps": args.long_steps, "rc": lg["rc"],
@@ -295,6 +394,18 @@ def drive(args):
                        "footer_lost": (ft["records_made"] - ft["records_written"]) if "records_made" in ft else None}
     emit(summary)
     print(json.dumps(summary, indent=1))
+    # The in-process A/B side by side: one thread calling, then several (same process).
+    for arm in ["plain"] + arms[1:]:
+        st = summary["arms"].get(arm, {})
+        one, th = st.get("ab"), st.get("ab_threads")
+        if not one:
+            continue
+        line = f"cost: A/B {arm:8s} 1 thread: {one['median_block_ratio']:.3f} ({one['p10']:.3f}-{one['p90']:.3f})"
+        if th:
+            line += (f"; {th['threads']} threads: {th['median_block_ratio']:.3f} ({th['p10']:.3f}-{th['p90']:.3f}),"
+                     f" {th['blocks']} pairs, helper iterations per block on/off"
+                     f" {th['helper_iters_per_block_on']}/{th['helper_iters_per_block_off']}")
+        print(line, flush=True)
     ok = all(o["rc"] == 0 for o in lines if "rc" in o)
     return 0 if ok else 1
 
@@ -310,6 +421,11 @@ def main():
     ap.add_argument("--pairs", type=int, default=20, help="whole-process rounds (each arm once per round)")
     ap.add_argument("--long-steps", type=int, default=50000)
     ap.add_argument("--sidecar", type=int, default=1, help="1: also the HIPVIS_SIDECAR=1 arm")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="ab: threads calling the runtime in the threads arm (the loop + N-1 helpers); 1: none")
+    ap.add_argument("--thread-blocks", type=int, default=20, help="ab: block pairs of the threads arm")
+    ap.add_argument("--helper-period-us", type=float, default=1000,
+                    help="ab: one helper iteration (H2D copy, two kernels, .item()) per this many us")
     args = ap.parse_args()
     if args.cmd == "drive":
         return drive(args)

@@ -5,6 +5,10 @@
 # rewriting the pinned buffer, ~129 live pool streams), measured as
 #   - in-process A/B blocks (hipvis_record_this_thread 1|0): the defaults,
 #     HIPVIS_SIDECAR=1, and the same alternation without hipvis (noise floor);
+#     then, in the same processes, THREAD_BLOCKS (20) more block pairs with
+#     THREADS (2) threads calling the runtime: the loop plus a helper thread
+#     (its own stream: pinned H2D copy, two kernels, .item(), every
+#     HELPER_US (1000) us), both switched together (cost.py says how);
 #   - one 50,000-step run at the defaults: records made, written, dropped;
 #   - whole-process rounds: no hipvis, defaults, sidecar, order rotating.
 # One command, about 5-6 minutes on an H200 (torch start-up dominates):
@@ -50,7 +54,8 @@ trap cleanup EXIT
 
 python3 "$root/tests/gpu/cost.py" drive --pairs "${PAIRS:-20}" --blocks "${BLOCKS:-30}" \
     --steps "${STEPS:-2000}" --block-steps "${BLOCK_STEPS:-1000}" --long-steps "${LONG:-50000}" \
-    --sidecar "$SIDECAR" --budget-s "${BUDGET_S:-290}"
+    --sidecar "$SIDECAR" --budget-s "${BUDGET_S:-290}" --threads "${THREADS:-2}" \
+    --thread-blocks "${THREAD_BLOCKS:-20}" --helper-period-us "${HELPER_US:-1000}"
 rc=$?
 echo "cost: results in $OUT/cost.jsonl (exit $rc)"
 exit $rc
