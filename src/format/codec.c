@@ -150,12 +150,8 @@ void hv_encoder_free(struct hv_encoder *e)
 }
 
 /* Reads a varint of at most 10 bytes; NULL past the end or when overlong. */
-static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
+static const uint8_t *get_varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out)
 {
-    if (p < end && *p < 0x80) {
-        *out = *p;
-        return p + 1;
-    }
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 70 && p < end; shift += 7) {
         uint8_t b = *p++;
@@ -167,6 +163,43 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
     }
     return NULL;
 }
+
+/* get_varint_slow, for a varint that is usually one byte (record tags). */
+static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    if (p < end && *p < 0x80) {
+        *out = *p;
+        return p + 1;
+    }
+    return get_varint_slow(p, end, out);
+}
+
+/* get_varint_slow for varints of mixed lengths (masks, corrections), mostly
+ * one to three bytes: with 8 bytes readable, one load serves those. */
+static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    if (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);   /* little-endian, as every record field */
+        if (!(x & 0x80)) {
+            *out = x & 0x7f;
+            return p + 1;
+        }
+        if (!(x & 0x8000)) {
+            *out = (x & 0x7f) | (x >> 1 & 0x3f80);
+            return p + 2;
+        }
+        if (!(x & 0x800000)) {
+            *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000);
+            return p + 3;
+        }
+    }
+    return get_varint_slow(p, end, out);
+}
+
+/* The context's words as pairs: GCC's vector extension, so the whole-record
+ * add and copy are a few SSE2 operations whatever -O level or -march. */
+typedef uint64_t hv_u64x2 __attribute__((vector_size(16)));
 
 long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes, struct hv_codec_ctx *ctx,
                      uint64_t *nstr, char *why, size_t why_cap)
@@ -211,58 +244,51 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
                 ctx_update(c, v);
             }
         } else {
-            /* Corrections are gathered first; the context is then advanced
-             * with whole-vector adds and the record stored from it before
-             * the few corrected words are patched in (scalar stores), so no
-             * vector load ever waits on a scalar store of this record. */
-            uint64_t mask, corr0 = 0;
-            if (!(p = get_varint(p, end, &mask)))
+            /* The context advances and the record is stored from it in one
+             * sweep of vector adds (memcpy: no alignment assumed), then each
+             * correction is added to the three as it is read. The output has
+             * HV_CODEC_SLACK bytes past the end for the overshoot, which the
+             * tail or the next record overwrites, so the record's size need
+             * not be known yet; it is checked, with the mask, before
+             * anything past the record is trusted. */
+            uint64_t mask;
+            if (!(p = get_varint_mixed(p, end, &mask)))
                 BAD("code ends inside a mask");
-            if (mask & 1) {
-                uint64_t z;
-                if (!(p = get_varint(p, end, &z)))
-                    BAD("code ends inside a word");
-                corr0 = unzigzag(z);
+            if (mask >> HV_CODEC_WORDS)
+                BAD("mask names words past the record");
+#pragma GCC unroll 8
+            for (unsigned i = 0; i < HV_CODEC_WORDS; i += 2) {
+                hv_u64x2 a, b;
+                memcpy(&a, &c->w[i], sizeof a);
+                memcpy(&b, &c->d[i], sizeof b);
+                a += b;
+                memcpy(&c->w[i], &a, sizeof a);
+                memcpy(o + 8 * i, &a, sizeof a);
             }
-            size = (uint16_t)((c->w[0] + c->d[0] + corr0) >> 16);
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint64_t z, x;
+                if (!(p = get_varint_mixed(p, end, &z)))
+                    BAD("code ends inside a word");
+                unsigned i = (unsigned)__builtin_ctzll(m);
+                uint64_t cv = unzigzag(z);
+                c->w[i] += cv;
+                c->d[i] += cv;
+                memcpy(&x, o + 8 * i, 8);
+                memcpy(o + 8 * i, &(uint64_t){x + cv}, 8);
+            }
+            uint16_t sz;
+            memcpy(&sz, o + offsetof(struct hv_rec_header, size), sizeof sz);
+            size = sz;
             if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
                 BAD("record with an impossible size");
             unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
             if (mask >> nw)
                 BAD("mask names words past the record");
-            uint64_t cval[HV_CODEC_WORDS];
-            unsigned cidx[HV_CODEC_WORDS], nc = 0;
-            if (mask & 1) {
-                cidx[nc] = 0;
-                cval[nc++] = corr0;
-            }
-            for (uint64_t m = mask & ~(uint64_t)1; m; m &= m - 1) {
-                uint64_t z;
-                if (!(p = get_varint(p, end, &z)))
-                    BAD("code ends inside a word");
-                cidx[nc] = (unsigned)__builtin_ctzll(m);
-                cval[nc++] = unzigzag(z);
-            }
             size_t tail = size - nw * 8;
             if (size > (size_t)(oend - o))
                 BAD("record runs past the decoded size the chunk announces");
             if (tail > (size_t)(end - p))
                 BAD("code ends inside a record's tail");
-            for (unsigned i = 0; i < HV_CODEC_WORDS; i++)
-                c->w[i] += c->d[i];
-            /* A fixed-size copy (a few vector stores, no call): the output
-             * has HV_CODEC_SLACK bytes past the end for the overshoot, which
-             * the tail or the next record overwrites. */
-            memcpy(o, c->w, sizeof c->w);
-            for (unsigned k = 0; k < nc; k++) {
-                unsigned i = cidx[k];
-                uint64_t x;
-                c->w[i] += cval[k];
-                c->d[i] += cval[k];
-                memcpy(&x, o + 8 * i, 8);
-                x += cval[k];
-                memcpy(o + 8 * i, &x, 8);
-            }
             if (tail) {
                 memcpy(o + nw * 8, p, tail);
                 p += tail;

@@ -106,10 +106,15 @@ static int finish(struct hv_reader *r)
     }
 }
 
-static void release_prev(struct hv_reader *r)
+static inline void release_prev(struct hv_reader *r)
 {
     if (r->have_prev) {
-        hv_rd_release(r, &r->prev);
+        uint32_t s = r->prev.slot;
+        /* Inline: the record's chunk usually keeps others in the window. */
+        if (s == HV_RD_SLOT_EVAC || r->slots[s].live == 1)
+            hv_rd_release(r, &r->prev);
+        else
+            r->slots[s].live--;
         r->have_prev = 0;
     }
 }

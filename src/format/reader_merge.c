@@ -19,10 +19,6 @@
 
 #define RECENT_MIN 64u
 
-struct pair {
-    uint64_t tseq, g;
-};
-
 struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, uint32_t *cache_tid,
                                              uint32_t *cache_idx)
 {
@@ -50,24 +46,20 @@ struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, u
     return &m->thr[i];
 }
 
-/* Capacity of a thread's recent-call table: grows with its calls up to
- * HV_MERGE_RECENT, so a trace of many short-lived threads stays small. */
-static uint32_t recent_cap(const struct hv_merge_thread *t) { return (uint32_t)(t->recent ? t->recent[0] : 0); }
-
-static struct pair *recent_pairs(struct hv_merge_thread *t) { return (struct pair *)(void *)(t->recent + 2); }
-
+/* A thread's recent-call table grows with its calls up to HV_MERGE_RECENT,
+ * so a trace of many short-lived threads stays small. */
 static void remember(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tseq, uint64_t g)
 {
-    uint32_t cap = recent_cap(t);
+    uint32_t cap = hv_merge_recent_cap(t);
     uint64_t calls = t->last_g ? t->expect : 1;   /* roughly the thread's calls so far */
     if (cap < HV_MERGE_RECENT && (cap == 0 || calls >= cap)) {
         uint32_t ncap = cap ? cap * 2 : RECENT_MIN;
         uint64_t *nr = calloc(2 + 2 * (size_t)ncap, sizeof *nr);
         if (nr) {
             nr[0] = ncap;
-            struct pair *np = (struct pair *)(void *)(nr + 2);
+            struct hv_merge_pair *np = (struct hv_merge_pair *)(void *)(nr + 2);
             if (t->recent) {
-                struct pair *op = recent_pairs(t);
+                struct hv_merge_pair *op = hv_merge_pairs(t);
                 for (uint32_t i = 0; i < cap; i++)
                     if (op[i].tseq)
                         np[op[i].tseq & (ncap - 1)] = op[i];
@@ -80,22 +72,7 @@ static void remember(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tse
             return;
         }
     }
-    recent_pairs(t)[tseq & (cap - 1)] = (struct pair){tseq, g};
-}
-
-/* Global seq of the thread's call tseq; 0 (and counted) when unknown. */
-static uint64_t translate(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tseq)
-{
-    if (!tseq)
-        return 0;
-    uint32_t cap = recent_cap(t);
-    if (cap) {
-        const struct pair *p = &recent_pairs(t)[tseq & (cap - 1)];
-        if (p->tseq == tseq)
-            return p->g;
-    }
-    m->unresolved++;
-    return 0;
+    hv_merge_pairs(t)[tseq & (cap - 1)] = (struct hv_merge_pair){tseq, g};
 }
 
 static void note_gap(struct hv_merge *m, uint32_t tid, uint64_t first, uint64_t last)
@@ -113,7 +90,7 @@ static void deliver_call(struct hv_merge *m, struct hv_merge_thread *t, struct h
         /* The tid was reused by a new thread (numbering starts again): its
          * references are its own. */
         if (t->recent)
-            memset(recent_pairs(t), 0, (size_t)recent_cap(t) * sizeof(struct pair));
+            memset(hv_merge_pairs(t), 0, (size_t)hv_merge_recent_cap(t) * sizeof(struct hv_merge_pair));
         t->expect = 0;
     }
     if (tseq > (t->expect ? t->expect : 1))
@@ -126,18 +103,28 @@ static void deliver_call(struct hv_merge *m, struct hv_merge_thread *t, struct h
     c->h.seq = g;
     switch (hv_api_op(c->api)) {
     case HV_OP_SYNC:
-        c->a.sync.completed_seq = translate(m, t, c->a.sync.completed_seq);
+        c->a.sync.completed_seq = hv_merge_translate(m, t, c->a.sync.completed_seq);
         break;
     case HV_OP_EVENT:
-        c->a.event.record_seq = translate(m, t, c->a.event.record_seq);
+        c->a.event.record_seq = hv_merge_translate(m, t, c->a.event.record_seq);
         break;
     default:
         break;
     }
 }
 
-void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
+void hv_merge_deliver_slow(struct hv_merge *m, struct hv_rec_header *rec)
 {
+    if (!m->refs_ready) {
+        for (uint32_t api = 0; api < HV_API__MAX; api++) {
+            enum hv_op op = hv_api_op((uint16_t)api);
+            if (op == HV_OP_SYNC)
+                m->sync_apis[api / 64] |= 1ull << (api % 64);
+            else if (op == HV_OP_EVENT)
+                m->event_apis[api / 64] |= 1ull << (api % 64);
+        }
+        m->refs_ready = 1;
+    }
     struct hv_merge_thread *t = m->n && m->del_tid == rec->tid
                                     ? &m->thr[m->del_idx]
                                     : hv_merge_thread_slow(m, rec->tid, &m->del_tid, &m->del_idx);
@@ -150,7 +137,7 @@ void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
         return;
     }
     if (rec->seq) {
-        uint64_t g = translate(m, t, rec->seq);
+        uint64_t g = hv_merge_translate(m, t, rec->seq);
         /* Its call never arrived: keep it in place (the latest number) rather
          * than give it a number from the past. */
         rec->seq = g ? g : m->next_g;
@@ -158,19 +145,19 @@ void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
     switch (rec->type) {
     case HV_REC_EPOCH: {
         struct hv_epoch *e = (struct hv_epoch *)rec;
-        e->completed_seq = translate(m, t, e->completed_seq);
+        e->completed_seq = hv_merge_translate(m, t, e->completed_seq);
         break;
     }
     case HV_REC_GUARD: {
         struct hv_guard *gd = (struct hv_guard *)rec;
-        gd->copy_seq = translate(m, t, gd->copy_seq);
-        gd->completed_seq = translate(m, t, gd->completed_seq);
+        gd->copy_seq = hv_merge_translate(m, t, gd->copy_seq);
+        gd->completed_seq = hv_merge_translate(m, t, gd->completed_seq);
         break;
     }
     case HV_REC_PROBE: {
         struct hv_probe *p = (struct hv_probe *)rec;
-        p->copy_seq = translate(m, t, p->copy_seq);
-        p->replay_seq = translate(m, t, p->replay_seq);
+        p->copy_seq = hv_merge_translate(m, t, p->copy_seq);
+        p->replay_seq = hv_merge_translate(m, t, p->replay_seq);
         break;
     }
     default:

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "analyze/model/u64map.h"
+#include "hipvis/api.h"
 #include "hipvis/reader.h"
 #include "hipvis/trace.h"
 
@@ -37,6 +38,10 @@ struct hv_merge_thread {
 
 struct hv_merge {
     int on;                     /* the trace has HV_HDR_THREAD_SEQ */
+    int refs_ready;             /* sync_apis and event_apis filled */
+    /* Bit api set: calls of that api are sync ops (completed_seq) or event
+     * ops (record_seq), same-thread references the delivery translates. */
+    uint64_t sync_apis[HV_API__MAX / 64], event_apis[HV_API__MAX / 64];
     struct hv_u64map tids;      /* tid -> index in thr */
     struct hv_merge_thread *thr;
     uint32_t n, cap;
@@ -78,8 +83,80 @@ static inline int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h
     return 0;
 }
 
-/* Renumbers a record as it is delivered (rec is the reader's own copy). */
-void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec);
+/* Renumbers a record as it is delivered (rec is the reader's own copy):
+ * hv_merge_deliver; the out-of-line general case. */
+void hv_merge_deliver_slow(struct hv_merge *m, struct hv_rec_header *rec);
+
+/* (tseq, g) pairs of a thread's recent calls, by tseq modulo the capacity;
+ * recent[0] holds the capacity (0: no table yet). */
+struct hv_merge_pair {
+    uint64_t tseq, g;
+};
+static inline uint32_t hv_merge_recent_cap(const struct hv_merge_thread *t)
+{
+    return (uint32_t)(t->recent ? t->recent[0] : 0);
+}
+static inline struct hv_merge_pair *hv_merge_pairs(struct hv_merge_thread *t)
+{
+    return (struct hv_merge_pair *)(void *)(t->recent + 2);
+}
+
+/* Global seq of the thread's call tseq; 0 (and counted) when unknown. */
+static inline uint64_t hv_merge_translate(struct hv_merge *m, struct hv_merge_thread *t, uint64_t tseq)
+{
+    if (!tseq)
+        return 0;
+    uint32_t cap = hv_merge_recent_cap(t);
+    if (cap) {
+        const struct hv_merge_pair *p = &hv_merge_pairs(t)[tseq & (cap - 1)];
+        if (p->tseq == tseq)
+            return p->g;
+    }
+    m->unresolved++;
+    return 0;
+}
+
+static inline int hv_merge_api_in(const uint64_t *set, uint16_t api)
+{
+    return api < HV_API__MAX && (set[api / 64] >> (api % 64) & 1);
+}
+
+/* The common cases inline, once per delivered record: a call of the thread
+ * delivered last that continues its numbering and needs no table growth,
+ * or an auxiliary record (no references of its own
+ * besides its call's seq) of that thread whose call is in the table. All
+ * else goes to hv_merge_deliver_slow, which does the same in general. */
+static inline void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
+{
+    if (m->n && m->del_tid == rec->tid) {
+        struct hv_merge_thread *t = &m->thr[m->del_idx];
+        uint32_t cap = hv_merge_recent_cap(t);
+        uint64_t tseq = rec->seq;
+        if (rec->type == HV_REC_CALL) {
+            if (tseq == t->expect && tseq && (cap == HV_MERGE_RECENT || tseq + 1 < cap) && m->refs_ready) {
+                struct hv_call *c = (struct hv_call *)(void *)rec;
+                uint64_t g = ++m->next_g;
+                t->last_g = g;
+                t->expect = tseq + 1;
+                hv_merge_pairs(t)[tseq & (cap - 1)] = (struct hv_merge_pair){tseq, g};
+                rec->seq = g;
+                if (hv_merge_api_in(m->sync_apis, c->api))
+                    c->a.sync.completed_seq = hv_merge_translate(m, t, c->a.sync.completed_seq);
+                else if (hv_merge_api_in(m->event_apis, c->api))
+                    c->a.event.record_seq = hv_merge_translate(m, t, c->a.event.record_seq);
+                return;
+            }
+        } else if (tseq && cap && rec->type != HV_REC_EPOCH && rec->type != HV_REC_GUARD &&
+                   rec->type != HV_REC_PROBE) {
+            const struct hv_merge_pair *p = &hv_merge_pairs(t)[tseq & (cap - 1)];
+            if (p->tseq == tseq) {
+                rec->seq = p->g;
+                return;
+            }
+        }
+    }
+    hv_merge_deliver_slow(m, rec);
+}
 void hv_merge_free(struct hv_merge *m);
 
 #endif
