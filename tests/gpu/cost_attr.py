@@ -35,6 +35,24 @@ def snapshot(ct):
     return out
 
 
+def block(loop, steps):
+    """Mean µs per step over the block, and per kind: prefill steps (every
+    PREFILL_EVERY-th: eager kernels) and replay steps (copy + graph)."""
+    from cost import PREFILL_EVERY
+    t = {True: 0.0, False: 0.0}
+    n = {True: 0, False: 0}
+    clock = time.perf_counter
+    t_start = clock()
+    for _ in range(steps):
+        kind = loop.i % PREFILL_EVERY == 0
+        t0 = clock()
+        loop.step()
+        t[kind] += clock() - t0
+        n[kind] += 1
+    total = (clock() - t_start) / steps * 1e6
+    return total, {k: (t[k] / n[k] * 1e6 if n[k] else 0.0) for k in t}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--blocks", type=int, default=20)
@@ -55,17 +73,17 @@ def main():
             if switch is not None:
                 switch(arm)
             lib.calltime_reset()
-            us = loop.block_us(args.block_steps)
-            per[arm].append((us, snapshot(lib)))
+            us, kinds = block(loop, args.block_steps)
+            per[arm].append((us, snapshot(lib), kinds))
     if switch is not None:
         switch(1)
     n = args.block_steps
-    apis = sorted({a for arm in per.values() for _, s in arm for a in s})
+    apis = sorted({a for arm in per.values() for _, s, _k in arm for a in s})
     rows = []
     for a in apis:
         def med(arm, what):
             v = []
-            for _, s in per[arm]:
+            for _, s, _k in per[arm]:
                 c, t = s.get(a, (0, 0))
                 v.append(c / n if what == "calls" else (t / tpn / c if c else 0.0))
             return statistics.median(v)
@@ -76,13 +94,19 @@ def main():
     ratios = sorted(x[0] / y[0] for x, y in zip(per[1], per[0]))
     on_us = statistics.median(x[0] for x in per[1])
     off_us = statistics.median(x[0] for x in per[0])
+    kinds = {}
+    for name, k in (("prefill", True), ("replay", False)):
+        on = statistics.median(x[2][k] for x in per[1])
+        off = statistics.median(x[2][k] for x in per[0])
+        kinds[name] = {"on_us": round(on, 3), "off_us": round(off, 3), "added_us": round(
+            statistics.median(x[2][k] - y[2][k] for x, y in zip(per[1], per[0])), 3)}
     res = {"label": args.label, "hipvis": switch is not None, "ticks_per_ns": round(tpn, 3),
            "on_us": round(on_us, 3), "off_us": round(off_us, 3),
            "median_block_ratio": round(statistics.median(ratios), 4),
            "p10": round(ratios[len(ratios) // 10], 4), "p90": round(ratios[(9 * len(ratios)) // 10], 4),
            "added_us_per_step_median_of_pairs": round(statistics.median(x[0] - y[0] for x, y in zip(per[1], per[0])), 3),
            "explained_ns_per_step": round(sum(r["added_ns_per_step"] for r in rows), 1),
-           "records": record_counts(counts), "apis": rows}
+           "records": record_counts(counts), "kinds": kinds, "apis": rows}
     print(json.dumps({"result": res}), flush=True)
     return 0
 

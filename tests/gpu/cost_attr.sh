@@ -47,6 +47,8 @@ arm plain plain
 arm defaults hipvis
 arm nopyframes hipvis HIPVIS_PYFRAMES=0
 arm core hipvis HIPVIS_PYFRAMES=0 HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0
+arm nopayload hipvis HIPVIS_PAYLOAD_BYTES=0
+arm norewrite hipvis HIPVIS_REWRITE_CHECK_KB=0
 arm defaults2 hipvis
 arm plain2 plain
 for extra in ${EXTRA_ARMS:-}; do # EXTRA_ARMS="label:VAR=x,VAR=y ..."
@@ -72,7 +74,9 @@ for line in sys.stdin:
 print(json.dumps({"counts": [[t, a, n] for (t, a), n in c.most_common(40)]}))' >> "$res"
 fi
 if [ -x "$root/build/tests/bench/bench_intercept" ]; then
-    "$root/build/tests/bench/bench_intercept" > "$OUT/bench_intercept.txt" 2>&1
+    env HIPVIS_QUIET=1 HIPVIS_OUTPUT=/tmp/hvattr.bench.%p.zst LD_PRELOAD="$lib" ${libpath:+LD_LIBRARY_PATH=$libpath} \
+        "$root/build/tests/bench/bench_intercept" > "$OUT/bench_intercept.txt" 2>&1
+    rm -f /tmp/hvattr.bench.*.zst
     tail -n 25 "$OUT/bench_intercept.txt"
 fi
 python3 - "$res" <<'EOF'
@@ -92,6 +96,8 @@ for line in open(sys.argv[1]):
           f"{r['median_block_ratio']} (p10 {r['p10']}, p90 {r['p90']}), added per step "
           f"{r['added_us_per_step_median_of_pairs']} us, explained by calls {r['explained_ns_per_step']} ns; "
           f"records {r['records']}")
+    for k, v in r.get("kinds", {}).items():
+        print(f"  {k} steps: on {v['on_us']} us, off {v['off_us']} us, added {v['added_us']} us (median of pairs)")
     for a in r["apis"]:
         print(f"  {a['api']:26} {a['calls_per_step']:6} /step  on {a['on_ns']:9} ns  off {a['off_ns']:9} ns  "
               f"added {a['added_ns_per_call']:8} ns/call {a['added_ns_per_step']:8} ns/step")
