@@ -151,7 +151,7 @@ static struct rt_ops *runtime_of(uint16_t api)
 static int any_capture(void)
 {
     for (uint32_t i = 0; i < HV_STREAM_SLOTS; i++)
-        if (atomic_load_explicit(&hv_tracer.streams->streams[i].capture_id, memory_order_relaxed))
+        if (atomic_load_explicit(&hv_hot.streams->streams[i].capture_id, memory_order_relaxed))
             return 1;
     return 0;
 }
@@ -285,7 +285,7 @@ static void learn(uint64_t stream)
 void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)
 {
     (void)form;
-    struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *st = hv_stream_get(hv_hot.streams, stream, t->device);
     narmed = 0;
     /* A launch into a capture adds a node to a graph: a snapshot there
      * would be captured too. */

@@ -23,7 +23,6 @@
 #include "preload/tracer.h"
 #include "util/grow.h"
 
-_Atomic int hv_guard_mode_v = -1;
 static _Atomic int guard_active;       /* the pattern applied now (hipvis_guard_set may change it) */
 static int guard_always;               /* HIPVIS_GUARD_WHEN=always */
 static _Atomic uint64_t guard_count;
@@ -139,14 +138,14 @@ static void init_once(void)
         }
     }
     atomic_store(&guard_active, mode);
-    atomic_store(&hv_guard_mode_v, mode);
+    atomic_store(&hv_hot.guard_mode, mode);
 }
 
 int hv_guard_init(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, init_once);
-    return atomic_load(&hv_guard_mode_v);
+    return atomic_load(&hv_hot.guard_mode);
 }
 
 static uint64_t mix(uint64_t x)
@@ -259,7 +258,7 @@ static const struct copy_note *flagging_copy(uint64_t exec, uint64_t stream, uin
 static int any_capture(void)
 {
     for (uint32_t i = 0; i < HV_STREAM_SLOTS; i++)
-        if (atomic_load_explicit(&hv_tracer.streams->streams[i].capture_id, memory_order_acquire))
+        if (atomic_load_explicit(&hv_hot.streams->streams[i].capture_id, memory_order_acquire))
             return 1;
     return 0;
 }
@@ -357,10 +356,10 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     int mode = hv_guard_mode() == HV_GUARD_OFF ? HV_GUARD_OFF : atomic_load(&guard_active);
     if (mode == HV_GUARD_OFF || mode == HV_GUARD_COPY_SYNC || !t || !stream)
         return;
-    struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *st = hv_stream_get(hv_hot.streams, stream, t->device);
     if (!st)
         return;
-    uint64_t epoch = hv_stream_epoch(hv_tracer.streams, st);
+    uint64_t epoch = hv_stream_epoch(hv_hot.streams, st);
     pthread_mutex_lock(&guard_lock);
     const struct copy_note *hit = flagging_copy(exec, stream, epoch);
     struct copy_note c = hit ? *hit : (struct copy_note){0, 0, 0, 0, 0};

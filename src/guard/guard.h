@@ -49,18 +49,19 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "preload/hot.h"
 #include "record/collector.h"
 
-/* enum hv_guard_mode once HIPVIS_GUARD is read, -1 before: the mode the
- * process started with. Not OFF = armed (copies and execs are noted); the
- * pattern applied can be switched later with hipvis_guard_set(). */
-extern _Atomic int hv_guard_mode_v;
+/* hv_hot.guard_mode (preload/hot.h): enum hv_guard_mode once HIPVIS_GUARD
+ * is read, -1 before: the mode the process started with. Not OFF = armed
+ * (copies and execs are noted); the pattern applied can be switched later
+ * with hipvis_guard_set(). */
 
 int hv_guard_init(void);
 
 static inline int hv_guard_mode(void)
 {
-    int m = atomic_load_explicit(&hv_guard_mode_v, memory_order_relaxed);
+    int m = atomic_load_explicit(&hv_hot.guard_mode, memory_order_relaxed);
     return __builtin_expect(m >= 0, 1) ? m : hv_guard_init();
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "preload/config.h"
+#include "preload/hot.h"
 #include "record/collector.h"
 
 /* Emits one mark (a no-op while tracing is off or inside a traced call). */
@@ -17,7 +18,7 @@ void hv_mark_emit(unsigned kind, unsigned source, const char *name, uint64_t id)
 
 /* ---- HIPVIS_START (regions.c) ---- */
 
-extern int hv_data_gate;   /* nonzero when HIPVIS_START is not "all" */
+/* hv_hot.data_gate (preload/hot.h): nonzero when HIPVIS_START is not "all". */
 
 void hv_regions_setup(const struct hv_config *cfg);
 uint32_t hv_regions_header_flags(void);
@@ -28,7 +29,7 @@ int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream);
  * skipped (counted). Calls into a capturing stream are always recorded. */
 static inline int hv_data_skip(struct hv_thread_ctx *t, uint64_t stream)
 {
-    return __builtin_expect(hv_data_gate, 0) && hv_data_skip_slow(t, stream);
+    return __builtin_expect(hv_hot.data_gate, 0) && hv_data_skip_slow(t, stream);
 }
 
 /* hip/cuda/cuProfilerStart (on=1) and ...Stop (on=0): records the call,

@@ -20,7 +20,6 @@
 #include "intercept/common/intercept.h"
 #include "names/names.h"
 
-int hv_data_gate;
 
 static _Atomic int recording = 1;
 static _Atomic uint64_t skipped;
@@ -43,7 +42,7 @@ static void on_sigusr2(int sig, siginfo_t *info, void *uc)
 
 void hv_regions_setup(const struct hv_config *cfg)
 {
-    hv_data_gate = cfg->start != HV_START_ALL;
+    hv_hot.data_gate = cfg->start != HV_START_ALL;
     atomic_store(&recording, cfg->start == HV_START_ALL);
     if (cfg->start == HV_START_SIGNAL) {
         struct sigaction sa;
@@ -55,7 +54,7 @@ void hv_regions_setup(const struct hv_config *cfg)
     }
 }
 
-uint32_t hv_regions_header_flags(void) { return hv_data_gate ? HV_HDR_REGIONS : 0; }
+uint32_t hv_regions_header_flags(void) { return hv_hot.data_gate ? HV_HDR_REGIONS : 0; }
 
 int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream)
 {
@@ -65,7 +64,7 @@ int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream)
         hv_mark_in_call(t, on ? HV_MARK_RECORD_ON : HV_MARK_RECORD_OFF, HV_MARK_SIGNAL, atomic_load(&skipped));
     if (on)
         return 0;
-    struct hv_stream_state *s = stream ? hv_stream_get(hv_tracer.streams, stream, t->device) : NULL;
+    struct hv_stream_state *s = stream ? hv_stream_get(hv_hot.streams, stream, t->device) : NULL;
     if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire))
         return 0;
     atomic_fetch_add_explicit(&skipped, 1, memory_order_relaxed);

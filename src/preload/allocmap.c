@@ -114,8 +114,6 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
     return 1;
 }
 
-__thread struct hv_alloc_memo hv_alloc_memos[2] __attribute__((tls_model("initial-exec")));
-
 /* hv_alloc_find that also says over which interval its answer holds: every
  * address whose upper bound is the same index i gets the same answer, that
  * is [base of i-1, base of i) split at the end of allocation i-1. */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "record/collector.h"
 
 #define HV_ALLOC_CAPACITY 65536u
 
@@ -46,21 +47,14 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr);
 
 /*
- * The same through a per-thread memo: the interval [lo, hi) around the last
+ * The same through a per-thread memo (struct hv_alloc_memo, in the thread's
+ * context: record/collector.h): the interval [lo, hi) around the last
  * address looked up over which the answer cannot change while the map's
  * version stays `version` (the allocation that holds it, or the gap between
  * two allocations). A loop copies between the same buffers call after call,
  * so the repeat costs a version load and a range test instead of a binary
  * search. The answer is the one hv_alloc_kind gives for the same version.
  */
-struct hv_alloc_memo {
-    uint64_t version;   /* even: a consistent snapshot's version; never odd */
-    uint64_t lo, hi;    /* empty (lo == hi) until filled */
-    uint8_t mem;
-};
-/* One memo per role (0: a copy's destination, 1: its source). */
-extern __thread struct hv_alloc_memo hv_alloc_memos[2] __attribute__((tls_model("initial-exec")));
-
 enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
 static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
 {

@@ -175,7 +175,7 @@ static void flush_at_exit(void)
     struct hv_thread_ctx *t = &hv_tls;
     int idle = 0;
     while (idle < EXIT_PATIENCE_MS && t->ring && atomic_load(&hv_costore_pending) &&
-           atomic_load(&hv_tracer.state) == HV_TRACER_ON) {
+           atomic_load(&hv_hot.state) == HV_TRACER_ON) {
         uint64_t before = atomic_load(&bytes_written);
         hv_costore_touch_slow(t, t->seq, NULL);
         if (atomic_load(&bytes_written) == before) {

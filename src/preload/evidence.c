@@ -4,7 +4,6 @@
 
 #include "preload/tracer.h"
 
-unsigned hv_ev_flags;
 
 void hv_evidence_setup(const struct hv_config *cfg)
 {
@@ -19,7 +18,7 @@ void hv_evidence_setup(const struct hv_config *cfg)
         f |= HV_EV_STACKS;
     hv_payload_setup(cfg);
     hv_probe_setup(cfg);
-    hv_ev_flags = f;
+    hv_hot.ev_flags = f;
 }
 
 uint32_t hv_evidence_header_flags(void)

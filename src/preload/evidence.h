@@ -6,7 +6,7 @@
  *   probe.c    three-point D2D snapshots around a copy and a graph launch
  *   stacks.c   caller stacks at writes and graph launches, memory maps
  *
- * Every hook sits behind one test of `hv_ev_flags`, fixed at setup, so with
+ * Every hook sits behind one test of `hv_hot.ev_flags`, fixed at setup, so with
  * every option off the hot path gains a load and a branch that is never
  * taken. Hooks run inside a traced call (depth 1): the runtime calls they
  * make themselves (probe snapshots) are never recorded.
@@ -18,6 +18,7 @@
 
 #include "hipvis/trace.h"
 #include "preload/config.h"
+#include "preload/hot.h"
 #include "record/collector.h"
 
 enum {
@@ -29,14 +30,14 @@ enum {
 #define HV_EV_COPY (HV_EV_PAYLOAD | HV_EV_REWRITE | HV_EV_PROBE | HV_EV_STACKS)
 #define HV_EV_OBSERVE (HV_EV_REWRITE | HV_EV_PROBE)
 
-extern unsigned hv_ev_flags;
+/* hv_hot.ev_flags (preload/hot.h): the HV_EV_* options on. */
 
 static inline int hv_ev(unsigned bits)
 {
-    return __builtin_expect((hv_ev_flags & bits) != 0, 0);
+    return __builtin_expect((hv_hot.ev_flags & bits) != 0, 0);
 }
 
-/* Reads the options (after hv_config_load); sets hv_ev_flags. */
+/* Reads the options (after hv_config_load); sets hv_hot.ev_flags. */
 void hv_evidence_setup(const struct hv_config *cfg);
 /* HV_HDR_* bits for the trace header. */
 uint32_t hv_evidence_header_flags(void);
@@ -56,20 +57,17 @@ struct hv_copy_ev {
 };
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
 
-/* The rewrite check's limits and this thread's sampling tick (payload.c). */
-extern uint32_t hv_rewrite_limit, hv_rewrite_every;
-extern __thread uint32_t hv_rewrite_tick __attribute__((tls_model("initial-exec")));
-
 /* Whether copy record `c` (filled, not committed) needs begin/end at all.
  * With the rewrite check alone (the defaults) only an async H2D copy from
  * pinned or registered memory can be checked, and only one such copy in
  * HIPVIS_REWRITE_EVERY is; every other copy skips both calls. A copy the
  * sampling skips takes its turn of the tick here, exactly as
  * hv_payload_hash would have (same conditions), so the copies checked are
- * the same ones. The other options look at every copy. */
-static inline int hv_ev_copy_wanted(const struct hv_call *c)
+ * the same ones. The other options look at every copy. The tick is
+ * t->rewrite_tick; the limits hv_hot.rewrite_limit and rewrite_every. */
+static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_call *c)
 {
-    unsigned f = hv_ev_flags;
+    unsigned f = hv_hot.ev_flags;
     if (__builtin_expect(!(f & HV_EV_COPY), 1))
         return 0;
     if (f & (HV_EV_COPY & ~HV_EV_REWRITE))
@@ -80,8 +78,8 @@ static inline int hv_ev_copy_wanted(const struct hv_call *c)
         return 0;
     /* hv_ev_copy_begin's and hv_payload_hash's conditions for a tick. */
     if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
-        a->bytes <= hv_rewrite_limit && hv_rewrite_every > 1 && hv_rewrite_tick % hv_rewrite_every != 0) {
-        hv_rewrite_tick++;
+        a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_tick % hv_hot.rewrite_every != 0) {
+        t->rewrite_tick++;
         return 0;
     }
     return 1;

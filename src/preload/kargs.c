@@ -9,7 +9,7 @@ static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8
                           struct hv_karg *out, int n, int max)
 {
     struct hv_alloc_range r;
-    int tracked = hv_alloc_find(hv_tracer.allocs, value, &r);
+    int tracked = hv_alloc_find(hv_hot.allocs, value, &r);
     /* Metadata says it is a pointer: keep it even when we do not know the
      * allocation (memory from another allocator is still memory). */
     if (n >= max || (!tracked && origin == HV_ARG_INFERRED) || value == 0)

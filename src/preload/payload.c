@@ -47,9 +47,7 @@ static _Atomic uint32_t pending_total;
 
 static uint32_t payload_limit, stage_bytes;
 /* evidence.h: the check's size limit and sampling, and the copies this
- * thread has seen that it could check (one in hv_rewrite_every is). */
-uint32_t hv_rewrite_limit, hv_rewrite_every;
-__thread uint32_t hv_rewrite_tick __attribute__((tls_model("initial-exec")));
+ * thread has seen that it could check (one in hv_hot.rewrite_every is). */
 
 /* The source is copied once into a per-thread buffer and hashed and
  * recorded from there, so the hash and the bytes always agree. */
@@ -71,12 +69,12 @@ static void child_after_fork(void)
 void hv_payload_setup(const struct hv_config *cfg)
 {
     payload_limit = cfg->payload_bytes;
-    hv_rewrite_limit = cfg->rewrite_check_bytes;
+    hv_hot.rewrite_limit = cfg->rewrite_check_bytes;
     /* With the probe on (an investigation, not an always-on default) every
      * eligible copy is checked: a probe that sees other bytes after the copy
      * needs the rewrite check's answer to tell a host race from a bad copy. */
-    hv_rewrite_every = cfg->rewrite_every && cfg->probe.mode == HV_PROBE_OFF ? cfg->rewrite_every : 1;
-    stage_bytes = payload_limit > hv_rewrite_limit ? payload_limit : hv_rewrite_limit;
+    hv_hot.rewrite_every = cfg->rewrite_every && cfg->probe.mode == HV_PROBE_OFF ? cfg->rewrite_every : 1;
+    stage_bytes = payload_limit > hv_hot.rewrite_limit ? payload_limit : hv_hot.rewrite_limit;
     hv_hostmem_setup();
     if (stage_bytes && pthread_key_create(&stage_key, stage_free) == 0)
         pthread_atfork(lock_before_fork, unlock_after_fork, child_after_fork);
@@ -116,12 +114,12 @@ static const unsigned char *stage(uint64_t src, uint64_t n, uint8_t mem)
 void hv_payload_hash(struct hv_copy_ev *ev)
 {
     int want_bytes = ev->bytes <= payload_limit;
-    int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= hv_rewrite_limit;
+    int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= hv_hot.rewrite_limit;
     /* Sampled (HIPVIS_REWRITE_EVERY, default 16): the check hashes the
      * source twice, which costs more than the rest of a step's recording
      * at a few KiB; a rewrite a loop repeats every step is still caught
      * within that many steps (docs/evidence.md "Defaults"). */
-    if (want_check && hv_rewrite_every > 1 && hv_rewrite_tick++ % hv_rewrite_every != 0)
+    if (want_check && hv_hot.rewrite_every > 1 && hv_tls.rewrite_tick++ % hv_hot.rewrite_every != 0)
         want_check = 0;
     ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))
@@ -226,7 +224,7 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
 static int still_host(uint64_t src, uint64_t bytes, uint8_t *mem)
 {
     struct hv_alloc_range r;
-    if (!hv_alloc_find(hv_tracer.allocs, src, &r) || !host_known(r.mem) || src + bytes > r.base + r.bytes)
+    if (!hv_alloc_find(hv_hot.allocs, src, &r) || !host_known(r.mem) || src + bytes > r.base + r.bytes)
         return 0;
     *mem = r.mem;
     return 1;

@@ -61,7 +61,7 @@ void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int leg
 {
     if (device < 0 || (uint32_t)device >= HV_OBS_DEVICES)
         return;
-    _Atomic uint64_t *gen = legacy_only ? &t->legacy_gen[device] : &t->device_gen[device];
+    _Atomic uint64_t *gen = legacy_only ? &t->gen[device].legacy : &t->gen[device].device;
     atomic_fetch_add_explicit(gen, 1, memory_order_acq_rel);
 }
 

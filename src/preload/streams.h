@@ -59,9 +59,11 @@ struct hv_stream_table {
     _Atomic uint64_t overflow;     /* lookups that found the table full */
     /* Per device: device synchronizes, and legacy-stream synchronizes (which
      * cover the blocking streams only, as in ROCm CLR's SyncAllStreams(...,
-     * wait_blocking_streams_only)). */
-    _Atomic uint64_t device_gen[HV_OBS_DEVICES];
-    _Atomic uint64_t legacy_gen[HV_OBS_DEVICES];
+     * wait_blocking_streams_only)). Side by side: a call on a blocking
+     * stream reads both, from one cache line. */
+    struct {
+        _Atomic uint64_t device, legacy;
+    } gen[HV_OBS_DEVICES];
 };
 
 #define HV_STREAM_NONBLOCKING_FLAG 0x1u  /* hipStreamNonBlocking == cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING */
@@ -85,9 +87,9 @@ static inline uint64_t hv_stream_epoch(const struct hv_stream_table *t, const st
     uint64_t e = atomic_load_explicit(&s->epoch, memory_order_acquire);
     uint32_t d = (uint32_t)atomic_load_explicit(&s->device, memory_order_relaxed);
     if (d < HV_OBS_DEVICES) {
-        e += atomic_load_explicit(&t->device_gen[d], memory_order_acquire);
+        e += atomic_load_explicit(&t->gen[d].device, memory_order_acquire);
         if (hv_stream_blocking(s))
-            e += atomic_load_explicit(&t->legacy_gen[d], memory_order_acquire);
+            e += atomic_load_explicit(&t->gen[d].legacy, memory_order_acquire);
     }
     return e;
 }

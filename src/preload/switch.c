@@ -29,7 +29,7 @@ HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped);
 HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped)
 {
     uint64_t m = 0, d[HV_DROP__COUNT] = {0}, total = 0;
-    int on = atomic_load(&hv_tracer.state) == HV_TRACER_ON && hv_tracer.col;
+    int on = atomic_load(&hv_hot.state) == HV_TRACER_ON && hv_tracer.col;
     if (on)
         hv_collector_totals(hv_tracer.col, &m, d);
     for (int i = 0; i < HV_DROP__COUNT; i++)

@@ -19,6 +19,7 @@
 #include "preload/runtime_version.h"
 
 struct hv_tracer hv_tracer;
+struct hv_hot hv_hot = {.guard_mode = -1};
 __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
 
 static pthread_key_t thread_exit_key;
@@ -85,7 +86,7 @@ static void *map_zeroed(size_t bytes)
 static void on_thread_exit(void *ring)
 {
     hv_collector_release(hv_tracer.col, ring);
-    hv_tls.ring = NULL;
+    hv_thread_set_ring(&hv_tls, NULL);
 }
 
 static void atfork_prepare(void);
@@ -96,23 +97,23 @@ static void atfork_child(void);
 static int setup_locked(void)
 {
     char err[1024];
-    if (atomic_load(&hv_tracer.state) != HV_TRACER_UNINIT)
-        return atomic_load(&hv_tracer.state) != HV_TRACER_OFF;
+    if (atomic_load(&hv_hot.state) != HV_TRACER_UNINIT)
+        return atomic_load(&hv_hot.state) != HV_TRACER_OFF;
     if (hv_config_load(&hv_tracer.cfg, plain_getenv, err, sizeof err) != 0 && err[0]) {
         if (write(2, err, strlen(err)) < 0) {
         }
     }
     if (!hv_tracer.cfg.enabled) {
-        atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+        atomic_store(&hv_hot.state, HV_TRACER_OFF);
         return 0;
     }
     /* Sidecar mode: the collector lives in the shared segment made at activation. */
     hv_tracer.col = hv_tracer.cfg.sidecar ? NULL : map_zeroed(sizeof *hv_tracer.col);
-    hv_tracer.streams = map_zeroed(sizeof *hv_tracer.streams);
-    hv_tracer.allocs = map_zeroed(sizeof *hv_tracer.allocs);
-    if ((!hv_tracer.col && !hv_tracer.cfg.sidecar) || !hv_tracer.streams || !hv_tracer.allocs ||
+    hv_hot.streams = map_zeroed(sizeof *hv_hot.streams);
+    hv_hot.allocs = map_zeroed(sizeof *hv_hot.allocs);
+    if ((!hv_tracer.col && !hv_tracer.cfg.sidecar) || !hv_hot.streams || !hv_hot.allocs ||
         pthread_key_create(&thread_exit_key, on_thread_exit) != 0) {
-        atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+        atomic_store(&hv_hot.state, HV_TRACER_OFF);
         return 0;
     }
     if (hv_tracer.col)
@@ -121,11 +122,11 @@ static int setup_locked(void)
     hv_py_setup(&hv_tracer.cfg);
     hv_regions_setup(&hv_tracer.cfg);
     read_cmdline(hv_tracer.cfg.record_argv);
-    hv_alloc_map_init(hv_tracer.allocs);
+    hv_alloc_map_init(hv_hot.allocs);
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-    atomic_store(&hv_tracer.state, HV_TRACER_READY);
+    atomic_store(&hv_hot.state, HV_TRACER_READY);
     return 1;
 }
 
@@ -207,7 +208,7 @@ static void attach_thread(void)
     if (hv_tls.ring || hv_tls.ring_failed)
         return;
     hv_tls.tid = (uint32_t)syscall(SYS_gettid);
-    hv_tls.ring = hv_collector_claim(hv_tracer.col, hv_tls.tid);
+    hv_thread_set_ring(&hv_tls, hv_collector_claim(hv_tracer.col, hv_tls.tid));
     if (hv_tls.ring)
         pthread_setspecific(thread_exit_key, hv_tls.ring);
     else
@@ -216,7 +217,7 @@ static void attach_thread(void)
 
 int hv_tracer_activate(void)
 {
-    int st = atomic_load_explicit(&hv_tracer.state, memory_order_acquire);
+    int st = atomic_load_explicit(&hv_hot.state, memory_order_acquire);
     if (st == HV_TRACER_OFF || st == HV_TRACER_STOPPED)
         return 0;
     if (st == HV_TRACER_ON) {
@@ -230,15 +231,14 @@ int hv_tracer_activate(void)
     int saved = errno;
     pthread_mutex_lock(&setup_lock);
     int ok = setup_locked();
-    if (ok && atomic_load(&hv_tracer.state) == HV_TRACER_READY) {
+    if (ok && atomic_load(&hv_hot.state) == HV_TRACER_READY) {
         struct hv_file_header h;
         fill_header(&h);
-        if (start_transport(&h) == 0)
-            atomic_store(&hv_tracer.state, HV_TRACER_ON);
-        else
-            atomic_store(&hv_tracer.state, HV_TRACER_OFF);
+        int rc = start_transport(&h);
+        hv_hot.clock_tsc = hv_clock_use_tsc;   /* chosen by hv_clock_init; the hot path's copy */
+        atomic_store(&hv_hot.state, rc == 0 ? HV_TRACER_ON : HV_TRACER_OFF);
     }
-    ok = atomic_load(&hv_tracer.state) == HV_TRACER_ON;
+    ok = atomic_load(&hv_hot.state) == HV_TRACER_ON;
     pthread_mutex_unlock(&setup_lock);
     if (ok)
         attach_thread();
@@ -246,11 +246,14 @@ int hv_tracer_activate(void)
     return ok;
 }
 
+__attribute__((cold, noinline)) void hv_tracer_call_no_ring(void) { hv_count_call_no_ring(hv_tracer.col); }
+
 struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts)
 {
     if (!t->ring)
         hv_count_no_ring();
     struct hv_call *c = (struct hv_call *)(void *)t->scratch;
+    c->h.size = 0;     /* not in the ring: hv_call_commit publishes nothing */
     c->h.seq = seq;
     c->h.ts_ns = ts;   /* evidence orders observations by it */
     return c;
@@ -258,7 +261,7 @@ struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 
 struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream)
 {
-    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, t->device);
+    struct hv_stream_state *s = hv_stream_get(hv_hot.streams, stream, t->device);
     if (s && stream) {
         t->stream_id = stream;
         t->stream_state = s;
@@ -278,7 +281,7 @@ int hv_obs_covers(const struct hv_obs *o, uint64_t stream)
         return 1;
     if (o->scope == HV_OBS_STREAM)
         return 0;
-    struct hv_stream_state *s = hv_stream_get(hv_tracer.streams, stream, o->device);
+    struct hv_stream_state *s = hv_stream_get(hv_hot.streams, stream, o->device);
     if (!s || atomic_load_explicit(&s->device, memory_order_relaxed) != o->device)
         return 0;
     return o->scope == HV_OBS_DEVICE || hv_stream_blocking(s);
@@ -289,12 +292,12 @@ void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t st
     struct hv_stream_state *s = hv_stream_cached(t, stream);
     c->a.sync.completed_stream = stream;
     c->a.sync.completed_seq = completed_seq;
-    c->a.sync.new_epoch = s ? hv_stream_advance(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
+    c->a.sync.new_epoch = s ? hv_stream_advance(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
 }
 
 void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope)
 {
-    hv_stream_advance_device(hv_tracer.streams, device, scope == HV_OBS_LEGACY);
+    hv_stream_advance_device(hv_hot.streams, device, scope == HV_OBS_LEGACY);
     /* Evidence that waits for completion (rewrite check, probe read-back):
      * bounded by what is pending, not by the number of streams. */
     if (hv_ev(HV_EV_OBSERVE)) {
@@ -308,7 +311,7 @@ void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint6
     struct hv_stream_state *s = hv_stream_cached(t, stream);
     if (!s)
         return;
-    uint64_t epoch = hv_stream_advance(hv_tracer.streams, s);
+    uint64_t epoch = hv_stream_advance(hv_hot.streams, s);
     struct hv_epoch *e = record ? hv_aux_begin(t, HV_REC_EPOCH, sizeof *e, seq) : NULL;
     if (e) {
         e->stream = stream;
@@ -394,16 +397,16 @@ static void atfork_prepare(void)
 {
     pthread_mutex_lock(&setup_lock);
     pthread_mutex_lock(&string_lock);
-    if (hv_tracer.allocs)
-        pthread_mutex_lock(&hv_tracer.allocs->update_lock);
+    if (hv_hot.allocs)
+        pthread_mutex_lock(&hv_hot.allocs->update_lock);
     pthread_mutex_lock(&hv_tracer.writer.lock);
 }
 
 static void atfork_parent(void)
 {
     pthread_mutex_unlock(&hv_tracer.writer.lock);
-    if (hv_tracer.allocs)
-        pthread_mutex_unlock(&hv_tracer.allocs->update_lock);
+    if (hv_hot.allocs)
+        pthread_mutex_unlock(&hv_hot.allocs->update_lock);
     pthread_mutex_unlock(&string_lock);
     pthread_mutex_unlock(&setup_lock);
 }
@@ -417,12 +420,12 @@ static void atfork_child(void)
         /* The parent's segment (and the collector in it) stays the parent's. */
         hv_shm_forget_after_fork(&hv_tracer.shm, hv_tracer.col);
         hv_tracer.col = NULL;
-        hv_tls.ring = NULL;
+        hv_thread_set_ring(&hv_tls, NULL);
         pthread_setspecific(thread_exit_key, NULL);
     }
     hv_writer_forget_after_fork(&hv_tracer.writer);
-    if (hv_tracer.allocs)
-        pthread_mutex_init(&hv_tracer.allocs->update_lock, NULL);
+    if (hv_hot.allocs)
+        pthread_mutex_init(&hv_hot.allocs->update_lock, NULL);
     pthread_mutex_init(&string_lock, NULL);
     pthread_mutex_init(&setup_lock, NULL);
     if (hv_tracer.col)
@@ -433,17 +436,17 @@ static void atfork_child(void)
     if (hv_tracer.col)
         atomic_store(&hv_tracer.col->seq, 0);
     hv_tls.seq = 0;   /* the child's trace numbers this thread's calls from 1 */
-    int st = atomic_load(&hv_tracer.state);
+    int st = atomic_load(&hv_hot.state);
     if (st == HV_TRACER_ON)
-        atomic_store(&hv_tracer.state, HV_TRACER_READY);
+        atomic_store(&hv_hot.state, HV_TRACER_READY);
 }
 
 static void stop_writer(int next_state)
 {
-    int st = atomic_load(&hv_tracer.state);
+    int st = atomic_load(&hv_hot.state);
     if (st != HV_TRACER_ON)
         return;
-    atomic_store(&hv_tracer.state, next_state);
+    atomic_store(&hv_hot.state, next_state);
     /* Every traced call is counted once, in its thread's ring. */
     if (hv_tracer.cfg.sidecar)
         hv_shm_close(&hv_tracer.shm, hv_collector_calls(hv_tracer.col));
@@ -463,7 +466,7 @@ void hv_tracer_before_exec(void)
 void hv_tracer_before_exit(void)
 {
     int saved = errno;
-    if (atomic_load(&hv_tracer.state) == HV_TRACER_ON && transport_pid() == (uint64_t)getpid())
+    if (atomic_load(&hv_hot.state) == HV_TRACER_ON && transport_pid() == (uint64_t)getpid())
         stop_writer(HV_TRACER_STOPPED);
     errno = saved;
 }
@@ -471,7 +474,7 @@ void hv_tracer_before_exit(void)
 void hv_tracer_exec_failed(void)
 {
     int expect = HV_TRACER_STOPPED;
-    atomic_compare_exchange_strong(&hv_tracer.state, &expect, HV_TRACER_READY);
+    atomic_compare_exchange_strong(&hv_hot.state, &expect, HV_TRACER_READY);
 }
 
 __attribute__((constructor)) static void hv_tracer_ctor(void)

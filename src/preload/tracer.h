@@ -19,6 +19,7 @@
 #include "hipvis/trace.h"
 #include "preload/allocmap.h"
 #include "preload/config.h"
+#include "preload/hot.h"
 #include "preload/streams.h"
 #include "record/collector.h"
 #include "record/shm_transport.h"
@@ -32,12 +33,11 @@ enum hv_tracer_state {
     HV_TRACER_STOPPED,       /* process exiting / exec'ing */
 };
 
+/* The rest of the process-wide state; what every call reads is in hv_hot
+ * (preload/hot.h: the state, the stream and allocation tables, the flags). */
 struct hv_tracer {
-    _Atomic int state;
     struct hv_config cfg;
     struct hv_collector *col;
-    struct hv_stream_table *streams;
-    struct hv_alloc_map *allocs;
     struct hv_writer_thread writer;
     struct hv_shm_transport shm;     /* HIPVIS_SIDECAR=1: used instead of the writer */
 };
@@ -47,6 +47,7 @@ extern struct hv_tracer hv_tracer;
 extern __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec")));
 
 int hv_tracer_activate(void);   /* slow path of hv_enter */
+void hv_tracer_call_no_ring(void);   /* a call of a thread without a ring: counted (cold) */
 
 /* Starts a traced call: NULL when this call must not be recorded (tracing
  * off, or a call the runtime makes into itself while serving one). */
@@ -55,7 +56,7 @@ static inline struct hv_thread_ctx *hv_enter(void)
     struct hv_thread_ctx *t = &hv_tls;
     if (t->depth)
         return NULL;
-    if (__builtin_expect(atomic_load_explicit(&hv_tracer.state, memory_order_acquire) != HV_TRACER_ON || !t->ring, 0) &&
+    if (__builtin_expect(atomic_load_explicit(&hv_hot.state, memory_order_acquire) != HV_TRACER_ON || !t->ring, 0) &&
         !hv_tracer_activate())
         return NULL;
     t->depth = 1;
@@ -88,8 +89,8 @@ struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct hv_thread_ctx *t, uint16_t api,
                                                                          int32_t result)
 {
-    uint64_t ts = hv_ticks_ordered_after((uint64_t)(uint32_t)result);
-    uint64_t seq = hv_thread_next_seq(hv_tracer.col, t);
+    uint64_t ts = hv_ticks_ordered_after_if(hv_hot.clock_tsc, (uint64_t)(uint32_t)result);
+    uint64_t seq = hv_thread_next_seq(t, hv_tracer_call_no_ring);
     struct hv_call *c = (struct hv_call *)hv_emit_begin_at(t, HV_REC_CALL, sizeof(struct hv_call), seq, ts);
     if (__builtin_expect(!c, 0))
         c = hv_call_scratch(t, seq, ts);
@@ -113,9 +114,12 @@ static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t ap
     return c;
 }
 
+/* A record in the ring has its size; the scratch record (hv_call_scratch)
+ * has size 0. Telling them apart by the header just written, not by the
+ * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
 static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
 {
-    if ((void *)c != (void *)t->scratch)
+    if (__builtin_expect(c->h.size != 0, 1))
         hv_ring_commit_at(t->ring, c, sizeof *c);
 }
 
@@ -138,7 +142,7 @@ static inline struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, st
     struct hv_stream_state *s = hv_stream_cached(t, stream);
     c->stream = stream;
     c->stream_form = form;
-    c->epoch = s ? hv_stream_epoch(hv_tracer.streams, s) : HV_EPOCH_UNKNOWN;
+    c->epoch = s ? hv_stream_epoch(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
     if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
         c->flags |= HV_CALL_CAPTURING;
         c->capture = HV_CAPTURE_ACTIVE;

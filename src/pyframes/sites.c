@@ -9,7 +9,6 @@
 #include "pyframes/pyframes.h"
 #include "pyframes/sites.h"
 
-int hv_py_on;
 
 #define SITE_SLOTS (1u << 16)    /* per table; 1 MiB each, mapped on first use */
 #define SITE_PROBES 64u
@@ -51,12 +50,12 @@ static void forget_after_fork(void)
 
 void hv_py_setup(const struct hv_config *cfg)
 {
-    hv_py_on = cfg->pyframes && hv_py_present(NULL);
-    if (hv_py_on)
+    hv_hot.py_on = cfg->pyframes && hv_py_present(NULL);
+    if (hv_hot.py_on)
         pthread_atfork(NULL, NULL, forget_after_fork);
 }
 
-uint32_t hv_py_header_flags(void) { return hv_py_on ? HV_HDR_PYFRAMES : 0; }
+uint32_t hv_py_header_flags(void) { return hv_hot.py_on ? HV_HDR_PYFRAMES : 0; }
 
 /* Fibonacci hashing: spreads aligned addresses over the table's bits. */
 static uint64_t mix(uint64_t x) { return (x * 0x9e3779b97f4a7c15ull) ^ (x >> 29); }

@@ -6,7 +6,7 @@
  * plus every capture begin/end and graph instantiation. The record
  * (HV_REC_PYSTACK) follows the call.
  *
- * The hot-path cost of a repeated call is the test of hv_py_on, a key of
+ * The hot-path cost of a repeated call is the test of hv_hot.py_on, a key of
  * the innermost Python frames (their instruction pointers, read directly
  * once the thread's frames were read with bounds checks) and a per-thread
  * memo of the last key per target; only a new key reads the Python frames
@@ -20,7 +20,7 @@
 #include "preload/config.h"
 #include "record/collector.h"
 
-extern int hv_py_on;
+#include "preload/hot.h"   /* hv_hot.py_on: on when Python frames are recorded */
 
 /* After hv_config_load, at activation: on when cfg asks and the process
  * runs CPython. */
@@ -33,14 +33,14 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
 /* After call `seq` (committed): its Python stack, once per (site, target). */
 static inline void hv_py_site(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
 {
-    if (__builtin_expect(hv_py_on, 0))
+    if (__builtin_expect(hv_hot.py_on, 0))
         hv_py_site_slow(t, seq, why, target, 1);
 }
 
 /* The same, every time (rare calls: capture, instantiate, names, marks). */
 static inline void hv_py_always(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
 {
-    if (__builtin_expect(hv_py_on, 0))
+    if (__builtin_expect(hv_hot.py_on, 0))
         hv_py_site_slow(t, seq, why, target, 0);
 }
 

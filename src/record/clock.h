@@ -84,6 +84,19 @@ static inline uint64_t hv_ticks_ordered(void)
     return hv_mono_ns();
 }
 
+/* The same with the producer's clock choice passed in (a copy of
+ * hv_clock_use_tsc the caller keeps on a line it reads anyway). */
+static inline uint64_t hv_ticks_ordered_after_if(int use_tsc, uint64_t after)
+{
+#if defined(__x86_64__)
+    if (__builtin_expect(use_tsc, 1))
+        return hv_rdtsc_ordered_after(after);
+#endif
+    (void)use_tsc;
+    (void)after;
+    return hv_mono_ns();
+}
+
 /* An ordered read that follows the computation of `after` (hv_rdtsc_ordered_after). */
 static inline uint64_t hv_ticks_ordered_after(uint64_t after)
 {

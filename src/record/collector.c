@@ -40,6 +40,12 @@ static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
     return hv_ring_init(mem, bytes, tid);
 }
 
+void hv_count_call_no_ring(struct hv_collector *c)
+{
+    if (c)
+        atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed);
+}
+
 struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid)
 {
     uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);

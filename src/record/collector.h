@@ -44,20 +44,50 @@ struct hv_collector {
 };
 
 /* Per-thread context. `depth` suppresses recording of calls the runtime makes
- * into its own exported API while serving a traced call. */
+ * into its own exported API while serving a traced call.
+ *
+ * Layout (issue 12): in a serving loop the interpreter and the runtime evict
+ * the tracer between two calls, so each line a call reads is a likely miss.
+ * What a traced copy reads is on the first two lines: the first holds what
+ * every call needs, the second the copy's allocation memos; the rest
+ * (scratch, the failed-claim flag) is touched only on rare paths. */
 struct hv_stream_state;
+
+/* An allocation-map memo (preload/allocmap.h hv_alloc_kind_memo): the
+ * interval [lo, hi) around the last address looked up over which the answer
+ * `mem` cannot change while the map's version stays `version`. Defined here
+ * so that a thread's two memos sit in its context, on the line after the
+ * hot one. */
+struct hv_alloc_memo {
+    uint64_t version;   /* even: a consistent snapshot's version; never odd */
+    uint64_t lo, hi;    /* empty (lo == hi) until filled */
+    uint8_t mem;
+};
+
 struct hv_thread_ctx {
-    struct hv_ring *ring;
+    alignas(64) struct hv_ring *ring;
+    uint64_t ring_cap;       /* ring->capacity, kept here so a reserve reads no other ring line */
     uint64_t seq;            /* this thread's calls so far: a call's seq (HV_HDR_THREAD_SEQ) */
-    uint32_t tid;
-    int32_t depth;
-    int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
-    int32_t ring_failed;     /* the claim failed once; do not retry on every call */
-    int *errno_loc;          /* &errno of this thread (set before its first traced call) */
     uint64_t stream_id;      /* the stream this thread named last (0: none) ... */
     struct hv_stream_state *stream_state;   /* ... and its table slot (tracer.h hv_stream_cached) */
+    int *errno_loc;          /* &errno of this thread (set before its first traced call) */
+    int32_t depth;
+    uint32_t tid;
+    int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
+    uint32_t rewrite_tick;   /* evidence: the rewrite check's 1-in-N sampling turn */
+    /* Second line: the allocation memos of a copy's two sides (0: the
+     * destination, 1: the source). */
+    alignas(64) struct hv_alloc_memo memos[2];
+    int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };
+
+/* The thread's ring (NULL: none): set through here so that ring_cap follows. */
+static inline void hv_thread_set_ring(struct hv_thread_ctx *t, struct hv_ring *r)
+{
+    t->ring = r;
+    t->ring_cap = r ? r->capacity : 0;
+}
 
 void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes);
 
@@ -105,13 +135,17 @@ static inline uint64_t hv_next_seq(struct hv_collector *c)
 }
 
 /* The next call of thread t: its per-thread seq (1, 2, 3, ... per thread;
- * HV_HDR_THREAD_SEQ), counted in its own ring's call total. */
-static inline uint64_t hv_thread_next_seq(struct hv_collector *c, struct hv_thread_ctx *t)
+ * HV_HDR_THREAD_SEQ), counted in its own ring's call total; a thread with
+ * no ring calls `no_ring` (which counts it in the collector's seq,
+ * hv_count_call_no_ring) out of line, so that the hot path does not even
+ * load the collector's address. */
+void hv_count_call_no_ring(struct hv_collector *c);
+static inline uint64_t hv_thread_next_seq(struct hv_thread_ctx *t, void (*no_ring)(void))
 {
-    if (t->ring)
+    if (__builtin_expect(t->ring != NULL, 1))
         hv_ring_bump(&t->ring->calls);
     else
-        atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed);   /* no ring: the rare, counted path */
+        no_ring();
     return ++t->seq;
 }
 
@@ -138,12 +172,19 @@ static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, ui
 {
     if (!t->ring)
         return NULL;
-    struct hv_rec_header *h = hv_ring_reserve(t->ring, size);
+    struct hv_rec_header *h = hv_ring_reserve_cap(t->ring, t->ring_cap, size);
     if (!h)
         return NULL;
+    /* type, size and tid as one 8-byte store (an immediate and the tid),
+     * not two constants the compiler may load from .rodata: one line fewer. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w = (uint64_t)type | (uint64_t)(uint16_t)size << 16 | (uint64_t)t->tid << 32;
+    memcpy(h, &w, sizeof w);
+#else
     h->type = type;
     h->size = (uint16_t)size;
     h->tid = t->tid;
+#endif
     h->seq = seq;
     h->ts_ns = ts;
     return h;

@@ -14,7 +14,7 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid)
     memset(r, 0, sizeof *r);
     r->capacity = capacity;
     r->tid = tid;
-    r->data_offset = hv_rec_padded(sizeof(struct hv_ring));
+    r->data_offset = HV_RING_DATA_OFFSET;
     atomic_store_explicit(&r->state, HV_RING_LIVE, memory_order_relaxed);
     return r;
 }

@@ -61,7 +61,8 @@ static inline void hv_ring_bump(_Atomic uint64_t *counter)
 
 /* Bytes needed for a ring of `capacity` data bytes (a power of two). */
 size_t hv_ring_footprint(uint64_t capacity);
-/* Lays a ring over `mem` (hv_ring_footprint bytes, 64-byte aligned). */
+/* Lays a ring over `mem` (hv_ring_footprint bytes, 64-byte aligned);
+ * `capacity` is at least HV_RING_MIN_BYTES. */
 struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid);
 
 static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r->data_offset; }
@@ -69,6 +70,13 @@ static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r
 /* The slow half of hv_ring_reserve (ring.c): the record would reach the end
  * of the buffer or the cached tail, or is too large. */
 void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
+
+/* Where a ring's data starts: hv_ring_init lays it right after the struct
+ * (data_offset, which a consumer of a shared segment checks, says the same). */
+#define HV_RING_DATA_OFFSET ((sizeof(struct hv_ring) + (HV_REC_ALIGN - 1)) & ~(size_t)(HV_REC_ALIGN - 1))
+/* Smallest ring (HIPVIS_RING_KB's lower bound): a record of at most half of
+ * it is never too large, which a constant length lets the reserve skip. */
+#define HV_RING_MIN_BYTES (16u * 1024u)
 
 /*
  * Producer: returns space for `len` bytes (a multiple of 8, <= capacity/2) or
@@ -78,15 +86,24 @@ void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
  * producer's cached view of the tail — is a few compares; the rest (padding
  * at the end, a fresh look at the tail, a drop) is out of line.
  */
-static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
+static inline void *hv_ring_reserve_cap(struct hv_ring *r, uint64_t cap, uint32_t len)
 {
+    /* Reads only the producer's line (head, cached_tail, made): `cap` is
+     * r->capacity as the caller keeps it (hv_thread_ctx.ring_cap), the data
+     * offset a constant. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t cap = r->capacity;
     uint64_t off = head & (cap - 1);
     hv_ring_bump(&r->made);
-    if (__builtin_expect(len <= cap / 2 && off + len <= cap && head + len - r->cached_tail <= cap, 1))
-        return (uint8_t *)r + r->data_offset + off;
+    int small = __builtin_constant_p(len) && len <= HV_RING_MIN_BYTES / 2 ? 1 : len <= cap / 2;
+    if (__builtin_expect(small && off + len <= cap && head + len - r->cached_tail <= cap, 1))
+        return (uint8_t *)r + HV_RING_DATA_OFFSET + off;
     return hv_ring_reserve_slow(r, len, head);
+}
+
+/* The same reading the capacity from the ring. */
+static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
+{
+    return hv_ring_reserve_cap(r, r->capacity, len);
 }
 
 /* Asks for the cache lines the next record will be written to, for

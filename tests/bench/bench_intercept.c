@@ -13,9 +13,24 @@
  * where liblttng-ust-dev is installed) it adds a third arm: the direct call
  * wrapped in an LTTng-UST tracepoint recording the same arguments, which
  * costs what LTTng costs when a session enables the event.
+ *
+ * Isolated calls, hot and cold (issue 12): a serving loop makes a handful of
+ * runtime calls per step between long stretches of Python, torch and driver
+ * work that evict the tracer's code and data, so there the cost of a call is
+ * its latency with cold caches, not its share of a back-to-back loop. Each
+ * sample is one call timed alone (an ordered TSC read on each side), the
+ * direct and the traced call alternating; "cold" sweeps a data working set
+ * (1 or 8 MiB, one load per cache line) and 256 KiB of code (4096 small
+ * functions on distinct lines) before every call, the sweep outside the
+ * timed part. The medians of both arms are printed side by side.
+ *
+ * --footprint (footprint.sh, under valgrind's lackey): one traced call
+ * between two markers, for counting the distinct cache lines and pages the
+ * tracer's own instructions touch.
  */
 #include <pthread.h>
 #include <sched.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -238,6 +253,124 @@ static void compare_threads(void)
            ROUNDS, TBLOCK, 100.0 * ov[ROUNDS / 2], load[0]);
 }
 
+/* ---- isolated calls: hot, and after a sweep of caches and TLBs ---- */
+
+/* The code sweep: 4096 functions, each on a 64-byte line of its own (256 KiB,
+ * 64 pages), called in turn: evicts the L1 instruction cache and the
+ * instruction TLB, as the interpreter and the libraries between two runtime
+ * calls of a serving loop do. */
+#define CF(n) static __attribute__((noinline, aligned(64))) int cf_##n(int x) { __asm__ __volatile__("" : "+r"(x)); return x + 1; }
+#define CF8(n) CF(n##0) CF(n##1) CF(n##2) CF(n##3) CF(n##4) CF(n##5) CF(n##6) CF(n##7)
+#define CF64(n) CF8(n##0) CF8(n##1) CF8(n##2) CF8(n##3) CF8(n##4) CF8(n##5) CF8(n##6) CF8(n##7)
+#define CF512(n) CF64(n##0) CF64(n##1) CF64(n##2) CF64(n##3) CF64(n##4) CF64(n##5) CF64(n##6) CF64(n##7)
+#define CT(n) cf_##n,
+#define CT8(n) CT(n##0) CT(n##1) CT(n##2) CT(n##3) CT(n##4) CT(n##5) CT(n##6) CT(n##7)
+#define CT64(n) CT8(n##0) CT8(n##1) CT8(n##2) CT8(n##3) CT8(n##4) CT8(n##5) CT8(n##6) CT8(n##7)
+#define CT512(n) CT64(n##0) CT64(n##1) CT64(n##2) CT64(n##3) CT64(n##4) CT64(n##5) CT64(n##6) CT64(n##7)
+CF512(1) CF512(2) CF512(3) CF512(4) CF512(5) CF512(6) CF512(7) CF512(8)
+static int (*const code_sweep[])(int) = {CT512(1) CT512(2) CT512(3) CT512(4) CT512(5) CT512(6) CT512(7) CT512(8)};
+#define CODE_FUNCS (sizeof code_sweep / sizeof code_sweep[0])
+
+static volatile unsigned long sweep_sink;
+static unsigned char *sweep_buf;
+
+static void sweep(size_t data_bytes)
+{
+    unsigned long sum = 0;
+    for (size_t i = 0; i < data_bytes; i += 64)
+        sum += sweep_buf[i];
+    int x = 0;
+    for (size_t i = 0; i < CODE_FUNCS; i++)
+        x = code_sweep[i](x);
+    sweep_sink = sum + (unsigned long)x;
+}
+
+#if defined(__x86_64__)
+static inline uint64_t tsc_fenced(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+#else
+static inline uint64_t tsc_fenced(void) { return now_ns(); }
+#endif
+
+#define ISO_SAMPLES 2001
+/* The mean of the middle 80% of sorted samples: the TSC of a VM may tick
+ * in steps of several ns (10 ns on the development VM), which a median
+ * would round to; a mean over calls that start at random phases of the
+ * tick does not, and the trim drops interrupts and preemption. */
+static double trimmed_mean(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    double sum = 0;
+    int lo = n / 10, hi = n - n / 10;
+    for (int i = lo; i < hi; i++)
+        sum += v[i];
+    return sum / (hi - lo);
+}
+
+/* Trimmed means (ticks) of one direct and one traced call timed alone, the two
+ * alternating, each after a sweep of `data_bytes` of data and the code
+ * sweep (no sweep at all when data_bytes is 0: hot). */
+static void isolated(size_t data_bytes, double *direct, double *traced)
+{
+    static double d[ISO_SAMPLES], t[ISO_SAMPLES];
+    for (int k = -50; k < ISO_SAMPLES; k++) {   /* the first 50 pairs warm up */
+        for (int j = 0; j < 2; j++) {
+            int arm = j ^ (k & 1);   /* either arm first, in turn */
+            if (data_bytes)
+                sweep(data_bytes);
+            uint64_t t0 = tsc_fenced();
+            if (arm)
+                null_traced();
+            else
+                null_direct();
+            uint64_t t1 = tsc_fenced();
+            if (k >= 0)
+                (arm ? t : d)[k] = (double)(t1 - t0);
+        }
+        if (k % 500 == 499)
+            pause_for_writer();
+    }
+    *direct = trimmed_mean(d, ISO_SAMPLES);
+    *traced = trimmed_mean(t, ISO_SAMPLES);
+}
+
+static void compare_isolated(void)
+{
+    static const size_t sizes[] = {0, 1u << 20, 8u << 20};
+    sweep_buf = malloc(8u << 20);
+    if (!sweep_buf)
+        return;
+    memset(sweep_buf, 1, 8u << 20);
+    uint64_t n0 = now_ns(), c0 = tsc_fenced();
+    double d[3], t[3];
+    for (int i = 0; i < 3; i++)
+        isolated(sizes[i], &d[i], &t[i]);
+    double per_ns = (double)(tsc_fenced() - c0) / (double)(now_ns() - n0);   /* ticks per ns */
+    if (per_ns <= 0)
+        per_ns = 1;
+    double load[3] = {0};
+    getloadavg(load, 3);
+    printf("bench-intercept: isolated calls: hipMemcpyAsync timed alone (ordered TSC read each side), direct and "
+           "traced alternating, mean of the middle 80%% of %d each; cold: a data sweep (one load per line) and 256 KiB of code (%zu "
+           "functions) run before every call\n", ISO_SAMPLES, CODE_FUNCS);
+    for (int i = 0; i < 3; i++) {
+        char what[32];
+        if (sizes[i])
+            snprintf(what, sizeof what, "cold, %zu MiB data", sizes[i] >> 20);
+        else
+            snprintf(what, sizeof what, "hot");
+        printf("bench-intercept: isolated calls: %-17s direct %6.1f ns, through libhipvis %6.1f ns: +%.1f ns per call\n",
+               what, d[i] / per_ns, t[i] / per_ns, (t[i] - d[i]) / per_ns);
+    }
+    printf("bench-intercept: isolated calls: added cost cold (8 MiB) / hot: %.2fx (load average %.2f)\n",
+           t[0] > d[0] ? (t[2] - d[2]) / (t[0] - d[0]) : 0.0, load[0]);
+    free(sweep_buf);
+}
+
 /* --count (instr.sh): calls through each arm, each arm in a function of its
  * own so an instruction counter (callgrind --toggle-collect) can count one
  * arm alone; the writer gets its pause between blocks as above. No timing:
@@ -264,8 +397,38 @@ static __attribute__((noipa)) void count_traced(long n)
     __asm__ __volatile__("");
 }
 
+/* --footprint (footprint.sh): marks around single traced calls; lackey's
+ * trace of the stores to fp_mark delimits them. */
+volatile int fp_mark;
+static void footprint(void)
+{
+    arm_loop(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
+    int here;
+    printf("fp mark %p\nfp tls %p\nfp stack %p\n", (void *)&fp_mark, (void *)&errno, (void *)&here);
+    fflush(stdout);
+    for (int i = 1; i <= 8; i++) {
+        fp_mark = i;           /* window i opens */
+        null_traced();
+        fp_mark = -i;          /* and closes */
+    }
+    FILE *m = fopen("/proc/self/maps", "r");
+    char line[512];
+    while (m && fgets(line, sizeof line, m))
+        printf("fp map %s", line);
+    if (m)
+        fclose(m);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--footprint") == 0) {
+        footprint();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--isolated") == 0) {
+        compare_isolated();
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--count") == 0) {
         arm_loop(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
         count_direct(COUNT_CALLS);
@@ -279,6 +442,7 @@ int main(int argc, char **argv)
     }
     compare("hipMemcpyAsync, empty runtime function, calls back to back", null_direct, null_traced);
     compare("hipMemcpyDtoDAsync, runtime function doing ~2000 instructions", busy_direct, busy_traced);
+    compare_isolated();
     compare_threads();
     return 0;
 }

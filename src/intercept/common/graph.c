@@ -242,10 +242,10 @@ void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct h
     c->a.capture.mode = mode;
     if (st && r == 0) {
         if (begin) {
-            hv_capture_begin(hv_tracer.streams, st);
+            hv_capture_begin(hv_hot.streams, st);
             c->capture = HV_CAPTURE_ACTIVE;
         } else {
-            hv_capture_end(hv_tracer.streams, atomic_load_explicit(&st->capture_id, memory_order_acquire));
+            hv_capture_end(hv_hot.streams, atomic_load_explicit(&st->capture_id, memory_order_acquire));
             c->a.capture.graph = graph;
         }
     }

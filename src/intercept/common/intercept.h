@@ -201,8 +201,8 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     if (s.id)
         hv_call_stream(t, c, s.id, s.form);
     struct hv_copy_args *a = &c->a.copy;
-    enum hv_mem dm = hv_alloc_kind_memo(hv_tracer.allocs, HV_PTR(cp->dst), &hv_alloc_memos[0]);
-    enum hv_mem sm = hv_alloc_kind_memo(hv_tracer.allocs, HV_PTR(cp->src), &hv_alloc_memos[1]);
+    enum hv_mem dm = hv_alloc_kind_memo(hv_hot.allocs, HV_PTR(cp->dst), &t->memos[0]);
+    enum hv_mem sm = hv_alloc_kind_memo(hv_hot.allocs, HV_PTR(cp->src), &t->memos[1]);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
         sm = hv_host_side(sm);
@@ -227,9 +227,9 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * copy the guard may note, evidence, or Python frames. */
     int async_ok = (cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
-    int evidence = hv_ev_copy_wanted(c);   /* once per copy: it may take a sampling turn */
+    int evidence = hv_ev_copy_wanted(t, c);   /* once per copy: it may take a sampling turn */
     if (__builtin_expect(blocking || (async_ok && dir == HV_DIR_H2D && hv_guard_mode() != HV_GUARD_OFF) ||
-                             evidence || hv_py_on, 0)) {
+                             evidence || hv_hot.py_on, 0)) {
         hv_trace_copy_rest(t, c, cp->bytes, evidence);
         return;
     }

@@ -48,7 +48,7 @@ void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint6
 {
     struct hv_call *c = hv_call_begin(t, api, r);
     struct hv_event_loc loc;
-    struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
+    struct hv_event_state *es = hv_event_get(hv_hot.streams, event);
     int known = es && hv_event_read(es, &loc);
     c->a.sync.event = event;
     if (known) {
@@ -69,7 +69,7 @@ void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uin
     c->a.event.event = event;
     c->a.event.flags = flags;
     if (r == 0) {
-        struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
+        struct hv_event_state *es = hv_event_get(hv_hot.streams, event);
         if (es)
             hv_event_set(es, &(struct hv_event_loc){c->stream, c->h.seq, c->epoch, c->h.ts_ns, t->tid});
     }
@@ -84,7 +84,7 @@ void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, stru
     struct hv_event_args *a = &c->a.event;
     a->event = event;
     a->flags = flags;
-    struct hv_event_state *es = hv_event_get(hv_tracer.streams, event);
+    struct hv_event_state *es = hv_event_get(hv_hot.streams, event);
     struct hv_event_loc loc;
     int known = es && hv_event_read(es, &loc);
     if (known) {
@@ -96,7 +96,7 @@ void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, stru
     if (known && r == 0 && waiter) {
         /* Waiting on an event of a capturing stream pulls this stream into
          * the capture (fork of a multi-stream capture). */
-        struct hv_stream_state *src = hv_stream_get(hv_tracer.streams, a->record_stream, t->device);
+        struct hv_stream_state *src = hv_stream_get(hv_hot.streams, a->record_stream, t->device);
         uint64_t cap = src ? atomic_load_explicit(&src->capture_id, memory_order_acquire) : 0;
         if (cap) {
             hv_capture_join(waiter, cap);
@@ -123,7 +123,7 @@ void hv_trace_stream_handle(struct hv_thread_ctx *t, uint16_t api, int32_t r, ui
     c->a.stream.flags = flags;
     c->a.stream.priority = prio;
     if (created && handle) {
-        struct hv_stream_state *st = hv_stream_get(hv_tracer.streams, handle, t->device);
+        struct hv_stream_state *st = hv_stream_get(hv_hot.streams, handle, t->device);
         if (st)
             atomic_store_explicit(&st->flags, flags, memory_order_relaxed);
     }
@@ -148,7 +148,7 @@ void hv_trace_alloc(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t p
     c->a.alloc.flags = flags;
     c->a.alloc.mem = (uint8_t)mem;
     if (ptr)
-        hv_alloc_add(hv_tracer.allocs, ptr, bytes, mem, t->device);
+        hv_alloc_add(hv_hot.allocs, ptr, bytes, mem, t->device);
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
     if (ptr)
@@ -159,9 +159,9 @@ void hv_trace_free(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t pt
 {
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
     c->a.alloc.ptr = ptr;
-    c->a.alloc.mem = (uint8_t)hv_alloc_kind(hv_tracer.allocs, ptr);
+    c->a.alloc.mem = (uint8_t)hv_alloc_kind(hv_hot.allocs, ptr);
     if (r == 0)
-        c->a.alloc.bytes = hv_alloc_remove(hv_tracer.allocs, ptr);
+        c->a.alloc.bytes = hv_alloc_remove(hv_hot.allocs, ptr);
     hv_call_commit(t, c);
 }
 
