@@ -23,6 +23,10 @@ bench-intercept: $(BENCH_DIR)/bench_intercept $(LIBHIPVIS)
 	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr "core records only" \
 	    HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0 HIPVIS_STACKS=0
 	@sh tests/bench/instr.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/instr defaults
+	@echo "== cache lines and pages one traced call touches (valgrind lackey; the same on a loaded machine as on a quiet one)"
+	@sh tests/bench/footprint.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/fp "core records only, one hipMemcpyAsync" \
+	    HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0 HIPVIS_STACKS=0
+	@sh tests/bench/footprint.sh $(BENCH_DIR)/bench_intercept $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/fp "defaults, one hipMemcpyAsync"
 
 BENCHES += bench-intercept
 
