@@ -43,9 +43,17 @@ $(FUZZ_DIR)/fuzz_reader: tests/format/fuzz_reader.c $(FORMAT_SRCS) $(wildcard sr
 	$(FUZZ_CC) $(CPPFLAGS_BASE) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=undefined tests/format/fuzz_reader.c $(FORMAT_SRCS) -lzstd -o $@
 
-fuzz-reader: $(FUZZ_DIR)/fuzz_reader $(FMT_T)/make_seeds
-	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
-	$(FMT_T)/make_seeds $(FUZZ_DIR)/seeds
+# Seeds: generated traces, two short decode-loop traces of the real tracer
+# (per-thread sequences, the v2 codec on real records), and the chunk form of
+# each (fuzz_reader.c).
+FUZZ_TRACE = LD_LIBRARY_PATH=$(BUILD)/tests/double HIPVIS_QUIET=1 LD_PRELOAD=$(abspath $(LIBHIPVIS)) \
+             HIPVIS_OUTPUT=$(FUZZ_DIR)/traces/$(1).zst $(BUILD)/tests/apps/decode_loop $(2) >/dev/null
+fuzz-reader: $(FUZZ_DIR)/fuzz_reader $(FMT_T)/make_seeds $(LIBHIPVIS) $(BUILD)/tests/apps/decode_loop
+	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/traces
+	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/traces
+	$(call FUZZ_TRACE,decode,--steps 12)
+	$(call FUZZ_TRACE,threads,--steps 6 --threads 2 --host-rewrite)
+	$(FMT_T)/make_seeds $(FUZZ_DIR)/seeds $(FUZZ_DIR)/traces/*.zst
 	$(FUZZ_DIR)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
 	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
