@@ -117,24 +117,33 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
 /* hv_alloc_find that also says over which interval its answer holds: every
  * address whose upper bound is the same index i gets the same answer, that
  * is [base of i-1, base of i) split at the end of allocation i-1. */
-enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+int hv_alloc_span_at(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_span *s)
 {
     uint32_t i;
     uint64_t next, v;
     struct hv_alloc_range r;
     if (!snapshot(m, addr, &i, &r, &next, &v))
-        return HV_MEM_UNKNOWN;
+        return 0;
     uint64_t end = r.base + r.bytes < r.base ? UINT64_MAX : r.base + r.bytes;   /* wraps: to the top */
     int in = i > 0 && addr - r.base < r.bytes;
     uint64_t lo = in ? r.base : i > 0 ? end : 0;
     uint64_t hi = in ? (end < next ? end : next) : next;
-    if (lo <= addr && addr < hi) {
-        memo->version = v;
-        memo->lo = lo;
-        memo->hi = hi;
-        memo->mem = in ? r.mem : (uint8_t)HV_MEM_UNKNOWN;
-    }
-    return in ? (enum hv_mem)r.mem : HV_MEM_UNKNOWN;
+    if (!(lo <= addr && addr < hi))
+        lo = hi = 0;    /* the last byte of the address space: answer, but nothing to reuse */
+    *s = (struct hv_alloc_span){.version = v, .lo = lo, .hi = hi, .in = in, .r = r};
+    return 1;
+}
+
+enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+{
+    struct hv_alloc_span s;
+    if (!hv_alloc_span_at(m, addr, &s))
+        return HV_MEM_UNKNOWN;
+    memo->version = s.version;
+    memo->lo = s.lo;
+    memo->hi = s.hi;
+    memo->mem = s.in ? s.r.mem : (uint8_t)HV_MEM_UNKNOWN;
+    return (enum hv_mem)memo->mem;
 }
 
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr)

@@ -46,6 +46,23 @@ int hv_alloc_find(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_range *
 /* Memory kind of a pointer: tracked kind, or pageable/unknown by heuristics. */
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr);
 
+/* What hv_alloc_find answers for an address, and the interval [lo, hi)
+ * around it over which the answer stays the same while the map's version
+ * stays `version` (the allocation that holds it, or the gap between two). */
+struct hv_alloc_span {
+    uint64_t version, lo, hi;    /* empty (lo == hi) until filled */
+    int in;                      /* 1: inside allocation r */
+    struct hv_alloc_range r;
+};
+/* Fills *s for addr (an empty interval when none can be reused); 0 when no
+ * consistent answer could be read (s untouched). */
+int hv_alloc_span_at(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_span *s);
+static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_alloc_span *s, uint64_t addr)
+{
+    return addr - s->lo < s->hi - s->lo &&
+           atomic_load_explicit(&m->version, memory_order_acquire) == s->version;
+}
+
 /*
  * The same through a per-thread memo (struct hv_alloc_memo, in the thread's
  * context: record/collector.h): the interval [lo, hi) around the last

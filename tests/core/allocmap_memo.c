@@ -3,7 +3,9 @@
  * gives the answer hv_alloc_kind gives, whatever the map did in between:
  * random allocations, frees and replacements, queried at random addresses
  * and at the edges of every range (first byte, last byte, one past), with
- * two memos used the way copies use them (destination, source).
+ * two memos used the way copies use them (destination, source). The span a
+ * launch's argument scan carries from word to word (hv_alloc_span_holds,
+ * else hv_alloc_span_at) gives the allocation hv_alloc_find gives.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,22 @@ static uint64_t next_rand(void)
 }
 
 static long checked, failed;
+static struct hv_alloc_span span;
+
+static void check_span(uint64_t addr)
+{
+    struct hv_alloc_range want;
+    int want_in = hv_alloc_find(&map, addr, &want);
+    if (!hv_alloc_span_holds(&map, &span, addr) && !hv_alloc_span_at(&map, addr, &span))
+        span = (struct hv_alloc_span){0};
+    checked++;
+    if ((span.in != want_in || (want_in && (span.r.base != want.base || span.r.bytes != want.bytes))) &&
+        failed++ < 10)
+        fprintf(stderr, "FAIL addr %#llx: span says %d [%#llx +%llu], map says %d [%#llx +%llu]\n",
+                (unsigned long long)addr, span.in, (unsigned long long)span.r.base,
+                (unsigned long long)span.r.bytes, want_in, want_in ? (unsigned long long)want.base : 0ull,
+                want_in ? (unsigned long long)want.bytes : 0ull);
+}
 
 static void check(uint64_t addr, struct hv_alloc_memo *memo)
 {
@@ -57,10 +75,12 @@ int main(void)
         for (int d = -1; d <= 600; d += 1 + (int)(next_rand() % 97)) {
             check(a + (uint64_t)(int64_t)d, &memo[0]);
             check(a + (uint64_t)(int64_t)d, &memo[0]);   /* the repeat a loop makes */
+            check_span(a + (uint64_t)(int64_t)d);
         }
+        check_span(next_rand() >> (next_rand() % 64));   /* small words, as in a kernel's arguments */
         check(0x10000 + next_rand() % (4096 * 64 + 1024), &memo[1]);
         check(next_rand(), &memo[1]);
     }
-    printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind\n", checked, failed);
+    printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind / hv_alloc_find\n", checked, failed);
     return failed != 0;
 }
