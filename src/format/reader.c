@@ -123,7 +123,9 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
 {
     release_prev(r);
     for (;;) {
-        if (r->win.count > HV_READER_WINDOW || r->win_bytes > HV_RD_WINDOW_BYTES)
+        /* At most HV_READER_WINDOW records held: a run's ring (a power of
+         * two) then never doubles past the window for one more entry. */
+        if (r->win.count >= HV_READER_WINDOW || r->win_bytes > HV_RD_WINDOW_BYTES)
             break;
         if (r->cur_p < r->cur_end) {
             const struct hv_rec_header *h = (const void *)r->cur_p;

@@ -120,8 +120,8 @@ void hv_merge_deliver_slow(struct hv_merge *m, struct hv_rec_header *rec)
             enum hv_op op = hv_api_op((uint16_t)api);
             if (op == HV_OP_SYNC)
                 m->sync_apis[api / 64] |= 1ull << (api % 64);
-            else if (op == HV_OP_EVENT)
-                m->event_apis[api / 64] |= 1ull << (api % 64);
+            if (op == HV_OP_SYNC || op == HV_OP_EVENT)
+                m->ref_apis[api / 64] |= 1ull << (api % 64);
         }
         m->refs_ready = 1;
     }

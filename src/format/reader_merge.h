@@ -38,10 +38,11 @@ struct hv_merge_thread {
 
 struct hv_merge {
     int on;                     /* the trace has HV_HDR_THREAD_SEQ */
-    int refs_ready;             /* sync_apis and event_apis filled */
-    /* Bit api set: calls of that api are sync ops (completed_seq) or event
-     * ops (record_seq), same-thread references the delivery translates. */
-    uint64_t sync_apis[HV_API__MAX / 64], event_apis[HV_API__MAX / 64];
+    int refs_ready;             /* ref_apis and sync_apis filled */
+    /* Bit api set: calls of that api carry a same-thread reference the
+     * delivery translates: sync ops (completed_seq, also in sync_apis) and
+     * event ops (record_seq). */
+    uint64_t ref_apis[HV_API__MAX / 64], sync_apis[HV_API__MAX / 64];
     struct hv_u64map tids;      /* tid -> index in thr */
     struct hv_merge_thread *thr;
     uint32_t n, cap;
@@ -140,10 +141,12 @@ static inline void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *re
                 t->expect = tseq + 1;
                 hv_merge_pairs(t)[tseq & (cap - 1)] = (struct hv_merge_pair){tseq, g};
                 rec->seq = g;
-                if (hv_merge_api_in(m->sync_apis, c->api))
-                    c->a.sync.completed_seq = hv_merge_translate(m, t, c->a.sync.completed_seq);
-                else if (hv_merge_api_in(m->event_apis, c->api))
-                    c->a.event.record_seq = hv_merge_translate(m, t, c->a.event.record_seq);
+                if (hv_merge_api_in(m->ref_apis, c->api)) {
+                    if (hv_merge_api_in(m->sync_apis, c->api))
+                        c->a.sync.completed_seq = hv_merge_translate(m, t, c->a.sync.completed_seq);
+                    else
+                        c->a.event.record_seq = hv_merge_translate(m, t, c->a.event.record_seq);
+                }
                 return;
             }
         } else if (tseq && cap && rec->type != HV_REC_EPOCH && rec->type != HV_REC_GUARD &&
