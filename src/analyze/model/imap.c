@@ -219,22 +219,31 @@ static int carve(struct hv_imap *m, uint64_t lo, uint64_t hi, uint32_t *left, ui
     return 0;
 }
 
-/* Inserts node n whose range overlaps no segment. */
+/* Inserts node n whose range overlaps no segment: down to where its
+ * priority belongs, then the subtree there is split around it. */
 static void insert_free(struct hv_imap *m, uint32_t n)
 {
-    uint32_t a, b;
-    split(m, m->root, m->nodes[n].lo, &a, &b);
-    m->root = merge(m, merge(m, a, n), b);
+    uint64_t key = m->nodes[n].lo;
+    uint32_t prio = m->nodes[n].prio;
+    uint32_t *link = &m->root;
+    while (*link != NIL && m->nodes[*link].prio > prio)
+        link = key < m->nodes[*link].lo ? &m->nodes[*link].left : &m->nodes[*link].right;
+    split(m, *link, key, &m->nodes[n].left, &m->nodes[n].right);
+    *link = n;
 }
 
-/* Removes the segment that starts at key (keys are unique starts). */
+/* Removes the segment that starts at key (keys are unique starts): its
+ * children take its place. */
 static void remove_at(struct hv_imap *m, uint64_t key)
 {
-    uint32_t a, mid, b;
-    split(m, m->root, key, &a, &mid);
-    split(m, mid, key + 1, &mid, &b);
-    release_tree(m, mid);
-    m->root = merge(m, a, b);
+    uint32_t *link = &m->root;
+    while (*link != NIL && m->nodes[*link].lo != key)
+        link = key < m->nodes[*link].lo ? &m->nodes[*link].left : &m->nodes[*link].right;
+    uint32_t t = *link;
+    if (t == NIL)
+        return;
+    *link = merge(m, m->nodes[t].left, m->nodes[t].right);
+    node_release(m, t);
 }
 
 void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
@@ -243,7 +252,8 @@ void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
         return NULL;
     /* Fast paths for a write that starts where a segment starts: the same
      * buffers written every step, now whole, now a prefix (a shorter copy
-     * into the same buffer). */
+     * into the same buffer), now longer again. Each moves no key past
+     * another, or adds or removes one node without a split of the tree. */
     uint32_t le, gt;
     bracket(m, lo, &le, &gt);
     if (le != NIL && m->nodes[le].lo == lo) {
@@ -262,9 +272,22 @@ void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
                 return val_of(m, le);
             }
         }
-        /* Exactly this segment and the next one: the first grows over the
-         * second, which goes. */
-        else if (gt != NIL && m->nodes[gt].lo == shi && m->nodes[gt].hi == hi) {
+        /* Longer, into unmapped bytes only: the segment grows. */
+        else if (gt == NIL || hi <= m->nodes[gt].lo) {
+            m->nodes[le].hi = hi;
+            return val_of(m, le);
+        }
+        /* Longer, over the front of the adjacent next segment: that one
+         * keeps its tail [hi, its hi), its start moved up (the segment
+         * after it starts at or above its hi, so keys stay in order). */
+        else if (m->nodes[gt].lo == shi && hi < m->nodes[gt].hi) {
+            m->nodes[gt].lo = hi;
+            m->nodes[le].hi = hi;
+            return val_of(m, le);
+        }
+        /* Exactly this segment and the adjacent next one: the first grows
+         * over the second, which goes. */
+        else if (m->nodes[gt].lo == shi && m->nodes[gt].hi == hi) {
             remove_at(m, shi);
             m->nodes[le].hi = hi;
             return val_of(m, le);

@@ -36,6 +36,10 @@ struct hv_stream {
     uint64_t epoch;          /* newest epoch seen for the stream */
     uint64_t ops;
     struct hv_vclock vc;     /* ordering learnt from event waits and legacy barriers */
+    /* The model's barrier generation (legacy streams: barrier_gen, others:
+     * legacy_gen) when this stream's implicit legacy barrier was last
+     * applied; equal means applying it again would raise nothing. */
+    uint64_t barrier_seen;
     int32_t  device;
     uint8_t  live;
     uint8_t  nonblocking;    /* created with the non-blocking flag: no legacy barrier */
@@ -46,7 +50,10 @@ struct hv_stream {
 struct hv_event {
     uint64_t handle;
     uint64_t seq;            /* seq of the last record, 0 never recorded */
-    struct hv_vclock vc;     /* the recording stream's clock at the record */
+    /* The recording stream's clock at the record, shared with the stream
+     * (the record's own entry (stream, seq) is implied, not stored: a
+     * record then costs a reference, not a clock update). */
+    struct hv_vclock vc;
     uint32_t stream;         /* stream index of the last record */
     uint8_t  live;
 };
@@ -190,6 +197,15 @@ struct hv_model {
     struct hv_stream *streams;
     uint32_t nstreams, capstreams, stream_free;  /* free list through .last_seq */
     struct hv_u64map stream_ix;
+    /* The last stream hv_stream_get answered: most calls of a serving loop
+     * name the stream of the call before (HV_NO_INDEX: none). */
+    uint64_t hot_stream_id;
+    uint32_t hot_stream;
+    /* Bumped when what the legacy barriers read changes: barrier_gen when a
+     * non-legacy stream's last_seq, any stream's existence or flags change
+     * (what a legacy stream waits for); legacy_gen when a legacy stream's
+     * last_seq or existence changes (what the other streams wait for). */
+    uint64_t barrier_gen, legacy_gen;
 
     struct hv_event *events;
     uint32_t nevents, capevents, event_free;
@@ -228,14 +244,43 @@ const char *hv_model_name(const struct hv_model *m, uint32_t name_id, uint64_t f
 
 /* streams.c ----------------------------------------------------------------*/
 /* Index of a stream, creating its entry on first sight. */
-uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device);
+uint32_t hv_stream_lookup(struct hv_model *m, uint64_t id, int32_t device);
+static inline uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device)
+{
+    if (m->hot_stream != HV_NO_INDEX && m->hot_stream_id == id)
+        return m->hot_stream;
+    return hv_stream_lookup(m, id, device);
+}
 uint32_t hv_stream_find(const struct hv_model *m, uint64_t id);
 void hv_stream_created(struct hv_model *m, uint64_t id, int32_t device, uint32_t flags);
 void hv_stream_destroyed(struct hv_model *m, uint64_t id);
 /* Before an op is enqueued on stream s: apply the legacy default stream's
- * implicit barriers to s's clock. */
-void hv_stream_before_op(struct hv_model *m, uint32_t s);
-void hv_stream_after_op(struct hv_model *m, uint32_t s, uint64_t seq, uint64_t epoch);
+ * implicit barriers to s's clock. Clocks only grow and a barrier raises
+ * them to its peers' last_seq, so while nothing it reads has changed since
+ * it was last applied to s (the generation it saw), applying it again
+ * changes nothing: a loop on one stream passes here on every call. */
+void hv_stream_barrier(struct hv_model *m, uint32_t s, uint64_t gen);
+static inline void hv_stream_before_op(struct hv_model *m, uint32_t si)
+{
+    const struct hv_stream *s = &m->streams[si];
+    uint64_t gen = s->legacy ? m->barrier_gen : m->legacy_gen;
+    if (!s->nonblocking && s->barrier_seen != gen)
+        hv_stream_barrier(m, si, gen);
+}
+static inline void hv_stream_after_op(struct hv_model *m, uint32_t si, uint64_t seq, uint64_t epoch)
+{
+    struct hv_stream *s = &m->streams[si];
+    if (seq > s->last_seq) {
+        s->last_seq = seq;
+        if (s->legacy)
+            m->legacy_gen++;
+        else
+            m->barrier_gen++;
+    }
+    if (epoch != HV_EPOCH_UNKNOWN && epoch > s->epoch)
+        s->epoch = epoch;
+    s->ops++;
+}
 /* The host observed every op of s with seq <= upto complete; `via` is the
  * clock that ordered that work (the stream's own clock for a stream sync,
  * the event's for an event sync): work it names is complete too. */

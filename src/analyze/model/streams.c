@@ -45,11 +45,21 @@ static uint32_t stream_slot(struct hv_model *m)
     return m->nstreams++;
 }
 
-uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device)
+/* Streams appeared, went or changed flags: every barrier must be looked at again. */
+static void barriers_changed(struct hv_model *m)
+{
+    m->barrier_gen++;
+    m->legacy_gen++;
+}
+
+uint32_t hv_stream_lookup(struct hv_model *m, uint64_t id, int32_t device)
 {
     uint32_t i = hv_u64map_get(&m->stream_ix, id);
-    if (i != HV_U64MAP_NONE)
+    if (i != HV_U64MAP_NONE) {
+        m->hot_stream_id = id;
+        m->hot_stream = i;
         return i;
+    }
     i = stream_slot(m);
     if (i == HV_NO_INDEX || hv_u64map_put(&m->stream_ix, id, i) != 0) {
         m->oom = 1;
@@ -66,6 +76,9 @@ uint32_t hv_stream_get(struct hv_model *m, uint64_t id, int32_t device)
     s->device = s->legacy ? (int32_t)(id & 0xffffffffu) : device;
     if (m->sum)
         m->sum->streams++;
+    barriers_changed(m);
+    m->hot_stream_id = id;
+    m->hot_stream = i;
     return i;
 }
 
@@ -74,8 +87,10 @@ void hv_stream_created(struct hv_model *m, uint64_t id, int32_t device, uint32_t
     /* A handle value can be reused after destroy: start it over. */
     hv_stream_destroyed(m, id);
     uint32_t i = hv_stream_get(m, id, device);
-    if (i != HV_NO_INDEX)
+    if (i != HV_NO_INDEX) {
         m->streams[i].nonblocking = (flags & HIP_STREAM_NON_BLOCKING) != 0;
+        barriers_changed(m);
+    }
 }
 
 void hv_stream_destroyed(struct hv_model *m, uint64_t id)
@@ -89,6 +104,9 @@ void hv_stream_destroyed(struct hv_model *m, uint64_t id)
     m->streams[i].live = 0;
     m->streams[i].last_seq = m->stream_free;
     m->stream_free = i;
+    if (m->hot_stream == i)
+        m->hot_stream = HV_NO_INDEX;
+    barriers_changed(m);
 }
 
 static int blocking_peer(const struct hv_stream *s, int32_t device)
@@ -96,32 +114,23 @@ static int blocking_peer(const struct hv_stream *s, int32_t device)
     return s->live && !s->legacy && !s->nonblocking && s->device == device;
 }
 
-void hv_stream_before_op(struct hv_model *m, uint32_t si)
+void hv_stream_barrier(struct hv_model *m, uint32_t si, uint64_t gen)
 {
     struct hv_stream *s = &m->streams[si];
-    if (s->nonblocking)
-        return;
+    int failed = 0;
     if (s->legacy) {
         /* Legacy stream: waits for every blocking stream's prior work. */
         for (uint32_t j = 0; j < m->nstreams; j++)
             if (j != si && blocking_peer(&m->streams[j], s->device) && m->streams[j].last_seq)
-                hv_vc_raise(&m->streams[si].vc, j, m->streams[j].last_seq);
-        return;
+                failed |= hv_vc_raise(&m->streams[si].vc, j, m->streams[j].last_seq) != 0;
+    } else {
+        /* Blocking stream: waits for the legacy stream's prior work. */
+        uint32_t l = hv_stream_find(m, HV_STREAM_LEGACY | (uint32_t)s->device);
+        if (l != HV_U64MAP_NONE && s->device >= 0 && m->streams[l].last_seq)
+            failed = hv_vc_raise(&s->vc, l, m->streams[l].last_seq) != 0;
     }
-    /* Blocking stream: waits for the legacy stream's prior work. */
-    uint32_t l = hv_stream_find(m, HV_STREAM_LEGACY | (uint32_t)s->device);
-    if (l != HV_U64MAP_NONE && s->device >= 0 && m->streams[l].last_seq)
-        hv_vc_raise(&s->vc, l, m->streams[l].last_seq);
-}
-
-void hv_stream_after_op(struct hv_model *m, uint32_t si, uint64_t seq, uint64_t epoch)
-{
-    struct hv_stream *s = &m->streams[si];
-    if (seq > s->last_seq)
-        s->last_seq = seq;
-    if (epoch != HV_EPOCH_UNKNOWN && epoch > s->epoch)
-        s->epoch = epoch;
-    s->ops++;
+    /* Out of memory: try again at the next op, as every op did before. */
+    s->barrier_seen = failed ? 0 : gen;
 }
 
 static void complete_upto(struct hv_model *m, uint32_t si, uint64_t upto)
@@ -209,8 +218,8 @@ void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t si, uint64_
     struct hv_event *e = &m->events[i];
     e->seq = seq;
     e->stream = si;
-    if (hv_vc_copy(&e->vc, &m->streams[si].vc) != 0 || hv_vc_raise(&e->vc, si, seq) != 0)
-        m->oom = 1;
+    /* The record's own entry (si, seq) is applied where the clock is used. */
+    hv_vc_copy(&e->vc, &m->streams[si].vc);
 }
 
 void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t record_stream,
@@ -219,7 +228,8 @@ void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t 
     uint32_t i = hv_u64map_get(&m->event_ix, handle);
     if (i != HV_U64MAP_NONE && m->events[i].seq &&
         (record_seq == 0 || record_seq == m->events[i].seq)) {
-        if (hv_vc_join(&m->streams[si].vc, &m->events[i].vc) != 0)
+        const struct hv_event *e = &m->events[i];
+        if (hv_vc_join(&m->streams[si].vc, &e->vc) != 0 || hv_vc_raise(&m->streams[si].vc, e->stream, e->seq) != 0)
             m->oom = 1;
         return;
     }
@@ -238,6 +248,7 @@ void hv_event_observed(struct hv_model *m, uint64_t handle, uint64_t record_stre
     if (i != HV_U64MAP_NONE && m->events[i].seq && m->events[i].stream != HV_NO_INDEX &&
         (record_seq == 0 || record_seq == m->events[i].seq)) {
         const struct hv_event *e = &m->events[i];
+        /* Completes (e->stream, e->seq), the entry the clock implies. */
         hv_stream_observed(m, e->stream, e->seq, &e->vc);
         return;
     }

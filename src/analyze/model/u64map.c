@@ -21,7 +21,7 @@ static size_t home(const struct hv_u64map *m, uint64_t key)
     return (size_t)hv_mix64(key) & (m->cap - 1);
 }
 
-uint32_t hv_u64map_get(const struct hv_u64map *m, uint64_t key)
+uint32_t hv_u64map_probe(const struct hv_u64map *m, uint64_t key)
 {
     if (m->cap == 0)
         return HV_U64MAP_NONE;
