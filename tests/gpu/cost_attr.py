@@ -53,6 +53,24 @@ def block(loop, steps):
     return total, {k: (t[k] / n[k] * 1e6 if n[k] else 0.0) for k in t}
 
 
+def selftime(lib, reset=False):
+    """{api: (calls, ticks)} of hipvis's own time (build-selftime/libhipvis.so), or None."""
+    fn = getattr(lib, "hipvis_selftime", None)
+    if fn is None:
+        return None
+    if reset:
+        fn(0, 1, None, None, None)
+        return None
+    name, calls, ticks = ctypes.c_char_p(), ctypes.c_uint64(0), ctypes.c_uint64(0)
+    out = {}
+    i = 0
+    while fn(i, 0, ctypes.byref(name), ctypes.byref(calls), ctypes.byref(ticks)) == 0:
+        if calls.value:
+            out[name.value.decode() if name.value else str(i)] = (calls.value, ticks.value)
+        i += 1
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--blocks", type=int, default=20)
@@ -67,14 +85,20 @@ def main():
     loop = Loop()
     for _ in range(200):
         loop.step()
-    per = {1: [], 0: []}          # arm -> list of (step_us, {api: (calls, ticks)})
+    per = {1: [], 0: []}          # arm -> list of (step_us, {api: (calls, ticks)}, kinds)
+    self_blocks = []              # recording-on blocks: hipvis's own time per API
     for k in range(args.blocks):
         for arm in ((1, 0) if k % 2 == 0 else (0, 1)):
             if switch is not None:
                 switch(arm)
             lib.calltime_reset()
+            selftime(lib, reset=True)
             us, kinds = block(loop, args.block_steps)
             per[arm].append((us, snapshot(lib), kinds))
+            if arm == 1:
+                st = selftime(lib)
+                if st is not None:
+                    self_blocks.append(st)
     if switch is not None:
         switch(1)
     n = args.block_steps
@@ -100,13 +124,20 @@ def main():
         off = statistics.median(x[2][k] for x in per[0])
         kinds[name] = {"on_us": round(on, 3), "off_us": round(off, 3), "added_us": round(
             statistics.median(x[2][k] - y[2][k] for x, y in zip(per[1], per[0])), 3)}
+    self_rows = []
+    for a in sorted({a for b in self_blocks for a in b}):
+        cps = statistics.median(b.get(a, (0, 0))[0] / n for b in self_blocks)
+        ns = statistics.median(b[a][1] / tpn / b[a][0] for b in self_blocks if a in b)
+        self_rows.append({"api": a, "calls_per_step": round(cps, 3), "self_ns_per_call": round(ns, 1),
+                          "self_ns_per_step": round(ns * cps, 1)})
     res = {"label": args.label, "hipvis": switch is not None, "ticks_per_ns": round(tpn, 3),
            "on_us": round(on_us, 3), "off_us": round(off_us, 3),
            "median_block_ratio": round(statistics.median(ratios), 4),
            "p10": round(ratios[len(ratios) // 10], 4), "p90": round(ratios[(9 * len(ratios)) // 10], 4),
            "added_us_per_step_median_of_pairs": round(statistics.median(x[0] - y[0] for x, y in zip(per[1], per[0])), 3),
            "explained_ns_per_step": round(sum(r["added_ns_per_step"] for r in rows), 1),
-           "records": record_counts(counts), "kinds": kinds, "apis": rows}
+           "records": record_counts(counts), "kinds": kinds, "apis": rows,
+           "selftime": self_rows}
     print(json.dumps({"result": res}), flush=True)
     return 0
 

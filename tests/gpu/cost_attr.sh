@@ -4,8 +4,9 @@
 #
 #   bash tests/gpu/cost_attr.sh
 #   (device run: carry build/libhipvis.so, build/hipvis-dump, build/gpu-diag,
-#    build/tests/bench, .devlibs; build/gpu-diag/calltime.so comes from
-#    `make build/gpu-diag/calltime.so`)
+#    build/tests/bench, .devlibs, and build-selftime/libhipvis.so for the
+#    selftime arms; build/gpu-diag/calltime.so comes from `make test-programs`,
+#    build-selftime/ from `make selftime`)
 #
 # Each arm is one process of tests/gpu/cost_attr.py under
 # LD_PRELOAD="calltime.so [libhipvis.so]": in-process A/B blocks (recording on
@@ -29,12 +30,14 @@ export PYTHONUNBUFFERED=1 HIPVIS_QUIET=1
 res=$OUT/attr.jsonl
 : > "$res"
 BLOCKS=${BLOCKS:-20}
-arm() { # arm LABEL [hipvis|plain] ENV...
+stlib=$root/build-selftime/libhipvis.so
+arm() { # arm LABEL [hipvis|selftime|plain] ENV...
     local label=$1 kind=$2
     shift 2
     local pre=$ct
     local next=
     [ "$kind" = hipvis ] && pre="$ct $lib" && next=$lib
+    [ "$kind" = selftime ] && pre="$ct $stlib" && next=$stlib
     env LD_PRELOAD="$pre" CALLTIME_NEXT="$next" ${libpath:+LD_LIBRARY_PATH=$libpath} HIPVIS_OUTPUT=/tmp/hvattr.$label.%p.zst "$@" \
         timeout -k 5 120 python3 "$root/tests/gpu/cost_attr.py" --blocks "$BLOCKS" --label "$label" \
         > "$OUT/$label.out" 2> "$OUT/$label.err"
@@ -44,6 +47,10 @@ arm() { # arm LABEL [hipvis|plain] ENV...
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 command -v perf > /dev/null && echo "perf: $(perf --version 2>&1)" || echo "perf: not installed"
 arm plain plain
+if [ -f "$stlib" ]; then # hipvis's own time per API (make selftime; carry build-selftime/libhipvis.so)
+    arm selftime selftime
+    arm selftime-core selftime HIPVIS_PYFRAMES=0 HIPVIS_REWRITE_CHECK_KB=0
+fi
 arm defaults hipvis
 arm nopyframes hipvis HIPVIS_PYFRAMES=0
 arm core hipvis HIPVIS_PYFRAMES=0 HIPVIS_PAYLOAD_BYTES=0 HIPVIS_REWRITE_CHECK_KB=0
@@ -98,6 +105,9 @@ for line in open(sys.argv[1]):
           f"records {r['records']}")
     for k, v in r.get("kinds", {}).items():
         print(f"  {k} steps: on {v['on_us']} us, off {v['off_us']} us, added {v['added_us']} us (median of pairs)")
+    for a in r.get("selftime", []):
+        print(f"  self {a['api']:26} {a['calls_per_step']:6} /step  {a['self_ns_per_call']:9} ns/call "
+              f"{a['self_ns_per_step']:8} ns/step")
     for a in r["apis"]:
         print(f"  {a['api']:26} {a['calls_per_step']:6} /step  on {a['on_ns']:9} ns  off {a['off_ns']:9} ns  "
               f"added {a['added_ns_per_call']:8} ns/call {a['added_ns_per_step']:8} ns/step")

@@ -8,3 +8,9 @@ $(GPU_DIAG)/calltime.so: tests/gpu/calltime.c
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -shared -fPIC -o $@ $< -ldl -lpthread
 
 test-programs: $(GPU_DIAG)/calltime.so
+
+# build-selftime/libhipvis.so: the library with hipvis's own time per API
+# (-DHV_SELFTIME, src/preload/selftime.c), for cost_attr.sh's selftime arm.
+.PHONY: selftime
+selftime:
+	$(MAKE) --no-print-directory BUILD=build-selftime EXTRA_CFLAGS=-DHV_SELFTIME build-selftime/libhipvis.so

@@ -41,6 +41,23 @@
 #define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace) \
     HV_WRAP_IMPL(ret_t, missing, name, params, args, before, 1, always, trace)
 
+/* Diagnostic builds only (`make selftime`, -DHV_SELFTIME): every traced
+ * call adds the TSC ticks hipvis spent around the real call (entry to the
+ * call, return to exit) to its API's total (src/preload/selftime.c), so a
+ * real loop shows where hipvis's in-situ cost goes per API, cold caches
+ * included. The production build compiles these to nothing. */
+#ifdef HV_SELFTIME
+#include <x86intrin.h>
+void hv_selftime_add(uint16_t api, uint64_t ticks);
+#define HV_ST_BEGIN uint64_t st0_ = __rdtsc(), st1_ = 0, st2_ = 0
+#define HV_ST_MARK(v) ((v) = __rdtsc())
+#define HV_ST_END(api) hv_selftime_add((api), (st1_ - st0_) + (__rdtsc() - st2_))
+#else
+#define HV_ST_BEGIN (void)0
+#define HV_ST_MARK(v) (void)0
+#define HV_ST_END(api) (void)0
+#endif
+
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
  * leaves an untraced call with no errno save/restore (the constant folds). */
 #define HV_WRAP_IMPL(ret_t, missing, name, params, args, before, keep_errno_, always, trace)  \
@@ -48,6 +65,7 @@
     HV_WRAPPER(name);                                                                       \
     HV_EXPORT ret_t name params                                                             \
     {                                                                                       \
+        HV_ST_BEGIN;                                                                        \
         __typeof__(&name) real_ = HV_REAL(name);                                            \
         struct hv_thread_ctx *t_ = hv_enter();                                              \
         if (t_) {                                                                           \
@@ -55,7 +73,9 @@
             (void)api_;                                                                     \
             before;                                                                         \
         }                                                                                   \
+        HV_ST_MARK(st1_);                                                                   \
         ret_t r_ = real_ ? real_ args : (missing);                                          \
+        HV_ST_MARK(st2_);                                                                   \
         /* errno's address: the thread's own, kept when its ring was claimed. */            \
         int *const ep_ = t_ ? t_->errno_loc : (keep_errno_) ? &errno : NULL;                \
         int errno_ = ep_ ? *ep_ : 0;                                                        \
@@ -64,6 +84,7 @@
             const uint16_t api_ = HV_API_##name;                                            \
             trace;                                                                          \
             hv_leave(t_);                                                                   \
+            HV_ST_END(api_);                                                                \
         }                                                                                   \
         if (ep_)                                                                            \
             *ep_ = errno_;                                                                  \
