@@ -22,7 +22,7 @@ void hv_mark_emit(unsigned kind, unsigned source, const char *name, uint64_t id)
 
 void hv_regions_setup(const struct hv_config *cfg);
 uint32_t hv_regions_header_flags(void);
-int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream);
+HV_COLD_FN int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream);
 
 /* Whether a data call (async copy, memset, kernel or graph launch) on
  * canonical stream `stream` is outside the recorded window and is to be

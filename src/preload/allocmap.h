@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "preload/hot.h"
 #include "record/collector.h"
 
 #define HV_ALLOC_CAPACITY 65536u
@@ -72,7 +73,7 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
  * so the repeat costs a version load and a range test instead of a binary
  * search. The answer is the one hv_alloc_kind gives for the same version.
  */
-enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
+HV_COLD_FN enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
 static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
 {
     /* Acquire pairs with end_update's release: a version equal to the memo's

@@ -55,7 +55,7 @@ struct hv_copy_ev {
     uint8_t checked;             /* picked for the rewrite check (sampled) */
     int32_t device;
 };
-void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
+HV_HOT_FN void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
 
 /* Whether copy record `c` (filled, not committed) needs begin/end at all.
  * With the rewrite check alone (the defaults) only an async H2D copy from
@@ -84,7 +84,7 @@ static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_cal
     }
     return 1;
 }
-void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+HV_HOT_FN void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 
 void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq);
 
@@ -101,7 +101,7 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
  * different threads (seqs are per thread). Work bounded by what is
  * pending, not by the number of streams. */
 struct hv_obs;
-void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+HV_HOT_FN void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 
 /* Around a graph launch on canonical stream `stream`: before() runs before
  * the real launch (pre-replay snapshots), after() once its record is
@@ -131,9 +131,9 @@ void hv_hostmem_setup(void);
 
 void hv_payload_setup(const struct hv_config *cfg);
 /* Stages and hashes ev's source when the options want it (sets staged, hash, hashed). */
-void hv_payload_hash(struct hv_copy_ev *ev);
-void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
-void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+HV_HOT_FN void hv_payload_hash(struct hv_copy_ev *ev);
+HV_HOT_FN void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+HV_HOT_FN void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 
 void hv_probe_setup(const struct hv_config *cfg);
 void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);

@@ -36,4 +36,24 @@ _Static_assert(sizeof(struct hv_hot) == 64, "the hot state is one cache line");
 
 extern struct hv_hot hv_hot;
 
+/*
+ * Code has the same problem: a step of a serving loop runs a few wrappers
+ * and the fillers, observations and evidence hooks they call, and before
+ * this each sat on a page of its own in link order. HV_HOT_FN marks the
+ * functions a serving loop's calls run (GCC places them together in
+ * .text.hot; the wrappers of the APIs such a loop calls every step get it
+ * through intercept.h's HV_WRAP_ATTRS), and HV_COLD_FN the slow paths the
+ * hot ones branch to (.text.unlikely, and the branches to them laid out as
+ * not taken).
+ */
+#define HV_HOT_FN __attribute__((hot))
+#define HV_COLD_FN __attribute__((cold))
+/* Data those calls read that is not in struct hv_hot (the wrappers' real
+ * function addresses, a few counters): one section, so a few lines on one
+ * or two pages instead of one page each. */
+#define HV_HOT_DATA __attribute__((section("hv_hot_data")))
+/* The two parts of intercept.h's HV_WRAP_ATTRS(part) for hot wrappers. */
+#define HV_HOT_fn HV_HOT_FN
+#define HV_HOT_data HV_HOT_DATA
+
 #endif

@@ -43,7 +43,7 @@ struct pending_stream {
 static struct pending_stream pending[HV_PENDING_STREAMS];
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Copies on all lists: an observation with nothing pending costs one load. */
-static _Atomic uint32_t pending_total;
+static _Atomic uint32_t pending_total HV_HOT_DATA;
 
 static uint32_t payload_limit, stage_bytes;
 /* evidence.h: the check's size limit and sampling, and the copies this

@@ -24,8 +24,10 @@ struct hv_wrapper {
 
 /* Declares the registry entry of wrapper `name` (a function defined in the
  * same file). */
-#define HV_WRAPPER(name)                                                                   \
-    static struct hv_wrapper hv_w_##name = {#name, (void *)name, NULL};                    \
+#define HV_WRAPPER(name) HV_WRAPPER_IN(name, )
+/* The same with attributes for the entry (HV_HOT_DATA: intercept.h HV_WRAP_ATTRS). */
+#define HV_WRAPPER_IN(name, attrs)                                                         \
+    static attrs struct hv_wrapper hv_w_##name = {#name, (void *)name, NULL};              \
     __attribute__((used, section("hv_wrappers"))) static struct hv_wrapper *const hv_wp_##name = &hv_w_##name
 
 void *hv_real_resolve(struct hv_wrapper *w);

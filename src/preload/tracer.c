@@ -19,7 +19,7 @@
 #include "preload/runtime_version.h"
 
 struct hv_tracer hv_tracer;
-struct hv_hot hv_hot = {.guard_mode = -1};
+struct hv_hot hv_hot HV_HOT_DATA = {.guard_mode = -1};
 __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
 
 static pthread_key_t thread_exit_key;
@@ -246,7 +246,14 @@ int hv_tracer_activate(void)
     return ok;
 }
 
-__attribute__((cold, noinline)) void hv_tracer_call_no_ring(void) { hv_count_call_no_ring(hv_tracer.col); }
+struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+{
+    struct hv_call *c = hv_call_open(t, api, result);
+    memset(&c->a, 0, sizeof c->a);
+    return c;
+}
+
+__attribute__((noinline)) void hv_tracer_call_no_ring(void) { hv_count_call_no_ring(hv_tracer.col); }
 
 struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts)
 {

@@ -46,8 +46,8 @@ struct hv_tracer {
 extern struct hv_tracer hv_tracer;
 extern __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec")));
 
-int hv_tracer_activate(void);   /* slow path of hv_enter */
-void hv_tracer_call_no_ring(void);   /* a call of a thread without a ring: counted (cold) */
+HV_COLD_FN int hv_tracer_activate(void);   /* slow path of hv_enter */
+HV_COLD_FN void hv_tracer_call_no_ring(void);   /* a call of a thread without a ring: counted (cold) */
 
 /* Starts a traced call: NULL when this call must not be recorded (tracing
  * off, or a call the runtime makes into itself while serving one). */
@@ -66,12 +66,12 @@ static inline struct hv_thread_ctx *hv_enter(void)
 static inline void hv_leave(struct hv_thread_ctx *t) { t->depth = 0; }
 
 /* Count a record that could not even be reserved because the thread has no ring. */
-void hv_count_no_ring(void);
+HV_COLD_FN void hv_count_no_ring(void);
 
 /* Where a call record goes when the ring cannot take it (full, no ring):
  * the thread's scratch record, with its seq and ticks (evidence orders
  * observations by them); counted where the ring could not count it. */
-struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts);
+HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts);
 
 /*
  * Opens the call record in place: header, the call-level fields (stream 0,
@@ -106,13 +106,9 @@ static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct
 }
 
 /* The same with the argument union zeroed, for fillers that set only some
- * of their fields. */
-static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
-{
-    struct hv_call *c = hv_call_open(t, api, result);
-    memset(&c->a, 0, sizeof c->a);
-    return c;
-}
+ * of their fields. One copy out of line (tracer.c), shared by every filler,
+ * so that the calls of a step run the same lines. */
+HV_HOT_FN struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result);
 
 /* A record in the ring has its size; the scratch record (hv_call_scratch)
  * has size 0. Telling them apart by the header just written, not by the
@@ -127,7 +123,7 @@ static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
  * cache: a loop names the same stream call after call, and a table slot,
  * once keyed, keeps its key for the life of the process (streams.h), so a
  * cached pointer stays right. */
-struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream);
+HV_COLD_FN struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream);
 static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, uint64_t stream)
 {
     if (__builtin_expect(t->stream_id == stream && stream, 1))
@@ -193,11 +189,11 @@ struct hv_obs {
 /* Whether observation o covers canonical stream `stream` (O(1)). */
 int hv_obs_covers(const struct hv_obs *o, uint64_t stream);
 
-void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
+HV_HOT_FN void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
 /* `ts`: the observing call's ordered ticks (its record's ts_ns): evidence
  * takes work enqueued before it as complete (seqs are per thread). */
-void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
-void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record);
+HV_HOT_FN void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
+HV_HOT_FN void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record);
 
 /* Interns a string (cold paths only: names, paths), emitting its
  * HV_REC_STRING record the first time. Returns its id, 0 on failure. */

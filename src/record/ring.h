@@ -69,7 +69,7 @@ static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r
 
 /* The slow half of hv_ring_reserve (ring.c): the record would reach the end
  * of the buffer or the cached tail, or is too large. */
-void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
+__attribute__((cold)) void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
 
 /* Where a ring's data starts: hv_ring_init lays it right after the struct
  * (data_offset, which a consumer of a shared segment checks, says the same). */

@@ -21,6 +21,7 @@
 #include "bench_util.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,28 @@ COUNT_ARM(count_on_1, 1)
 COUNT_ARM(count_off_130, 0)
 COUNT_ARM(count_on_130, 1)
 
+/* --footprint (footprint.sh): marks around single recorded steps; lackey's
+ * trace of the stores to fp_mark delimits them. */
+volatile int fp_mark;
+static void footprint(void)
+{
+    int here;
+    steps(1, BLOCK);   /* warm-up: ring claimed, writer started */
+    printf("fp mark %p\nfp tls %p\nfp stack %p\n", (void *)&fp_mark, (void *)&errno, (void *)&here);
+    fflush(stdout);
+    for (int i = 1; i <= 16; i++) {   /* two prefill cycles */
+        fp_mark = i;
+        one_step();
+        fp_mark = -i;
+    }
+    FILE *m = fopen("/proc/self/maps", "r");
+    char line[512];
+    while (m && fgets(line, sizeof line, m))
+        printf("fp map %s", line);
+    if (m)
+        fclose(m);
+}
+
 int main(int argc, char **argv)
 {
     int count = argc > 1 && strcmp(argv[1], "--count") == 0;
@@ -194,6 +217,10 @@ int main(int argc, char **argv)
         OK(hipGraphDestroy(graph));
     }
     OK(hipDeviceSynchronize());
+    if (argc > 1 && strcmp(argv[1], "--footprint") == 0) {
+        footprint();
+        return 0;
+    }
     if (!record_this_thread)
         printf("bench-step: not under libhipvis: both arms run the same direct calls (noise floor)\n");
     if (count) {

@@ -54,6 +54,9 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	@echo "== bench-step instructions per step (callgrind; the same on a loaded machine as on a quiet one)"
 	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	    $(BENCH_DIR)/instr defaults
+	@echo "== bench-step cache lines and pages per step (valgrind lackey; the same on a loaded machine as on a quiet one)"
+	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
+	    $(BENCH_DIR)/fp "defaults, one step"
 
 BENCHES += bench-step
 

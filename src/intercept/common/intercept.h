@@ -58,11 +58,23 @@ void hv_selftime_add(uint16_t api, uint64_t ticks);
 #define HV_ST_END(api) (void)0
 #endif
 
+/* Attributes of the wrappers defined next, of their code (part fn) and of
+ * their registry entry, which holds the real function's address (part
+ * data): none, or HV_HOT_fn / HV_HOT_data (preload/hot.h) around the
+ * wrappers of the APIs a serving loop calls every step:
+ *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part) HV_HOT_##part ... wrappers ...
+ *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part)
+ * so that their code sits with the fillers they call and their entries
+ * with the tracer's hot state. */
+#ifndef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
+#endif
+
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
  * leaves an untraced call with no errno save/restore (the constant folds). */
 #define HV_WRAP_IMPL(ret_t, missing, name, params, args, before, keep_errno_, always, trace)  \
-    HV_EXPORT ret_t name params;                                                            \
-    HV_WRAPPER(name);                                                                       \
+    HV_EXPORT HV_WRAP_ATTRS(fn) ret_t name params;                                          \
+    HV_WRAPPER_IN(name, HV_WRAP_ATTRS(data));                                               \
     HV_EXPORT ret_t name params                                                             \
     {                                                                                       \
         HV_ST_BEGIN;                                                                        \
@@ -202,7 +214,7 @@ _Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_c
  * copy's observation. Commits `c`. `width`: bytes per row. Takes no
  * pointer to the description, so that the description never leaves
  * registers in the inline part. */
-void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
+HV_HOT_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
 
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
@@ -374,7 +386,7 @@ struct hv_memset_desc {
     uint8_t async;
 };
 
-void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+HV_HOT_FN void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_memset_desc *m);
 
 #define HV_SET(dst_, n_, v_, elem_, async_)                                                                   \
@@ -421,7 +433,7 @@ struct hv_launch_desc {
     const struct hv_kernel_info *announce;
 };
 
-void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+HV_HOT_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l);
 
 /* The packed argument block of an `extra` launch array, given the runtime's
@@ -440,13 +452,13 @@ void hv_emit_karg_names(struct hv_thread_ctx *t, uint64_t seq, const struct hv_k
 
 /* ---- host observations, events, streams, allocations (sync.c) ---- */
 
-void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
-void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r);
-void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event);
+HV_HOT_FN void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
+HV_HOT_FN void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r);
+HV_HOT_FN void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event);
 
-void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,
+HV_HOT_FN void hv_trace_event_record(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, struct hv_sref s,
                            unsigned flags);
-void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t event,
+HV_HOT_FN void hv_trace_stream_wait(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t event,
                           unsigned flags);
 void hv_trace_event_handle(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event, unsigned flags);
 
@@ -575,7 +587,7 @@ typedef void (*hv_inventory_fn)(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 
 void hv_trace_instantiate(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
                           uint64_t flags, uint64_t err_node, hv_inventory_fn inventory);
-void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
+HV_HOT_FN void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
                         struct hv_sref s);
 void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
                           uint64_t err_node, hv_inventory_fn inventory);

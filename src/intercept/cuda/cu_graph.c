@@ -178,9 +178,13 @@ HV_CU_WRAP(cuGraphInstantiateWithParams_ptsz, (CUgraphExec * pe, CUgraph g, CUDA
 /* HIPVIS_GUARD synchronizes before the real launch (guard_cuda.c). */
 #define LAUNCH(name, spt)                                                                                  \
     HV_WRAP_BEFORE(CUresult, CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, name, (CUgraphExec e, CUstream s), \
-                   (e, s), hv_guard_cuda(t_, e, s, spt), (void)0, EXEC(spt))
+                   (e, s), (hv_guard_mode() != HV_GUARD_OFF ? hv_guard_cuda(t_, e, s, spt) : (void)0), (void)0, EXEC(spt))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 LAUNCH(cuGraphLaunch, HV_SPT_LEGACY)
 LAUNCH(cuGraphLaunch_ptsz, HV_SPT_PER_THREAD)
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuGraphUpload, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_LEGACY))
 HV_CU_WRAP(cuGraphUpload_ptsz, (CUgraphExec e, CUstream s), (e, s), EXEC(HV_SPT_PER_THREAD))
 HV_CU_WRAP(cuGraphExecDestroy, (CUgraphExec e), (e), hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, HV_NO_STREAM))

@@ -22,6 +22,8 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_
            c ? (unsigned[]){c->blockDimX, c->blockDimY, c->blockDimZ} : (unsigned[]){0, 0, 0},                \
            c ? c->sharedMemBytes : 0, params, extra)
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuLaunchKernel,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
@@ -30,6 +32,8 @@ HV_CU_WRAP(cuLaunchKernel_ptsz,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
            (f, gx, gy, gz, bx, by, bz, shm, s, params, extra), LAUNCH(HV_SPT_PER_THREAD, extra))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuLaunchCooperativeKernel,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params),
@@ -38,8 +42,12 @@ HV_CU_WRAP(cuLaunchCooperativeKernel_ptsz,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params),
            (f, gx, gy, gz, bx, by, bz, shm, s, params), LAUNCH(HV_SPT_PER_THREAD, NULL))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
            (c, f, params, extra), LAUNCH_EX(HV_SPT_LEGACY))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuLaunchKernelEx_ptsz, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
            (c, f, params, extra), LAUNCH_EX(HV_SPT_PER_THREAD))
 HV_CU_WRAP(cuLaunchHostFunc, (CUstream s, CUhostFn fn, void *user), (s, fn, user), HV_CU_HOST_FUNC(HV_SPT_LEGACY))

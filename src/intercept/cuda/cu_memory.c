@@ -12,26 +12,42 @@
 #define L HV_SPT_LEGACY
 #define PT HV_SPT_PER_THREAD
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuMemcpyHtoDAsync_v2, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_H2D, ASYNC))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuMemcpyHtoDAsync_v2_ptsz, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_H2D, ASYNC))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_D2H, ASYNC))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuMemcpyDtoHAsync_v2_ptsz, (void *dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_D2H, ASYNC))
 HV_CU_WRAP(cuMemcpyDtoDAsync_v2, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_D2D, ASYNC))
 HV_CU_WRAP(cuMemcpyDtoDAsync_v2_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_D2D, ASYNC))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuMemcpyAsync, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_DEFAULT, ASYNC))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuMemcpyAsync_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_DEFAULT, ASYNC))
 HV_CU_WRAP(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_H2D))
 HV_CU_WRAP(cuMemcpyHtoD_v2_ptds, (CUdeviceptr dst, const void *src, size_t n), (dst, src, n),
            SYNC_COPY(PT, HV_KIND_H2D))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_D2H))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuMemcpyDtoH_v2_ptds, (void *dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(PT, HV_KIND_D2H))
 HV_CU_WRAP(cuMemcpyDtoD_v2, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_D2D))
 HV_CU_WRAP(cuMemcpyDtoD_v2_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n),

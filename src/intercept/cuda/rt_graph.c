@@ -46,9 +46,13 @@ HV_CUDART_WRAP(cudaGraphInstantiateWithParams_ptsz,
     (hv_ev(HV_EV_PROBE) ? hv_ev_replay_before(t_, S(spt).id, S(spt).form, HV_PTR(e), api_) : (void)0)
 #define LAUNCH(name, spt)                                                                                       \
     HV_WRAP_BEFORE(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, (cudaGraphExec_t e, cudaStream_t s), \
-                   (e, s), (PROBE_BEFORE(spt), hv_guard_cuda(t_, e, s, spt)), (void)0, EXEC(spt))
+                   (e, s), (PROBE_BEFORE(spt), hv_guard_mode() != HV_GUARD_OFF ? hv_guard_cuda(t_, e, s, spt) : (void)0), (void)0, EXEC(spt))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 LAUNCH(cudaGraphLaunch, HV_SPT_LEGACY)
 LAUNCH(cudaGraphLaunch_ptsz, HV_SPT_PER_THREAD)
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CUDART_WRAP(cudaGraphUpload, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaGraphUpload_ptsz, (cudaGraphExec_t e, cudaStream_t s), (e, s), EXEC(HV_SPT_PER_THREAD))
 HV_CUDART_WRAP(cudaGraphExecDestroy, (cudaGraphExec_t e), (e),

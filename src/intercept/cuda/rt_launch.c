@@ -17,10 +17,14 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct 
     launch(t_, api_, r_, HV_CU_S(c ? c->stream : NULL, spt), f, (void *)real_, c ? c->gridDim : (dim3){0, 0, 0}, \
            c ? c->blockDim : (dim3){0, 0, 0}, c ? c->dynamicSmemBytes : 0, args)
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),
                (f, g, b, args, shm, s), LAUNCH(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaLaunchKernel_ptsz, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),
                (f, g, b, args, shm, s), LAUNCH(HV_SPT_PER_THREAD))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CUDART_WRAP(cudaLaunchCooperativeKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),
                (f, g, b, args, shm, s), LAUNCH(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaLaunchCooperativeKernel_ptsz,

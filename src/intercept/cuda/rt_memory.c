@@ -10,6 +10,8 @@
                             .flags = (flags_) | HV_COPY_PEER, .dst_device = dd, .src_device = sd})
 #define ASYNC HV_COPY_ASYNC
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaMemcpy, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k), (dst, src, n, k),
                COPY(NULL, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_CUDART_WRAP(cudaMemcpy_ptds, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k), (dst, src, n, k),
@@ -18,6 +20,8 @@ HV_CUDART_WRAP(cudaMemcpyAsync, (void *dst, const void *src, size_t n, enum cuda
                (dst, src, n, k, s), COPY(s, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, ASYNC)))
 HV_CUDART_WRAP(cudaMemcpyAsync_ptsz, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s),
                (dst, src, n, k, s), COPY(s, HV_SPT_PER_THREAD, HV_COPY1D(dst, src, n, k, ASYNC)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CUDART_WRAP(cudaMemcpy2D,
                (void *dst, size_t dp, const void *src, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k),
                (dst, dp, src, sp, w, h, k), COPY(NULL, HV_SPT_LEGACY, COPY2D(0)))
@@ -45,8 +49,12 @@ HV_CUDART_WRAP(cudaMemcpyPeerAsync, (void *dst, int dd, const void *src, int sd,
 
 HV_CUDART_WRAP(cudaMemset, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_SPT_LEGACY, 0))
 HV_CUDART_WRAP(cudaMemset_ptds, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_SPT_PER_THREAD, 0))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaMemsetAsync, (void *dst, int v, size_t n, cudaStream_t s), (dst, v, n, s),
                SET(s, HV_SPT_LEGACY, 1))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_CUDART_WRAP(cudaMemsetAsync_ptsz, (void *dst, int v, size_t n, cudaStream_t s), (dst, v, n, s),
                SET(s, HV_SPT_PER_THREAD, 1))
 HV_CUDART_WRAP(cudaMemset2D, (void *dst, size_t p, int v, size_t w, size_t h), (dst, p, v, w, h),

@@ -19,6 +19,8 @@
 #define L HV_SPT_LEGACY
 #define PT HV_SPT_PER_THREAD
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 BOTH(cudaStreamSynchronize, cuStreamSynchronize, (cudaStream_t s), (s), SSYNC(L))
 BOTH(cudaStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, (cudaStream_t s), (s), SSYNC(PT))
 BOTH(cudaStreamQuery, cuStreamQuery, (cudaStream_t s), (s), SSYNC(L))
@@ -37,6 +39,8 @@ BOTH(cudaEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz, (cudaEvent_t e,
 BOTH(cudaStreamWaitEvent, cuStreamWaitEvent, (cudaStream_t s, cudaEvent_t e, unsigned f), (s, e, f), WAIT(L))
 BOTH(cudaStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz, (cudaStream_t s, cudaEvent_t e, unsigned f), (s, e, f),
      WAIT(PT))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 BOTH(cudaEventCreateWithFlags, cuEventCreate, (cudaEvent_t * pe, unsigned f), (pe, f),
      hv_trace_event_handle(t_, api_, r_, HV_OUT(pe, r_), f))
 BOTH(cudaEventDestroy, cuEventDestroy_v2, (cudaEvent_t e), (e), hv_trace_event_handle(t_, api_, r_, HV_PTR(e), 0))

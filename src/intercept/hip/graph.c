@@ -156,14 +156,19 @@ HV_HIP_WRAP(hipGraphInstantiateWithParams, (hipGraphExec_t * pe, hipGraph_t g, h
             struct hv_sref sr_ = S(spt);                                                 \
             hv_ev_replay_before(t_, sr_.id, sr_.form, HV_PTR(e), api_);                  \
         }                                                                                \
-        hv_guard_hip(t_, e, s, spt);                                                     \
+        if (hv_guard_mode() != HV_GUARD_OFF) /* the check inline: no call when off */    \
+            hv_guard_hip(t_, e, s, spt);                                                 \
     } while (0)
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch, (hipGraphExec_t e, hipStream_t s),
                (e, s), BEFORE_LAUNCH(HV_HIP_LEGACY), (void)0,
                hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
 HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch_spt,
                (hipGraphExec_t e, hipStream_t s), (e, s), BEFORE_LAUNCH(HV_HIP_SPT), (void)0,
                hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_SPT)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_HIP_WRAP(hipGraphUpload, (hipGraphExec_t e, hipStream_t s), (e, s),
             hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
 HV_HIP_WRAP(hipGraphExecDestroy, (hipGraphExec_t e), (e), hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, HV_NO_STREAM))

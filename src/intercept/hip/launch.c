@@ -15,10 +15,14 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStrea
 #define KPARAMS(p) .params = (p), .form = HV_LAUNCH_PARAMS
 #define EVENTS(e0, e1) .ev_start = HV_PTR(e0), .ev_stop = HV_PTR(e1)
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_LEGACY, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
 HV_HIP_WRAP(hipLaunchKernel_spt, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_HIP_WRAP(hipExtLaunchKernel,
             (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s, hipEvent_t e0, hipEvent_t e1,
              int flags),
@@ -29,12 +33,16 @@ HV_HIP_WRAP(hipExtLaunchKernel_spt,
              int flags),
             (f, g, b, args, shm, s, e0, e1, flags),
             LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args), EVENTS(e0, e1)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipModuleLaunchKernel,
             (hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
              unsigned shm, hipStream_t s, void **params, void **extra),
             (f, gx, gy, gz, bx, by, bz, shm, s, params, extra),
             LAUNCH(HV_HIP_LEGACY, extra, .func = HV_PTR(f), .grid = {gx, gy, gz}, .block = {bx, by, bz},
                    .shmem = shm, KPARAMS(params)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 /* hipExtModuleLaunchKernel takes global work sizes (threads), not blocks. */
 HV_HIP_WRAP(hipExtModuleLaunchKernel,
             (hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly, uint32_t lz,

@@ -6,6 +6,8 @@
 
 #define COPY(s, spt, cp) hv_trace_copy(t_, api_, r_, HV_HIP_S(s, spt), cp)
 
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipMemcpy, (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k),
             COPY(NULL, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_HIP_WRAP(hipMemcpy_spt, (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k),
@@ -28,6 +30,8 @@ HV_HIP_WRAP(hipMemcpyDtoHAsync, (void *dst, hipDeviceptr_t src, size_t n, hipStr
             COPY(s, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, hipMemcpyDeviceToHost, HV_COPY_ASYNC)))
 HV_HIP_WRAP(hipMemcpyDtoDAsync, (hipDeviceptr_t dst, hipDeviceptr_t src, size_t n, hipStream_t s), (dst, src, n, s),
             COPY(s, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, hipMemcpyDeviceToDevice, HV_COPY_ASYNC)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 
 #define COPY2D(flags_) \
     (&(struct hv_copy_desc){.dst = dst, .src = src, .bytes = w, .dpitch = dp, .spitch = sp, .height = h, .kind = k, \

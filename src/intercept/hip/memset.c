@@ -8,10 +8,14 @@
 
 HV_HIP_WRAP(hipMemset, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_HIP_LEGACY, HV_SET(dst, n, v, 1, 0)))
 HV_HIP_WRAP(hipMemset_spt, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_HIP_SPT, HV_SET(dst, n, v, 1, 0)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipMemsetAsync, (void *dst, int v, size_t n, hipStream_t s), (dst, v, n, s),
             SET(s, HV_HIP_LEGACY, HV_SET(dst, n, v, 1, 1)))
 HV_HIP_WRAP(hipMemsetAsync_spt, (void *dst, int v, size_t n, hipStream_t s), (dst, v, n, s),
             SET(s, HV_HIP_SPT, HV_SET(dst, n, v, 1, 1)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part)
 HV_HIP_WRAP(hipMemsetD8, (hipDeviceptr_t dst, unsigned char v, size_t n), (dst, v, n),
             SET(NULL, HV_HIP_LEGACY, HV_SET(dst, n, v, 1, 0)))
 HV_HIP_WRAP(hipMemsetD8Async, (hipDeviceptr_t dst, unsigned char v, size_t n, hipStream_t s), (dst, v, n, s),
