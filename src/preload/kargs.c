@@ -27,15 +27,85 @@ static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8
     return n + 1;
 }
 
+/*
+ * Learnt pointer words. A by-value block is scanned in full on a kernel's
+ * first HV_LEARN_SCANS launches and on one launch in HV_RESCAN_EVERY of
+ * each thread after that; every word found to hold a tracked pointer sets
+ * its bit in the kernel's hv_karg_learn. The other launches read only the
+ * learnt words (and any word past HV_LEARN_WORDS). PyTorch's eager kernels
+ * pass a ~1 KiB TensorIterator config whose data pointers sit at the same
+ * offsets launch after launch: a full scan reads ~130 words, a learnt one
+ * two to four. What a learnt launch can miss is a pointer at an offset no
+ * full scan of that kernel has seen yet; the next full scan learns it
+ * (docs/evidence.md, "Kernel arguments").
+ */
+#define HV_LEARN_SCANS 8u
+#define HV_RESCAN_EVERY 64u
+static __thread uint32_t rescan_tick __attribute__((tls_model("initial-exec")));
+
+static void learn_word(struct hv_karg_learn *l, uint32_t byte_offset)
+{
+    uint32_t bit = byte_offset >> 3;
+    if (!l || bit >= HV_LEARN_WORDS)
+        return;
+    uint64_t m = 1ull << (bit & 63);
+    if (!(atomic_load_explicit(&l->ptr_words[bit >> 6], memory_order_relaxed) & m))
+        atomic_fetch_or_explicit(&l->ptr_words[bit >> 6], m, memory_order_relaxed);
+}
+
+/* One word of a by-value block: a value inside a tracked allocation is
+ * reported (and learnt when `l`). */
+static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset, uint16_t index, struct hv_karg *out,
+                            int n, int max, struct hv_alloc_span *span, struct hv_karg_learn *l)
+{
+    uint64_t v;
+    memcpy(&v, p + off, 8);
+    /* Most words are sizes, strides and zeros below the lowest allocation:
+     * in the gap the span already holds, they are skipped without a call.
+     * The span was read during this launch; a word judged against it is
+     * judged as of that moment, which is all a launch racing another
+     * thread's allocation can ask. */
+    if (v == 0 || (!span->in && v - span->lo < span->hi - span->lo))
+        return n;
+    int m = add_if_tracked(v, base_offset + off, index, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED, out, n, max, span);
+    if (m > n && l)
+        learn_word(l, base_offset + off);
+    return m;
+}
+
 /* Scans [p, p+len) word by word for values inside tracked allocations. */
 static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
-                      int max, struct hv_alloc_span *span)
+                      int max, struct hv_alloc_span *span, struct hv_karg_learn *l)
 {
-    for (size_t off = 0; off + 8 <= len && n < max; off += 8) {
-        uint64_t v;
-        memcpy(&v, p + off, 8);
-        n = add_if_tracked(v, base_offset + (uint32_t)off, index, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED, out, n, max,
-                           span);
+    for (size_t off = 0; off + 8 <= len && n < max; off += 8)
+        n = scan_word(p, (uint32_t)off, base_offset, index, out, n, max, span, l);
+    return n;
+}
+
+/* The same, reading only the words learnt to hold pointers (and every word
+ * past what is learnt). Word w of the block starts at byte base_offset + 8w,
+ * whose bit is (base_offset + 8w) >> 3. */
+static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
+                       int max, struct hv_alloc_span *span, const struct hv_karg_learn *l)
+{
+    size_t words = len / 8;
+    for (size_t w = 0; w < words && n < max;) {
+        uint32_t bit = (base_offset + 8 * (uint32_t)w) >> 3;
+        if (bit >= HV_LEARN_WORDS) {
+            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, span, NULL);
+            w++;
+            continue;
+        }
+        /* The learnt bits from this word's on, in this 64-bit chunk. */
+        uint64_t bits = atomic_load_explicit(&l->ptr_words[bit >> 6], memory_order_relaxed) >> (bit & 63);
+        if (!bits) {
+            w += 64 - (bit & 63);     /* to the next chunk's first word */
+            continue;
+        }
+        w += (size_t)__builtin_ctzll(bits);
+        if (w < words)
+            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, span, NULL);
+        w++;
     }
     return n;
 }
@@ -49,8 +119,11 @@ int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t blo
     if (!k || k->nargs == 0) {
         /* Without a layout a params array has no known length; only a packed
          * block can be scanned. */
-        return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &span) : 0;
+        return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &span, NULL) : 0;
     }
+    struct hv_karg_learn *l = k->learn;
+    int full = !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
+               ++rescan_tick % HV_RESCAN_EVERY == 0;
     for (uint32_t i = 0; i < k->nargs && n < max; i++) {
         const struct hv_kernel_arg *a = &k->args[i];
         const uint8_t *src = params ? params[i]
@@ -62,9 +135,12 @@ int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t blo
             memcpy(&v, src, 8);
             n = add_if_tracked(v, a->offset, (uint16_t)i, a->access, HV_ARG_METADATA, out, n, max, &span);
         } else if (a->size >= 8) {
-            n = scan_words(src, a->size, a->offset, (uint16_t)i, out, n, max, &span);
+            n = full ? scan_words(src, a->size, a->offset, (uint16_t)i, out, n, max, &span, l)
+                     : scan_learnt(src, a->size, a->offset, (uint16_t)i, out, n, max, &span, l);
         }
     }
+    if (full && l && atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS)
+        atomic_fetch_add_explicit(&l->full_scans, 1, memory_order_relaxed);
     return n;
 }
 

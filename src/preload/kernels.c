@@ -25,6 +25,7 @@ int hv_kernels_add(const struct hv_kernel_info *info)
     if (args)
         memcpy(args, info->args, info->nargs * sizeof *args);
     copy->args = args;
+    copy->learn = calloc(1, sizeof *copy->learn);   /* NULL: launches scan fully */
     int rc = -1;
     pthread_mutex_lock(&insert_lock);
     for (uint32_t i = slot_of(info->func), n = 0; n < HV_KERNEL_SLOTS; n++, i = (i + 1) & (HV_KERNEL_SLOTS - 1)) {
@@ -39,6 +40,7 @@ int hv_kernels_add(const struct hv_kernel_info *info)
     }
     pthread_mutex_unlock(&insert_lock);
     if (rc != 0) {
+        free(copy->learn);
         free(args);
         free(copy);
     }

@@ -7,6 +7,7 @@
 #ifndef HIPVIS_KERNELS_H
 #define HIPVIS_KERNELS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "hipvis/trace.h"
@@ -23,6 +24,16 @@ struct hv_kernel_arg {
 
 struct hv_co_use;      /* preload/costore.h */
 
+/* What kargs.c learnt from full scans of a kernel's by-value parameters:
+ * bit i set = some launch held a tracked pointer in the word whose byte
+ * offset is 8 * i (bits past HV_LEARN_WORDS are never learnt: always
+ * scanned). Written with atomic ORs by any launching thread. */
+#define HV_LEARN_WORDS 512u    /* 4 KiB of parameters, CUDA's classic limit */
+struct hv_karg_learn {
+    _Atomic uint64_t ptr_words[HV_LEARN_WORDS / 64];
+    _Atomic uint32_t full_scans;
+};
+
 struct hv_kernel_info {
     uint64_t func;
     uint32_t name_id;
@@ -32,6 +43,8 @@ struct hv_kernel_info {
     /* The code objects that define it (AMDGPU), stored into the trace on
      * its first use; NULL when none is known. Shared, not copied. */
     struct hv_co_use *co;
+    /* Allocated by hv_kernels_add; NULL (no memory): every launch scans fully. */
+    struct hv_karg_learn *learn;
 };
 
 /* Stores a copy of `info` (args copied too). Returns 0 or -1 (table full / no memory). */

@@ -19,6 +19,12 @@ struct fake_kernel {
     size_t n, off[3], size[3];
 };
 static struct fake_kernel k_triton = {"triton_k", 3, {0, 8, 16}, {8, 4, 16}};
+/* The shape of PyTorch's eager reduce kernels (tests/cuda/bench_launch.c):
+ * one by-value parameter of 1048 bytes (the TensorIterator config: sizes,
+ * strides, offsets and two data pointers). */
+static struct fake_kernel k_iter = {"iter_k", 1, {0}, {1048}};
+
+static int known(const struct fake_kernel *k) { return k == &k_triton || k == &k_iter; }
 static char module_obj, stream_graph, exec_obj;
 static char node_copy, node_kernel;
 static uint64_t next_dev = 0x7f1000000000ull;
@@ -67,8 +73,10 @@ EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size
 static CUresult launch(CUfunction f, void **params)
 {
     struct fake_kernel *k = (struct fake_kernel *)f;
-    if (k != &k_triton || !params)
+    if (!known(k) || !params)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (k == &k_iter)
+        return CUDA_SUCCESS;
     if (capturing)
         for (size_t i = 0; i < k->n; i++)
             memcpy(kargs_store + k->off[i], params[i], k->size[i]);
@@ -125,15 +133,15 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image)
 }
 EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
-    if (m != (CUmodule)&module_obj || strcmp(name, k_triton.name) != 0)
+    if (m != (CUmodule)&module_obj || (strcmp(name, k_triton.name) != 0 && strcmp(name, k_iter.name) != 0))
         return CUDA_ERROR_NOT_FOUND;
-    *f = (CUfunction)&k_triton;
+    *f = (CUfunction)(strcmp(name, k_iter.name) == 0 ? &k_iter : &k_triton);
     return CUDA_SUCCESS;
 }
 EXPORT CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
 {
     struct fake_kernel *k = (struct fake_kernel *)f;
-    if (k != &k_triton)
+    if (!known(k))
         return CUDA_ERROR_INVALID_HANDLE;
     if (i >= k->n)
         return CUDA_ERROR_INVALID_VALUE;
@@ -143,9 +151,9 @@ EXPORT CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *
 }
 EXPORT CUresult cuFuncGetName(const char **name, CUfunction f)
 {
-    if ((struct fake_kernel *)f != &k_triton)
+    if (!known((struct fake_kernel *)f))
         return CUDA_ERROR_INVALID_HANDLE;
-    *name = k_triton.name;
+    *name = ((struct fake_kernel *)f)->name;
     return CUDA_SUCCESS;
 }
 

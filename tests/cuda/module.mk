@@ -27,12 +27,35 @@ $(CUDA_T)/fake/libcuda.so.1: tests/cuda/fake_libcuda.c
 	@mkdir -p $(@D)
 	$(CC) $(CUDA_TEST_CFLAGS) -shared -fPIC -fvisibility=hidden -Wl,-soname,libcuda.so.1 -Wl,-Bsymbolic -o $@ $<
 
+$(CUDA_T)/karg_learn: tests/cuda/karg_learn.c $(CUDA_T)/fake/libcuda.so.1
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake'
+
 check-cuda: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CUDA_T)/rt_passthrough $(CUDA_T)/drv_passthrough \
-            $(CUDA_T)/fake/libcuda.so.1
+            $(CUDA_T)/fake/libcuda.so.1 $(CUDA_T)/karg_learn
 	@if ! readelf -d $(LIBHIPVIS) | grep -q 'NEEDED' || readelf -d $(LIBHIPVIS) | grep -Eq 'NEEDED.*(cuda|amdhip)'; then \
 	    echo "check-cuda: FAIL: $(LIBHIPVIS) links a GPU runtime"; exit 1; fi
 	tests/cuda/run_check.sh $(CUDA_T) $(LIBHIPVIS) $(BUILD)/hipvis-dump
+
+# The eager-launch cost of issue 12 (PyTorch's reduce kernels: one 1 KiB
+# by-value parameter scanned for pointers), on the stand-in driver.
+$(CUDA_T)/bench_launch: tests/cuda/bench_launch.c $(CUDA_T)/fake/libcuda.so.1
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -O2 -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake' -ldl
+
+bench-launch: $(CUDA_T)/bench_launch $(LIBHIPVIS)
+	@echo "== bench-launch without preload (both arms direct: the noise floor)"
+	$(CUDA_T)/bench_launch
+	@echo "== bench-launch LD_PRELOAD=$(LIBHIPVIS), defaults"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(CUDA_T)/launch.%p.zst LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(CUDA_T)/bench_launch
+	rm -f $(CUDA_T)/launch.*.zst
+
+BENCHES += bench-launch
+test-programs: $(CUDA_T)/bench_launch
 else
+bench-launch:
+	@echo "bench-launch: SKIPPED: no CUDA toolkit ($(CUDA_HOME)/include/cuda.h): it runs on the CUDA stand-in driver"
+BENCHES += bench-launch
 ifeq ($(HIPVIS_REQUIRE_CUDA),1)
 check-cuda:
 	@echo "check-cuda: FAIL: the CUDA toolkit is missing ($(CUDA_HOME)/include/cuda.h) and HIPVIS_REQUIRE_CUDA=1:"

@@ -33,9 +33,14 @@ run_pair() { # name kind cmd...
         return 1
     fi
     "$dump" --json "$dir/$name.trace.zst" > "$dir/$name.trace.json"
-    python3 "$here/check_trace.py" "$kind" "$dir/$name.traced.out" "$dir/$name.trace.json"
+    if [ "$kind" = learn ]; then
+        python3 "$here/check_learn.py" "$dir/$name.traced.out" "$dir/$name.trace.json"
+    else
+        python3 "$here/check_trace.py" "$kind" "$dir/$name.traced.out" "$dir/$name.trace.json"
+    fi
     echo "check-cuda: $name: identical output and exit code ($rc_plain) with and without hipvis"
 }
 
 run_pair rt rt "$dir/rt_passthrough"
 run_pair drv drv "$dir/drv_passthrough" "$dir/fake/libcuda.so.1"
+run_pair learn learn "$dir/karg_learn"

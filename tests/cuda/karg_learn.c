@@ -1,0 +1,44 @@
+/*
+ * TEST-ONLY (check-cuda): learnt pointer words of by-value kernel
+ * parameters (src/preload/kargs.c). On the stand-in driver, iter_k (one
+ * 1048-byte by-value parameter) is launched PHASE1 times with data pointers
+ * at offsets 984 and 992, then PHASE2 times with one more pointer at offset
+ * 512 that no launch held before. check_learn.py checks the trace: every
+ * launch reports the pointers at learnt offsets; the new one is found by the
+ * next full rescan (one launch in 64 per thread) and by every launch after it.
+ */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PHASE1 200
+#define PHASE2 300
+
+int main(void)
+{
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr b[3];
+    if (cuInit(0) != CUDA_SUCCESS || cuModuleLoadData(&m, "image") != CUDA_SUCCESS ||
+        cuModuleGetFunction(&f, m, "iter_k") != CUDA_SUCCESS)
+        return 1;
+    for (int i = 0; i < 3; i++)
+        if (cuMemAlloc_v2(&b[i], 1u << 20) != CUDA_SUCCESS)
+            return 1;
+    static uint64_t cfg[1048 / 8];
+    for (int i = 0; i < 100; i++)
+        cfg[i] = (uint64_t)((i * 7) % 64) | (uint64_t)((i * 13) % 512) << 32;
+    cfg[984 / 8] = b[0] + 0x100;
+    cfg[992 / 8] = b[1] + 0x200;
+    void *params[1] = {cfg};
+    for (int i = 0; i < PHASE1 + PHASE2; i++) {
+        if (i == PHASE1)
+            cfg[512 / 8] = b[2] + 0x300;
+        if (cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL) != CUDA_SUCCESS)
+            return 1;
+    }
+    printf("phase1 %d phase2 %d a %#llx b %#llx c %#llx\n", PHASE1, PHASE2, (unsigned long long)(b[0] + 0x100),
+           (unsigned long long)(b[1] + 0x200), (unsigned long long)(b[2] + 0x300));
+    return 0;
+}
