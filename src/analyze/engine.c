@@ -56,14 +56,37 @@ static uint8_t kind_of(const char *name)
 /* What each api id means to the engine, from its name: 60k string searches,
  * done once per process rather than once per engine (the sidecar and the
  * fuzzer make many engines). */
-static uint8_t api_op[HV_API__MAX], api_kind[HV_API__MAX];
+static uint8_t api_op[HV_API__MAX], api_kind[HV_API__MAX], api_cls[HV_API__MAX];
 static pthread_once_t api_tables_once = PTHREAD_ONCE_INIT;
+
+static uint8_t class_of(uint8_t op, uint8_t kind)
+{
+    switch (op) {
+    case HV_OP_COPY:
+        return HV_C_COPY;
+    case HV_OP_MEMSET:
+        return HV_C_MEMSET;
+    case HV_OP_LAUNCH:
+        return HV_C_LAUNCH;
+    case HV_OP_MEMOP:
+        return HV_C_MEMOP;
+    case HV_OP_GRAPH:
+        return kind == HV_K_GRAPH_LAUNCH ? HV_C_REPLAY : HV_C_OTHER;
+    case HV_OP_EVENT:
+        return kind == HV_K_EVENT_RECORD ? HV_C_EVENT_RECORD
+             : kind == HV_K_STREAM_WAIT  ? HV_C_STREAM_WAIT
+                                         : HV_C_OTHER;
+    default:
+        return HV_C_OTHER;
+    }
+}
 
 static void fill_api_tables(void)
 {
     for (uint32_t api = 0; api < HV_API__MAX; api++) {
         api_op[api] = (uint8_t)hv_api_op((uint16_t)api);
         api_kind[api] = api ? kind_of(hv_api_name((uint16_t)api)) : HV_K_NONE;
+        api_cls[api] = class_of(api_op[api], api_kind[api]);
     }
 }
 
@@ -139,6 +162,7 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
     pthread_once(&api_tables_once, fill_api_tables);
     memcpy(e->op, api_op, sizeof e->op);
     memcpy(e->kind, api_kind, sizeof e->kind);
+    memcpy(e->cls, api_cls, sizeof e->cls);
     e->building = HV_NO_INDEX;
     e->cur_stream = HV_NO_INDEX;
     hv_u64map_init(&e->drop_ix);
@@ -269,20 +293,9 @@ static void on_kargs(struct hv_engine *e, const struct hv_rec_header *rec)
     hv_exec_add_kargs(&e->m, x, k->owner_node, args, k->count);
 }
 
-void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
+/* Every record but a call, and a call shorter than today's layout. */
+static void feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
 {
-    if (rec->size < sizeof *rec)
-        return;
-    e->sum.records++;
-    if (e->building != HV_NO_INDEX && rec->seq != e->building_seq)
-        hv_engine_end_building(e);
-    if (rec->ts_ns) {
-        if (!e->sum.first_ts)
-            e->sum.first_ts = rec->ts_ns;
-        e->sum.last_ts = rec->ts_ns;
-    }
-    if (rec->seq > e->sum.last_seq)
-        e->sum.last_seq = rec->seq;
     switch (rec->type) {
     case HV_REC_CALL: {
         struct hv_call local;
@@ -331,6 +344,27 @@ void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
     default:
         break;  /* strings (the reader keeps them), code objects, stacks, maps: not needed here */
     }
+}
+
+void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    if (rec->size < sizeof *rec)
+        return;
+    e->sum.records++;
+    if (e->building != HV_NO_INDEX && rec->seq != e->building_seq)
+        hv_engine_end_building(e);
+    if (rec->ts_ns) {
+        if (!e->sum.first_ts)
+            e->sum.first_ts = rec->ts_ns;
+        e->sum.last_ts = rec->ts_ns;
+    }
+    if (rec->seq > e->sum.last_seq)
+        e->sum.last_seq = rec->seq;
+    /* Nearly every record is a call of today's layout: no copy, no switch. */
+    if (rec->type == HV_REC_CALL && rec->size >= sizeof(struct hv_call))
+        hv_engine_call(e, (const struct hv_call *)(const void *)rec);
+    else
+        feed_other(e, rec);
 }
 
 void hv_engine_sync_findings(struct hv_engine *e)

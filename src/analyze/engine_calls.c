@@ -32,16 +32,24 @@ static uint8_t copy_hint(const struct hv_model *m, const struct hv_copy_args *a)
     return m->sdma_disabled ? HV_HINT_BLIT_NO_SDMA : HV_HINT_SDMA;
 }
 
+/* The write rules see a write of [lo, hi) before it lands in the writer map
+ * (they do not read the map). */
+static void write_rules(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
+{
+    if (!e->n_write)
+        return;
+    if (e->m.npending)
+        hv_pending_prune(&e->m);
+    struct hv_write_ctx wr = {.lo = lo, .hi = hi, .w = w};
+    for (int i = 0; i < e->n_write; i++)
+        e->write_rules[i]->on_write(&e->m, &wr);
+}
+
 void hv_engine_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
 {
     if (lo >= hi)
         return;
-    struct hv_write_ctx wr = {.lo = lo, .hi = hi, .w = w};
-    if (e->n_write) {
-        hv_pending_prune(&e->m);
-        for (int i = 0; i < e->n_write; i++)
-            e->write_rules[i]->on_write(&e->m, &wr);
-    }
+    write_rules(e, lo, hi, w);
     hv_writer_set(&e->m, lo, hi, w);
 }
 
@@ -84,23 +92,60 @@ void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_
     w->arg_index = HV_ARG_NONE;
 }
 
+/* A copy's writer, every field set (it may be built in place, over an old
+ * value). */
+static inline void copy_writer(struct hv_writer *w, const struct hv_engine *e, const struct hv_call *c, uint32_t s)
+{
+    _Static_assert(sizeof(struct hv_writer) == 112, "copy_writer sets every field of struct hv_writer");
+    const struct hv_copy_args *a = &c->a.copy;
+    w->seq = c->h.seq;
+    w->epoch = c->epoch;
+    w->ts_ns = c->h.ts_ns;
+    w->dst = a->dst;
+    w->src = a->src;
+    w->bytes = a->bytes;
+    w->name_func = 0;
+    w->stream_id = e->m.streams[s].id;
+    w->stream = s;
+    w->name_id = 0;
+    w->api = c->api;
+    w->kind = HV_WRITER_COPY;
+    w->dir = a->dir;
+    w->src_mem = a->src_mem;
+    w->dst_mem = a->dst_mem;
+    w->copy_flags = a->flags;
+    w->arg_index = HV_ARG_NONE;
+    w->hint = copy_hint(&e->m, a);
+    w->site = 0;
+    w->pitch = w->width = 0;
+}
+
 static void on_copy(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 {
     const struct hv_copy_args *a = &c->a.copy;
+    e->sum.copies++;
+    if (a->height <= 1) {
+        /* One row (nearly every copy), apply_rows' contiguous case: the
+         * writer is built straight into its segment. */
+        uint64_t hi = a->dst + a->bytes;
+        if (hi < a->dst)
+            hi = UINT64_MAX;  /* wrapped: garbage in, keep the map sane */
+        if (a->dst >= hi)
+            return;
+        struct hv_writer *v = hv_writer_slot(&e->m, a->dst, hi);
+        if (v) {
+            uint64_t site = hv_writer_same_site(v, e->m.streams[s].id, c->api, HV_WRITER_COPY, HV_ARG_NONE, a->src,
+                                                a->dst) ? v->site : 0;
+            copy_writer(v, e, c, s);
+            write_rules(e, a->dst, hi, v);
+            hv_writer_done(&e->m, v, site);
+            return;
+        }
+    }
     struct hv_writer w;
-    hv_engine_writer_base(&w, c, s, &e->m);
-    w.kind = HV_WRITER_COPY;
-    w.dst = a->dst;
-    w.src = a->src;
-    w.bytes = a->bytes;
-    w.dir = a->dir;
-    w.src_mem = a->src_mem;
-    w.dst_mem = a->dst_mem;
-    w.copy_flags = a->flags;
-    w.hint = copy_hint(&e->m, a);
+    copy_writer(&w, e, c, s);
     uint64_t rows = a->height ? a->height : 1;
     apply_rows(e, a->dst, a->bytes / rows, (a->flags & HV_COPY_2D) ? a->dpitch : 0, rows, &w);
-    e->sum.copies++;
 }
 
 /* A synchronous copy returns after the stream's prior work and (except a
@@ -274,106 +319,124 @@ static void end_op(struct hv_engine *e, const struct hv_call *c, uint32_t s)
     e->cur_stream = s;
 }
 
-void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
+/* Input health: a run whose calls fail analyzes as clean unless the report
+ * says so (wrong library path, no device). A failed call changed nothing. */
+static __attribute__((noinline)) void call_failed(struct hv_engine *e, const struct hv_call *c)
+{
+    uint8_t op = hv_engine_op(e, c->api);
+    uint8_t kind = hv_engine_kind(e, c->api);
+    if (!e->sum.failed_calls++) {
+        e->sum.first_failed_api = c->api;
+        e->sum.first_failed_result = c->result;
+        e->sum.first_failed_seq = c->h.seq;
+    }
+    if (op == HV_OP_LAUNCH || (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH))
+        e->sum.failed_launches++;
+    else if (op == HV_OP_COPY || op == HV_OP_MEMSET)
+        e->sum.failed_copies++;
+}
+
+/* A successful call that is not stream-ordered. */
+static __attribute__((noinline)) void call_other(struct hv_engine *e, const struct hv_call *c)
 {
     struct hv_model *m = &e->m;
+    uint8_t kind = hv_engine_kind(e, c->api);
+    switch (hv_engine_op(e, c->api)) {
+    case HV_OP_GRAPH:
+        on_graph(e, c, kind);
+        break;
+    case HV_OP_SYNC:
+        on_sync(e, c, kind);
+        break;
+    case HV_OP_EVENT:
+        if (kind == HV_K_EVENT_DESTROY)
+            hv_event_destroyed(m, c->a.event.event);
+        break;
+    case HV_OP_STREAM:
+        if (kind == HV_K_STREAM_CREATE)
+            hv_stream_created(m, c->a.stream.handle, c->device, c->a.stream.flags);
+        else if (kind == HV_K_STREAM_DESTROY)
+            hv_stream_destroyed(m, c->a.stream.handle ? c->a.stream.handle : c->stream);
+        break;
+    case HV_OP_ALLOC:
+        if (c->a.alloc.ptr) {
+            hv_alloc_add(m, c->a.alloc.ptr, c->a.alloc.bytes, c->a.alloc.mem, c->h.seq, c->api);
+            e->sum.allocs++;
+        }
+        break;
+    case HV_OP_FREE:
+        if (c->a.alloc.ptr) {
+            hv_alloc_release(m, c->a.alloc.ptr, c->h.seq, c->api);
+            e->sum.frees++;
+        }
+        break;
+    case HV_OP_MODULE:
+        if (c->a.module.function && c->a.module.name_id)
+            hv_u64map_put(&m->kernel_names, c->a.module.function, c->a.module.name_id);
+        break;
+    default:
+        break;
+    }
+    e->cur_ok = 1;
+}
+
+/* A successful stream-ordered call: 0 when it did not run (captured into a
+ * graph, or no stream entry could be made). */
+static int call_on_stream(struct hv_engine *e, const struct hv_call *c, uint8_t cls)
+{
+    struct hv_model *m = &e->m;
+    if (capturing(c) || (cls == HV_C_LAUNCH && c->a.launch.captured)) {
+        e->sum.captured_skipped++;
+        return 0;
+    }
+    uint32_t s = begin_op(e, c);
+    if (s == HV_NO_INDEX)
+        return 0;
+    switch (cls) {
+    case HV_C_COPY:
+        on_copy(e, c, s);
+        break;
+    case HV_C_MEMSET:
+        on_memset(e, c, s);
+        break;
+    case HV_C_LAUNCH:
+        e->sum.launches++;
+        break;
+    case HV_C_MEMOP:
+        hv_engine_memop(e, c, s);
+        break;
+    case HV_C_REPLAY:
+        on_replay(e, c, s);
+        break;
+    case HV_C_EVENT_RECORD:
+        hv_event_recorded(m, c->a.event.event, s, c->h.seq);
+        break;
+    default:
+        hv_event_waited(m, c->a.event.event, s, c->a.event.record_stream, c->a.event.record_seq);
+        break;
+    }
+    end_op(e, c, s);
+    if (cls == HV_C_COPY && !(c->a.copy.flags & HV_COPY_ASYNC))
+        sync_copy_observed(e, c, s);
+    e->cur_ok = 1;
+    return 1;
+}
+
+void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
+{
     e->sum.calls++;
     e->cur = *c;
     e->cur_ok = 0;
     e->cur_stream = HV_NO_INDEX;
-    uint8_t op = hv_engine_op(e, c->api);
-    uint8_t kind = hv_engine_kind(e, c->api);
     if (c->result != 0) {
-        /* Input health: a run whose calls fail analyzes as clean unless
-         * the report says so (wrong library path, no device). */
-        if (!e->sum.failed_calls++) {
-            e->sum.first_failed_api = c->api;
-            e->sum.first_failed_result = c->result;
-            e->sum.first_failed_seq = c->h.seq;
-        }
-        if (op == HV_OP_LAUNCH || (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH))
-            e->sum.failed_launches++;
-        else if (op == HV_OP_COPY || op == HV_OP_MEMSET)
-            e->sum.failed_copies++;
+        call_failed(e, c);
         return;
     }
-    int stream_op = op == HV_OP_COPY || op == HV_OP_MEMSET || op == HV_OP_LAUNCH || op == HV_OP_MEMOP ||
-                    (op == HV_OP_GRAPH && kind == HV_K_GRAPH_LAUNCH) ||
-                    (op == HV_OP_EVENT && (kind == HV_K_EVENT_RECORD || kind == HV_K_STREAM_WAIT));
-    if (stream_op) {
-        if (capturing(c) || (op == HV_OP_LAUNCH && c->a.launch.captured)) {
-            e->sum.captured_skipped++;
-            return;
-        }
-        uint32_t s = begin_op(e, c);
-        if (s == HV_NO_INDEX)
-            return;
-        switch (op) {
-        case HV_OP_COPY:
-            on_copy(e, c, s);
-            break;
-        case HV_OP_MEMSET:
-            on_memset(e, c, s);
-            break;
-        case HV_OP_LAUNCH:
-            e->sum.launches++;
-            break;
-        case HV_OP_MEMOP:
-            hv_engine_memop(e, c, s);
-            break;
-        case HV_OP_GRAPH:
-            on_replay(e, c, s);
-            break;
-        default:
-            if (kind == HV_K_EVENT_RECORD)
-                hv_event_recorded(m, c->a.event.event, s, c->h.seq);
-            else
-                hv_event_waited(m, c->a.event.event, s, c->a.event.record_stream, c->a.event.record_seq);
-            break;
-        }
-        end_op(e, c, s);
-        if (op == HV_OP_COPY && !(c->a.copy.flags & HV_COPY_ASYNC))
-            sync_copy_observed(e, c, s);
-        e->cur_ok = 1;
-    } else {
-        switch (op) {
-        case HV_OP_GRAPH:
-            on_graph(e, c, kind);
-            break;
-        case HV_OP_SYNC:
-            on_sync(e, c, kind);
-            break;
-        case HV_OP_EVENT:
-            if (kind == HV_K_EVENT_DESTROY)
-                hv_event_destroyed(m, c->a.event.event);
-            break;
-        case HV_OP_STREAM:
-            if (kind == HV_K_STREAM_CREATE)
-                hv_stream_created(m, c->a.stream.handle, c->device, c->a.stream.flags);
-            else if (kind == HV_K_STREAM_DESTROY)
-                hv_stream_destroyed(m, c->a.stream.handle ? c->a.stream.handle : c->stream);
-            break;
-        case HV_OP_ALLOC:
-            if (c->a.alloc.ptr) {
-                hv_alloc_add(m, c->a.alloc.ptr, c->a.alloc.bytes, c->a.alloc.mem, c->h.seq, c->api);
-                e->sum.allocs++;
-            }
-            break;
-        case HV_OP_FREE:
-            if (c->a.alloc.ptr) {
-                hv_alloc_release(m, c->a.alloc.ptr, c->h.seq, c->api);
-                e->sum.frees++;
-            }
-            break;
-        case HV_OP_MODULE:
-            if (c->a.module.function && c->a.module.name_id)
-                hv_u64map_put(&m->kernel_names, c->a.module.function, c->a.module.name_id);
-            break;
-        default:
-            break;
-        }
-        e->cur_ok = 1;
-    }
+    uint8_t cls = hv_engine_class(e, c->api);
+    if (cls == HV_C_OTHER)
+        call_other(e, c);
+    else if (!call_on_stream(e, c, cls))
+        return;
     if (e->obs.call)
-        e->obs.call(e->obs.ctx, m, c, e->cur_stream);
+        e->obs.call(e->obs.ctx, &e->m, c, e->cur_stream);
 }

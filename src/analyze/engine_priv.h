@@ -14,6 +14,14 @@ enum hv_call_kind {
     HV_K_STREAM_CREATE, HV_K_STREAM_DESTROY,
 };
 
+/* What the engine does with a successful call, from its op and kind: the
+ * stream-ordered classes (every record of a serving loop but a few) are
+ * dispatched with one table load. */
+enum hv_call_class {
+    HV_C_OTHER = 0,              /* not stream-ordered: graph setup, syncs, allocations... */
+    HV_C_COPY, HV_C_MEMSET, HV_C_LAUNCH, HV_C_MEMOP, HV_C_REPLAY, HV_C_EVENT_RECORD, HV_C_STREAM_WAIT,
+};
+
 struct hv_engine {
     struct hv_model m;
     struct hv_trace_summary sum;
@@ -26,6 +34,7 @@ struct hv_engine {
     int n_overlap, n_replay, n_write, n_finish, n_read, n_aux;
     uint8_t op[HV_API__MAX];
     uint8_t kind[HV_API__MAX];
+    uint8_t cls[HV_API__MAX];    /* enum hv_call_class */
     /* The last call: auxiliary records (KARGS of an eager launch) attach to it. */
     struct hv_call cur;
     int cur_ok;                  /* succeeded, not captured, modelled */
@@ -88,6 +97,11 @@ static inline uint8_t hv_engine_op(const struct hv_engine *e, uint32_t api)
 static inline uint8_t hv_engine_kind(const struct hv_engine *e, uint32_t api)
 {
     return api < HV_API__MAX ? e->kind[api] : HV_K_NONE;
+}
+
+static inline uint8_t hv_engine_class(const struct hv_engine *e, uint32_t api)
+{
+    return api < HV_API__MAX ? e->cls[api] : HV_C_OTHER;
 }
 
 #endif

@@ -28,6 +28,12 @@ bench-analyze: $(ANALYZE_T)/bench_analyze $(BUILD)/hipvis-analyze
 
 BENCHES += bench-analyze
 
+# The engine alone on a trace file (CPU ns per record, the reader's time left
+# out): bench-format prints it next to the reader alone.
+$(ANALYZE_T)/bench_engine: $(call obj,tests/analyze/bench/bench_engine.c) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpthread
+
 # make fuzz-engine [FUZZ_SECONDS=60]: libFuzzer (clang, ASan+UBSan) on the
 # engine and the report renderers, fed structured record streams. Seeds are
 # record streams cut out of real traces: the decode loop (several shapes) and

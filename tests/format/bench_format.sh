@@ -9,7 +9,8 @@
 #   2. dropped records at the defaults: the decode loop, 50,000 steps, and the
 #      fake-runtime loop at 1.5 M calls/s (3 M calls);
 #   3. hipvis-analyze on one core (taskset -c 0) on a 20 M-record decode-loop
-#      trace (the 20,000-step trace's loop tiled), records/s and peak RSS, and
+#      trace (the 20,000-step trace's loop tiled), records/s and peak RSS, the
+#      reader alone and the engine alone on the same file, and
 #      babeltrace2's event counter on the same number of events of an LTTng-UST
 #      trace, where babeltrace2 and lttng are installed.
 # Timing on a shared machine is noisy: the load average is printed with it.
@@ -70,6 +71,9 @@ done
 # reorder window and the per-thread merge), on the same core and file; the
 # rest of the analyzer's time is the engine.
 taskset -c 0 "$build/tests/format/trace_tool" read "$tmp/big.zst" | sed 's/^/  /'
+# The engine alone on the same core and file (records read into memory
+# first, untimed): the analyzer's per-record budget is the two together.
+taskset -c 0 "$build/tests/analyze/bench_engine" "$tmp/big.zst" | sed 's/^/  /'
 if command -v babeltrace2 >/dev/null && command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null &&
     [ -x "$build/tests/bench/lttng_loop" ]; then
     bash "$here/../bench/lttng_count.sh" "$build" 20000000 "$tmp"

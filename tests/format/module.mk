@@ -65,7 +65,8 @@ $(FMT_T)/trace_tool: $(call obj,tests/format/trace_tool.c) $(BUILD)/libhvformat.
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpthread
 
 # Bytes per record, drops at the defaults, analyzer on one core vs babeltrace2.
-bench-format: $(FMT_T)/trace_tool $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze test-programs
+bench-format: $(FMT_T)/trace_tool $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze test-programs \
+              $(BUILD)/tests/analyze/bench_engine
 	bash tests/format/bench_format.sh $(BUILD)
 
 BENCHES += bench-format

@@ -67,6 +67,9 @@ static uint32_t node_new(struct hv_imap *m, uint64_t lo, uint64_t hi)
                 m->oom = 1;
                 return NIL;
             }
+            /* Values never written read as zeros (callers may look at the
+             * old value of a slot they are handed: hv_writer_same_site). */
+            memset(nv + (size_t)m->cap * m->val_size, 0, (size_t)(ncap - m->cap) * m->val_size);
             m->vals = nv;
             if (m->cap == 0)
                 memset(&m->nodes[0], 0, sizeof m->nodes[0]);

@@ -14,7 +14,7 @@ int hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out, str
     if (hooks)
         m->hooks = *hooks;
     m->stream_free = m->event_free = m->exec_free = HV_NO_INDEX;
-    m->hot_stream = HV_NO_INDEX;
+    m->hot_stream = m->hot_event = HV_NO_INDEX;
     m->barrier_gen = m->legacy_gen = 1;
     hv_u64map_init(&m->stream_ix);
     hv_u64map_init(&m->event_ix);

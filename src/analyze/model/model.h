@@ -210,6 +210,8 @@ struct hv_model {
     struct hv_event *events;
     uint32_t nevents, capevents, event_free;
     struct hv_u64map event_ix;
+    uint64_t hot_event_handle;       /* the last event looked up (a loop records one event per step) */
+    uint32_t hot_event;              /* its index, HV_NO_INDEX none */
 
     struct hv_exec *execs;
     uint32_t nexecs, capexecs, exec_free;
@@ -333,6 +335,21 @@ int hv_alloc_find(const struct hv_model *m, uint64_t addr, struct hv_imap_seg *s
 
 /* writers.c ----------------------------------------------------------------*/
 void hv_writer_set(struct hv_model *m, uint64_t lo, uint64_t hi, const struct hv_writer *w);
+/* hv_writer_set in two steps, for a writer built in place: the value of
+ * [lo, hi) (lo < hi), for the caller to fill in full (every field), or NULL
+ * out of memory; then hv_writer_done gives it its site: `site` when the
+ * caller knows it (hv_writer_same_site on the old value), else 0. */
+struct hv_writer *hv_writer_slot(struct hv_model *m, uint64_t lo, uint64_t hi);
+void hv_writer_done(struct hv_model *m, struct hv_writer *v, uint64_t site);
+/* Has a new writer with these fields the site of `old`, a value of the
+ * writer map (whose site is set, or 0 in a slot never written)? A loop
+ * rewrites each buffer from one site, so the hash is rarely needed. */
+static inline int hv_writer_same_site(const struct hv_writer *old, uint64_t stream_id, uint16_t api, uint8_t kind,
+                                      int16_t arg_index, uint64_t src, uint64_t dst)
+{
+    return old->site && old->dst == dst && old->src == src && old->stream_id == stream_id && old->api == api &&
+           old->kind == kind && old->arg_index == arg_index;
+}
 
 /* graphs.c -----------------------------------------------------------------*/
 uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle);

@@ -151,7 +151,7 @@ void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const st
     complete_upto(m, si, upto);
     /* Work the completed ops waited for is complete as well. Clocks are
      * joined transitively at each wait, so one level suffices. */
-    if (via)
+    if (via && via->root)
         hv_vc_each(via, complete_entry, m);
 }
 
@@ -175,9 +175,22 @@ void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto)
 
 /* ------------------------------------------------------------------ events */
 
+/* Index of an event, HV_U64MAP_NONE unknown. */
+static uint32_t event_find(struct hv_model *m, uint64_t handle)
+{
+    if (m->hot_event != HV_NO_INDEX && m->hot_event_handle == handle)
+        return m->hot_event;
+    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    if (i != HV_U64MAP_NONE) {
+        m->hot_event_handle = handle;
+        m->hot_event = i;
+    }
+    return i;
+}
+
 static uint32_t event_get(struct hv_model *m, uint64_t handle)
 {
-    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    uint32_t i = event_find(m, handle);
     if (i != HV_U64MAP_NONE)
         return i;
     if (m->event_free != HV_NO_INDEX) {
@@ -218,14 +231,17 @@ void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t si, uint64_
     struct hv_event *e = &m->events[i];
     e->seq = seq;
     e->stream = si;
-    /* The record's own entry (si, seq) is applied where the clock is used. */
-    hv_vc_copy(&e->vc, &m->streams[si].vc);
+    /* The record's own entry (si, seq) is applied where the clock is used.
+     * A loop records the same event on a stream whose clock did not change
+     * since the last record: then the event holds that clock already. */
+    if (e->vc.root != m->streams[si].vc.root)
+        hv_vc_copy(&e->vc, &m->streams[si].vc);
 }
 
 void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t record_stream,
                      uint64_t record_seq)
 {
-    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    uint32_t i = event_find(m, handle);
     if (i != HV_U64MAP_NONE && m->events[i].seq &&
         (record_seq == 0 || record_seq == m->events[i].seq)) {
         const struct hv_event *e = &m->events[i];
@@ -244,7 +260,7 @@ void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t 
 
 void hv_event_observed(struct hv_model *m, uint64_t handle, uint64_t record_stream, uint64_t record_seq)
 {
-    uint32_t i = hv_u64map_get(&m->event_ix, handle);
+    uint32_t i = event_find(m, handle);
     if (i != HV_U64MAP_NONE && m->events[i].seq && m->events[i].stream != HV_NO_INDEX &&
         (record_seq == 0 || record_seq == m->events[i].seq)) {
         const struct hv_event *e = &m->events[i];
@@ -264,6 +280,8 @@ void hv_event_destroyed(struct hv_model *m, uint64_t handle)
     uint32_t i = hv_u64map_del(&m->event_ix, handle);
     if (i == HV_U64MAP_NONE)
         return;
+    if (m->hot_event == i)
+        m->hot_event = HV_NO_INDEX;
     m->events[i].live = 0;
     m->events[i].stream = m->event_free;
     m->event_free = i;
