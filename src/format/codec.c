@@ -175,7 +175,7 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
 }
 
 /* get_varint_slow for varints of mixed lengths (masks, corrections), mostly
- * one to three bytes: with 8 bytes readable, one load serves those. */
+ * one to four bytes: with 8 bytes readable, one load serves those. */
 static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *end, uint64_t *out)
 {
     if (end - p >= 8) {
@@ -192,6 +192,10 @@ static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *e
         if (!(x & 0x800000)) {
             *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000);
             return p + 3;
+        }
+        if (!(x & 0x80000000)) {
+            *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000) | (x >> 3 & 0xfe00000);
+            return p + 4;
         }
     }
     return get_varint_slow(p, end, out);
@@ -217,10 +221,12 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
         if (!(p = get_varint(p, end, &tag)))
             BAD("code ends inside a record tag");
         uint64_t k = tag >> 1;
-        if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX || (k == (uint64_t)nctx + 1 && !(tag & 1)))
+        /* A predicted record needs an existing context (1 <= k <= nctx), a
+         * verbatim one may also start the next (k == nctx + 1) or have none. */
+        if (!(tag & 1) && k - 1 >= nctx)
+            BAD(k ? "record names a context that does not exist" : "predicted record without a context");
+        if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX)
             BAD("record names a context that does not exist");
-        if (!k && !(tag & 1))
-            BAD("predicted record without a context");
         struct hv_codec_ctx *c = k ? &ctx[k - 1] : NULL;
         size_t size;
         if (tag & 1) {
