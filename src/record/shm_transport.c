@@ -36,11 +36,16 @@ static void say(const char *fmt, ...)
 /* The collector's allocator: slot i's ring at its fixed offset. fallocate
  * only ever grows the file, so threads claiming slots at the same time need
  * no lock; MAP_POPULATE takes the guest's page faults now, not on traced
- * calls. A spare (hv_collector_prepare) also gets one byte per page written
- * through this very mapping (collector.c ring_new says why; writes by the
- * sidecar through its own mapping would not do). The bytes written are the
- * zeros fallocate left, before the ring is initialised or published: what
- * the sidecar reads does not change. */
+ * calls. A spare (hv_collector_prepare) instead gets one byte per page
+ * written through this very mapping (collector.c ring_new says why; writes
+ * by the sidecar through its own mapping would not do), and no MAP_POPULATE:
+ * on a shared mapping that maps the pages read-only, so each write would be
+ * a write-protect fault whose TLB flush reaches the other CPUs running this
+ * process. On this VM that made a thread in its own first lap slow again
+ * (3-4 of 10 runs, ~200-300 ns per 120-byte record against ~7; mapped
+ * unpopulated and written, 0 of 10). The bytes written are the zeros
+ * fallocate left, before the ring is initialised or published: what the
+ * sidecar reads does not change. */
 static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid, int spare)
 {
     struct hv_shm_transport *t = ctx;
@@ -48,7 +53,8 @@ static struct hv_ring *shm_ring_alloc(void *ctx, uint32_t slot, uint64_t bytes, 
     uint64_t off = h->rings_offset + (uint64_t)slot * h->ring_stride;
     if (slot >= h->nslots || bytes != h->ring_bytes || posix_fallocate(t->fd, (off_t)off, (off_t)h->ring_stride) != 0)
         return NULL;
-    void *mem = mmap(NULL, h->ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, t->fd, (off_t)off);
+    void *mem = mmap(NULL, h->ring_stride, PROT_READ | PROT_WRITE, MAP_SHARED | (spare ? 0 : MAP_POPULATE), t->fd,
+                     (off_t)off);
     if (mem == MAP_FAILED)
         return NULL;
     if (spare)
