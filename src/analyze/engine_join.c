@@ -112,14 +112,23 @@ static void memo_add(struct hv_engine *e, uint64_t key, uint32_t first, uint32_t
     me->last_a = me->last_b = 0;
 }
 
-/* The findings of one rule for one (replay, writer segment). */
+/* The memo key of (writer site, segment, replay site) without the rule:
+ * one per segment, whatever the number of rules that apply to it. */
+static uint64_t memo_base(const struct hv_replay_ctx *rp, const struct hv_imap_seg *s)
+{
+    const struct hv_writer *w = s->val;
+    return hv_mix64(hv_mix64(hv_mix64(w->site ^ s->lo) ^ s->hi) ^ rp->site);
+}
+
+/* The findings of one rule for one (replay, writer segment); `base` is
+ * memo_base(rp, s) when the memo is on. */
 static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
-                         const struct hv_exec *x, const struct hv_imap_seg *s)
+                         const struct hv_exec *x, const struct hv_imap_seg *s, uint64_t base)
 {
     const struct hv_writer *w = s->val;
     uint64_t key = 0;
     if (e->memo_on) {
-        key = hv_mix64(hv_mix64(hv_mix64(w->site ^ s->lo) ^ s->hi) ^ rp->site) + r->id;
+        key = base + r->id;
         uint32_t mi = hv_u64map_get(&e->memo, key);
         if (mi != HV_U64MAP_NONE) {
             /* Counted lazily: O(1) however many nodes read the buffer. */
@@ -164,11 +173,12 @@ static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, co
         at = s.hi;
         if (hv_engine_prune_writer(m, &s))
             continue;
+        uint64_t base = e->memo_on ? memo_base(rp, &s) : 0;
         /* Rules do not mutate the writer map, so s.val stays valid. */
         for (int k = 0; k < e->n_overlap; k++) {
             const struct hv_rule *r = e->overlap_rules[k];
             if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
-                segment_rule(e, r, rp, x, &s);
+                segment_rule(e, r, rp, x, &s, base);
         }
     }
 }

@@ -312,6 +312,14 @@ void hv_imap_erase(struct hv_imap *m, uint64_t lo, uint64_t hi)
 {
     if (lo >= hi || m->root == NIL)
         return;
+    /* Exactly one segment (a completed writer pruned where the walk met it):
+     * it goes, its children take its place. */
+    uint32_t le, gt;
+    bracket(m, lo, &le, &gt);
+    if (le != NIL && m->nodes[le].lo == lo && m->nodes[le].hi == hi) {
+        remove_at(m, lo);
+        return;
+    }
     uint32_t l, r;
     if (carve(m, lo, hi, &l, &r) != 0)
         return;

@@ -79,7 +79,9 @@ struct hv_rule {
                        uint64_t lo, uint64_t hi, const struct hv_writer *w);
     /* A replay is about to be enqueued (before it becomes the exec's last). */
     void (*on_replay)(struct hv_model *m, const struct hv_replay_ctx *rp);
-    /* An eager write is about to be applied (before it becomes the last writer). */
+    /* An eager write is about to be applied (before it becomes the last
+     * writer) while some exec's last replay may still be running
+     * (m->npending > 0): a write with no replay pending is not offered. */
     void (*on_write)(struct hv_model *m, const struct hv_write_ctx *wr);
     /* An eager kernel launch reads [lo, hi) of a last-writer segment whose
      * write the host has not observed complete (engine_reads.c). */
