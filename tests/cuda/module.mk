@@ -31,8 +31,12 @@ $(CUDA_T)/karg_learn: tests/cuda/karg_learn.c $(CUDA_T)/fake/libcuda.so.1
 	@mkdir -p $(@D)
 	$(CC) $(CUDA_TEST_CFLAGS) -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake'
 
+$(CUDA_T)/stack_shim.so: tests/cuda/stack_shim.c
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_TEST_CFLAGS) -shared -fPIC -o $@ $< -ldl
+
 check-cuda: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CUDA_T)/rt_passthrough $(CUDA_T)/drv_passthrough \
-            $(CUDA_T)/fake/libcuda.so.1 $(CUDA_T)/karg_learn
+            $(CUDA_T)/fake/libcuda.so.1 $(CUDA_T)/karg_learn $(CUDA_T)/stack_shim.so
 	@if ! readelf -d $(LIBHIPVIS) | grep -q 'NEEDED' || readelf -d $(LIBHIPVIS) | grep -Eq 'NEEDED.*(cuda|amdhip)'; then \
 	    echo "check-cuda: FAIL: $(LIBHIPVIS) links a GPU runtime"; exit 1; fi
 	tests/cuda/run_check.sh $(CUDA_T) $(LIBHIPVIS) $(BUILD)/hipvis-dump

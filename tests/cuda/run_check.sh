@@ -44,3 +44,30 @@ run_pair() { # name kind cmd...
 run_pair rt rt "$dir/rt_passthrough"
 run_pair drv drv "$dir/drv_passthrough" "$dir/fake/libcuda.so.1"
 run_pair learn learn "$dir/karg_learn"
+
+# An interposer preloaded ahead of hipvis (tests/cuda/stack_shim.c) forwards
+# through dlsym(RTLD_NEXT): same output and exit code as without either
+# library, every forward reaches hipvis (never the shim itself), and hipvis
+# still records the calls.
+set +e
+"$dir/rt_passthrough" > "$dir/stack.plain.out" 2> /dev/null
+rc_plain=$?
+HIPVIS_QUIET=1 HIPVIS_OUTPUT="$dir/stack.trace.zst" LD_PRELOAD="$dir/stack_shim.so $lib" \
+    timeout 60 "$dir/rt_passthrough" > "$dir/stack.out" 2> "$dir/stack.err"
+rc_stack=$?
+set -e
+if [ "$rc_stack" != "$rc_plain" ] || ! cmp -s "$dir/stack.plain.out" "$dir/stack.out"; then
+    echo "check-cuda: FAIL: with an interposer ahead of hipvis: exit $rc_stack (plain $rc_plain)"
+    diff "$dir/stack.plain.out" "$dir/stack.out" | head -5
+    exit 1
+fi
+if ! grep -q "stack_shim: forwarded [1-9][0-9]*, own function returned 0" "$dir/stack.err"; then
+    echo "check-cuda: FAIL: the interposer's dlsym(RTLD_NEXT) did not reach hipvis: $(grep stack_shim "$dir/stack.err")"
+    exit 1
+fi
+if ! "$dump" "$dir/stack.trace.zst" | grep -q "cudaSetDevice"; then
+    echo "check-cuda: FAIL: with an interposer ahead of hipvis, cudaSetDevice is not in the trace"
+    exit 1
+fi
+echo "check-cuda: stack: an interposer preloaded ahead of hipvis forwards to hipvis, same output and exit code ($rc_plain)"
+
