@@ -74,14 +74,23 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
  * search. The answer is the one hv_alloc_kind gives for the same version.
  */
 HV_COLD_FN enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
-static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+/* The map's version for hv_alloc_kind_memo_at: one load serves both sides
+ * of a copy. Acquire pairs with end_update's release: a version equal to a
+ * memo's means no update finished or is running since the memo was filled. */
+static inline uint64_t hv_alloc_version(struct hv_alloc_map *m)
 {
-    /* Acquire pairs with end_update's release: a version equal to the memo's
-     * means no update finished or is running since the memo was filled. */
-    uint64_t v = atomic_load_explicit(&m->version, memory_order_acquire);
-    if (__builtin_expect(v == memo->version && addr - memo->lo < memo->hi - memo->lo, 1))
+    return atomic_load_explicit(&m->version, memory_order_acquire);
+}
+static inline enum hv_mem hv_alloc_kind_memo_at(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
+                                                struct hv_alloc_memo *memo)
+{
+    if (__builtin_expect(version == memo->version && addr - memo->lo < memo->hi - memo->lo, 1))
         return (enum hv_mem)memo->mem;
     return hv_alloc_kind_fill(m, addr, memo);
+}
+static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+{
+    return hv_alloc_kind_memo_at(m, hv_alloc_version(m), addr, memo);
 }
 
 #endif

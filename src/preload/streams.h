@@ -88,7 +88,7 @@ static inline uint64_t hv_stream_epoch(const struct hv_stream_table *t, const st
 {
     uint64_t e = atomic_load_explicit(&s->epoch, memory_order_acquire);
     uint32_t d = (uint32_t)atomic_load_explicit(&s->device, memory_order_relaxed);
-    if (d < HV_OBS_DEVICES) {
+    if (__builtin_expect(d < HV_OBS_DEVICES, 1)) {
         e += atomic_load_explicit(&t->gen[d].device, memory_order_acquire);
         if (hv_stream_blocking(s))
             e += atomic_load_explicit(&t->gen[d].legacy, memory_order_acquire);

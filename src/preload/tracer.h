@@ -90,9 +90,21 @@ static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct
                                                                          int32_t result)
 {
     uint64_t ts = hv_ticks_ordered_after_if(hv_hot.clock_tsc, (uint64_t)(uint32_t)result);
-    uint64_t seq = hv_thread_next_seq(t, hv_tracer_call_no_ring);
-    struct hv_call *c = (struct hv_call *)hv_emit_begin_at(t, HV_REC_CALL, sizeof(struct hv_call), seq, ts);
-    if (__builtin_expect(!c, 0))
+    /* The ring is loaded once (counting the call and reserving its record each
+     * loaded and tested it again after the other's stores). The seq is this
+     * thread's call count; the ring counts the call (the footer sums them). */
+    struct hv_ring *r = t->ring;
+    struct hv_call *c = NULL;
+    if (__builtin_expect(r != NULL, 1)) {
+        hv_ring_bump(&r->calls);
+        c = (struct hv_call *)hv_ring_reserve_cap(r, t->ring_cap, sizeof *c);
+    } else {
+        hv_tracer_call_no_ring();
+    }
+    uint64_t seq = ++t->seq;
+    if (__builtin_expect(c != NULL, 1))
+        hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
+    else
         c = hv_call_scratch(t, seq, ts);
     c->api = api;
     c->stream_form = HV_STREAM_FORM_NONE;

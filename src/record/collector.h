@@ -128,26 +128,16 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
 
 /* A process-wide seq: one shared atomic add. Only producers that are not
  * the tracer use it (tests/sidecar's raw producer); the tracer numbers calls
- * per thread (hv_thread_next_seq), with no write to a shared line. */
+ * per thread (preload/tracer.h hv_call_open), with no write to a shared line. */
 static inline uint64_t hv_next_seq(struct hv_collector *c)
 {
     return atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed) + 1;
 }
 
-/* The next call of thread t: its per-thread seq (1, 2, 3, ... per thread;
- * HV_HDR_THREAD_SEQ), counted in its own ring's call total; a thread with
- * no ring calls `no_ring` (which counts it in the collector's seq,
- * hv_count_call_no_ring) out of line, so that the hot path does not even
- * load the collector's address. */
+/* A call of a thread with no ring: counted in the collector's seq (the
+ * tracer's calls are otherwise numbered per thread and counted in their own
+ * ring, tracer.h hv_call_open). */
 void hv_count_call_no_ring(struct hv_collector *c);
-static inline uint64_t hv_thread_next_seq(struct hv_thread_ctx *t, void (*no_ring)(void))
-{
-    if (__builtin_expect(t->ring != NULL, 1))
-        hv_ring_bump(&t->ring->calls);
-    else
-        no_ring();
-    return ++t->seq;
-}
 
 /* Calls made so far by every thread (the footer's call count); inline so the
  * sidecar, which reads a producer's collector in shared memory, has it. */
@@ -165,6 +155,24 @@ static inline uint64_t hv_collector_calls(const struct hv_collector *c)
     return calls;
 }
 
+/* Fills a record header: type, size and tid as one 8-byte store (an
+ * immediate and the tid), not two constants the compiler may load from
+ * .rodata (one line fewer), then seq and ticks. */
+static inline void hv_rec_header_fill(struct hv_rec_header *h, uint16_t type, uint32_t size, uint32_t tid,
+                                      uint64_t seq, uint64_t ts)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w = (uint64_t)type | (uint64_t)(uint16_t)size << 16 | (uint64_t)tid << 32;
+    memcpy(h, &w, sizeof w);
+#else
+    h->type = type;
+    h->size = (uint16_t)size;
+    h->tid = tid;
+#endif
+    h->seq = seq;
+    h->ts_ns = ts;
+}
+
 /* Reserves a record of `size` bytes (multiple of 8) in the thread's ring,
  * header filled; NULL when it cannot be delivered (already counted). */
 static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, uint16_t type, uint32_t size,
@@ -175,18 +183,7 @@ static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, ui
     struct hv_rec_header *h = hv_ring_reserve_cap(t->ring, t->ring_cap, size);
     if (!h)
         return NULL;
-    /* type, size and tid as one 8-byte store (an immediate and the tid),
-     * not two constants the compiler may load from .rodata: one line fewer. */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t w = (uint64_t)type | (uint64_t)(uint16_t)size << 16 | (uint64_t)t->tid << 32;
-    memcpy(h, &w, sizeof w);
-#else
-    h->type = type;
-    h->size = (uint16_t)size;
-    h->tid = t->tid;
-#endif
-    h->seq = seq;
-    h->ts_ns = ts;
+    hv_rec_header_fill(h, type, size, t->tid, seq, ts);
     return h;
 }
 

@@ -88,18 +88,27 @@ void hv_selftime_add(uint16_t api, uint64_t ticks);
         HV_ST_MARK(st1_);                                                                   \
         ret_t r_ = real_ ? real_ args : (missing);                                          \
         HV_ST_MARK(st2_);                                                                   \
-        /* errno's address: the thread's own, kept when its ring was claimed. */            \
-        int *const ep_ = t_ ? t_->errno_loc : (keep_errno_) ? &errno : NULL;                \
-        int errno_ = ep_ ? *ep_ : 0;                                                        \
+        /* errno's address: the thread's own, kept when its ring was claimed (always  \
+         * before hv_enter first returns a context: no test on the traced path). */   \
+        int *ep_ = NULL;                                                                    \
+        int errno_ = 0;                                                                     \
+        if (t_) {                                                                           \
+            ep_ = t_->errno_loc;                                                            \
+            errno_ = *ep_;                                                                  \
+        } else if (keep_errno_) {                                                           \
+            ep_ = &errno;                                                                   \
+            errno_ = *ep_;                                                                  \
+        }                                                                                   \
         always;                                                                             \
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
             trace;                                                                          \
             hv_leave(t_);                                                                   \
             HV_ST_END(api_);                                                                \
-        }                                                                                   \
-        if (ep_)                                                                            \
             *ep_ = errno_;                                                                  \
+        } else if (keep_errno_) {                                                           \
+            *ep_ = errno_;                                                                  \
+        }                                                                                   \
         return r_;                                                                          \
     }
 
@@ -234,8 +243,10 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     if (s.id)
         hv_call_stream(t, c, s.id, s.form);
     struct hv_copy_args *a = &c->a.copy;
-    enum hv_mem dm = hv_alloc_kind_memo(hv_hot.allocs, HV_PTR(cp->dst), &t->memos[0]);
-    enum hv_mem sm = hv_alloc_kind_memo(hv_hot.allocs, HV_PTR(cp->src), &t->memos[1]);
+    struct hv_alloc_map *am = hv_hot.allocs;
+    uint64_t av = hv_alloc_version(am);
+    enum hv_mem dm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->dst), &t->memos[0]);
+    enum hv_mem sm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->src), &t->memos[1]);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
         sm = hv_host_side(sm);
