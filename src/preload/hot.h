@@ -22,7 +22,7 @@ struct hv_alloc_map;
 
 struct hv_hot {
     alignas(64) _Atomic int state;    /* enum hv_tracer_state (tracer.h) */
-    int clock_tsc;                    /* record/clock.c hv_clock_use_tsc, copied before the state turns ON */
+    _Atomic int clock_mode;           /* enum hv_clock_mode (record/clock.h): how a call reads its ticks */
     int data_gate;                    /* names: nonzero when HIPVIS_START is not "all" */
     unsigned ev_flags;                /* evidence: the HV_EV_* options on */
     int py_on;                        /* pyframes: Python frames recorded */

@@ -201,9 +201,28 @@ static uint64_t transport_pid(void)
     return hv_tracer.cfg.sidecar ? hv_tracer.shm.pid : hv_tracer.writer.hdr.pid;
 }
 
+/* Threads that have made a traced call (attach_thread), ever. While there
+ * is one, its calls read the clock with no fence (HV_CLOCK_MODE_ALONE): the
+ * fence only serves a call that an acquire orders after another producer
+ * thread's call, and there is no other. */
+static _Atomic unsigned threads_seen;
+
 /* This thread's ring, claimed on its first traced call. */
 static void attach_thread(void)
 {
+    if (!hv_tls.errno_loc) {
+        /* A second producer thread: every call from now on fences its clock
+         * read. Stored before this thread's first record and so before any
+         * release it makes after one; a call that an acquire orders after
+         * that release loads the mode after the acquire (x86 keeps loads in
+         * order) and sees ORDERED. A call that was made before this store
+         * needs no fence: it is on the releasing side, where the read
+         * precedes the release in program order. */
+        if (atomic_fetch_add(&threads_seen, 1) >= 1) {
+            int alone = HV_CLOCK_MODE_ALONE;
+            atomic_compare_exchange_strong(&hv_hot.clock_mode, &alone, HV_CLOCK_MODE_ORDERED);
+        }
+    }
     hv_tls.errno_loc = &errno;   /* the wrappers save and restore errno through it */
     if (hv_tls.ring || hv_tls.ring_failed)
         return;
@@ -235,7 +254,10 @@ int hv_tracer_activate(void)
         struct hv_file_header h;
         fill_header(&h);
         int rc = start_transport(&h);
-        hv_hot.clock_tsc = hv_clock_use_tsc;   /* chosen by hv_clock_init; the hot path's copy */
+        /* hv_clock_use_tsc is chosen by hv_clock_init (the transport's start). */
+        atomic_store(&hv_hot.clock_mode, !hv_clock_use_tsc                  ? HV_CLOCK_MODE_MONO
+                                         : atomic_load(&threads_seen) <= 1 ? HV_CLOCK_MODE_ALONE
+                                                                           : HV_CLOCK_MODE_ORDERED);
         atomic_store(&hv_hot.state, rc == 0 ? HV_TRACER_ON : HV_TRACER_OFF);
     }
     ok = atomic_load(&hv_hot.state) == HV_TRACER_ON;

@@ -89,7 +89,11 @@ HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq
 static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct hv_thread_ctx *t, uint16_t api,
                                                                          int32_t result)
 {
-    uint64_t ts = hv_ticks_ordered_after_if(hv_hot.clock_tsc, (uint64_t)(uint32_t)result);
+    /* Acquire (a plain load on x86): read after whatever acquire ordered
+     * this call, so a second producer thread's arrival is seen (tracer.c
+     * attach_thread, docs/trace-format.md "Per-thread sequences"). */
+    int mode = atomic_load_explicit(&hv_hot.clock_mode, memory_order_acquire);
+    uint64_t ts = hv_ticks_call(mode, (uint64_t)(uint32_t)result);
     /* The ring is loaded once (counting the call and reserving its record each
      * loaded and tested it again after the other's stores). The seq is this
      * thread's call count; the ring counts the call (the footer sums them). */

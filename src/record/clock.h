@@ -84,15 +84,28 @@ static inline uint64_t hv_ticks_ordered(void)
     return hv_mono_ns();
 }
 
-/* The same with the producer's clock choice passed in (a copy of
- * hv_clock_use_tsc the caller keeps on a line it reads anyway). */
-static inline uint64_t hv_ticks_ordered_after_if(int use_tsc, uint64_t after)
+/* How a producer's call reads its ticks (hv_ticks_call). */
+enum hv_clock_mode {
+    HV_CLOCK_MODE_MONO = 0,      /* no usable TSC: CLOCK_MONOTONIC (the vDSO orders its own read) */
+    HV_CLOCK_MODE_ORDERED = 1,   /* lfence; rdtsc (hv_rdtsc_ordered_after) */
+    HV_CLOCK_MODE_ALONE = 2,     /* rdtsc with no fence: no other producer thread exists, so no
+                                  * acquire can order this call after another producer's call */
+};
+
+/* A call's ticks, read after the computation of `after` (the real call's
+ * result), as `mode` says. */
+static inline uint64_t hv_ticks_call(int mode, uint64_t after)
 {
 #if defined(__x86_64__)
-    if (__builtin_expect(use_tsc, 1))
+    if (__builtin_expect(mode == HV_CLOCK_MODE_ALONE, 1)) {
+        uint32_t lo, hi;
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : "r"(after));
+        return ((uint64_t)hi << 32) | lo;
+    }
+    if (mode == HV_CLOCK_MODE_ORDERED)
         return hv_rdtsc_ordered_after(after);
 #endif
-    (void)use_tsc;
+    (void)mode;
     (void)after;
     return hv_mono_ns();
 }

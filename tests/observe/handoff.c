@@ -12,6 +12,10 @@
  *   flag     A stores an atomic flag (release) after its sync; B spins on it (acquire)
  *   race     B replays without waiting for A's sync (A waits for B's replay before
  *            synchronizing): the replay is concurrent with the copy -> a hazard
+ *   alone    as mutex, with the main thread as A while it is the only thread that
+ *            has traced (its clock reads take no fence, docs/trace-format.md), and
+ *            B's first traced call the replay of round 0: the handover that makes
+ *            the process multi-threaded must order like any other
  * Every handover repeats ROUNDS times with fresh copies. The analyzer must
  * order the first three (no finding) and report the last.
  * usage: handoff MODE
@@ -27,7 +31,7 @@
 #define N 1024
 #define ROUNDS 20
 
-static int mode;   /* 0 mutex, 1 condvar, 2 flag, 3 race */
+static int mode;   /* 0 mutex, 1 condvar, 2 flag, 3 race, 4 alone (mutex, A on the main thread) */
 static void *a_buf, *b_buf, *pinned;
 static hipStream_t sa, sb, cap;
 static hipGraphExec_t exec;
@@ -63,6 +67,7 @@ static void *thread_a(void *arg)
         switch (mode) {
         case 0:
         case 1:
+        case 4:
             pthread_mutex_lock(&mu);
             ready_round = r;
             if (mode == 1)
@@ -89,6 +94,7 @@ static void *thread_b(void *arg)
     for (int r = 0; r < ROUNDS; r++) {
         switch (mode) {
         case 0:
+        case 4:
             for (;;) {
                 pthread_mutex_lock(&mu);
                 int done = ready_round >= r;
@@ -121,13 +127,13 @@ static void *thread_b(void *arg)
 
 int main(int argc, char **argv)
 {
-    static const char *const modes[] = {"mutex", "condvar", "flag", "race"};
+    static const char *const modes[] = {"mutex", "condvar", "flag", "race", "alone"};
     mode = -1;
-    for (int i = 0; argc == 2 && i < 4; i++)
+    for (int i = 0; argc == 2 && i < 5; i++)
         if (!strcmp(argv[1], modes[i]))
             mode = i;
     if (mode < 0) {
-        fprintf(stderr, "usage: handoff mutex|condvar|flag|race\n");
+        fprintf(stderr, "usage: handoff mutex|condvar|flag|race|alone\n");
         return 2;
     }
     OK(hipMalloc(&a_buf, N));
@@ -143,9 +149,13 @@ int main(int argc, char **argv)
     OK(hipGraphInstantiate(&exec, g, NULL, NULL, 0));
     OK(hipDeviceSynchronize());
     pthread_t ta, tb;
-    pthread_create(&ta, NULL, thread_a, NULL);
     pthread_create(&tb, NULL, thread_b, NULL);
-    pthread_join(ta, NULL);
+    if (mode == 4) {
+        thread_a(NULL);   /* B has made no traced call before round 0's handover */
+    } else {
+        pthread_create(&ta, NULL, thread_a, NULL);
+        pthread_join(ta, NULL);
+    }
     pthread_join(tb, NULL);
     OK(hipDeviceSynchronize());
     return failed;

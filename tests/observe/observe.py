@@ -83,10 +83,13 @@ class Observe(Suite):
     def case_thread_handoff(self):
         """Per-thread seqs (HV_HDR_THREAD_SEQ): a synchronize on one thread
         handed to another through a mutex, a condition variable or an
-        atomic flag orders that thread's replay after it; without the
-        handover the replay races the copy."""
+        atomic flag orders that thread's replay after it, also when the
+        handing thread traced alone until then (clock reads without a
+        fence) and the replay is the other thread's first traced call;
+        without the handover the replay races the copy."""
         prog = os.path.join(self.build, "tests", "observe", "handoff")
-        for mode, want in (("mutex", set()), ("condvar", set()), ("flag", set()), ("race", {"unordered-write"})):
+        for mode, want in (("mutex", set()), ("condvar", set()), ("flag", set()), ("alone", set()),
+                          ("race", {"unordered-write"})):
             out = os.path.join(self.tmp, f"handoff.{mode}.hvt")
             env = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out,
                        HIPVIS_QUIET="1")
