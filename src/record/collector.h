@@ -48,9 +48,13 @@ struct hv_collector {
  *
  * Layout (issue 12): in a serving loop the interpreter and the runtime evict
  * the tracer between two calls, so each line a call reads is a likely miss.
- * What a traced copy reads is on the first two lines: the first holds what
- * every call needs, the second the copy's allocation memos; the rest
- * (scratch, the failed-claim flag) is touched only on rare paths. */
+ * What a traced copy reads comes first: 64 bytes that every call needs,
+ * then the copy's allocation memos; the rest (the failed-claim flag,
+ * scratch) is touched only on rare paths. Not aligned to a line: the
+ * library's initial-exec TLS must fit the static TLS surplus glibc keeps
+ * for a library loaded by dlopen (ctypes.CDLL), and 64-byte alignment
+ * cost padding there ("cannot allocate memory in static TLS block"); the
+ * hot part then spans two lines at most. */
 struct hv_stream_state;
 
 /* An allocation-map memo (preload/allocmap.h hv_alloc_kind_memo): the
@@ -65,7 +69,7 @@ struct hv_alloc_memo {
 };
 
 struct hv_thread_ctx {
-    alignas(64) struct hv_ring *ring;
+    struct hv_ring *ring;
     uint64_t ring_cap;       /* ring->capacity, kept here so a reserve reads no other ring line */
     uint64_t seq;            /* this thread's calls so far: a call's seq (HV_HDR_THREAD_SEQ) */
     uint64_t stream_id;      /* the stream this thread named last (0: none) ... */
@@ -77,7 +81,7 @@ struct hv_thread_ctx {
     uint32_t rewrite_tick;   /* evidence: the rewrite check's 1-in-N sampling turn */
     /* Second line: the allocation memos of a copy's two sides (0: the
      * destination, 1: the source). */
-    alignas(64) struct hv_alloc_memo memos[2];
+    struct hv_alloc_memo memos[2];
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };
