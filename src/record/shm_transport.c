@@ -83,19 +83,23 @@ static void *preparer_main(void *arg)
 {
     struct hv_shm_transport *t = arg;
     for (;;) {
-        struct hv_ring *spare = NULL;
-        if (atomic_load_explicit(&t->hdr->state, memory_order_acquire) == HV_SHM_LIVE &&
-            hv_collector_prepare(t->col) >= 0)
-            spare = hv_collector_spare(t->col);
+        int live = atomic_load_explicit(&t->hdr->state, memory_order_acquire) == HV_SHM_LIVE;
+        int rc = live ? hv_collector_prepare(t->col) : 0;
+        struct hv_ring *spare = live && rc >= 0 ? hv_collector_spare(t->col) : NULL;
         if (spare) {
             /* Returns at once when the spare was taken in between. */
             syscall(SYS_futex, &spare->state, FUTEX_WAIT_PRIVATE, HV_RING_FREE, NULL, NULL, 0);
             continue;
         }
-        /* Stop; unless the segment came back LIVE (hv_shm_start after a
-         * failed exec) before that could see us stopped. */
+        /* Live, and the spare was taken as soon as it was there: again. */
+        if (live && rc >= 0 && atomic_load_explicit(&t->col->nrings, memory_order_acquire) < HV_MAX_RINGS - 1)
+            continue;
+        /* Stop: no ring could be had (retrying would only use up slots), no
+         * slot is left, or the image is closed; a closed segment that came
+         * back LIVE (hv_shm_start after a failed exec) before that could see
+         * us stopped is served on. */
         atomic_store_explicit(&t->preparer, 0, memory_order_seq_cst);
-        if (atomic_load_explicit(&t->hdr->state, memory_order_seq_cst) != HV_SHM_LIVE ||
+        if (live || atomic_load_explicit(&t->hdr->state, memory_order_seq_cst) != HV_SHM_LIVE ||
             atomic_exchange_explicit(&t->preparer, 1, memory_order_seq_cst) != 0)
             return NULL;
     }

@@ -9,12 +9,14 @@
  *
  *   sc_rawprod RATE SECONDS [KILL_AFTER|fork]      (HIPVIS_SIDECAR_DIR: segment directory)
  *   sc_rawprod --spares                            the rings written ahead (below)
+ *   sc_rawprod --spares-full                       the same when no ring can be had
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -116,10 +118,48 @@ static int spares(void)
     return 0;
 }
 
+/* --spares-full: the segment may not grow past ring 0 (RLIMIT_FSIZE, its
+ * SIGXFSZ ignored: the fallocate fails as on a full directory). The
+ * preparer must stop after one failed spare, not retry and use up slots;
+ * a new thread then gets no ring (the tracer counts its records as no_ring). */
+static int spares_full(void)
+{
+    struct hv_shm_geometry g;
+    hv_shm_geometry(1u << 20, &g);
+    struct rlimit rl = {g.rings_offset + g.ring_stride, g.rings_offset + g.ring_stride};
+    signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+        return perror("setrlimit"), 1;
+    start();
+    struct timespec ms = {0, 300 * 1000000L};
+    nanosleep(&ms, NULL);
+    uint32_t n = atomic_load(&col->nrings);
+    if (!self.ring || n != 2 || atomic_load(&col->rings[1]) || atomic_load(&shm.preparer)) {
+        fprintf(stderr, "sc_rawprod --spares-full: ring %p, %u slots taken (2 expected), preparer %d\n",
+                (void *)self.ring, n, atomic_load(&shm.preparer));
+        return 1;
+    }
+    struct hv_ring *got = self.ring;
+    pthread_t th;
+    if (pthread_create(&th, NULL, second_thread, &got) != 0 || pthread_join(th, NULL) != 0 || got)
+        return 1;
+    nanosleep(&ms, NULL);
+    n = atomic_load(&col->nrings);
+    if (n != 3) {
+        fprintf(stderr, "sc_rawprod --spares-full: %u slots taken after a failed claim (3 expected)\n", n);
+        return 1;
+    }
+    hv_shm_close(&shm, 0);
+    printf("spares, segment full: one failed spare, the preparer stopped, the next thread got no ring\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--spares"))
         return spares();
+    if (argc == 2 && !strcmp(argv[1], "--spares-full"))
+        return spares_full();
     if (argc < 3) {
         fprintf(stderr, "usage: sc_rawprod RATE SECONDS [KILL_AFTER|fork]\n");
         return 2;

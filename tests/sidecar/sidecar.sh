@@ -521,6 +521,11 @@ if HIPVIS_SIDECAR_DIR="$work/spares" timeout 30 "$t/sc_rawprod" --spares >"$work
 else
   bad "rings written ahead"; cat "$work/spares.log"
 fi
+if HIPVIS_SIDECAR_DIR="$work/spares" timeout 30 "$t/sc_rawprod" --spares-full >"$work/spares.out" 2>"$work/spares.log"; then
+  ok "$(cat "$work/spares.out")"
+else
+  bad "rings written ahead, segment full"; cat "$work/spares.log"
+fi
 rm -rf "$work/spares"
 
 echo "sidecar: $pass passed, $fail failed"
