@@ -286,7 +286,16 @@ static inline void hv_stream_after_op(struct hv_model *m, uint32_t si, uint64_t 
 /* The host observed every op of s with seq <= upto complete; `via` is the
  * clock that ordered that work (the stream's own clock for a stream sync,
  * the event's for an event sync): work it names is complete too. */
-void hv_stream_observed(struct hv_model *m, uint32_t s, uint64_t upto, const struct hv_vclock *via);
+void hv_stream_observed_via(struct hv_model *m, const struct hv_vclock *via);
+static inline void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const struct hv_vclock *via)
+{
+    if (upto > m->streams[si].completed_seq)
+        m->streams[si].completed_seq = upto;
+    /* Work the completed ops waited for is complete as well. Clocks are
+     * joined transitively at each wait, so one level suffices. */
+    if (via && via->root)
+        hv_stream_observed_via(m, via);
+}
 /* Device synchronize: every stream of device (all when device < 0). */
 void hv_device_observed(struct hv_model *m, int32_t device, uint64_t upto);
 /* A legacy-stream (NULL handle) synchronize on `device`: the legacy stream
@@ -339,8 +348,20 @@ void hv_writer_set(struct hv_model *m, uint64_t lo, uint64_t hi, const struct hv
  * [lo, hi) (lo < hi), for the caller to fill in full (every field), or NULL
  * out of memory; then hv_writer_done gives it its site: `site` when the
  * caller knows it (hv_writer_same_site on the old value), else 0. */
-struct hv_writer *hv_writer_slot(struct hv_model *m, uint64_t lo, uint64_t hi);
-void hv_writer_done(struct hv_model *m, struct hv_writer *v, uint64_t site);
+static inline struct hv_writer *hv_writer_slot(struct hv_model *m, uint64_t lo, uint64_t hi)
+{
+    struct hv_writer *v = hv_imap_assign(&m->writers, lo, hi);
+    if (!v)
+        m->oom = 1;
+    return v;
+}
+uint64_t hv_writer_site(const struct hv_writer *w);
+static inline void hv_writer_done(struct hv_model *m, struct hv_writer *v, uint64_t site)
+{
+    v->site = site ? site : hv_writer_site(v);
+    if (m->sum && hv_imap_count(&m->writers) > m->sum->peak_writer_segments)
+        m->sum->peak_writer_segments = hv_imap_count(&m->writers);
+}
 /* Has a new writer with these fields the site of `old`, a value of the
  * writer map (whose site is set, or 0 in a slot never written)? A loop
  * rewrites each buffer from one site, so the hash is rarely needed. */

@@ -146,13 +146,10 @@ static void complete_entry(void *ctx, uint32_t stream, uint64_t seq)
         complete_upto(m, stream, seq);
 }
 
-void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const struct hv_vclock *via)
+/* Every entry of a clock that ordered work the host saw complete. */
+void hv_stream_observed_via(struct hv_model *m, const struct hv_vclock *via)
 {
-    complete_upto(m, si, upto);
-    /* Work the completed ops waited for is complete as well. Clocks are
-     * joined transitively at each wait, so one level suffices. */
-    if (via && via->root)
-        hv_vc_each(via, complete_entry, m);
+    hv_vc_each(via, complete_entry, m);
 }
 
 void hv_legacy_observed(struct hv_model *m, int32_t device, uint64_t upto)

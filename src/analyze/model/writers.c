@@ -2,27 +2,12 @@
 #include "analyze/model/model.h"
 
 /* Writer site: the fields findings are grouped by (findings.c). */
-static uint64_t writer_site(const struct hv_writer *w)
+uint64_t hv_writer_site(const struct hv_writer *w)
 {
     uint64_t h = hv_mix64(w->stream_id ^ ((uint64_t)w->api << 48) ^ ((uint64_t)w->kind << 40) ^
                           ((uint64_t)(uint16_t)w->arg_index << 24));
     h = hv_mix64(h ^ w->src);
     return hv_mix64(h ^ w->dst);
-}
-
-struct hv_writer *hv_writer_slot(struct hv_model *m, uint64_t lo, uint64_t hi)
-{
-    struct hv_writer *v = hv_imap_assign(&m->writers, lo, hi);
-    if (!v)
-        m->oom = 1;
-    return v;
-}
-
-void hv_writer_done(struct hv_model *m, struct hv_writer *v, uint64_t site)
-{
-    v->site = site ? site : writer_site(v);
-    if (m->sum && hv_imap_count(&m->writers) > m->sum->peak_writer_segments)
-        m->sum->peak_writer_segments = hv_imap_count(&m->writers);
 }
 
 void hv_writer_set(struct hv_model *m, uint64_t lo, uint64_t hi, const struct hv_writer *w)
