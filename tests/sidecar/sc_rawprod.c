@@ -70,7 +70,8 @@ static void call(void)
  * is read through the producer's own collector. */
 static int wait_spare(uint32_t slot)
 {
-    for (int i = 0; i < 5000; i++) {
+    /* The preparer runs at SCHED_IDLE: on a busy machine it waits for an idle moment. */
+    for (int i = 0; i < 20000; i++) {
         struct hv_ring *r = atomic_load(&col->rings[slot]);
         if (r && hv_collector_spare(col) == r) {
             uint64_t off = atomic_load(&shm.hdr->slot_offset[slot]);
@@ -85,7 +86,7 @@ static int wait_spare(uint32_t slot)
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
-    fprintf(stderr, "sc_rawprod --spares: no spare ring in slot %u after 5 s (%u slots)\n", slot,
+    fprintf(stderr, "sc_rawprod --spares: no spare ring in slot %u after 20 s (%u slots)\n", slot,
             atomic_load(&col->nrings));
     return -1;
 }

@@ -516,7 +516,7 @@ stop_sidecar || good=0
 #     which the next new thread takes (sc_rawprod --spares reads the segment
 #     through the producer's collector; no sidecar needed).
 mkdir -p "$work/spares"
-if HIPVIS_SIDECAR_DIR="$work/spares" timeout 30 "$t/sc_rawprod" --spares >"$work/spares.out" 2>"$work/spares.log"; then
+if HIPVIS_SIDECAR_DIR="$work/spares" timeout 60 "$t/sc_rawprod" --spares >"$work/spares.out" 2>"$work/spares.log"; then
   ok "rings written ahead: $(cat "$work/spares.out")"
 else
   bad "rings written ahead"; cat "$work/spares.log"
