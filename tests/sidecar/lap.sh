@@ -9,18 +9,20 @@ ring_kb=${2:-4096}
 bench=$build/tests/sidecar/bench_lap
 lib=$build/libhipvis.so
 work=$(mktemp -d /tmp/hipvis-lap.XXXXXX)
+# The segments where they live by default: a tmpfs (/dev/shm), not /tmp's disk.
+seg=$(mktemp -d /dev/shm/hipvis-lap.XXXXXX 2>/dev/null || mktemp -d /tmp/hipvis-lap-seg.XXXXXX)
 SC=
-trap '[ -n "$SC" ] && kill -KILL $SC 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -n "$SC" ] && kill -KILL $SC 2>/dev/null; rm -rf "$work" "$seg"' EXIT
 
 echo "== bench-lap without preload (no ring: the arms are the same direct calls)"
 "$bench" "$ring_kb" || exit 1
 echo "== bench-lap LD_PRELOAD=$lib, file transport (HIPVIS_RING_KB=$ring_kb)"
 HIPVIS_QUIET=1 HIPVIS_RING_KB=$ring_kb HIPVIS_OUTPUT="$work/lap.%p.zst" LD_PRELOAD="$lib" "$bench" "$ring_kb" || exit 1
 echo "== bench-lap LD_PRELOAD=$lib, HIPVIS_SIDECAR=1 (HIPVIS_RING_KB=$ring_kb)"
-mkdir -p "$work/seg" "$work/out"
-"$build/hipvis-sidecar" --dir "$work/seg" -o "$work/out" --no-analysis -q 2>"$work/sidecar.log" &
+mkdir -p "$work/out"
+"$build/hipvis-sidecar" --dir "$seg" -o "$work/out" --no-analysis -q 2>"$work/sidecar.log" &
 SC=$!
 sleep 0.3
-HIPVIS_QUIET=1 HIPVIS_RING_KB=$ring_kb HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$work/seg" LD_PRELOAD="$lib" \
+HIPVIS_QUIET=1 HIPVIS_RING_KB=$ring_kb HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" LD_PRELOAD="$lib" \
     "$bench" "$ring_kb" || exit 1
 kill -TERM $SC; wait $SC; SC=
