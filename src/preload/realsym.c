@@ -1,4 +1,5 @@
 #include "preload/realsym.h"
+#include "util/elfsym.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -20,67 +21,14 @@ static _Atomic int runtime_path_set;
 typedef void *(*dlvsym_fn)(void *, const char *, const char *);
 static _Atomic(dlvsym_fn) real_dlvsym_fn;
 
-/* GNU hash of a symbol name (the ELF gABI extension's DJB variant). */
-static uint32_t gnu_hash(const char *s)
-{
-    uint32_t h = 5381;
-    for (; *s; s++)
-        h = h * 33 + (unsigned char)*s;
-    return h;
-}
-
-/* Address of `name` defined by the loaded object `lib`, read from its
- * dynamic symbol table through DT_GNU_HASH: how libc's own dlvsym is found
- * without calling dlsym or dlvsym, both of which hipvis interposes. */
-static void *elf_lookup(const char *lib, const char *name)
-{
-    struct link_map *lm = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
-    if (!lm)
-        return NULL;
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    const uint32_t *gh = NULL;
-    for (const ElfW(Dyn) *d = lm->l_ld; d->d_tag != DT_NULL; d++) {
-        /* ld.so relocates these entries in place on most targets; an
-         * unrelocated one is below the load address. */
-        uintptr_t v = d->d_un.d_ptr < lm->l_addr ? d->d_un.d_ptr + lm->l_addr : d->d_un.d_ptr;
-        if (d->d_tag == DT_SYMTAB)
-            symtab = (const ElfW(Sym) *)v;
-        else if (d->d_tag == DT_STRTAB)
-            strtab = (const char *)v;
-        else if (d->d_tag == DT_GNU_HASH)
-            gh = (const uint32_t *)v;
-    }
-    void *found = NULL;
-    if (symtab && strtab && gh && gh[0]) {
-        uint32_t nbuckets = gh[0], symoffset = gh[1], bloom_size = gh[2];
-        const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gh + 4) + bloom_size);
-        const uint32_t *chain = buckets + nbuckets;
-        uint32_t h = gnu_hash(name);
-        for (uint32_t i = buckets[h % nbuckets]; i >= symoffset; i++) {
-            uint32_t h2 = chain[i - symoffset];
-            const ElfW(Sym) *sym = &symtab[i];
-            if ((h2 | 1) == (h | 1) && sym->st_shndx != SHN_UNDEF && sym->st_value &&
-                strcmp(strtab + sym->st_name, name) == 0) {
-                found = (void *)(lm->l_addr + sym->st_value);
-                break;
-            }
-            if (h2 & 1)
-                break;
-        }
-    }
-    dlclose(lm);
-    return found;
-}
-
 /* libc's dlvsym (libdl's before glibc 2.34). */
 static void *real_dlvsym(void *handle, const char *name, const char *version)
 {
     dlvsym_fn f = atomic_load_explicit(&real_dlvsym_fn, memory_order_acquire);
     if (!f) {
-        f = (dlvsym_fn)elf_lookup("libc.so.6", "dlvsym");
+        f = (dlvsym_fn)hv_elf_lookup("libc.so.6", "dlvsym");
         if (!f)
-            f = (dlvsym_fn)elf_lookup("libdl.so.2", "dlvsym");
+            f = (dlvsym_fn)hv_elf_lookup("libdl.so.2", "dlvsym");
         if (!f)
             return NULL;
         atomic_store_explicit(&real_dlvsym_fn, f, memory_order_release);

@@ -187,12 +187,7 @@ static void footprint(void)
         one_step();
         fp_mark = -i;
     }
-    FILE *m = fopen("/proc/self/maps", "r");
-    char line[512];
-    while (m && fgets(line, sizeof line, m))
-        printf("fp map %s", line);
-    if (m)
-        fclose(m);
+    print_maps();
 }
 
 int main(int argc, char **argv)

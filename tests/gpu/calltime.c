@@ -23,6 +23,8 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "util/elfsym.h"   /* not dlsym: hipvis interposes it and answers RTLD_NEXT itself */
+
 typedef struct { unsigned x, y, z; } dim3_t;
 
 enum {
@@ -44,53 +46,6 @@ static void *ct_next[CT__COUNT];
 static pthread_t ct_thread;
 static int ct_on;
 
-/* `name` as defined by the loaded object `lib` itself, read from its GNU
- * hash table. Not dlsym: libhipvis.so interposes dlsym, and a handle lookup
- * searches a whole scope, which can hand this shim its own symbol back. */
-static void *elf_lookup(const char *lib, const char *name)
-{
-    void *h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
-    struct link_map *lm = NULL;
-    if (!h || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
-        if (h)
-            dlclose(h);
-        return NULL;
-    }
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    const uint32_t *gh = NULL;
-    for (const ElfW(Dyn) *d = lm->l_ld; d->d_tag != DT_NULL; d++) {
-        uintptr_t v = d->d_un.d_ptr < lm->l_addr ? d->d_un.d_ptr + lm->l_addr : d->d_un.d_ptr;
-        if (d->d_tag == DT_SYMTAB)
-            symtab = (const ElfW(Sym) *)v;
-        else if (d->d_tag == DT_STRTAB)
-            strtab = (const char *)v;
-        else if (d->d_tag == DT_GNU_HASH)
-            gh = (const uint32_t *)v;
-    }
-    void *found = NULL;
-    if (symtab && strtab && gh && gh[0]) {
-        uint32_t nb = gh[0], off = gh[1], bloom = gh[2], hv = 5381;
-        for (const char *c = name; *c; c++)
-            hv = hv * 33 + (unsigned char)*c;
-        const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gh + 4) + bloom);
-        const uint32_t *chain = buckets + nb;
-        for (uint32_t i = buckets[hv % nb]; i && i >= off; i++) {
-            uint32_t h2 = chain[i - off];
-            const ElfW(Sym) *sym = &symtab[i];
-            if ((h2 | 1) == (hv | 1) && sym->st_shndx != SHN_UNDEF && sym->st_value &&
-                strcmp(strtab + sym->st_name, name) == 0) {
-                found = (void *)(lm->l_addr + sym->st_value);
-                break;
-            }
-            if (h2 & 1)
-                break;
-        }
-    }
-    dlclose(h);
-    return found;
-}
-
 /* The next definition: hipvis's wrapper when CALLTIME_NEXT names the
  * preloaded libhipvis.so and it wraps the function, else the runtime's. */
 static void *next_of(int id)
@@ -101,9 +56,9 @@ static void *next_of(int id)
     static const char *const libs[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so"};
     const char *hv = getenv("CALLTIME_NEXT");
     if (hv && *hv)
-        p = elf_lookup(hv, ct_names[id]);
+        p = hv_elf_lookup(hv, ct_names[id]);
     for (size_t i = 0; !p && i < sizeof libs / sizeof libs[0]; i++)
-        p = elf_lookup(libs[i], ct_names[id]);
+        p = hv_elf_lookup(libs[i], ct_names[id]);
     if (getenv("CALLTIME_DEBUG")) {
         Dl_info di;
         fprintf(stderr, "calltime: %s -> %p (%s)\n", ct_names[id], p,

@@ -3,9 +3,9 @@
 # on this machine and carried (the GPU machine has no compiler guarantee).
 GPU_DIAG := $(BUILD)/gpu-diag
 
-$(GPU_DIAG)/calltime.so: tests/gpu/calltime.c
+$(GPU_DIAG)/calltime.so: tests/gpu/calltime.c src/util/elfsym.h
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -shared -fPIC -o $@ $< -ldl -lpthread
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -shared -fPIC -o $@ $< -ldl -lpthread
 
 test-programs: $(GPU_DIAG)/calltime.so
 
