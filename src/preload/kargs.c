@@ -35,7 +35,8 @@ static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8
  * learnt words (and any word past HV_LEARN_WORDS). PyTorch's eager kernels
  * pass a ~1 KiB TensorIterator config whose data pointers sit at the same
  * offsets launch after launch: a full scan reads ~130 words, a learnt one
- * two to four. What a learnt launch can miss is a pointer at an offset no
+ * two to four. Graph nodes and launches on a capturing stream always scan
+ * in full: a replay runs them again and again, and they are rare. What a learnt launch can miss is a pointer at an offset no
  * full scan of that kernel has seen yet; the next full scan learns it
  * (docs/evidence.md, "Kernel arguments").
  */
@@ -111,7 +112,7 @@ static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint1
 }
 
 int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t block_bytes, struct hv_karg *out,
-                     int max)
+                     int max, int learnt)
 {
     const struct hv_kernel_info *k = hv_kernels_find(func);
     struct hv_alloc_span span = {0};
@@ -122,7 +123,7 @@ int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t blo
         return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &span, NULL) : 0;
     }
     struct hv_karg_learn *l = k->learn;
-    int full = !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
+    int full = !learnt || !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
                ++rescan_tick % HV_RESCAN_EVERY == 0;
     for (uint32_t i = 0; i < k->nargs && n < max; i++) {
         const struct hv_kernel_arg *a = &k->args[i];

@@ -16,12 +16,16 @@ def main():
     words = open(sys.argv[1]).read().split()
     facts = dict(zip(words[0::2], words[1::2]))
     p1, p2 = int(facts["phase1"]), int(facts["phase2"])
-    a, b, c = (int(facts[k], 16) for k in ("a", "b", "c"))
+    a, b, c, d = (int(facts[k], 16) for k in ("a", "b", "c", "d"))
     recs = [json.loads(line) for line in open(sys.argv[2])]
     launches = [r for r in recs if r.get("api") == "cuLaunchKernel"]
     kargs = {r["seq"]: r for r in recs if r.get("type") == "kargs"}
-    if len(launches) != p1 + p2:
-        fail("%d launches recorded, expected %d" % (len(launches), p1 + p2))
+    if len(launches) != p1 + p2 + 1:
+        fail("%d launches recorded, expected %d" % (len(launches), p1 + p2 + 1))
+    captured = launches.pop()
+    got = {(int(x["value"], 16), x["offset"]) for x in kargs.get(captured["seq"], {}).get("args", [])}
+    if not captured.get("captured") or (d, 256) not in got:
+        fail("the captured launch (a graph node) did not report the new pointer at offset 256: %s" % sorted(got))
     found = []
     for i, r in enumerate(launches):
         got = {(int(x["value"], 16), x["offset"]) for x in kargs.get(r["seq"], {}).get("args", [])}
@@ -39,7 +43,7 @@ def main():
     if not all(phase2[first:]):
         fail("launches after the rescan that learnt offset 512 missed it")
     print("check_learn: %d launches: pointers at learnt offsets in every one; a new offset found %d launches "
-          "after it appeared and in every launch since" % (p1 + p2, first))
+          "after it appeared and in every launch since; a captured launch scanned in full" % (p1 + p2, first))
 
 
 if __name__ == "__main__":

@@ -71,11 +71,13 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * is the one that makes a kernel known (its HV_REC_KERNEL is state). */
     if (!l->announce && hv_data_skip(t, s.id))
         return;
-    struct hv_karg args[HV_MAX_KARGS];
-    int n = hv_kargs_collect(l->func, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS);
     const struct hv_kernel_info *k = hv_kernels_find(l->func);
-
     struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
+    /* After hv_begin_on, which knows whether the stream is capturing: a
+     * captured launch becomes a graph node and is scanned in full. */
+    struct hv_karg args[HV_MAX_KARGS];
+    int n = hv_kargs_collect(l->func, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
+                             !(c->flags & HV_CALL_CAPTURING));
     struct hv_launch_args *a = &c->a.launch;
     a->func = l->func;
     memcpy(a->grid, l->grid, sizeof a->grid);
