@@ -36,9 +36,10 @@ static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8
  * pass a ~1 KiB TensorIterator config whose data pointers sit at the same
  * offsets launch after launch: a full scan reads ~130 words, a learnt one
  * two to four. Graph nodes and launches on a capturing stream always scan
- * in full: a replay runs them again and again, and they are rare. What a learnt launch can miss is a pointer at an offset no
- * full scan of that kernel has seen yet; the next full scan learns it
- * (docs/evidence.md, "Kernel arguments").
+ * in full: a replay runs them again and again, and they are rare. What a
+ * learnt launch can miss is a pointer at an offset no full scan of that
+ * kernel has seen yet; the thread's next full scan learns it
+ * (docs/kernel-args.md, "Learnt pointer words").
  */
 #define HV_LEARN_SCANS 8u
 #define HV_RESCAN_EVERY 64u
