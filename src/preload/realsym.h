@@ -25,15 +25,16 @@ struct hv_wrapper {
 /* Declares the registry entry of wrapper `name` (a function defined in the
  * same file). */
 #define HV_WRAPPER(name) HV_WRAPPER_IN(name, )
-/* The same with attributes for the entry (HV_HOT_DATA: intercept.h HV_WRAP_ATTRS). */
-/* The entry holds the wrapper's address through a hidden alias: `name` itself
- * is exported, so its address in a data initializer is bound by the dynamic
- * linker, and an interposer preloaded ahead of hipvis that defines the same
- * name would be taken for hipvis's wrapper (its dlsym(RTLD_NEXT) then came
- * back to itself and looped). */
-#define HV_WRAPPER_IN(name, attrs)                                                         \
-    extern __typeof__(name) hv_self_##name __attribute__((alias(#name), copy(name), visibility("hidden"))); \
-    static attrs struct hv_wrapper hv_w_##name = {#name, (void *)hv_self_##name, NULL};    \
+/* The same with attributes for the entry (HV_HOT_DATA: intercept.h
+ * HV_WRAP_ATTRS). The entry holds the wrapper's address through a hidden
+ * alias: `name` itself is exported, so its address in a data initializer is
+ * bound by the dynamic linker, and an interposer preloaded ahead of hipvis
+ * that defines the same name would be taken for hipvis's wrapper (its
+ * dlsym(RTLD_NEXT) then came back to itself and looped). */
+#define HV_WRAPPER_IN(name, attrs)                                                                   \
+    extern __typeof__(name) hv_self_##name                                                           \
+        __attribute__((alias(#name), copy(name), visibility("hidden")));                             \
+    static attrs struct hv_wrapper hv_w_##name = {#name, (void *)hv_self_##name, NULL};              \
     __attribute__((used, section("hv_wrappers"))) static struct hv_wrapper *const hv_wp_##name = &hv_w_##name
 
 void *hv_real_resolve(struct hv_wrapper *w);
