@@ -112,10 +112,9 @@ static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint1
     return n;
 }
 
-int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t block_bytes, struct hv_karg *out,
-                     int max, int learnt)
+int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
+                     struct hv_karg *out, int max, int learnt)
 {
-    const struct hv_kernel_info *k = hv_kernels_find(func);
     struct hv_alloc_span span = {0};
     int n = 0;
     if (!k || k->nargs == 0) {

@@ -16,13 +16,15 @@
 
 #define HV_MAX_KARGS 64
 
-/* Either `params` (array of pointers to each argument) or `block` (the packed
- * argument buffer, `block_bytes` long) describes the arguments. Returns the
+/* Kernel `k`'s layout (hv_kernels_find; NULL when unknown) and either
+ * `params` (array of pointers to each argument) or `block` (the packed
+ * argument buffer, `block_bytes` long) describe the arguments. Returns the
  * number of entries written to out[]. `learnt`: 1 lets an eager launch read
  * only a kernel's learnt pointer words (kargs.c); 0 scans every word (graph
  * nodes and launches being captured: a replay runs them again and again). */
-int hv_kargs_collect(uint64_t func, void **params, const void *block, size_t block_bytes, struct hv_karg *out,
-                     int max, int learnt);
+struct hv_kernel_info;
+int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
+                     struct hv_karg *out, int max, int learnt);
 
 /* Emits one HV_REC_KARGS record (after the owning call was committed). */
 void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,

@@ -22,6 +22,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "../bench/bench_util.h"   /* now_ns, cmp_double */
+#include "iter_k.h"
+
 #define MAX_BLOCKS 31
 static int BLOCKS = MAX_BLOCKS;   /* BENCH_LAUNCH_BLOCKS: fewer, for callgrind */
 #define HOT_CALLS 2000
@@ -29,19 +32,6 @@ static int BLOCKS = MAX_BLOCKS;   /* BENCH_LAUNCH_BLOCKS: fewer, for callgrind *
 #define COLD_BYTES (2u << 20)
 
 static void (*record_this_thread)(int);
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static unsigned char *thrash;
 
@@ -90,23 +80,14 @@ static double ab(CUfunction f, void **params, int calls, int cold, double *on_ns
 
 int main(void)
 {
-    CUmodule m;
     CUfunction f;
     CUdeviceptr bufs[3];
-    if (cuInit(0) != CUDA_SUCCESS || cuModuleLoadData(&m, "image") != CUDA_SUCCESS ||
-        cuModuleGetFunction(&f, m, "iter_k") != CUDA_SUCCESS) {
+    if (iter_k_setup(&f, bufs, 2u << 20) != 0) {
         fprintf(stderr, "bench-launch: the stand-in driver has no iter_k\n");
         return 1;
     }
-    for (int i = 0; i < 3; i++)
-        cuMemAlloc_v2(&bufs[i], 2u << 20);
-    /* The config block: packed int32 sizes and strides, zeros, and the two
-     * data pointers where PyTorch's reduce config holds them. */
-    static uint64_t cfg[1048 / 8];
-    for (int i = 0; i < 100; i++)
-        cfg[i] = (uint64_t)((i * 7) % 64) | (uint64_t)((i * 13) % 512) << 32;
-    cfg[984 / 8] = bufs[1] + 0xc00;
-    cfg[992 / 8] = bufs[2] + 0x400;
+    static uint64_t cfg[ITER_K_WORDS];
+    iter_k_config(cfg, bufs[1] + 0xc00, bufs[2] + 0x400);
     void *params[1] = {cfg};
     thrash = calloc(1, COLD_BYTES);
     if (!thrash)

@@ -14,25 +14,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "iter_k.h"
+
 #define PHASE1 200
 #define PHASE2 300
 
 int main(void)
 {
-    CUmodule m;
     CUfunction f;
     CUdeviceptr b[3];
-    if (cuInit(0) != CUDA_SUCCESS || cuModuleLoadData(&m, "image") != CUDA_SUCCESS ||
-        cuModuleGetFunction(&f, m, "iter_k") != CUDA_SUCCESS)
+    if (iter_k_setup(&f, b, 1u << 20) != 0)
         return 1;
-    for (int i = 0; i < 3; i++)
-        if (cuMemAlloc_v2(&b[i], 1u << 20) != CUDA_SUCCESS)
-            return 1;
-    static uint64_t cfg[1048 / 8];
-    for (int i = 0; i < 100; i++)
-        cfg[i] = (uint64_t)((i * 7) % 64) | (uint64_t)((i * 13) % 512) << 32;
-    cfg[984 / 8] = b[0] + 0x100;
-    cfg[992 / 8] = b[1] + 0x200;
+    static uint64_t cfg[ITER_K_WORDS];
+    iter_k_config(cfg, b[0] + 0x100, b[1] + 0x200);
     void *params[1] = {cfg};
     for (int i = 0; i < PHASE1 + PHASE2; i++) {
         if (i == PHASE1)

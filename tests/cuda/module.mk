@@ -27,7 +27,7 @@ $(CUDA_T)/fake/libcuda.so.1: tests/cuda/fake_libcuda.c
 	@mkdir -p $(@D)
 	$(CC) $(CUDA_TEST_CFLAGS) -shared -fPIC -fvisibility=hidden -Wl,-soname,libcuda.so.1 -Wl,-Bsymbolic -o $@ $<
 
-$(CUDA_T)/karg_learn: tests/cuda/karg_learn.c $(CUDA_T)/fake/libcuda.so.1
+$(CUDA_T)/karg_learn: tests/cuda/karg_learn.c tests/cuda/iter_k.h $(CUDA_T)/fake/libcuda.so.1
 	@mkdir -p $(@D)
 	$(CC) $(CUDA_TEST_CFLAGS) -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake'
 
@@ -43,9 +43,9 @@ check-cuda: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(CUDA_T)/rt_passthrough $(CUDA_T)
 
 # The eager-launch cost of issue 12 (PyTorch's reduce kernels: one 1 KiB
 # by-value parameter scanned for pointers), on the stand-in driver.
-$(CUDA_T)/bench_launch: tests/cuda/bench_launch.c $(CUDA_T)/fake/libcuda.so.1
+$(CUDA_T)/bench_launch: tests/cuda/bench_launch.c tests/cuda/iter_k.h tests/bench/bench_util.h $(CUDA_T)/fake/libcuda.so.1
 	@mkdir -p $(@D)
-	$(CC) $(CUDA_TEST_CFLAGS) -O2 -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake' -ldl
+	$(CC) $(CUDA_TEST_CFLAGS) -Iinclude -Isrc -O2 -o $@ $< -L$(CUDA_T)/fake -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/fake' -ldl
 
 bench-launch: $(CUDA_T)/bench_launch $(LIBHIPVIS)
 	@echo "== bench-launch without preload (both arms direct: the noise floor)"

@@ -76,7 +76,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     /* After hv_begin_on, which knows whether the stream is capturing: a
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];
-    int n = hv_kargs_collect(l->func, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
+    int n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
                              !(c->flags & HV_CALL_CAPTURING));
     struct hv_launch_args *a = &c->a.launch;
     a->func = l->func;
