@@ -71,7 +71,7 @@ void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
         hv_stacks_emit(t, ev->seq);
 }
 
-void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
+void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     if (hv_ev(HV_EV_REWRITE))
         hv_payload_observed(t, seq, o, upto);

@@ -14,6 +14,7 @@
 #ifndef HIPVIS_EVIDENCE_H
 #define HIPVIS_EVIDENCE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "hipvis/trace.h"
@@ -101,7 +102,19 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
  * different threads (seqs are per thread). Work bounded by what is
  * pending, not by the number of streams. */
 struct hv_obs;
-HV_HOT_FN void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+/* Rewrite checks queued and not yet observed (payload.c), in hv_hot_data. */
+extern _Atomic uint32_t hv_payload_pending;
+/* With the rewrite check alone (the defaults) an observation has work only
+ * while a sampled copy waits for one (one copy in HIPVIS_REWRITE_EVERY):
+ * the test is here, so that the other observations run none of the
+ * evidence code (issue 12: fewer code lines per step). The probe looks at
+ * every observation. */
+static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
+{
+    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_payload_pending, memory_order_relaxed))
+        hv_ev_observed_now(t, seq, o, upto);
+}
 
 /* Around a graph launch on canonical stream `stream`: before() runs before
  * the real launch (pre-replay snapshots), after() once its record is

@@ -42,8 +42,9 @@ struct pending_stream {
 
 static struct pending_stream pending[HV_PENDING_STREAMS];
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Copies on all lists: an observation with nothing pending costs one load. */
-static _Atomic uint32_t pending_total HV_HOT_DATA;
+/* Copies on all lists: an observation with nothing pending costs one load,
+ * in the observing call's own code (evidence.h hv_ev_observed). */
+_Atomic uint32_t hv_payload_pending HV_HOT_DATA;
 
 static uint32_t payload_limit, stage_bytes;
 /* evidence.h: the check's size limit and sampling, and the copies this
@@ -63,7 +64,7 @@ static void child_after_fork(void)
 {
     pthread_mutex_init(&pending_lock, NULL);
     memset(pending, 0, sizeof pending);
-    atomic_store(&pending_total, 0);
+    atomic_store(&hv_payload_pending, 0);
 }
 
 void hv_payload_setup(const struct hv_config *cfg)
@@ -172,7 +173,7 @@ static int pending_add(const struct hv_copy_ev *ev)
     }
     if (slot && slot->n < HV_PENDING_PER_STREAM) {
         slot->c[slot->n++] = (struct pending_copy){ev->ts, ev->src, ev->bytes, ev->hash};
-        atomic_fetch_add_explicit(&pending_total, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&hv_payload_pending, 1, memory_order_relaxed);
         ok = 1;
     }
     pthread_mutex_unlock(&pending_lock);
@@ -214,7 +215,7 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
             *from = HV_PENDING_STREAMS;   /* one list per stream */
         break;
     }
-    atomic_fetch_sub_explicit(&pending_total, n, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&hv_payload_pending, n, memory_order_relaxed);
     pthread_mutex_unlock(&pending_lock);
     return n;
 }
@@ -234,7 +235,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
 {
     struct pending_copy done[HV_PENDING_PER_STREAM];
     uint32_t from = 0;
-    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&pending_total, memory_order_relaxed)) {
+    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_payload_pending, memory_order_relaxed)) {
         uint32_t n = pending_take(o, upto, &from, done);
         for (uint32_t i = 0; i < n; i++) {
             uint8_t mem;

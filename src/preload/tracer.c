@@ -123,6 +123,9 @@ static int setup_locked(void)
     hv_regions_setup(&hv_tracer.cfg);
     read_cmdline(hv_tracer.cfg.record_argv);
     hv_alloc_map_init(hv_hot.allocs);
+#if defined(__x86_64__) || defined(__aarch64__)
+    hv_hot.tls_off = (intptr_t)((char *)&hv_tls - (char *)__builtin_thread_pointer());
+#endif
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
@@ -268,6 +271,15 @@ int hv_tracer_activate(void)
     return ok;
 }
 
+struct hv_thread_ctx *hv_enter_slow(void)
+{
+    struct hv_thread_ctx *t = &hv_tls;
+    if (t->depth || !hv_tracer_activate())
+        return NULL;
+    t->depth = 1;
+    return t;
+}
+
 struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
 {
     struct hv_call *c = hv_call_open(t, api, result);
@@ -286,6 +298,19 @@ struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
     c->h.seq = seq;
     c->h.ts_ns = ts;   /* evidence orders observations by it */
     return c;
+}
+
+struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint8_t form)
+{
+    struct hv_stream_state *s = hv_stream_cached(t, stream);
+    c->stream = stream;
+    c->stream_form = form;
+    c->epoch = s ? hv_stream_epoch(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
+    if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
+        c->flags |= HV_CALL_CAPTURING;
+        c->capture = HV_CAPTURE_ACTIVE;
+    }
+    return s;
 }
 
 struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream)

@@ -48,22 +48,78 @@ extern __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-ex
 
 HV_COLD_FN int hv_tracer_activate(void);   /* slow path of hv_enter */
 HV_COLD_FN void hv_tracer_call_no_ring(void);   /* a call of a thread without a ring: counted (cold) */
+/* hv_enter when tracing is not ON yet or the thread has no ring. */
+HV_COLD_FN struct hv_thread_ctx *hv_enter_slow(void);
+
+/* The calling thread's context, through hv_hot.tls_off (valid once the
+ * state was ON) and the thread pointer, whose line (%fs:0, the stack
+ * protector's canary next to it) every process keeps hot. */
+static inline struct hv_thread_ctx *hv_tls_ctx(void)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+    return (struct hv_thread_ctx *)((char *)__builtin_thread_pointer() + hv_hot.tls_off);
+#else
+    return &hv_tls;
+#endif
+}
 
 /* Starts a traced call: NULL when this call must not be recorded (tracing
  * off, or a call the runtime makes into itself while serving one). */
 static inline struct hv_thread_ctx *hv_enter(void)
 {
-    struct hv_thread_ctx *t = &hv_tls;
-    if (t->depth)
-        return NULL;
-    if (__builtin_expect(atomic_load_explicit(&hv_hot.state, memory_order_acquire) != HV_TRACER_ON || !t->ring, 0) &&
-        !hv_tracer_activate())
-        return NULL;
-    t->depth = 1;
-    return t;
+    if (__builtin_expect(atomic_load_explicit(&hv_hot.state, memory_order_acquire) == HV_TRACER_ON, 1)) {
+        struct hv_thread_ctx *t = hv_tls_ctx();
+        if (t->depth)
+            return NULL;
+        if (__builtin_expect(t->ring != NULL, 1)) {
+            t->depth = 1;
+            return t;
+        }
+    }
+    return hv_enter_slow();
 }
 
 static inline void hv_leave(struct hv_thread_ctx *t) { t->depth = 0; }
+
+/* A hint that the line at `p` is about to be written (PREFETCHW; it never
+ * faults, so a stale or NULL hint is harmless). */
+static inline void hv_prefetch_w(const void *p)
+{
+#if defined(__x86_64__)
+    __asm__ __volatile__("prefetchw %0" : : "m"(*(const uint8_t *)p));
+#else
+    __builtin_prefetch(p, 1, 3);
+#endif
+}
+
+/*
+ * Asks for the lines a traced call's record will touch, before the real
+ * call (issue 12). In a serving loop the interpreter, the framework and the
+ * runtime evict the tracer between two calls, so each of those lines is a
+ * likely miss, and several of them are reached only through another (the
+ * thread's context -> its ring -> the record; the stream's slot; the
+ * device's observation generations; the allocation map's version). A real
+ * GPU runtime call takes microseconds: requested here, from the one line
+ * hv_enter has just read, they arrive while it runs, and the record is
+ * filled from cache afterwards. Prefetches never fault and never wait, so
+ * a stale hint (a ring wrap, another stream this time) costs a line of
+ * bandwidth and nothing else.
+ */
+static inline void hv_call_prefetch(const struct hv_thread_ctx *t)
+{
+    const uint8_t *rec = t->next_rec;
+    hv_prefetch_w(rec);
+    hv_prefetch_w(rec + 64);
+    hv_prefetch_w(rec + sizeof(struct hv_call) - 1);
+    hv_prefetch_w(t->ring);   /* the producer's line: head and counters */
+    /* The context's later lines (allocation memos, the rewrite tick). */
+    hv_prefetch_w((const uint8_t *)t + 64);
+    hv_prefetch_w((const uint8_t *)&t->ring_failed);
+    __builtin_prefetch(t->stream_state, 0, 3);
+    struct hv_stream_table *st = hv_hot.streams;
+    __builtin_prefetch(&st->gen[(uint32_t)t->device % HV_OBS_DEVICES], 0, 3);
+    __builtin_prefetch(&hv_hot.allocs->version, 0, 3);
+}
 
 /* Count a record that could not even be reserved because the thread has no ring. */
 HV_COLD_FN void hv_count_no_ring(void);
@@ -101,7 +157,7 @@ static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct
     struct hv_call *c = NULL;
     if (__builtin_expect(r != NULL, 1)) {
         hv_ring_bump(&r->calls);
-        c = (struct hv_call *)hv_ring_reserve_cap(r, t->ring_cap, sizeof *c);
+        c = (struct hv_call *)hv_ring_reserve_cap(r, hv_thread_ring_cap(t), sizeof *c);
     } else {
         hv_tracer_call_no_ring();
     }
@@ -131,8 +187,10 @@ HV_HOT_FN struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, i
  * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
 static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
 {
-    if (__builtin_expect(c->h.size != 0, 1))
+    if (__builtin_expect(c->h.size != 0, 1)) {
         hv_ring_commit_at(t->ring, c, sizeof *c);
+        t->next_rec = (const uint8_t *)(c + 1);
+    }
 }
 
 /* The state of canonical stream `stream`, through the thread's one-entry
@@ -147,20 +205,12 @@ static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, 
     return hv_stream_lookup(t, stream);
 }
 
-/* Fills stream, form, epoch and capture state from the canonical id. */
-static inline struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
-                                                     uint8_t form)
-{
-    struct hv_stream_state *s = hv_stream_cached(t, stream);
-    c->stream = stream;
-    c->stream_form = form;
-    c->epoch = s ? hv_stream_epoch(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
-    if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
-        c->flags |= HV_CALL_CAPTURING;
-        c->capture = HV_CAPTURE_ACTIVE;
-    }
-    return s;
-}
+/* Fills stream, form, epoch and capture state from the canonical id. Out
+ * of line: the copy, the graph launch and the synchronize of a serving
+ * step then run one copy of it (a few code lines fewer per step than one
+ * inlined into each, issue 12). */
+HV_HOT_FN struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
+                                                 uint8_t form);
 
 /* An auxiliary record of `size` bytes following call `seq`; NULL if dropped. */
 static inline void *hv_aux_begin(struct hv_thread_ctx *t, uint16_t type, uint32_t size, uint64_t seq)

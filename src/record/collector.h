@@ -70,7 +70,10 @@ struct hv_alloc_memo {
 
 struct hv_thread_ctx {
     struct hv_ring *ring;
-    uint64_t ring_cap;       /* ring->capacity, kept here so a reserve reads no other ring line */
+    /* Where the next record most likely goes (just past the last one
+     * committed): what a wrapper prefetches before the real call
+     * (tracer.h hv_call_prefetch). A hint only: wrong after a wrap. */
+    const uint8_t *next_rec;
     uint64_t seq;            /* this thread's calls so far: a call's seq (HV_HDR_THREAD_SEQ) */
     uint64_t stream_id;      /* the stream this thread named last (0: none) ... */
     struct hv_stream_state *stream_state;   /* ... and its table slot (tracer.h hv_stream_cached) */
@@ -78,10 +81,11 @@ struct hv_thread_ctx {
     int32_t depth;
     uint32_t tid;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
-    uint32_t rewrite_tick;   /* evidence: the rewrite check's 1-in-N sampling turn */
+    uint32_t ring_shift;     /* log2 of ring->capacity, kept here so a reserve reads no other ring line */
     /* Second line: the allocation memos of a copy's two sides (0: the
      * destination, 1: the source). */
     struct hv_alloc_memo memos[2];
+    uint32_t rewrite_tick;   /* evidence: the rewrite check's 1-in-N sampling turn */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };
@@ -90,8 +94,14 @@ struct hv_thread_ctx {
 static inline void hv_thread_set_ring(struct hv_thread_ctx *t, struct hv_ring *r)
 {
     t->ring = r;
-    t->ring_cap = r ? r->capacity : 0;
+    t->ring_shift = r ? (uint32_t)__builtin_ctzll(r->capacity) : 0;
+    t->next_rec = r ? (const uint8_t *)r + HV_RING_DATA_OFFSET +
+                          (atomic_load_explicit(&r->head, memory_order_relaxed) & (r->capacity - 1))
+                    : NULL;
 }
+
+/* The thread's ring capacity (a power of two). */
+static inline uint64_t hv_thread_ring_cap(const struct hv_thread_ctx *t) { return (uint64_t)1 << t->ring_shift; }
 
 void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes);
 
@@ -184,7 +194,7 @@ static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, ui
 {
     if (!t->ring)
         return NULL;
-    struct hv_rec_header *h = hv_ring_reserve_cap(t->ring, t->ring_cap, size);
+    struct hv_rec_header *h = hv_ring_reserve_cap(t->ring, hv_thread_ring_cap(t), size);
     if (!h)
         return NULL;
     hv_rec_header_fill(h, type, size, t->tid, seq, ts);
@@ -199,7 +209,9 @@ static inline struct hv_rec_header *hv_emit_begin(struct hv_thread_ctx *t, uint1
 
 static inline void hv_emit_commit(struct hv_thread_ctx *t, struct hv_rec_header *h)
 {
-    hv_ring_commit_at(t->ring, h, h->size);
+    uint32_t len = h->size;
+    hv_ring_commit_at(t->ring, h, len);
+    t->next_rec = (const uint8_t *)h + len;
 }
 
 #endif

@@ -24,6 +24,12 @@
  * functions on distinct lines) before every call, the sweep outside the
  * timed part. The medians of both arms are printed side by side.
  *
+ * GPU-like calls (issue 12): the same hot and cold, for the two calls of a
+ * serving step whose runtime function takes about a microsecond (a pinned
+ * H2D copy on the legacy stream, a legacy-stream synchronize; stub_runtime.c):
+ * the time a wrapper's prefetches, issued before the real call, have to
+ * arrive. This is the figure that models a GPU loop's in-situ cost.
+ *
  * --footprint (footprint.sh, under valgrind's lackey): one traced call
  * between two markers, for counting the distinct cache lines and pages the
  * tracer's own instructions touch.
@@ -51,6 +57,12 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *
 hipError_t bench_direct_hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *s);
 hipError_t hipMemcpyDtoDAsync(void *dst, void *src, size_t n, void *s);
 hipError_t bench_direct_hipMemcpyDtoDAsync(void *dst, void *src, size_t n, void *s);
+hipError_t hipHostMalloc(void **p, size_t n, unsigned flags);
+hipError_t hipMalloc(void **p, size_t n);
+hipError_t hipMemcpyHtoDAsync(void *dst, void *src, size_t n, void *s);
+hipError_t bench_direct_hipMemcpyHtoDAsync(void *dst, void *src, size_t n, void *s);
+hipError_t hipStreamSynchronize(void *s);
+hipError_t bench_direct_hipStreamSynchronize(void *s);
 
 #define BLOCK 5000
 #define ROUNDS 101
@@ -371,6 +383,70 @@ static void compare_isolated(void)
     free(sweep_buf);
 }
 
+/* ---- GPU-like calls: the runtime call takes a while ----
+ *
+ * What a serving step's calls look like to the tracer (issue 12): a 2 KiB
+ * H2D copy from pinned memory on the legacy stream and a legacy-stream
+ * synchronize, each a stand-in runtime call that runs about a microsecond
+ * and reads 8 KiB of its own state (stub_runtime.c), each after the sweep
+ * of caches and TLBs that a step's Python and framework work amounts to.
+ * The added cost here is what the tracer's cold lines cost when the real
+ * call's latency can hide what the wrapper asks for before it (prefetches);
+ * the empty-function arms above have no such time. */
+static void compare_gpu_like(void)
+{
+    static double d[2][ISO_SAMPLES], t[2][ISO_SAMPLES];
+    void *pinned = NULL, *dev = NULL;
+    sweep_buf = malloc(8u << 20);
+    if (!sweep_buf || hipHostMalloc(&pinned, 2048, 0) != 0 || hipMalloc(&dev, 2048) != 0)
+        return;
+    memset(sweep_buf, 1, 8u << 20);
+    uint64_t n0 = now_ns(), c0 = tsc_fenced();
+    for (int hot = 1; hot >= 0; hot--) {
+        for (int k = -50; k < ISO_SAMPLES; k++) {
+            for (int j = 0; j < 2; j++) {
+                int arm = j ^ (k & 1);
+                ((unsigned char *)pinned)[0] = (unsigned char)k;
+                if (!hot)
+                    sweep(8u << 20);
+                uint64_t t0 = tsc_fenced();
+                if (arm)
+                    hipMemcpyHtoDAsync(dev, pinned, 2048, NULL);
+                else
+                    bench_direct_hipMemcpyHtoDAsync(dev, pinned, 2048, NULL);
+                uint64_t t1 = tsc_fenced();
+                if (!hot)
+                    sweep(8u << 20);
+                uint64_t t2 = tsc_fenced();
+                if (arm)
+                    hipStreamSynchronize(NULL);
+                else
+                    bench_direct_hipStreamSynchronize(NULL);
+                uint64_t t3 = tsc_fenced();
+                if (k >= 0) {
+                    (arm ? t : d)[0][k] = (double)(t1 - t0);
+                    (arm ? t : d)[1][k] = (double)(t3 - t2);
+                }
+            }
+            if (k % 500 == 499)
+                pause_for_writer();
+        }
+        double per_ns = (double)(tsc_fenced() - c0) / (double)(now_ns() - n0);
+        if (per_ns <= 0)
+            per_ns = 1;
+        double load[3] = {0};
+        getloadavg(load, 3);
+        static const char *const what[2] = {"pinned H2D copy, legacy stream", "legacy-stream synchronize"};
+        for (int c = 0; c < 2; c++) {
+            double dm = trimmed_mean(d[c], ISO_SAMPLES), tm = trimmed_mean(t[c], ISO_SAMPLES);
+            printf("bench-intercept: GPU-like calls, %s: %-31s direct %6.1f ns, through libhipvis %6.1f ns: "
+                   "+%.1f ns per call (load average %.2f)\n",
+                   hot ? "hot " : "cold", what[c], dm / per_ns, tm / per_ns, (tm - dm) / per_ns, load[0]);
+        }
+    }
+    free(sweep_buf);
+}
+
 /* --count (instr.sh): calls through each arm, each arm in a function of its
  * own so an instruction counter (callgrind --toggle-collect) can count one
  * arm alone; the writer gets its pause between blocks as above. No timing:
@@ -428,6 +504,10 @@ int main(int argc, char **argv)
         compare_isolated();
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--gpu-like") == 0) {
+        compare_gpu_like();
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--count") == 0) {
         arm_loop(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
         count_direct(COUNT_CALLS);
@@ -444,6 +524,7 @@ int main(int argc, char **argv)
            "docs/trace-format.md; the threads section below runs after three threads traced, fenced)\n");
     compare("hipMemcpyDtoDAsync, runtime function doing ~2000 instructions", busy_direct, busy_traced);
     compare_isolated();
+    compare_gpu_like();
     compare_threads();
     return 0;
 }

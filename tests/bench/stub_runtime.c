@@ -37,3 +37,62 @@ __attribute__((visibility("default"), noinline)) hipError_t hipMemcpyDtoDAsync(v
 __attribute__((visibility("default"))) hipError_t bench_direct_hipMemcpyDtoDAsync(void *dst, void *src, size_t n,
                                                                                    hipStream_t s)
     __attribute__((alias("hipMemcpyDtoDAsync")));
+
+/*
+ * The calls of a GPU serving step, for bench-intercept's "GPU-like" arms
+ * (issue 12): a pinned H2D copy on the legacy stream and a legacy-stream
+ * synchronize, each running for about a microsecond and reading 8 KiB of
+ * its own state, as a real runtime call's enqueue or wait does: the time a
+ * wrapper's prefetches have to complete, and the runtime's own working set
+ * competing for the first-level cache. The allocators hand out ordinary
+ * memory (the tracer records the first as pinned host memory, the second
+ * as device memory).
+ */
+#include <stdlib.h>
+
+static unsigned char rt_state[8192];
+
+static __attribute__((noinline)) void runtime_work(void)
+{
+    unsigned long x = 0;
+    for (unsigned i = 0; i < sizeof rt_state; i += 64)
+        x += rt_state[i];
+    for (int i = 0; i < 3000; i++)
+        __asm__ __volatile__("" : "+r"(x));
+    __asm__ __volatile__("" : : "r"(x) : "memory");
+}
+
+__attribute__((visibility("default"))) hipError_t hipHostMalloc(void **p, size_t n, unsigned flags)
+{
+    (void)flags;
+    *p = calloc(1, n);
+    return *p ? 0 : 2;
+}
+
+__attribute__((visibility("default"))) hipError_t hipMalloc(void **p, size_t n)
+{
+    *p = calloc(1, n);
+    return *p ? 0 : 2;
+}
+
+__attribute__((visibility("default"), noinline)) hipError_t hipMemcpyHtoDAsync(void *dst, void *src, size_t n,
+                                                                                hipStream_t s)
+{
+    runtime_work();
+    __asm__ __volatile__("" : : "r"(dst), "r"(src), "r"(n), "r"(s) : "memory");
+    return 0;
+}
+
+__attribute__((visibility("default"))) hipError_t bench_direct_hipMemcpyHtoDAsync(void *dst, void *src, size_t n,
+                                                                                   hipStream_t s)
+    __attribute__((alias("hipMemcpyHtoDAsync")));
+
+__attribute__((visibility("default"), noinline)) hipError_t hipStreamSynchronize(hipStream_t s)
+{
+    runtime_work();
+    __asm__ __volatile__("" : : "r"(s) : "memory");
+    return 0;
+}
+
+__attribute__((visibility("default"))) hipError_t bench_direct_hipStreamSynchronize(hipStream_t s)
+    __attribute__((alias("hipStreamSynchronize")));

@@ -70,6 +70,12 @@ void hv_selftime_add(uint16_t api, uint64_t ticks);
 #define HV_WRAP_ATTRS(part)
 #endif
 
+#ifdef HV_NO_CALL_PREFETCH
+#define HV_CALL_PREFETCH(t) ((void)(t))
+#else
+#define HV_CALL_PREFETCH(t) hv_call_prefetch(t)
+#endif
+
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
  * leaves an untraced call with no errno save/restore (the constant folds). */
 #define HV_WRAP_IMPL(ret_t, missing, name, params, args, before, keep_errno_, always, trace)  \
@@ -83,6 +89,7 @@ void hv_selftime_add(uint16_t api, uint64_t ticks);
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
             (void)api_;                                                                     \
+            HV_CALL_PREFETCH(t_);                                                           \
             before;                                                                         \
         }                                                                                   \
         HV_ST_MARK(st1_);                                                                   \
