@@ -119,45 +119,152 @@ static inline void release_prev(struct hv_reader *r)
     }
 }
 
+/* Key and ord of record h of the sorted suffix, arrival index idx; *run is
+ * its thread's running call key before it (per-thread sequences: the
+ * recurrence of hv_merge_key, so the keys are the ones the record got when
+ * it arrived). */
+static inline void sorted_key(const struct hv_reader *r, const struct hv_rec_header *h, uint64_t idx, uint64_t *run,
+                              uint64_t *key, uint64_t *ord)
+{
+    if (!r->merge.on) {
+        *key = h->seq;
+        *ord = idx;
+        return;
+    }
+    if (h->type == HV_REC_CALL) {
+        *run = h->ts_ns > *run ? h->ts_ns : *run;
+        *key = *run;
+    } else {
+        *key = *run ? *run : h->ts_ns;
+    }
+    *ord = hv_merge_ord(h->tid, idx);
+}
+
+/* The sorted suffix's head moves on by one record of `size` bytes. */
+static inline void sorted_advance(struct hv_reader *r, uint16_t size)
+{
+    r->rp += size;
+    if (--r->rn && r->rp >= r->rend) {
+        const struct hv_slot *s = &r->slots[r->slots[r->rslot].rnext];
+        r->rslot = r->slots[r->rslot].rnext;
+        r->rp = s->rbeg;
+        r->rend = s->rend;
+    }
+}
+
+static inline int key_less(uint64_t seq, uint64_t ord, uint64_t seq2, uint64_t ord2)
+{
+    return seq < seq2 || (seq == seq2 && ord < ord2);
+}
+
+static inline int win_push(struct hv_reader *r, uint64_t seq, uint64_t ord, const struct hv_rec_header *h,
+                           uint32_t slot, uint16_t size)
+{
+    if (!r->win.count || key_less(r->wmax_seq, r->wmax_ord, seq, ord)) {
+        r->wmax_seq = seq;
+        r->wmax_ord = ord;
+    }
+    return hv_reorder_push4(&r->win, seq, ord, h, slot, size, size < hv_rec_fixed_size(h->type));
+}
+
+int hv_rd_flush_sorted(struct hv_reader *r)
+{
+    /* In order, each no smaller than the window's largest: they extend one
+     * of its runs, O(1) each. The state stays consistent at every step, so
+     * a failure leaves the rest in the suffix. */
+    while (r->rn) {
+        const struct hv_rec_header *h = (const void *)r->rp;
+        uint64_t key, ord, run = r->rrun;
+        sorted_key(r, h, r->rhead_idx, &run, &key, &ord);
+        if (win_push(r, key, ord, h, r->rslot, h->size) < 0)
+            return -1;
+        r->rrun = run;
+        r->rhead_idx++;
+        sorted_advance(r, h->size);
+    }
+    return 0;
+}
+
 int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
 {
     release_prev(r);
     for (;;) {
         /* At most HV_READER_WINDOW records held: a run's ring (a power of
          * two) then never doubles past the window for one more entry. */
-        if (r->win.count >= HV_READER_WINDOW || r->win_bytes > HV_RD_WINDOW_BYTES)
+        if (r->win.count + r->rn >= HV_READER_WINDOW || r->win_bytes > HV_RD_WINDOW_BYTES)
             break;
         if (r->cur_p < r->cur_end) {
             const struct hv_rec_header *h = (const void *)r->cur_p;
-            /* Decided now, while the record is in cache, so delivery need
-             * not touch it. */
-            uint16_t size = h->size, short_rec = size < hv_rec_fixed_size(h->type);
-            uint64_t seq = h->seq, ord = r->ord++;
-            r->cur_p += size;
-            if (r->merge.on && hv_merge_key(&r->merge, h, &seq, &ord) < 0)
+            uint16_t size = h->size;
+            uint64_t idx = r->ord++, seq = h->seq, ord = idx;
+            if (r->merge.on && hv_merge_key(&r->merge, h, idx, &seq, &ord) < 0)
                 goto nomem;
-            if (r->emitted && (seq < r->last_seq || (seq == r->last_seq && ord < r->last_ord)))
+            r->cur_p += size;
+            r->win_bytes += size;
+            r->slots[r->cur].live++;
+            if (r->rn) {
+                /* Extends the sorted suffix (per-thread sequences: one
+                 * thread's, whose keys follow from the records). */
+                if (seq >= r->rtail_key && (!r->merge.on || h->tid == r->rtid)) {
+                    if (r->cur != r->rtail_slot) {
+                        /* The suffix runs on into this chunk from its first record. */
+                        r->slots[r->rtail_slot].rnext = r->cur;
+                        r->slots[r->cur].rbeg = (const uint8_t *)h;
+                        r->slots[r->cur].rend = r->cur_end;
+                        r->rtail_slot = r->cur;
+                    }
+                    r->rn++;
+                    r->rtail_key = seq;
+                    continue;
+                }
+                if (hv_rd_flush_sorted(r) < 0)
+                    goto nomem;
+            } else if (!(r->win.count && key_less(seq, ord, r->wmax_seq, r->wmax_ord)) &&
+                       !(r->emitted && key_less(seq, ord, r->last_seq, r->last_ord))) {
+                /* No smaller than anything held or delivered: starts a suffix. */
+                r->rn = 1;
+                r->rslot = r->rtail_slot = r->cur;
+                r->rp = (const uint8_t *)h;
+                r->rend = r->cur_end;
+                r->rtail_key = seq;
+                r->rtid = h->tid;
+                r->rhead_idx = idx;
+                /* After hv_merge_key the thread's call key is the one before
+                 * h as sorted_key's recurrence needs it: unchanged by an
+                 * auxiliary record, and no smaller than a call's stamp. */
+                r->rrun = r->merge.on ? r->merge.thr[r->merge.push_idx].call_key : 0;
+                continue;
+            }
+            if (r->emitted && key_less(seq, ord, r->last_seq, r->last_ord))
                 r->st.late_records++;
-            if (hv_reorder_push4(&r->win, seq, ord, h, r->cur, size, short_rec) < 0) {
+            if (win_push(r, seq, ord, h, r->cur, size) < 0) {
             nomem:
                 hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory in the reorder window");
                 r->src = HV_SRC_DEAD;
                 r->err.records_salvaged = r->st.records;
                 return -1;
             }
-            r->slots[r->cur].live++;
-            r->win_bytes += size;
             continue;
         }
         if (r->src == HV_SRC_MORE) {
             hv_rd_next_chunk(r);
             continue;
         }
-        if (r->win.count)
+        if (r->win.count || r->rn)
             break;
         return finish(r);
     }
-    hv_reorder_pop(&r->win, &r->prev);
+    /* Everything in the window is smaller than the sorted suffix. */
+    if (r->win.count) {
+        hv_reorder_pop(&r->win, &r->prev);
+    } else {
+        const struct hv_rec_header *h = (const void *)r->rp;
+        uint16_t size = h->size;
+        uint64_t key, ord;
+        sorted_key(r, h, r->rhead_idx++, &r->rrun, &key, &ord);
+        r->prev = (struct hv_ent){ key, ord, h, r->rslot, size, size < hv_rec_fixed_size(h->type) };
+        sorted_advance(r, size);
+    }
     r->have_prev = 1;
     r->win_bytes -= r->prev.bytes;
     r->last_seq = r->prev.seq;

@@ -52,6 +52,11 @@ struct hv_slot {
     uint8_t busy;           /* holds (or is being filled with) a chunk */
     uint8_t inflight;       /* a decode worker is filling it */
     uint64_t age;           /* load order, for evacuating the oldest first */
+    /* While the sorted suffix (struct hv_reader, "sorted suffix") runs on
+     * past this chunk: the chunk's records and the next chunk it holds
+     * records of. */
+    const uint8_t *rbeg, *rend;
+    uint32_t rnext;
 };
 
 enum hv_src {
@@ -88,8 +93,21 @@ struct hv_reader {
     const uint8_t *cur_p, *cur_end;
 
     struct hv_reorder win;
-    size_t win_bytes;
-    uint64_t ord;
+    size_t win_bytes;       /* bytes held, window and sorted suffix */
+    uint64_t ord;           /* arrival index of the next record */
+    /* The newest records held, when they arrived in order, stay out of the
+     * window as the "sorted suffix" (reader.c): a run of arrivals in file
+     * order, each no smaller than the one before and than anything the
+     * window holds, so it is delivered from its chunks as they lie once the
+     * window is empty. rn records from (rslot, rp); rend: end of rp's chunk;
+     * rtail_*: its newest record; rhead_idx: the head's arrival index;
+     * rrun: with per-thread sequences (one tid, rtid), the thread's running
+     * call key before the head, from which every held key follows. */
+    uint32_t rn, rslot, rtail_slot, rtid;
+    const uint8_t *rp, *rend;
+    uint64_t rtail_key, rhead_idx, rrun;
+    /* The largest (key, ord) pushed into the window since it was last empty. */
+    uint64_t wmax_seq, wmax_ord;
     struct hv_ent prev;     /* handed out by the last call, released by the next */
     int have_prev;
     uint64_t last_seq, last_ord;    /* key of the last record delivered, for late_records */
@@ -146,6 +164,10 @@ int hv_rd_expand_v2(struct hv_reader *r, uint32_t *s, size_t *used, struct hv_ch
  * 1 with records, 0 empty, -1 out of memory (r->src set). */
 int hv_rd_accept_chunk(struct hv_reader *r, uint32_t s, size_t used, uint64_t off,
                        const struct hv_chunk_header *ch, uint64_t nstr);
+
+/* reader.c: moves the sorted suffix into the window (before evacuating
+ * chunks, which only looks at window entries). 0, or -1 out of memory. */
+int hv_rd_flush_sorted(struct hv_reader *r);
 
 /* reader_pipe.c */
 unsigned hv_rd_default_threads(void);

@@ -29,7 +29,6 @@ struct hv_merge_thread {
     uint32_t tid;
     /* push side (file order) */
     uint64_t call_key;          /* ordering key of the thread's latest call */
-    uint64_t arrivals;          /* records of this thread pushed so far */
     /* delivery side (merged order) */
     uint64_t expect;            /* next per-thread seq expected, 0 before the first call */
     uint64_t last_g;            /* global seq of the thread's latest delivered call */
@@ -63,9 +62,17 @@ struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, u
                                              uint32_t *cache_idx);
 
 /* Ordering key for the record pushed next, in file order: *key (timestamp)
- * and *ord (tid, arrival within the thread). -1 out of memory. Inline: it
- * runs once per record, mostly on the thread of the record before. */
-static inline int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t *key, uint64_t *ord)
+ * and *ord (tid, then `idx`, the record's arrival index in the file: within
+ * one tid that is the thread's own order, so (key, tid, idx) orders exactly
+ * as (key, tid, position in the thread's stream)). -1 out of memory. Inline:
+ * it runs once per record, mostly on the thread of the record before. */
+static inline uint64_t hv_merge_ord(uint32_t tid, uint64_t idx)
+{
+    return ((uint64_t)(tid & ((1u << HV_MERGE_TID_BITS) - 1)) << HV_MERGE_ARRIVAL_BITS) |
+           (idx & ((1ull << HV_MERGE_ARRIVAL_BITS) - 1));
+}
+static inline int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h, uint64_t idx, uint64_t *key,
+                               uint64_t *ord)
 {
     struct hv_merge_thread *t = m->n && m->push_tid == h->tid
                                     ? &m->thr[m->push_idx]
@@ -79,8 +86,7 @@ static inline int hv_merge_key(struct hv_merge *m, const struct hv_rec_header *h
         /* Before the thread's first call there is nothing to stay behind. */
         *key = t->call_key ? t->call_key : h->ts_ns;
     }
-    *ord = ((uint64_t)(h->tid & ((1u << HV_MERGE_TID_BITS) - 1)) << HV_MERGE_ARRIVAL_BITS) |
-           (t->arrivals++ & ((1ull << HV_MERGE_ARRIVAL_BITS) - 1));
+    *ord = hv_merge_ord(h->tid, idx);
     return 0;
 }
 

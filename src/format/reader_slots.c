@@ -111,6 +111,9 @@ static void evac_one(struct hv_ent *e, void *arg)
 
 int hv_rd_evacuate(struct hv_reader *r)
 {
+    /* Only window entries are evacuated: the sorted suffix joins them first. */
+    if (r->pinned > HV_RD_PIN_BYTES && r->rn && hv_rd_flush_sorted(r) < 0)
+        return -1;
     while (r->pinned > HV_RD_PIN_BYTES) {
         uint32_t oldest = HV_RD_SLOT_NONE;
         for (uint32_t i = 0; i < r->nslots; i++)
