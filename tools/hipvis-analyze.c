@@ -274,25 +274,28 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     if (run->diag)
         hv_diag_begin_trace(run->diag, hdr, path, string_cb, rd);
     uint64_t names_types = run->names && hv_names_begin(run->names, in->path, hdr) == 0 ? HV_NAMES_TYPES : 0;
-    const struct hv_rec_header *rec;
-    int rc;
+    const struct hv_rec_header *recs[HV_READER_BATCH_MAX];
+    long rc;
     struct hv_input_health h = {0};
     int status = 0, failed = 0;
     char first_what[sizeof hv_reader_error(rd)->what];
     uint64_t seen = 0;
     for (;;) {
-        rc = hv_reader_next(rd, &rec);
-        if (rc == 1) {
-            seen |= 1ull << (rec->type & 63);
-            hv_engine_feed(e, rec);
-            if ((1ull << (rec->type & 63)) & names_types)
-                hv_names_feed(run->names, rd, rec);
-            if (run->pf)
-                hv_perfetto_record(run->pf, rec);
-            if (run->html)
-                hv_html_record(run->html, rec);
-            if (run->diag)
-                hv_diag_feed(run->diag, rec);
+        rc = hv_reader_next_batch(rd, recs, HV_READER_BATCH_MAX);
+        if (rc > 0) {
+            for (long i = 0; i < rc; i++) {
+                const struct hv_rec_header *rec = recs[i];
+                seen |= 1ull << (rec->type & 63);
+                hv_engine_feed(e, rec);
+                if ((1ull << (rec->type & 63)) & names_types)
+                    hv_names_feed(run->names, rd, rec);
+                if (run->pf)
+                    hv_perfetto_record(run->pf, rec);
+                if (run->html)
+                    hv_html_record(run->html, rec);
+                if (run->diag)
+                    hv_diag_feed(run->diag, rec);
+            }
             continue;
         }
         if (rc == 0)

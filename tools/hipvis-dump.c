@@ -121,11 +121,12 @@ int main(int argc, char **argv)
         hv_print_header(&p, hv_reader_header(r));
 
     int status = 0;
-    const struct hv_rec_header *rec;
+    const struct hv_rec_header *recs[HV_READER_BATCH_MAX];
     for (;;) {
-        int n = raw ? hv_reader_next_raw(r, &rec) : hv_reader_next(r, &rec);
+        long n = raw ? hv_reader_next_raw(r, &recs[0]) : hv_reader_next_batch(r, recs, HV_READER_BATCH_MAX);
         if (n > 0) {
-            hv_print_record(&p, rec);
+            for (long i = 0; i < n; i++)
+                hv_print_record(&p, recs[i]);
             continue;
         }
         if (n == 0)

@@ -54,6 +54,16 @@ const struct hv_file_header *hv_reader_header(const struct hv_reader *r);
 int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec);
 
 /*
+ * The same records as hv_reader_next, up to `max` (at most
+ * HV_READER_BATCH_MAX) at a time into recs[]: returns how many (> 0; every
+ * one valid until the next call on the reader), or what hv_reader_next
+ * would have returned next (0 at the end, -1 on a problem) once there are
+ * none. Cheaper per record: an in-order trace is delivered in a tight loop.
+ */
+#define HV_READER_BATCH_MAX 256u
+long hv_reader_next_batch(struct hv_reader *r, const struct hv_rec_header **recs, size_t max);
+
+/*
  * Decompressing and checking frames (most of the cost of reading) runs on `n`
  * worker threads, the frames being independent; the calling thread only
  * frames the input and orders records. Records, errors, offsets and recovery

@@ -106,17 +106,23 @@ static int finish(struct hv_reader *r)
     }
 }
 
-static inline void release_prev(struct hv_reader *r)
+/* Gives back what the last call handed out. */
+static inline void release_all(struct hv_reader *r)
 {
-    if (r->have_prev) {
-        uint32_t s = r->prev.slot;
-        /* Inline: the record's chunk usually keeps others in the window. */
-        if (s == HV_RD_SLOT_EVAC || r->slots[s].live == 1)
-            hv_rd_release(r, &r->prev);
+    for (uint32_t i = 0; i < r->nrel; i++) {
+        const struct hv_rel *e = &r->rel[i];
+        /* Inline: the records' chunk usually keeps others held. */
+        if (e->slot != HV_RD_SLOT_EVAC && r->slots[e->slot].live > e->n)
+            r->slots[e->slot].live -= e->n;
         else
-            r->slots[s].live--;
-        r->have_prev = 0;
+            hv_rd_release(r, e);
     }
+    r->nrel = 0;
+}
+
+static inline void hand_out(struct hv_reader *r, uint32_t slot, uint32_t n, const struct hv_rec_header *rec)
+{
+    r->rel[r->nrel++] = (struct hv_rel){ slot, n, rec };
 }
 
 /* Key and ord of record h of the sorted suffix, arrival index idx; *run is
@@ -185,9 +191,9 @@ int hv_rd_flush_sorted(struct hv_reader *r)
     return 0;
 }
 
-int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
+/* hv_reader_next without giving back the previous record. */
+static int next_one(struct hv_reader *r, const struct hv_rec_header **rec)
 {
-    release_prev(r);
     for (;;) {
         /* At most HV_READER_WINDOW records held: a run's ring (a power of
          * two) then never doubles past the window for one more entry. */
@@ -255,23 +261,24 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
         return finish(r);
     }
     /* Everything in the window is smaller than the sorted suffix. */
+    struct hv_ent e;
     if (r->win.count) {
-        hv_reorder_pop(&r->win, &r->prev);
+        hv_reorder_pop(&r->win, &e);
     } else {
         const struct hv_rec_header *h = (const void *)r->rp;
         uint16_t size = h->size;
         uint64_t key, ord;
         sorted_key(r, h, r->rhead_idx++, &r->rrun, &key, &ord);
-        r->prev = (struct hv_ent){ key, ord, h, r->rslot, size, size < hv_rec_fixed_size(h->type) };
+        e = (struct hv_ent){ key, ord, h, r->rslot, size, size < hv_rec_fixed_size(h->type) };
         sorted_advance(r, size);
     }
-    r->have_prev = 1;
-    r->win_bytes -= r->prev.bytes;
-    r->last_seq = r->prev.seq;
-    r->last_ord = r->prev.ord;
+    hand_out(r, e.slot, 1, e.rec);
+    r->win_bytes -= e.bytes;
+    r->last_seq = e.seq;
+    r->last_ord = e.ord;
     r->emitted = 1;
     r->st.records++;
-    *rec = r->prev.flags ? deliverable(r, r->prev.rec) : r->prev.rec;
+    *rec = e.flags ? deliverable(r, e.rec) : e.rec;
     /* The record is the reader's own (a decoded chunk or the scratch copy),
      * and delivered once: renumbering it in place costs no copy. */
     if (r->merge.on)
@@ -279,9 +286,151 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
     return 1;
 }
 
+int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
+{
+    release_all(r);
+    if (r->batch_rc) {
+        int rc = r->batch_rc;
+        r->batch_rc = 0;
+        return rc;
+    }
+    return next_one(r, rec);
+}
+
+/*
+ * The steady state of an in-order trace, in one loop: the window empty, the
+ * sorted suffix holding the records, every arrival extending it (per-thread
+ * sequences: the suffix's thread), the cursor in the chunk of the suffix's
+ * newest record, no record needing a zero-filled copy. It interleaves
+ * arrivals and deliveries exactly as next_one does; at anything else it
+ * stops, before touching the record, and next_one takes over.
+ */
+static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **recs, size_t max)
+{
+    if (r->win.count || !r->rn || r->cur != r->rtail_slot || r->nrel == HV_READER_BATCH_MAX)
+        return 0;
+    const int merge = r->merge.on;
+    struct hv_merge_thread *t = NULL;
+    if (merge) {
+        if (r->merge.push_tid != r->rtid || !r->merge.n)
+            return 0;
+        t = &r->merge.thr[r->merge.push_idx];
+    }
+    const uint8_t *cp = r->cur_p, *ce = r->cur_end, *rp = r->rp, *re = r->rend;
+    uint32_t rn = r->rn, rslot = r->rslot, tid = r->rtid, from = rslot, nfrom = 0;
+    size_t wb = r->win_bytes, n = 0;
+    uint64_t tail = r->rtail_key, ck = t ? t->call_key : 0, run = r->rrun, arrived = 0;
+    const struct hv_rec_header *last = NULL;
+    while (n < max) {
+        while (rn < HV_READER_WINDOW && wb <= HV_RD_WINDOW_BYTES) {
+            if (cp >= ce)
+                goto out;
+            const struct hv_rec_header *h = (const void *)cp;
+            uint64_t key;
+            if (merge) {
+                /* hv_merge_key's recurrence, for the suffix's one thread */
+                if (h->tid != tid)
+                    goto out;
+                uint64_t ts = h->ts_ns, nk = ts > ck ? ts : ck;
+                if (h->type == HV_REC_CALL)
+                    ck = nk;
+                key = ck ? ck : ts;
+            } else {
+                key = h->seq;
+            }
+            if (key < tail)
+                goto out;
+            tail = key;
+            cp += h->size;
+            wb += h->size;
+            rn++;
+            arrived++;
+        }
+        const struct hv_rec_header *h = (const void *)rp;
+        uint16_t size = h->size;
+        if (size < hv_rec_fixed_size(h->type))
+            break;   /* needs a zero-filled copy: next_one makes it */
+        if (merge && h->type == HV_REC_CALL)
+            run = h->ts_ns > run ? h->ts_ns : run;
+        last = h;
+        recs[n++] = h;
+        nfrom++;
+        if (merge)
+            hv_merge_deliver(&r->merge, (struct hv_rec_header *)(uintptr_t)h);
+        wb -= size;
+        rp += size;
+        if (--rn && rp >= re) {
+            /* The suffix goes on in the next chunk; this one's records are handed out. */
+            r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
+            nfrom = 0;
+            rslot = from = r->slots[rslot].rnext;
+            rp = r->slots[rslot].rbeg;
+            re = r->slots[rslot].rend;
+            if (r->nrel == HV_READER_BATCH_MAX)
+                break;
+        }
+        if (!rn)
+            break;   /* the suffix is empty: next_one starts the next one */
+    }
+out:
+    if (nfrom)
+        r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
+    r->slots[r->cur].live += (uint32_t)arrived;
+    r->ord += arrived;
+    r->cur_p = cp;
+    r->win_bytes = wb;
+    r->rtail_key = tail;
+    if (t)
+        t->call_key = ck;
+    if (n) {
+        /* The last record delivered, for late_records. */
+        uint64_t idx = r->rhead_idx + n - 1;
+        r->last_seq = merge ? (last->type == HV_REC_CALL || run ? run : last->ts_ns) : last->seq;
+        r->last_ord = merge ? hv_merge_ord(tid, idx) : idx;
+        r->rhead_idx += n;
+        r->emitted = 1;
+        r->st.records += n;
+    }
+    r->rn = rn;
+    r->rslot = rslot;
+    r->rp = rp;
+    r->rend = re;
+    r->rrun = run;
+    return n;
+}
+
+long hv_reader_next_batch(struct hv_reader *r, const struct hv_rec_header **recs, size_t max)
+{
+    release_all(r);
+    if (r->batch_rc) {
+        int rc = r->batch_rc;
+        r->batch_rc = 0;
+        return rc;
+    }
+    if (max > HV_READER_BATCH_MAX)
+        max = HV_READER_BATCH_MAX;
+    size_t n = 0;
+    while (n < max) {
+        n += sorted_batch(r, recs + n, max - n);
+        if (n == max || r->nrel == HV_READER_BATCH_MAX)
+            break;
+        int rc = next_one(r, &recs[n]);
+        if (rc != 1) {
+            if (!n)
+                return rc;
+            r->batch_rc = rc;   /* reported by the next call */
+            break;
+        }
+        /* A zero-filled copy lives in the one scratch buffer until the next call. */
+        if (recs[n++] == (const void *)r->scratch)
+            break;
+    }
+    return (long)n;
+}
+
 int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec)
 {
-    release_prev(r);
+    release_all(r);
     while (r->cur_p >= r->cur_end) {
         if (r->src != HV_SRC_MORE)
             return finish(r);
@@ -290,8 +439,8 @@ int hv_reader_next_raw(struct hv_reader *r, const struct hv_rec_header **rec)
     const struct hv_rec_header *h = (const void *)r->cur_p;
     r->cur_p += h->size;
     r->slots[r->cur].live++;
-    r->prev = (struct hv_ent){ h->seq, r->ord++, h, r->cur, h->size, 0 };
-    r->have_prev = 1;
+    r->ord++;
+    hand_out(r, r->cur, 1, h);
     r->st.records++;
     *rec = deliverable(r, h);
     return 1;
@@ -335,7 +484,7 @@ void hv_reader_close(struct hv_reader *r)
 {
     if (!r)
         return;
-    release_prev(r);
+    release_all(r);
     hv_rd_pipe_free(r);
     hv_rd_slots_free(r);
     hv_reorder_free(&r->win);

@@ -108,8 +108,14 @@ struct hv_reader {
     uint64_t rtail_key, rhead_idx, rrun;
     /* The largest (key, ord) pushed into the window since it was last empty. */
     uint64_t wmax_seq, wmax_ord;
-    struct hv_ent prev;     /* handed out by the last call, released by the next */
-    int have_prev;
+    /* Records handed out by the last call, released by the next: runs of
+     * n records of one chunk buffer (or one evacuated copy, rec). */
+    struct hv_rel {
+        uint32_t slot, n;
+        const struct hv_rec_header *rec;
+    } rel[HV_READER_BATCH_MAX];
+    uint32_t nrel;
+    int batch_rc;           /* hv_reader_next_batch: the end or problem that stopped the last batch */
     uint64_t last_seq, last_ord;    /* key of the last record delivered, for late_records */
     int emitted;
     struct hv_merge merge;  /* per-thread sequences (HV_HDR_THREAD_SEQ) */
@@ -182,7 +188,7 @@ void hv_rd_pipe_free(struct hv_reader *r);
 int hv_rd_slot_take(struct hv_reader *r, uint32_t *id);     /* 0, or -1 (memory) */
 int hv_rd_slot_reserve(struct hv_reader *r, uint32_t id, size_t bytes);
 void hv_rd_slot_drop(struct hv_reader *r, uint32_t id);     /* the slot holds nothing live */
-void hv_rd_release(struct hv_reader *r, const struct hv_ent *e);
+void hv_rd_release(struct hv_reader *r, const struct hv_rel *e);
 int hv_rd_evacuate(struct hv_reader *r);                    /* bring pinned under budget */
 void hv_rd_slots_free(struct hv_reader *r);
 

@@ -133,7 +133,7 @@ static inline int hv_merge_api_in(const uint64_t *set, uint16_t api)
  * or an auxiliary record (no references of its own
  * besides its call's seq) of that thread whose call is in the table. All
  * else goes to hv_merge_deliver_slow, which does the same in general. */
-static inline void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
+static inline __attribute__((always_inline)) void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
 {
     if (m->n && m->del_tid == rec->tid) {
         struct hv_merge_thread *t = &m->thr[m->del_idx];

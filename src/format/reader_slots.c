@@ -75,7 +75,7 @@ void hv_rd_slot_drop(struct hv_reader *r, uint32_t id)
     r->idle[r->nidle++] = id;
 }
 
-void hv_rd_release(struct hv_reader *r, const struct hv_ent *e)
+void hv_rd_release(struct hv_reader *r, const struct hv_rel *e)
 {
     if (e->slot == HV_RD_SLOT_EVAC) {
         free((void *)e->rec);
@@ -83,7 +83,7 @@ void hv_rd_release(struct hv_reader *r, const struct hv_ent *e)
     }
     struct hv_slot *s = &r->slots[e->slot];
     /* The slot the cursor still walks is dropped when the cursor leaves it. */
-    if (--s->live == 0 && e->slot != r->cur)
+    if ((s->live -= e->n) == 0 && e->slot != r->cur)
         hv_rd_slot_drop(r, e->slot);
 }
 

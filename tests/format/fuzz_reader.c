@@ -52,11 +52,18 @@ static void read_all(const uint8_t *data, size_t size)
             hv_reader_set_decode_threads(r, raw ? 0 : 2);   /* both decode paths */
             struct hv_printer p = { sink, raw ? HV_PRINT_TEXT : HV_PRINT_JSON, r };
             hv_print_header(&p, hv_reader_header(r));
-            const struct hv_rec_header *rec;
+            /* Merged order one record at a time and in batches, by turns
+             * (the batch's in-order loop and its hand-overs). */
+            static const size_t batch[] = { 0, 3, HV_READER_BATCH_MAX };
+            const struct hv_rec_header *recs[HV_READER_BATCH_MAX];
+            unsigned turn = 0;
             for (int errors = 0; errors < 64;) {
-                int rc = raw ? hv_reader_next_raw(r, &rec) : hv_reader_next(r, &rec);
+                size_t b = raw ? 0 : batch[turn++ % 3];
+                long rc = raw ? hv_reader_next_raw(r, &recs[0])
+                          : b ? hv_reader_next_batch(r, recs, b) : hv_reader_next(r, &recs[0]);
                 if (rc > 0) {
-                    hv_print_record(&p, rec);
+                    for (long i = 0; i < (b ? rc : 1); i++)
+                        hv_print_record(&p, recs[i]);
                     continue;
                 }
                 if (rc == 0 || hv_reader_error(r)->status != HV_READ_CORRUPT)

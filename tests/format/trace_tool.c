@@ -73,12 +73,13 @@ static int read_only(const char *path)
         fprintf(stderr, "trace_tool: %s: %s\n", path, err.what);
         return 1;
     }
-    const struct hv_rec_header *h;
+    const struct hv_rec_header *recs[HV_READER_BATCH_MAX];
     uint64_t n = 0, sum = 0;
-    int rc;
-    while ((rc = hv_reader_next(r, &h)) == 1) {
-        sum += h->seq;   /* touch each record, as a consumer would */
-        n++;
+    long rc;
+    while ((rc = hv_reader_next_batch(r, recs, HV_READER_BATCH_MAX)) > 0) {
+        for (long i = 0; i < rc; i++)
+            sum += recs[i]->seq;   /* touch each record, as a consumer would */
+        n += (uint64_t)rc;
     }
     hv_reader_close(r);
     double w = clock_s(CLOCK_MONOTONIC) - w0, c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;

@@ -134,12 +134,22 @@ size_t tu_read_all(struct hv_reader *r, int raw, struct hv_reclist *out, struct 
     const struct hv_rec_header *rec;
     if (first_err)
         memset(first_err, 0, sizeof *first_err);
+    /* Merged order comes one record at a time and in batches of several
+     * sizes, by turns: every test then checks that both give the same. */
+    static const size_t batch[] = { 0, 1, 5, HV_READER_BATCH_MAX };
+    const struct hv_rec_header *recs[HV_READER_BATCH_MAX];
+    unsigned turn = 0;
     for (int guard = 0; guard < 1000;) {
-        int rc = raw ? hv_reader_next_raw(r, &rec) : hv_reader_next(r, &rec);
+        size_t b = batch[turn++ % (sizeof batch / sizeof batch[0])];
+        long rc = raw ? hv_reader_next_raw(r, &rec) : b ? hv_reader_next_batch(r, recs, b) : hv_reader_next(r, &rec);
         if (rc > 0) {
-            n++;
-            if (out)
-                hv_reclist_add(out, rec);
+            if (raw || !b) {
+                rc = 1;
+                recs[0] = rec;
+            }
+            n += (size_t)rc;
+            for (long i = 0; out && i < rc; i++)
+                hv_reclist_add(out, recs[i]);
             continue;
         }
         if (rc == 0)
