@@ -2,7 +2,7 @@
  * hipvis's own time per API, in diagnostic builds only (`make selftime`
  * builds build-selftime/libhipvis.so with -DHV_SELFTIME; the production
  * library has none of this). The wrappers add the TSC ticks spent outside
- * the real call (intercept.h HV_ST_*); tests/gpu/cost_attr.py reads the
+ * the real call (preload/selftime.h HV_ST_*); tests/gpu/cost_attr.py reads the
  * totals per block through hipvis_selftime() to attribute hipvis's in-situ
  * cost in a real loop to APIs, cold caches and Python frames included.
  * Totals are process-wide relaxed atomics: a measuring instrument, not a
@@ -14,34 +14,50 @@
 
 #include "hipvis/api.h"
 #include "preload/realsym.h"
+#include "preload/selftime.h"
 
-static _Atomic uint64_t st_calls[HV_API__MAX], st_ticks[HV_API__MAX];
+/* Slots [0, HV_API__MAX): APIs; then one per enum hv_st_part. */
+#define ST_SLOTS (HV_API__MAX + HV_ST_PART__N)
+static _Atomic uint64_t st_calls[ST_SLOTS], st_ticks[ST_SLOTS];
+static const char *const part_names[HV_ST_PART__N] = {
+    [HV_ST_PART_PYFRAMES] = "part:pyframes",
+    [HV_ST_PART_COPY_EV] = "part:copy-evidence",
+};
 
-void hv_selftime_add(uint16_t api, uint64_t ticks);
-void hv_selftime_add(uint16_t api, uint64_t ticks)
+static void add(unsigned slot, uint64_t ticks)
 {
-    if (api >= HV_API__MAX)
-        return;
-    atomic_fetch_add_explicit(&st_calls[api], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&st_ticks[api], ticks, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_calls[slot], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_ticks[slot], ticks, memory_order_relaxed);
 }
 
-/* Slot i (0 .. HV_API__MAX-1): its API name (NULL when none), calls and
+void hv_selftime_add(uint16_t api, uint64_t ticks)
+{
+    if (api < HV_API__MAX)
+        add(api, ticks);
+}
+
+void hv_selftime_part(enum hv_st_part part, uint64_t ticks)
+{
+    if ((unsigned)part < HV_ST_PART__N)
+        add(HV_API__MAX + (unsigned)part, ticks);
+}
+
+/* Slot i (APIs, then parts named "part:..."): its name (NULL when none), calls and
  * ticks so far; returns -1 past the last slot. reset != 0 zeroes every
  * slot instead (i ignored). */
 HV_EXPORT int hipvis_selftime(int i, int reset, const char **name, uint64_t *calls, uint64_t *ticks);
 HV_EXPORT int hipvis_selftime(int i, int reset, const char **name, uint64_t *calls, uint64_t *ticks)
 {
     if (reset) {
-        for (int k = 0; k < HV_API__MAX; k++) {
+        for (int k = 0; k < ST_SLOTS; k++) {
             atomic_store_explicit(&st_calls[k], 0, memory_order_relaxed);
             atomic_store_explicit(&st_ticks[k], 0, memory_order_relaxed);
         }
         return 0;
     }
-    if (i < 0 || i >= HV_API__MAX)
+    if (i < 0 || i >= ST_SLOTS)
         return -1;
-    *name = hv_api_name((uint16_t)i);
+    *name = i < HV_API__MAX ? hv_api_name((uint16_t)i) : part_names[i - HV_API__MAX];
     *calls = atomic_load_explicit(&st_calls[i], memory_order_relaxed);
     *ticks = atomic_load_explicit(&st_ticks[i], memory_order_relaxed);
     return 0;

@@ -20,6 +20,7 @@
 #include "preload/config.h"
 #include "record/collector.h"
 
+#include "preload/selftime.h"
 #include "preload/hot.h"   /* hv_hot.py_on: on when Python frames are recorded */
 
 /* After hv_config_load, at activation: on when cfg asks and the process
@@ -34,7 +35,7 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
 static inline void hv_py_site(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)
 {
     if (__builtin_expect(hv_hot.py_on, 0))
-        hv_py_site_slow(t, seq, why, target, 1);
+        HV_ST_PART(HV_ST_PART_PYFRAMES, hv_py_site_slow(t, seq, why, target, 1));
 }
 
 /* The same, every time (rare calls: capture, instantiate, names, marks). */

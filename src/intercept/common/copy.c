@@ -22,10 +22,10 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     uint8_t src_mem = a->src_mem;
     struct hv_copy_ev ev;
     if (evidence)
-        hv_ev_copy_begin(&ev, c);   /* payload hash goes into the record */
+        HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_begin(&ev, c));   /* payload hash goes into the record */
     hv_call_commit(t, c);
     if (evidence)
-        hv_ev_copy_end(t, &ev);
+        HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_end(t, &ev));
     hv_py_site(t, seq, HV_PY_AT_WRITE, a_dst);
     if (guard)
         hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);

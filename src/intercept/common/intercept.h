@@ -21,6 +21,7 @@
 #include "preload/evidence.h"
 #include "preload/kernels.h"
 #include "preload/realsym.h"
+#include "preload/selftime.h"
 #include "preload/tracer.h"
 #include "pyframes/sites.h"
 
@@ -41,22 +42,7 @@
 #define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace) \
     HV_WRAP_IMPL(ret_t, missing, name, params, args, before, 1, always, trace)
 
-/* Diagnostic builds only (`make selftime`, -DHV_SELFTIME): every traced
- * call adds the TSC ticks hipvis spent around the real call (entry to the
- * call, return to exit) to its API's total (src/preload/selftime.c), so a
- * real loop shows where hipvis's in-situ cost goes per API, cold caches
- * included. The production build compiles these to nothing. */
-#ifdef HV_SELFTIME
-#include <x86intrin.h>
-void hv_selftime_add(uint16_t api, uint64_t ticks);
-#define HV_ST_BEGIN uint64_t st0_ = __rdtsc(), st1_ = 0, st2_ = 0
-#define HV_ST_MARK(v) ((v) = __rdtsc())
-#define HV_ST_END(api) hv_selftime_add((api), (st1_ - st0_) + (__rdtsc() - st2_))
-#else
-#define HV_ST_BEGIN (void)0
-#define HV_ST_MARK(v) (void)0
-#define HV_ST_END(api) (void)0
-#endif
+/* HV_ST_*: hipvis's own time per API in `make selftime` builds (preload/selftime.h). */
 
 /* Attributes of the wrappers defined next, of their code (part fn) and of
  * their registry entry, which holds the real function's address (part

@@ -1,0 +1,48 @@
+/*
+ * hipvis's own time, in diagnostic builds only (`make selftime` builds
+ * build-selftime/libhipvis.so with -DHV_SELFTIME; src/preload/selftime.c).
+ * The production build compiles every macro here to nothing.
+ *
+ * HV_ST_BEGIN / HV_ST_MARK / HV_ST_END: every traced call adds the TSC
+ * ticks hipvis spent around the real call (entry to the call, return to
+ * exit) to its API's total, so a real loop shows where hipvis's in-situ
+ * cost goes per API, cold caches included.
+ * HV_ST_PART(part, stmt): the ticks of `stmt` also go to a part's total
+ * (Python frames, copy evidence), so the per-API figure can be split into
+ * the record path and the evidence a default turns on.
+ */
+#ifndef HIPVIS_PRELOAD_SELFTIME_H
+#define HIPVIS_PRELOAD_SELFTIME_H
+
+#include <stdint.h>
+
+enum hv_st_part {
+    HV_ST_PART_PYFRAMES,   /* hv_py_site: the Python frames key, memo, stack records */
+    HV_ST_PART_COPY_EV,    /* hv_ev_copy_begin/end: payload hash, rewrite check */
+    HV_ST_PART__N
+};
+
+#ifdef HV_SELFTIME
+#include <x86intrin.h>
+void hv_selftime_add(uint16_t api, uint64_t ticks);
+void hv_selftime_part(enum hv_st_part part, uint64_t ticks);
+#define HV_ST_BEGIN uint64_t st0_ = __rdtsc(), st1_ = 0, st2_ = 0
+#define HV_ST_MARK(v) ((v) = __rdtsc())
+#define HV_ST_END(api) hv_selftime_add((api), (st1_ - st0_) + (__rdtsc() - st2_))
+#define HV_ST_PART(part, stmt)                          \
+    do {                                                \
+        uint64_t stp_ = __rdtsc();                      \
+        stmt;                                           \
+        hv_selftime_part((part), __rdtsc() - stp_);     \
+    } while (0)
+#else
+#define HV_ST_BEGIN (void)0
+#define HV_ST_MARK(v) (void)0
+#define HV_ST_END(api) (void)0
+#define HV_ST_PART(part, stmt) \
+    do {                       \
+        stmt;                  \
+    } while (0)
+#endif
+
+#endif
