@@ -2,10 +2,11 @@
 
 #include <string.h>
 
-void hv_alloc_map_init(struct hv_alloc_map *m)
+void hv_alloc_map_init(struct hv_alloc_map *m, _Atomic uint64_t *version)
 {
     pthread_mutex_init(&m->update_lock, NULL);
-    atomic_store(&m->version, 0);
+    m->version = version ? version : &m->own_version;
+    atomic_store(m->version, 0);
     atomic_store(&m->count, 0);
 }
 
@@ -26,7 +27,7 @@ static uint32_t upper_bound(const struct hv_alloc_range *r, uint32_t n, uint64_t
 static void begin_update(struct hv_alloc_map *m)
 {
     pthread_mutex_lock(&m->update_lock);
-    atomic_fetch_add_explicit(&m->version, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(m->version, 1, memory_order_acq_rel);
     /* Readers that see the odd version retry; the fence keeps the array
      * writes after the version bump. */
     atomic_thread_fence(memory_order_release);
@@ -34,7 +35,7 @@ static void begin_update(struct hv_alloc_map *m)
 
 static void end_update(struct hv_alloc_map *m)
 {
-    atomic_fetch_add_explicit(&m->version, 1, memory_order_release);
+    atomic_fetch_add_explicit(m->version, 1, memory_order_release);
     pthread_mutex_unlock(&m->update_lock);
 }
 
@@ -83,7 +84,7 @@ static int snapshot(struct hv_alloc_map *m, uint64_t addr, uint32_t *i, struct h
                     uint64_t *version)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
-        uint64_t v1 = atomic_load_explicit(&m->version, memory_order_acquire);
+        uint64_t v1 = atomic_load_explicit(m->version, memory_order_acquire);
         if (v1 & 1)
             continue;
         uint32_t n = atomic_load_explicit(&m->count, memory_order_relaxed);
@@ -95,7 +96,7 @@ static int snapshot(struct hv_alloc_map *m, uint64_t addr, uint32_t *i, struct h
         *prev = *i > 0 ? m->ranges[*i - 1] : (struct hv_alloc_range){0, 0, 0, 0};
         *next = *i < n ? m->ranges[*i].base : UINT64_MAX;
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&m->version, memory_order_relaxed) != v1)
+        if (atomic_load_explicit(m->version, memory_order_relaxed) != v1)
             continue;
         *version = v1;
         return 1;

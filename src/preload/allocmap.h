@@ -30,13 +30,19 @@ struct hv_alloc_range {
 
 struct hv_alloc_map {
     pthread_mutex_t update_lock;
-    _Atomic uint64_t version;          /* odd while an update is in progress */
+    /* The version, odd while an update is in progress: own_version, or for
+     * the tracer's map hv_hot.alloc_version, so that a copy's memo check
+     * reads the line every call reads anyway and not this map's first
+     * line (issue 12; hv_alloc_version_hot). */
+    _Atomic uint64_t *version;
+    _Atomic uint64_t own_version;
     _Atomic uint32_t count;
     _Atomic uint64_t overflow;         /* allocations not tracked: map full */
     struct hv_alloc_range ranges[HV_ALLOC_CAPACITY];
 };
 
-void hv_alloc_map_init(struct hv_alloc_map *m);
+/* `version`: where the map keeps its version (NULL: in the map). */
+void hv_alloc_map_init(struct hv_alloc_map *m, _Atomic uint64_t *version);
 void hv_alloc_add(struct hv_alloc_map *m, uint64_t base, uint64_t bytes, enum hv_mem mem, int device);
 /* Removes the allocation starting at base; returns its size (0 unknown). */
 uint64_t hv_alloc_remove(struct hv_alloc_map *m, uint64_t base);
@@ -61,7 +67,7 @@ int hv_alloc_span_at(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_span
 static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_alloc_span *s, uint64_t addr)
 {
     return addr - s->lo < s->hi - s->lo &&
-           atomic_load_explicit(&m->version, memory_order_acquire) == s->version;
+           atomic_load_explicit(m->version, memory_order_acquire) == s->version;
 }
 
 /*
@@ -79,7 +85,17 @@ HV_COLD_FN enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr,
  * memo's means no update finished or is running since the memo was filled. */
 static inline uint64_t hv_alloc_version(struct hv_alloc_map *m)
 {
-    return atomic_load_explicit(&m->version, memory_order_acquire);
+    return atomic_load_explicit(m->version, memory_order_acquire);
+}
+/* The version of the tracer's map (hv_hot.allocs), which lives in hv_hot. */
+static inline uint64_t hv_alloc_version_hot(void)
+{
+    return atomic_load_explicit(&hv_hot.alloc_version, memory_order_acquire);
+}
+/* hv_alloc_span_holds for the tracer's map. */
+static inline int hv_alloc_span_holds_hot(const struct hv_alloc_span *s, uint64_t addr)
+{
+    return addr - s->lo < s->hi - s->lo && hv_alloc_version_hot() == s->version;
 }
 static inline enum hv_mem hv_alloc_kind_memo_at(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
                                                 struct hv_alloc_memo *memo)

@@ -37,6 +37,9 @@ struct hv_hot {
      * line and the thread pointer instead of from the GOT (tracer.h
      * hv_enter): one line and one page fewer per call. */
     intptr_t tls_off;
+    /* tracer: the allocation map's version (preload/allocmap.h): changes
+     * only when an allocation is made or freed. */
+    _Atomic uint64_t alloc_version;
 };
 _Static_assert(sizeof(struct hv_hot) == 64, "the hot state is one cache line");
 
@@ -61,5 +64,27 @@ extern struct hv_hot hv_hot;
 /* The two parts of intercept.h's HV_WRAP_ATTRS(part) for hot wrappers. */
 #define HV_HOT_fn HV_HOT_FN
 #define HV_HOT_data HV_HOT_DATA
+
+/*
+ * The step itself: the wrappers of the calls a GPU serving loop makes every
+ * step (a pinned H2D copy, a graph replay, an eager kernel launch, a stream
+ * synchronize; HIP and CUDA) and what they run after the real call. .text.hot
+ * holds every hot wrapper (59 KiB, 15 pages), and one step's code sat on 7
+ * or 8 of those pages; cold in the instruction TLB and caches each time, as
+ * the interpreter and the runtime run between two calls. GNU ld places the
+ * .text.sorted.* input sections together, sorted by name, just after
+ * .text.hot, so these functions share a few pages and no line with code a
+ * step does not run. Their registry entries (the real functions'
+ * addresses, read before each real call) likewise share a section.
+ */
+#define HV_STEP_FN __attribute__((hot, section(".text.sorted.hv_step2")))
+#define HV_STEP_DATA __attribute__((section("hv_step_data")))
+/* The wrappers themselves, one front end on each side of the shared
+ * functions (HV_STEP_FRONT_END, defined by each front end's header: CUDA's
+ * before, HIP's after), so that either front end's step is one short run of
+ * pages. */
+#define HV_STEP_SECTION_(fe) __attribute__((hot, section(".text.sorted.hv_step" fe)))
+#define HV_STEP_fn HV_STEP_SECTION_(HV_STEP_FRONT_END)
+#define HV_STEP_data HV_STEP_DATA
 
 #endif

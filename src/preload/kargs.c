@@ -10,12 +10,12 @@
  * offsets and a few pointers into the same allocations), and each word that
  * falls in the same allocation or the same gap as the previous lookup needs
  * no binary search — a 1 KiB block costs a few searches instead of 128. */
-static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
+HV_STEP_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
                           struct hv_karg *out, int n, int max, struct hv_alloc_span *span)
 {
     if (n >= max || value == 0)
         return n;
-    if (!hv_alloc_span_holds(hv_hot.allocs, span, value) && !hv_alloc_span_at(hv_hot.allocs, value, span))
+    if (!hv_alloc_span_holds_hot(span, value) && !hv_alloc_span_at(hv_hot.allocs, value, span))
         *span = (struct hv_alloc_span){0};   /* no consistent answer: untracked, and nothing to reuse */
     int tracked = span->in;
     /* Metadata says it is a pointer: keep it even when we do not know the
@@ -76,7 +76,7 @@ static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset
 }
 
 /* Scans [p, p+len) word by word for values inside tracked allocations. */
-static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
+HV_STEP_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
                       int max, struct hv_alloc_span *span, struct hv_karg_learn *l)
 {
     for (size_t off = 0; off + 8 <= len && n < max; off += 8)
@@ -87,7 +87,7 @@ static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16
 /* The same, reading only the words learnt to hold pointers (and every word
  * past what is learnt). Word w of the block starts at byte base_offset + 8w,
  * whose bit is (base_offset + 8w) >> 3. */
-static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
+HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
                        int max, struct hv_alloc_span *span, const struct hv_karg_learn *l)
 {
     size_t words = len / 8;

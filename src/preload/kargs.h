@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "preload/hot.h"
 #include "preload/tracer.h"
 
 #define HV_MAX_KARGS 64
@@ -23,11 +24,11 @@
  * only a kernel's learnt pointer words (kargs.c); 0 scans every word (graph
  * nodes and launches being captured: a replay runs them again and again). */
 struct hv_kernel_info;
-int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
+HV_STEP_FN int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
                      struct hv_karg *out, int max, int learnt);
 
 /* Emits one HV_REC_KARGS record (after the owning call was committed). */
-void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,
+HV_STEP_FN void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,
                    const struct hv_karg *args, int n);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "preload/hot.h"
 
 enum hv_arg_kind { HV_ARGK_BY_VALUE = 0, HV_ARGK_POINTER = 1, HV_ARGK_HIDDEN = 2 };
 
@@ -49,6 +50,6 @@ struct hv_kernel_info {
 
 /* Stores a copy of `info` (args copied too). Returns 0 or -1 (table full / no memory). */
 int hv_kernels_add(const struct hv_kernel_info *info);
-const struct hv_kernel_info *hv_kernels_find(uint64_t func);
+HV_STEP_FN const struct hv_kernel_info *hv_kernels_find(uint64_t func);
 
 #endif

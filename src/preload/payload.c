@@ -35,12 +35,15 @@ struct pending_copy {
 };
 
 struct pending_stream {
-    uint64_t stream;     /* canonical id, 0 = free slot */
     uint32_t n;          /* in enqueue order */
     struct pending_copy c[HV_PENDING_PER_STREAM];
 };
 
 static struct pending_stream pending[HV_PENDING_STREAMS];
+/* The lists' streams (canonical ids, 0 = free list), apart from the lists:
+ * finding a copy's list reads these 8 lines, not one line of each 1 KiB
+ * list (issue 12: that scan was most of a sampled copy's misses). */
+static uint64_t pending_ids[HV_PENDING_STREAMS];
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Copies on all lists: an observation with nothing pending costs one load,
  * in the observing call's own code (evidence.h hv_ev_observed). */
@@ -64,6 +67,7 @@ static void child_after_fork(void)
 {
     pthread_mutex_init(&pending_lock, NULL);
     memset(pending, 0, sizeof pending);
+    memset(pending_ids, 0, sizeof pending_ids);
     atomic_store(&hv_payload_pending, 0);
 }
 
@@ -157,18 +161,19 @@ static void emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t src, uint32_t w
 /* Queues the copy for its completion check; 0 when there is no room. */
 static int pending_add(const struct hv_copy_ev *ev)
 {
-    struct pending_stream *slot = NULL, *free_slot = NULL;
+    struct pending_stream *slot = NULL;
     int ok = 0;
     pthread_mutex_lock(&pending_lock);
+    uint32_t free_i = HV_PENDING_STREAMS;
     for (uint32_t i = 0; i < HV_PENDING_STREAMS && !slot; i++) {
-        if (pending[i].stream == ev->stream)
+        if (pending_ids[i] == ev->stream)
             slot = &pending[i];
-        else if (!pending[i].stream && !free_slot)
-            free_slot = &pending[i];
+        else if (!pending_ids[i] && free_i == HV_PENDING_STREAMS)
+            free_i = i;
     }
-    if (!slot && free_slot) {
-        slot = free_slot;
-        slot->stream = ev->stream;
+    if (!slot && free_i < HV_PENDING_STREAMS) {
+        slot = &pending[free_i];
+        pending_ids[free_i] = ev->stream;
         slot->n = 0;
     }
     if (slot && slot->n < HV_PENDING_PER_STREAM) {
@@ -198,8 +203,9 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
     uint32_t n = 0;
     pthread_mutex_lock(&pending_lock);
     while (*from < HV_PENDING_STREAMS) {
-        struct pending_stream *s = &pending[(*from)++];
-        if (!s->stream || !hv_obs_covers(o, s->stream))
+        uint32_t i = (*from)++;
+        struct pending_stream *s = &pending[i];
+        if (!pending_ids[i] || !hv_obs_covers(o, pending_ids[i]))
             continue;
         uint32_t keep = 0;
         for (uint32_t k = 0; k < s->n; k++) {
@@ -210,7 +216,7 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
         }
         s->n = keep;
         if (!keep)
-            s->stream = 0;
+            pending_ids[i] = 0;
         if (o->scope == HV_OBS_STREAM)
             *from = HV_PENDING_STREAMS;   /* one list per stream */
         break;

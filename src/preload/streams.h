@@ -97,12 +97,12 @@ static inline uint64_t hv_stream_epoch(const struct hv_stream_table *t, const st
 }
 
 /* The host observed all work of `s` complete: returns the new epoch. */
-HV_HOT_FN uint64_t hv_stream_advance(struct hv_stream_table *t, struct hv_stream_state *s);
+HV_STEP_FN uint64_t hv_stream_advance(struct hv_stream_table *t, struct hv_stream_state *s);
 
 /* A device synchronize (legacy_only 0) or a legacy-stream synchronize
  * (legacy_only 1: the blocking streams and the legacy stream) on `device`:
  * one atomic add, whatever the number of streams. */
-HV_HOT_FN void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int legacy_only);
+HV_STEP_FN void hv_stream_advance_device(struct hv_stream_table *t, int32_t device, int legacy_only);
 
 void hv_event_set(struct hv_event_state *e, const struct hv_event_loc *loc);
 /* Returns 1 with a consistent snapshot in *loc, 0 when never recorded or torn. */

@@ -122,7 +122,7 @@ static int setup_locked(void)
     hv_py_setup(&hv_tracer.cfg);
     hv_regions_setup(&hv_tracer.cfg);
     read_cmdline(hv_tracer.cfg.record_argv);
-    hv_alloc_map_init(hv_hot.allocs);
+    hv_alloc_map_init(hv_hot.allocs, &hv_hot.alloc_version);
 #if defined(__x86_64__) || defined(__aarch64__)
     hv_hot.tls_off = (intptr_t)((char *)&hv_tls - (char *)__builtin_thread_pointer());
 #endif

@@ -98,7 +98,7 @@ static inline void hv_prefetch_w(const void *p)
  * runtime evict the tracer between two calls, so each of those lines is a
  * likely miss, and several of them are reached only through another (the
  * thread's context -> its ring -> the record; the stream's slot; the
- * device's observation generations; the allocation map's version). A real
+ * device's observation generations). A real
  * GPU runtime call takes microseconds: requested here, from the one line
  * hv_enter has just read, they arrive while it runs, and the record is
  * filled from cache afterwards. Prefetches never fault and never wait, so
@@ -118,7 +118,6 @@ static inline void hv_call_prefetch(const struct hv_thread_ctx *t)
     __builtin_prefetch(t->stream_state, 0, 3);
     struct hv_stream_table *st = hv_hot.streams;
     __builtin_prefetch(&st->gen[(uint32_t)t->device % HV_OBS_DEVICES], 0, 3);
-    __builtin_prefetch(&hv_hot.allocs->version, 0, 3);
 }
 
 /* Count a record that could not even be reserved because the thread has no ring. */
@@ -180,7 +179,7 @@ static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct
 /* The same with the argument union zeroed, for fillers that set only some
  * of their fields. One copy out of line (tracer.c), shared by every filler,
  * so that the calls of a step run the same lines. */
-HV_HOT_FN struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result);
+HV_STEP_FN struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result);
 
 /* A record in the ring has its size; the scratch record (hv_call_scratch)
  * has size 0. Telling them apart by the header just written, not by the
@@ -209,7 +208,7 @@ static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, 
  * of line: the copy, the graph launch and the synchronize of a serving
  * step then run one copy of it (a few code lines fewer per step than one
  * inlined into each, issue 12). */
-HV_HOT_FN struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
+HV_STEP_FN struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
                                                  uint8_t form);
 
 /* An auxiliary record of `size` bytes following call `seq`; NULL if dropped. */
@@ -255,10 +254,10 @@ struct hv_obs {
 /* Whether observation o covers canonical stream `stream` (O(1)). */
 int hv_obs_covers(const struct hv_obs *o, uint64_t stream);
 
-HV_HOT_FN void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
+HV_STEP_FN void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
 /* `ts`: the observing call's ordered ticks (its record's ts_ns): evidence
  * takes work enqueued before it as complete (seqs are per thread). */
-HV_HOT_FN void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
+HV_STEP_FN void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
 HV_HOT_FN void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record);
 
 /* Interns a string (cold paths only: names, paths), emitting its

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
+#include "preload/hot.h"
 
 #define HV_PY_FILE_MAX 512u
 #define HV_PY_FUNC_MAX 256u
@@ -53,7 +54,7 @@ int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more);
  * pointers), cheap enough for every call: direct loads through the layout,
  * used only on a thread where hv_py_walk already succeeded (the layout read
  * its frames with bounds checks); 0 before that, or with no Python frame. */
-uint64_t hv_py_frames_key(void);
+HV_STEP_FN uint64_t hv_py_frames_key(void);
 
 /* The addresses hv_py_frames_key last read on this thread (the thread-state
  * lookup's code, thread state, current-frame pointer, one per frame; NULL

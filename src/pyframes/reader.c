@@ -41,7 +41,7 @@ static struct {
     int have_layout;
     void *(*this_tstate)(void);
     uint64_t code_type, unicode_type, bytes_type;
-} py = {PTHREAD_ONCE_INIT, 0, 0, {0}, 0, NULL, 0, 0, 0};
+} py HV_HOT_DATA = {PTHREAD_ONCE_INIT, 0, 0, {0}, 0, NULL, 0, 0, 0};
 
 /* This thread's frames were read with bounds checks and type checks:
  * hv_py_frames_key may follow the same pointers directly. */

@@ -34,7 +34,7 @@ static _Atomic int full_noted;
  * is answered without touching the shared tables. */
 #define MEMO 32u   /* 512 bytes: static TLS is scarce (a dlopen'ed libhipvis must fit glibc's surplus) */
 static __thread struct { uint64_t k1, k2; } memo[MEMO] __attribute__((tls_model("initial-exec")));
-static _Atomic uint32_t generation = 1;   /* bumped in a fork child: memos are stale there */
+static _Atomic uint32_t generation HV_HOT_DATA = 1;   /* bumped in a fork child: memos are stale there */
 static __thread uint32_t memo_generation __attribute__((tls_model("initial-exec")));
 
 static void forget_after_fork(void)

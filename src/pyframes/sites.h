@@ -30,7 +30,7 @@ void hv_py_setup(const struct hv_config *cfg);
 /* HV_HDR_PYFRAMES when on. */
 uint32_t hv_py_header_flags(void);
 
-void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe);
+HV_STEP_FN void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe);
 
 /* Before a traced call's real call: the lines hv_py_site will read after it
  * (pyframes.h hv_py_hints), fetched while the runtime works. */

@@ -52,7 +52,7 @@ static void check(uint64_t addr, struct hv_alloc_memo *memo)
 
 int main(void)
 {
-    hv_alloc_map_init(&map);
+    hv_alloc_map_init(&map, NULL);
     static uint64_t bases[512];
     int nb = 0;
     struct hv_alloc_memo memo[2] = {{0}};

@@ -216,7 +216,7 @@ _Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_c
  * copy's observation. Commits `c`. `width`: bytes per row. Takes no
  * pointer to the description, so that the description never leaves
  * registers in the inline part. */
-HV_HOT_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
+HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
 
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
@@ -237,7 +237,7 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
         hv_call_stream(t, c, s.id, s.form);
     struct hv_copy_args *a = &c->a.copy;
     struct hv_alloc_map *am = hv_hot.allocs;
-    uint64_t av = hv_alloc_version(am);
+    uint64_t av = hv_alloc_version_hot();   /* am's version (tracer.c) */
     enum hv_mem dm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->dst), &t->memos[0]);
     enum hv_mem sm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->src), &t->memos[1]);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
@@ -437,7 +437,7 @@ struct hv_launch_desc {
     const struct hv_kernel_info *announce;
 };
 
-HV_HOT_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l);
 
 /* The packed argument block of an `extra` launch array, given the runtime's
@@ -456,7 +456,7 @@ void hv_emit_karg_names(struct hv_thread_ctx *t, uint64_t seq, const struct hv_k
 
 /* ---- host observations, events, streams, allocations (sync.c) ---- */
 
-HV_HOT_FN void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
+HV_STEP_FN void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
 HV_HOT_FN void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r);
 HV_HOT_FN void hv_trace_event_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t event);
 
@@ -591,7 +591,7 @@ typedef void (*hv_inventory_fn)(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 
 void hv_trace_instantiate(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
                           uint64_t flags, uint64_t err_node, hv_inventory_fn inventory);
-HV_HOT_FN void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
+HV_STEP_FN void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t graph,
                         struct hv_sref s);
 void hv_trace_exec_update(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *graph,
                           uint64_t err_node, hv_inventory_fn inventory);

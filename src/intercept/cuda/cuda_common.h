@@ -18,6 +18,9 @@
 
 #include "intercept/common/intercept.h"
 
+/* preload/hot.h HV_STEP_fn: this front end's step wrappers, together. */
+#define HV_STEP_FRONT_END "1cuda"
+
 #define HV_CUDART_WRAP(name, params, args, trace) \
     HV_WRAP(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, params, args, trace)
 #define HV_CU_WRAP(name, params, args, trace) \

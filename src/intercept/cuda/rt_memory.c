@@ -16,8 +16,12 @@ HV_CUDART_WRAP(cudaMemcpy, (void *dst, const void *src, size_t n, enum cudaMemcp
                COPY(NULL, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_CUDART_WRAP(cudaMemcpy_ptds, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k), (dst, src, n, k),
                COPY(NULL, HV_SPT_PER_THREAD, HV_COPY1D(dst, src, n, k, 0)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaMemcpyAsync, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s),
                (dst, src, n, k, s), COPY(s, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, ASYNC)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaMemcpyAsync_ptsz, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s),
                (dst, src, n, k, s), COPY(s, HV_SPT_PER_THREAD, HV_COPY1D(dst, src, n, k, ASYNC)))
 #undef HV_WRAP_ATTRS

@@ -20,9 +20,13 @@
 #define PT HV_SPT_PER_THREAD
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 BOTH(cudaStreamSynchronize, cuStreamSynchronize, (cudaStream_t s), (s), SSYNC(L))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 BOTH(cudaStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, (cudaStream_t s), (s), SSYNC(PT))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 BOTH(cudaStreamQuery, cuStreamQuery, (cudaStream_t s), (s), SSYNC(L))
 BOTH(cudaStreamQuery_ptsz, cuStreamQuery_ptsz, (cudaStream_t s), (s), SSYNC(PT))
 /* cuCtxSynchronize: the context's device, as far as hipvis knows the thread's. */

@@ -160,10 +160,12 @@ HV_HIP_WRAP(hipGraphInstantiateWithParams, (hipGraphExec_t * pe, hipGraph_t g, h
             hv_guard_hip(t_, e, s, spt);                                                 \
     } while (0)
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch, (hipGraphExec_t e, hipStream_t s),
                (e, s), BEFORE_LAUNCH(HV_HIP_LEGACY), (void)0,
                hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_LEGACY)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_WRAP_BEFORE(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGraphLaunch_spt,
                (hipGraphExec_t e, hipStream_t s), (e, s), BEFORE_LAUNCH(HV_HIP_SPT), (void)0,
                hv_trace_exec_call(t_, api_, r_, HV_PTR(e), 0, S(HV_HIP_SPT)))

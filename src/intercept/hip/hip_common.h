@@ -8,6 +8,9 @@
 #define HIPVIS_HIP_COMMON_H
 
 #include "intercept/common/intercept.h"
+
+/* preload/hot.h HV_STEP_fn: this front end's step wrappers, together. */
+#define HV_STEP_FRONT_END "3hip"
 #include "intercept/hip/hip_api.h"
 
 /* Exported wrapper `name`; see HV_WRAP. */

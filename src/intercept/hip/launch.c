@@ -16,9 +16,11 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStrea
 #define EVENTS(e0, e1) .ev_start = HV_PTR(e0), .ev_stop = HV_PTR(e1)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_LEGACY, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipLaunchKernel_spt, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
 #undef HV_WRAP_ATTRS

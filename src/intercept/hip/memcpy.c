@@ -12,8 +12,12 @@ HV_HIP_WRAP(hipMemcpy, (void *dst, const void *src, size_t n, hipMemcpyKind k), 
             COPY(NULL, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_HIP_WRAP(hipMemcpy_spt, (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k),
             COPY(NULL, HV_HIP_SPT, HV_COPY1D(dst, src, n, k, 0)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipMemcpyAsync, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),
             (dst, src, n, k, s), COPY(s, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, k, HV_COPY_ASYNC)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipMemcpyAsync_spt, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),
             (dst, src, n, k, s), COPY(s, HV_HIP_SPT, HV_COPY1D(dst, src, n, k, HV_COPY_ASYNC)))
 HV_HIP_WRAP(hipMemcpyWithStream, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),

@@ -2,8 +2,10 @@
 #include "intercept/hip/hip_common.h"
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipStreamSynchronize, (hipStream_t s), (s), hv_trace_stream_sync(t_, api_, r_, HV_HIP_S(s, HV_HIP_LEGACY)))
+#undef HV_WRAP_ATTRS
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipStreamSynchronize_spt, (hipStream_t s), (s), hv_trace_stream_sync(t_, api_, r_, HV_HIP_S(s, HV_HIP_SPT)))
 HV_HIP_WRAP(hipStreamQuery, (hipStream_t s), (s), hv_trace_stream_sync(t_, api_, r_, HV_HIP_S(s, HV_HIP_LEGACY)))
 HV_HIP_WRAP(hipStreamQuery_spt, (hipStream_t s), (s), hv_trace_stream_sync(t_, api_, r_, HV_HIP_S(s, HV_HIP_SPT)))
