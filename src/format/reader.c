@@ -321,6 +321,9 @@ static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **rec
     size_t wb = r->win_bytes, n = 0;
     uint64_t tail = r->rtail_key, ck = t ? t->call_key : 0, run = r->rrun, arrived = 0;
     const struct hv_rec_header *last = NULL;
+    struct hv_merge_run ren;
+    if (merge)
+        hv_merge_run_load(&ren, &r->merge, t);
     while (n < max) {
         while (rn < HV_READER_WINDOW && wb <= HV_RD_WINDOW_BYTES) {
             if (cp >= ce)
@@ -356,7 +359,7 @@ static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **rec
         recs[n++] = h;
         nfrom++;
         if (merge)
-            hv_merge_deliver(&r->merge, (struct hv_rec_header *)(uintptr_t)h);
+            hv_merge_run_deliver(&ren, (struct hv_rec_header *)(uintptr_t)h);
         wb -= size;
         rp += size;
         if (--rn && rp >= re) {
@@ -373,6 +376,8 @@ static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **rec
             break;   /* the suffix is empty: next_one starts the next one */
     }
 out:
+    if (merge)
+        hv_merge_run_end(&ren);
     if (nfrom)
         r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
     r->slots[r->cur].live += (uint32_t)arrived;

@@ -123,46 +123,104 @@ static inline uint64_t hv_merge_translate(struct hv_merge *m, struct hv_merge_th
     return 0;
 }
 
-static inline int hv_merge_api_in(const uint64_t *set, uint16_t api)
+static inline __attribute__((always_inline)) int hv_merge_api_in(const uint64_t *set, uint16_t api)
 {
     return api < HV_API__MAX && (set[api / 64] >> (api % 64) & 1);
 }
 
-/* The common cases inline, once per delivered record: a call of the thread
- * delivered last that continues its numbering and needs no table growth,
- * or an auxiliary record (no references of its own
- * besides its call's seq) of that thread whose call is in the table. All
- * else goes to hv_merge_deliver_slow, which does the same in general. */
-static inline __attribute__((always_inline)) void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
+/*
+ * Renumbering the records of one thread t as they are delivered, one after
+ * another: the thread's numbering state is held here (in registers, in the
+ * reader's batch loop) between records, and hv_merge_run_end writes it back.
+ * hv_merge_run_deliver does the common cases inline: a call that continues
+ * the thread's numbering and needs no table growth, or an auxiliary record
+ * (no references of its own besides its call's seq) whose call is in the
+ * table. All else goes to hv_merge_deliver_slow, which does the same in
+ * general.
+ */
+struct hv_merge_run {
+    struct hv_merge *m;
+    struct hv_merge_thread *t;
+    struct hv_merge_pair *pairs;    /* t's recent-call table, NULL before it has one */
+    uint64_t mask;                  /* its capacity - 1 */
+    uint64_t lim;                   /* calls below this seq number inline (0: none) */
+    uint64_t next_g, expect, last_g;
+};
+
+static inline void hv_merge_run_load(struct hv_merge_run *u, struct hv_merge *m, struct hv_merge_thread *t)
+{
+    uint32_t cap = hv_merge_recent_cap(t);
+    u->m = m;
+    u->t = t;
+    u->pairs = cap ? hv_merge_pairs(t) : NULL;
+    u->mask = (uint64_t)cap - 1;
+    /* The table must not need to grow for the call: full size, or room. */
+    u->lim = !m->refs_ready || !cap ? 0 : cap == HV_MERGE_RECENT ? UINT64_MAX : (uint64_t)cap - 1;
+    u->next_g = m->next_g;
+    u->expect = t->expect;
+    u->last_g = t->last_g;
+}
+
+static inline void hv_merge_run_end(struct hv_merge_run *u)
+{
+    u->m->next_g = u->next_g;
+    u->t->expect = u->expect;
+    u->t->last_g = u->last_g;
+}
+
+static inline uint64_t hv_merge_run_translate(struct hv_merge_run *u, uint64_t tseq)
+{
+    if (!tseq)
+        return 0;
+    const struct hv_merge_pair *p = &u->pairs[tseq & u->mask];
+    if (p->tseq == tseq)
+        return p->g;
+    u->m->unresolved++;
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void hv_merge_run_deliver(struct hv_merge_run *u,
+                                                                      struct hv_rec_header *rec)
+{
+    uint64_t tseq = rec->seq;
+    if (rec->type == HV_REC_CALL) {
+        if (tseq == u->expect && tseq && tseq < u->lim) {
+            struct hv_call *c = (struct hv_call *)(void *)rec;
+            uint64_t g = ++u->next_g;
+            u->last_g = g;
+            u->expect = tseq + 1;
+            u->pairs[tseq & u->mask] = (struct hv_merge_pair){tseq, g};
+            rec->seq = g;
+            if (hv_merge_api_in(u->m->ref_apis, c->api)) {
+                if (hv_merge_api_in(u->m->sync_apis, c->api))
+                    c->a.sync.completed_seq = hv_merge_run_translate(u, c->a.sync.completed_seq);
+                else
+                    c->a.event.record_seq = hv_merge_run_translate(u, c->a.event.record_seq);
+            }
+            return;
+        }
+    } else if (tseq && u->pairs && rec->type != HV_REC_EPOCH && rec->type != HV_REC_GUARD &&
+               rec->type != HV_REC_PROBE) {
+        const struct hv_merge_pair *p = &u->pairs[tseq & u->mask];
+        if (p->tseq == tseq) {
+            rec->seq = p->g;
+            return;
+        }
+    }
+    hv_merge_run_end(u);
+    hv_merge_deliver_slow(u->m, rec);
+    hv_merge_run_load(u, u->m, u->t);
+}
+
+/* Renumbers one record as it is delivered (rec is the reader's own copy). */
+static inline void hv_merge_deliver(struct hv_merge *m, struct hv_rec_header *rec)
 {
     if (m->n && m->del_tid == rec->tid) {
-        struct hv_merge_thread *t = &m->thr[m->del_idx];
-        uint32_t cap = hv_merge_recent_cap(t);
-        uint64_t tseq = rec->seq;
-        if (rec->type == HV_REC_CALL) {
-            if (tseq == t->expect && tseq && (cap == HV_MERGE_RECENT || tseq + 1 < cap) && m->refs_ready) {
-                struct hv_call *c = (struct hv_call *)(void *)rec;
-                uint64_t g = ++m->next_g;
-                t->last_g = g;
-                t->expect = tseq + 1;
-                hv_merge_pairs(t)[tseq & (cap - 1)] = (struct hv_merge_pair){tseq, g};
-                rec->seq = g;
-                if (hv_merge_api_in(m->ref_apis, c->api)) {
-                    if (hv_merge_api_in(m->sync_apis, c->api))
-                        c->a.sync.completed_seq = hv_merge_translate(m, t, c->a.sync.completed_seq);
-                    else
-                        c->a.event.record_seq = hv_merge_translate(m, t, c->a.event.record_seq);
-                }
-                return;
-            }
-        } else if (tseq && cap && rec->type != HV_REC_EPOCH && rec->type != HV_REC_GUARD &&
-                   rec->type != HV_REC_PROBE) {
-            const struct hv_merge_pair *p = &hv_merge_pairs(t)[tseq & (cap - 1)];
-            if (p->tseq == tseq) {
-                rec->seq = p->g;
-                return;
-            }
-        }
+        struct hv_merge_run u;
+        hv_merge_run_load(&u, m, &m->thr[m->del_idx]);
+        hv_merge_run_deliver(&u, rec);
+        hv_merge_run_end(&u);
+        return;
     }
     hv_merge_deliver_slow(m, rec);
 }
