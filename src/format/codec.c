@@ -201,6 +201,32 @@ static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *e
     return get_varint_slow(p, end, out);
 }
 
+/* get_varint_mixed when at least 8 bytes are readable (the caller checked):
+ * no bounds test for the short forms. */
+static inline const uint8_t *get_varint_in(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    if (!(x & 0x80)) {
+        *out = x & 0x7f;
+        return p + 1;
+    }
+    if (!(x & 0x8000)) {
+        *out = (x & 0x7f) | (x >> 1 & 0x3f80);
+        return p + 2;
+    }
+    if (!(x & 0x800000)) {
+        *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000);
+        return p + 3;
+    }
+    return get_varint_mixed(p, end, out);
+}
+
+/* A predicted record's mask and corrections are at most this many bytes
+ * (17 varints of at most 10), so with that much code left none of them
+ * needs a bounds test before its first 8 bytes. */
+#define PRED_MAX_CODE (17u * 10u + 8u)
+
 /* The context's words as pairs: GCC's vector extension, so the whole-record
  * add and copy are a few SSE2 operations whatever -O level or -march. */
 typedef uint64_t hv_u64x2 __attribute__((vector_size(16)));
@@ -225,11 +251,12 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
          * verbatim one may also start the next (k == nctx + 1) or have none. */
         if (!(tag & 1) && k - 1 >= nctx)
             BAD(k ? "record names a context that does not exist" : "predicted record without a context");
-        if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX)
-            BAD("record names a context that does not exist");
-        struct hv_codec_ctx *c = k ? &ctx[k - 1] : NULL;
+        struct hv_codec_ctx *c;
         size_t size;
         if (tag & 1) {
+            if (k > (uint64_t)nctx + 1 || k > HV_CODEC_CTX_MAX)
+                BAD("record names a context that does not exist");
+            c = k ? &ctx[k - 1] : NULL;
             if ((size_t)(end - p) < sizeof(struct hv_rec_header))
                 BAD("code ends inside a verbatim record");
             uint16_t sz;   /* the code is not aligned */
@@ -258,7 +285,9 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
              * not be known yet; it is checked, with the mask, before
              * anything past the record is trusted. */
             uint64_t mask;
-            if (!(p = get_varint_mixed(p, end, &mask)))
+            c = &ctx[k - 1];
+            const int room = (size_t)(end - p) >= PRED_MAX_CODE;
+            if (!(p = room ? get_varint_in(p, end, &mask) : get_varint_mixed(p, end, &mask)))
                 BAD("code ends inside a mask");
             if (mask >> HV_CODEC_WORDS)
                 BAD("mask names words past the record");
@@ -273,7 +302,7 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
             }
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint64_t z, x;
-                if (!(p = get_varint_mixed(p, end, &z)))
+                if (!(p = room ? get_varint_in(p, end, &z) : get_varint_mixed(p, end, &z)))
                     BAD("code ends inside a word");
                 unsigned i = (unsigned)__builtin_ctzll(m);
                 uint64_t cv = unzigzag(z);
@@ -285,18 +314,22 @@ long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_byt
             uint16_t sz;
             memcpy(&sz, o + offsetof(struct hv_rec_header, size), sizeof sz);
             size = sz;
-            if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
-                BAD("record with an impossible size");
-            unsigned nw = (unsigned)(size / 8 < HV_CODEC_WORDS ? size / 8 : HV_CODEC_WORDS);
-            if (mask >> nw)
-                BAD("mask names words past the record");
-            size_t tail = size - nw * 8;
             if (size > (size_t)(oend - o))
                 BAD("record runs past the decoded size the chunk announces");
-            if (tail > (size_t)(end - p))
-                BAD("code ends inside a record's tail");
-            if (tail) {
-                memcpy(o + nw * 8, p, tail);
+            if (size - sizeof(struct hv_rec_header) <= HV_CODEC_WORDS * 8 - sizeof(struct hv_rec_header) &&
+                !(size % HV_REC_ALIGN)) {
+                /* All of it coded (the usual case): no tail. */
+                if (mask >> (size / 8))
+                    BAD("mask names words past the record");
+            } else {
+                if (size < sizeof(struct hv_rec_header) || size % HV_REC_ALIGN)
+                    BAD("record with an impossible size");
+                if (mask >> HV_CODEC_WORDS)
+                    BAD("mask names words past the record");   /* (HV_CODEC_WORDS words coded) */
+                size_t tail = size - HV_CODEC_WORDS * 8;
+                if (tail > (size_t)(end - p))
+                    BAD("code ends inside a record's tail");
+                memcpy(o + HV_CODEC_WORDS * 8, p, tail);
                 p += tail;
             }
         }
