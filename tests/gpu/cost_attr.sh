@@ -31,6 +31,9 @@ res=$OUT/attr.jsonl
 : > "$res"
 BLOCKS=${BLOCKS:-20}
 stlib=$root/build-selftime/libhipvis.so
+# An older selftime library to compare with in the same run (optional):
+# build it at the older commit and carry it as build-selftime-base/libhipvis.so.
+stbase=$root/build-selftime-base/libhipvis.so
 arm() { # arm LABEL [hipvis|selftime|plain] ENV...
     local label=$1 kind=$2
     shift 2
@@ -38,6 +41,7 @@ arm() { # arm LABEL [hipvis|selftime|plain] ENV...
     local next=
     [ "$kind" = hipvis ] && pre="$ct $lib" && next=$lib
     [ "$kind" = selftime ] && pre="$ct $stlib" && next=$stlib
+    [ "$kind" = selftime-base ] && pre="$ct $stbase" && next=$stbase
     env LD_PRELOAD="$pre" CALLTIME_NEXT="$next" ${libpath:+LD_LIBRARY_PATH=$libpath} HIPVIS_OUTPUT=/tmp/hvattr.$label.%p.zst "$@" \
         timeout -k 5 120 python3 "$root/tests/gpu/cost_attr.py" --blocks "$BLOCKS" --label "$label" \
         > "$OUT/$label.out" 2> "$OUT/$label.err"
@@ -50,6 +54,10 @@ arm plain plain
 if [ -f "$stlib" ]; then # hipvis's own time per API (make selftime; carry build-selftime/libhipvis.so)
     arm selftime selftime
     arm selftime-core selftime HIPVIS_PYFRAMES=0 HIPVIS_REWRITE_CHECK_KB=0
+fi
+if [ -f "$stbase" ]; then
+    arm selftime-base selftime-base
+    [ -f "$stlib" ] && arm selftime2 selftime
 fi
 arm defaults hipvis
 arm nopyframes hipvis HIPVIS_PYFRAMES=0
