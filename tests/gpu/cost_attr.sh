@@ -43,13 +43,23 @@ arm() { # arm LABEL [hipvis|selftime|plain] ENV...
     [ "$kind" = selftime ] && pre="$ct $stlib" && next=$stlib
     [ "$kind" = selftime-base ] && pre="$ct $stbase" && next=$stbase
     env LD_PRELOAD="$pre" CALLTIME_NEXT="$next" ${libpath:+LD_LIBRARY_PATH=$libpath} HIPVIS_OUTPUT=/tmp/hvattr.$label.%p.zst "$@" \
-        timeout -k 5 120 python3 "$root/tests/gpu/cost_attr.py" --blocks "$BLOCKS" --label "$label" \
+        timeout -k 5 120 ${PIN:+taskset -c "$PIN"} python3 "$root/tests/gpu/cost_attr.py" --blocks "$BLOCKS" --label "$label" \
         > "$OUT/$label.out" 2> "$OUT/$label.err"
     grep '^{"result"' "$OUT/$label.out" >> "$res" || echo "{\"result\":{\"label\":\"$label\",\"failed\":true}}" >> "$res"
     rm -f /tmp/hvattr.$label.*.zst
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 command -v perf > /dev/null && echo "perf: $(perf --version 2>&1)" || echo "perf: not installed"
+# PIN=CPULIST runs every arm under taskset (steps of unpinned processes on
+# this host fall into a fast and a slow mode, ~40 vs ~60 us).
+echo "cpus: $(nproc); numa: $(lscpu | awk -F: '/NUMA node[0-9]+ CPU/ {gsub(/ /,"",$2); printf "%s ", $2}'); pin: ${PIN:-none}"
+if [ -n "${BASE_AB:-}" ] && [ -f "$stbase" ] && [ -f "$stlib" ]; then
+    # BASE_AB=N: only the two selftime libraries, alternated N times.
+    for k in $(seq 1 "$BASE_AB"); do
+        arm "selftime-base.$k" selftime-base
+        arm "selftime.$k" selftime
+    done
+else
 arm plain plain
 if [ -f "$stlib" ]; then # hipvis's own time per API (make selftime; carry build-selftime/libhipvis.so)
     arm selftime selftime
@@ -94,6 +104,7 @@ if [ -x "$root/build/tests/bench/bench_intercept" ]; then
     rm -f /tmp/hvattr.bench.*.zst
     tail -n 25 "$OUT/bench_intercept.txt"
 fi
+fi # BASE_AB
 python3 - "$res" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
