@@ -188,6 +188,7 @@ void hv_engine_free(struct hv_engine *e)
     hv_engine_memop_free(e);
     free(e->memo_ent);
     free(e->memo_groups);
+    hv_engine_join_free(e);
     free(e->sum.path);
     free(e);
 }

@@ -33,13 +33,18 @@ static uint8_t copy_hint(const struct hv_model *m, const struct hv_copy_args *a)
 }
 
 /* The write rules see a write of [lo, hi) before it lands in the writer map
- * (they do not read the map), while a replay may still be running (their
- * hook's contract, rules.h): most writes of a loop find none. */
+ * (they do not read the map), while a replay on another stream may still be
+ * running (their hook's contract, rules.h): most writes of a loop find none,
+ * or only the replay just enqueued on their own stream. */
 static __attribute__((noinline)) void write_rules_pending(struct hv_engine *e, uint64_t lo, uint64_t hi,
                                                           const struct hv_writer *w)
 {
-    hv_pending_prune(&e->m);
-    if (!e->m.npending)
+    struct hv_model *m = &e->m;
+    hv_pending_prune(m);
+    uint32_t i = 0;
+    while (i < m->npending && m->execs[m->pending[i]].last.stream == w->stream)
+        i++;
+    if (i == m->npending)
         return;
     struct hv_write_ctx wr = {.lo = lo, .hi = hi, .w = w};
     for (int i = 0; i < e->n_write; i++)
@@ -226,7 +231,8 @@ static void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
         e->sum.replays_unknown_exec++;
         return;
     }
-    hv_exec_finalize(m, x);
+    if (m->execs[x].dirty)
+        hv_exec_finalize(m, x);
     struct hv_replay_ctx rp = {.exec = x};
     rp.r.seq = c->h.seq;
     rp.r.epoch = c->epoch;

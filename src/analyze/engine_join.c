@@ -24,6 +24,7 @@
  * treap), without the memo.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/engine_priv.h"
 #include "util/grow.h"
@@ -83,6 +84,7 @@ static void memo_reset(struct hv_engine *e)
     hv_u64map_free(&e->memo);
     e->nmemo = 0;
     e->nmemo_groups = 0;
+    e->memo_gen++;
 }
 
 static int memo_push_group(struct hv_engine *e, uint32_t g)
@@ -99,17 +101,28 @@ static int memo_push_group(struct hv_engine *e, uint32_t g)
     return 0;
 }
 
-static void memo_add(struct hv_engine *e, uint64_t key, uint32_t first, uint32_t n)
+/* The new entry's index, or HV_U64MAP_NONE out of memory. */
+static uint32_t memo_add(struct hv_engine *e, uint64_t key, uint32_t first, uint32_t n)
 {
     if (!HV_GROW(e->memo_ent, e->nmemo, e->capmemo, 64))
-        return;
+        return HV_U64MAP_NONE;
     if (hv_u64map_put(&e->memo, key, e->nmemo) != 0)
-        return;
-    struct hv_memo_entry *me = &e->memo_ent[e->nmemo++];
+        return HV_U64MAP_NONE;
+    struct hv_memo_entry *me = &e->memo_ent[e->nmemo];
     me->first = first;
     me->n = n;
     me->hits = 0;
     me->last_a = me->last_b = 0;
+    return e->nmemo++;
+}
+
+/* A repeat: counted lazily, O(1) however many nodes read the buffer. */
+static void memo_hit(struct hv_engine *e, uint32_t mi, const struct hv_writer *w, const struct hv_replay_ctx *rp)
+{
+    struct hv_memo_entry *me = &e->memo_ent[mi];
+    me->hits++;
+    me->last_a = w->seq;
+    me->last_b = rp->r.seq;
 }
 
 /* The memo key of (writer site, segment, replay site) without the rule:
@@ -121,22 +134,18 @@ static uint64_t memo_base(const struct hv_replay_ctx *rp, const struct hv_imap_s
 }
 
 /* The findings of one rule for one (replay, writer segment); `base` is
- * memo_base(rp, s) when the memo is on. */
-static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
-                         const struct hv_exec *x, const struct hv_imap_seg *s, uint64_t base)
+ * memo_base(rp, s) when the memo is on. Returns the memo entry that now
+ * stands for them (HV_U64MAP_NONE: none, or no memo). */
+static uint32_t segment_rule(struct hv_engine *e, const struct hv_rule *r, const struct hv_replay_ctx *rp,
+                             const struct hv_exec *x, const struct hv_imap_seg *s, uint64_t base)
 {
-    const struct hv_writer *w = s->val;
     uint64_t key = 0;
     if (e->memo_on) {
         key = base + r->id;
         uint32_t mi = hv_u64map_get(&e->memo, key);
         if (mi != HV_U64MAP_NONE) {
-            /* Counted lazily: O(1) however many nodes read the buffer. */
-            struct hv_memo_entry *me = &e->memo_ent[mi];
-            me->hits++;
-            me->last_a = w->seq;
-            me->last_b = rp->r.seq;
-            return;
+            memo_hit(e, mi, s->val, rp);
+            return mi;
         }
         if (e->nmemo >= MEMO_MAX_ENTRIES)
             memo_reset(e);
@@ -155,31 +164,108 @@ static void segment_rule(struct hv_engine *e, const struct hv_rule *r, const str
         if (e->m.last_group == SIZE_MAX || memo_push_group(e, (uint32_t)e->m.last_group) != 0)
             complete = 0;
     }
-    if (e->memo_on) {
-        if (complete)
-            memo_add(e, key, (uint32_t)first, (uint32_t)(e->nmemo_groups - first));
-        else
-            e->nmemo_groups = first;
+    if (!e->memo_on)
+        return HV_U64MAP_NONE;
+    if (complete)
+        return memo_add(e, key, (uint32_t)first, (uint32_t)(e->nmemo_groups - first));
+    e->nmemo_groups = first;
+    return HV_U64MAP_NONE;
+}
+
+/* The join cache: for the first JC_SEGS segments of an exec's walk, the
+ * segment and replay site last seen there and, per overlap rule, the memo
+ * entry that (lo, hi, writer site, replay site, rule) maps to: exactly
+ * what the memo lookup would answer (its key is a function of these), for
+ * as long as the memo does not start over (gen). A decode loop's replay
+ * then counts its repeats without hashing. */
+#define JC_SEGS 2u
+struct hv_join_cache {
+    struct hv_jc_seg {
+        uint64_t lo, hi, wsite, rpsite;
+        uint32_t gen;
+        uint32_t mi[HV_RULE__COUNT];     /* by position in overlap_rules */
+    } seg[JC_SEGS];
+};
+
+/* Segment slot `ord` of exec x's cache, reset unless it describes (s, rp);
+ * NULL when the cache cannot grow (the walk then hashes). */
+static struct hv_jc_seg *jc_seg(struct hv_engine *e, const struct hv_replay_ctx *rp, uint32_t ord,
+                                const struct hv_imap_seg *s)
+{
+    if (rp->exec >= e->capjc) {
+        uint32_t ncap = e->capjc ? e->capjc : 8;
+        while (ncap <= rp->exec)
+            ncap *= 2;
+        struct hv_join_cache *n = realloc(e->jc, (size_t)ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        memset(n + e->capjc, 0, (size_t)(ncap - e->capjc) * sizeof *n);  /* hi 0: matches no segment */
+        e->jc = n;
+        e->capjc = ncap;
     }
+    struct hv_jc_seg *c = &e->jc[rp->exec].seg[ord];
+    const struct hv_writer *w = s->val;
+    if (c->lo != s->lo || c->hi != s->hi || c->wsite != w->site || c->rpsite != rp->site || c->gen != e->memo_gen) {
+        c->lo = s->lo;
+        c->hi = s->hi;
+        c->wsite = w->site;
+        c->rpsite = rp->site;
+        c->gen = e->memo_gen;
+        for (int k = 0; k < e->n_overlap; k++)
+            c->mi[k] = HV_U64MAP_NONE;
+    }
+    return c;
+}
+
+void hv_engine_join_free(struct hv_engine *e)
+{
+    free(e->jc);
+    e->jc = NULL;
+    e->capjc = 0;
 }
 
 static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, const struct hv_exec *x)
 {
     struct hv_model *m = &e->m;
     struct hv_imap_seg s;
-    uint64_t at = x->ranges[0].lo;
     uint64_t end = x->maxhi[x->nranges - 1];
-    while (hv_imap_seek(&m->writers, at, &s) && s.lo < end) {
-        at = s.hi;
-        if (hv_engine_prune_writer(m, &s))
+    uint32_t ord = 0;
+    int ok = hv_imap_seek(&m->writers, x->ranges[0].lo, &s);
+    while (ok && s.lo < end) {
+        if (hv_engine_prune_writer(m, &s)) {
+            ok = hv_imap_seek(&m->writers, s.hi, &s);
             continue;
-        uint64_t base = e->memo_on ? memo_base(rp, &s) : 0;
-        /* Rules do not mutate the writer map, so s.val stays valid. */
+        }
+        struct hv_jc_seg *c = e->memo_on && ord < JC_SEGS ? jc_seg(e, rp, ord, &s) : NULL;
+        ord++;
+        uint64_t base = 0;
+        int have_base = 0;
+        /* Rules do not mutate the writer map, so s.val stays valid (and
+         * s's successor with it). */
         for (int k = 0; k < e->n_overlap; k++) {
             const struct hv_rule *r = e->overlap_rules[k];
-            if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
-                segment_rule(e, r, rp, x, &s, base);
+            if (r->overlap_applies && !r->overlap_applies(m, rp, s.val))
+                continue;
+            if (c && c->mi[k] != HV_U64MAP_NONE) {
+                memo_hit(e, c->mi[k], s.val, rp);
+                continue;
+            }
+            if (e->memo_on && !have_base) {
+                base = memo_base(rp, &s);
+                have_base = 1;
+            }
+            uint32_t mi = segment_rule(e, r, rp, x, &s, base);
+            if (c) {
+                if (c->gen != e->memo_gen) {
+                    /* The memo started over: what the slot knew is gone. */
+                    for (int j = 0; j < e->n_overlap; j++)
+                        c->mi[j] = HV_U64MAP_NONE;
+                    c->gen = e->memo_gen;
+                }
+                c->mi[k] = mi;
+            }
         }
+        ok = hv_imap_next(&m->writers, &s);
     }
 }
 
@@ -191,16 +277,18 @@ static void walk_ranges(struct hv_engine *e, const struct hv_replay_ctx *rp, con
         if (!hv_access_reads(rg->access))
             continue;
         struct hv_imap_seg s;
-        uint64_t at = rg->lo;
-        while (hv_imap_seek(&m->writers, at, &s) && s.lo < rg->hi) {
-            at = s.hi;
-            if (hv_engine_prune_writer(m, &s))
+        int ok = hv_imap_seek(&m->writers, rg->lo, &s);
+        while (ok && s.lo < rg->hi) {
+            if (hv_engine_prune_writer(m, &s)) {
+                ok = hv_imap_seek(&m->writers, s.hi, &s);
                 continue;
+            }
             for (int k = 0; k < e->n_overlap; k++) {
                 const struct hv_rule *r = e->overlap_rules[k];
                 if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
                     emit_one(e, r, rp, rg, &s);
             }
+            ok = hv_imap_next(&m->writers, &s);
         }
     }
 }

@@ -55,6 +55,12 @@ struct hv_engine {
     uint32_t *memo_groups;
     size_t nmemo_groups, capmemo_groups;
     int memo_on;
+    uint32_t memo_gen;               /* bumped when the memo starts over */
+    /* Per exec index: the memo entries the first segments of its last
+     * walks hit, so a loop's repeat finds them without hashing
+     * (engine_join.c). */
+    struct hv_join_cache *jc;
+    uint32_t capjc;
     /* Stream memory operations (engine_memop.c): the last value written by
      * a write-value to each address, for the waits that read it. */
     struct hv_u64map sig_ix;
@@ -86,6 +92,7 @@ void hv_engine_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct
 void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_t s, const struct hv_model *m);
 /* Adds counted-but-deferred repeats to their groups. */
 void hv_engine_memo_flush(struct hv_engine *e);
+void hv_engine_join_free(struct hv_engine *e);
 
 /* The api id comes from the trace: an id beyond the table (a newer tracer,
  * a damaged record) is an api the engine does not model. */

@@ -40,17 +40,20 @@ void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const 
         struct hv_imap_seg alloc, s;
         hv_pointer_range(m, args[i].value, args, k->count, &rd.lo, &rd.hi, &alloc);
         rd.arg = &args[i];
-        uint64_t at = rd.lo;
-        while (hv_imap_seek(&m->writers, at, &s) && s.lo < rd.hi) {
-            at = s.hi;
-            if (hv_engine_prune_writer(m, &s))
+        int ok = hv_imap_seek(&m->writers, rd.lo, &s);
+        while (ok && s.lo < rd.hi) {
+            if (hv_engine_prune_writer(m, &s)) {
+                ok = hv_imap_seek(&m->writers, s.hi, &s);  /* the map changed: search again */
                 continue;
+            }
             uint64_t lo = rd.lo > s.lo ? rd.lo : s.lo, hi = rd.hi < s.hi ? rd.hi : s.hi;
-            if (!hv_writer_rows(s.val, &lo, &hi))
-                continue;  /* between the rows of a tall strided write */
-            /* Rules do not mutate the writer map, so s.val stays valid. */
-            for (int r = 0; r < e->n_read; r++)
-                e->read_rules[r]->on_launch_read(m, &rd, lo, hi, s.val);
+            /* Rules do not mutate the writer map, so s.val (and s's
+             * successor) stay valid. Between the rows of a tall strided
+             * write, nothing is read. */
+            if (hv_writer_rows(s.val, &lo, &hi))
+                for (int r = 0; r < e->n_read; r++)
+                    e->read_rules[r]->on_launch_read(m, &rd, lo, hi, s.val);
+            ok = hv_imap_next(&m->writers, &s);
         }
     }
 }

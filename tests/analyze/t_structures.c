@@ -79,6 +79,16 @@ void test_imap_random(void)
                 segs++;
             }
             ok &= segs == hv_imap_count(&m);
+            /* hv_imap_next walks the same segments, from any start. */
+            uint64_t from = (uint64_t)(rand() % SPACE);
+            struct hv_imap_seg a, b;
+            int fa = hv_imap_seek(&m, from, &a), fb = fa ? hv_imap_seek(&m, from, &b) : 0;
+            while (fa && fb) {
+                ok &= a.lo == b.lo && a.hi == b.hi && a.val == b.val;
+                fa = hv_imap_next(&m, &a);
+                fb = hv_imap_seek(&m, b.hi, &b);
+            }
+            ok &= fa == fb;
         }
     }
     CHECK(ok);

@@ -69,6 +69,10 @@ uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint
     }
     struct hv_exec *x = &m->execs[i];
     exec_reset(x);
+    /* Its last replay is forgotten (reads as complete): a pending entry
+     * must be looked at by the next prune. */
+    if (x->pending)
+        m->pending_dirty = 1;
     x->live = 1;
     x->handle = handle;
     x->graph = graph;
@@ -419,6 +423,10 @@ void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r
     struct hv_exec *x = &m->execs[xi];
     x->last = *r;
     x->replays++;
+    /* A replay the host already saw complete (a trace whose seqs disagree)
+     * is pending only until the next prune, which must then look. */
+    if (hv_complete(m, r->stream, r->stream_id, r->seq))
+        m->pending_dirty = 1;
     subsume_pending(m, xi, r);
     if (x->pending)
         return;
@@ -430,8 +438,10 @@ void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r
     x->pending = 1;
 }
 
-void hv_pending_prune(struct hv_model *m)
+void hv_pending_prune_all(struct hv_model *m)
 {
+    m->pending_gen = m->complete_gen;
+    m->pending_dirty = 0;
     for (uint32_t i = 0; i < m->npending;) {
         struct hv_exec *x = &m->execs[m->pending[i]];
         if (hv_complete(m, x->last.stream, x->last.stream_id, x->last.seq)) {

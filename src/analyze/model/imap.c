@@ -154,11 +154,12 @@ static void bracket(const struct hv_imap *m, uint64_t addr, uint32_t *le, uint32
     }
 }
 
-static int fill(const struct hv_imap *m, uint32_t i, struct hv_imap_seg *seg)
+static int fill(const struct hv_imap *m, uint32_t i, uint32_t next, struct hv_imap_seg *seg)
 {
     seg->lo = m->nodes[i].lo;
     seg->hi = m->nodes[i].hi;
     seg->val = val_of(m, i);
+    seg->next = next;
     return 1;
 }
 
@@ -167,19 +168,30 @@ int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg
     uint32_t le, gt;
     bracket(m, addr, &le, &gt);
     if (le != NIL && m->nodes[le].hi > addr)
-        return fill(m, le, seg);
+        return fill(m, le, gt, seg);
     return 0;
 }
 
+/* bracket() leaves gt = the smallest start above addr: when addr lies in
+ * le, that is le's successor (no start lies in (le.lo, addr]). */
 int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
 {
     uint32_t le, gt;
     bracket(m, addr, &le, &gt);
     if (le != NIL && m->nodes[le].hi > addr)
-        return fill(m, le, seg);
+        return fill(m, le, gt, seg);
     if (gt != NIL)
-        return fill(m, gt, seg);
+        return fill(m, gt, HV_IMAP_NEXT_UNKNOWN, seg);
     return 0;
+}
+
+int hv_imap_next(const struct hv_imap *m, struct hv_imap_seg *seg)
+{
+    if (seg->next == HV_IMAP_NEXT_UNKNOWN)
+        return hv_imap_seek(m, seg->hi, seg);
+    if (seg->next == NIL)
+        return 0;
+    return fill(m, seg->next, HV_IMAP_NEXT_UNKNOWN, seg);
 }
 
 /*
@@ -295,6 +307,17 @@ void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
             m->nodes[le].hi = hi;
             return val_of(m, le);
         }
+    }
+    /* Into unmapped bytes only (a buffer written again after its last
+     * writer was pruned): one node goes in where its priority belongs,
+     * nothing is cut. The treap's shape depends only on its keys and
+     * priorities, so this is the tree carve-and-merge would build. */
+    else if ((le == NIL || m->nodes[le].hi <= lo) && (gt == NIL || hi <= m->nodes[gt].lo)) {
+        uint32_t n = node_new(m, lo, hi);
+        if (n == NIL)
+            return NULL;
+        insert_free(m, n);
+        return val_of(m, n);
     }
     uint32_t l, r;
     if (carve(m, lo, hi, &l, &r) != 0)

@@ -40,11 +40,15 @@ struct hv_imap {
     int oom;                     /* an allocation failed; the map is still consistent */
 };
 
-/* A segment as seen by callers. */
+/* A segment as seen by callers. `next` is for hv_imap_next: the node that
+ * follows this segment when the lookup that found it learnt it on the way
+ * (0 none, HV_IMAP_NEXT_UNKNOWN not known). */
 struct hv_imap_seg {
     uint64_t lo, hi;
     void *val;
+    uint32_t next;
 };
+#define HV_IMAP_NEXT_UNKNOWN UINT32_MAX
 
 void hv_imap_init(struct hv_imap *m, size_t val_size);
 void hv_imap_free(struct hv_imap *m);
@@ -56,6 +60,11 @@ int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg
  * above it). Returns 1 and fills *seg, or 0. Iterate a range [lo, hi) with
  *   for (int ok = hv_imap_seek(m, lo, &s); ok && s.lo < hi; ok = hv_imap_seek(m, s.hi, &s)) */
 int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg);
+/* The segment after *seg (hv_imap_seek(m, seg->hi, seg)), for a walk that
+ * has not changed the map since *seg was found: a seek that landed inside
+ * a segment met its successor on the way down, so every other step of a
+ * walk costs no search. Returns 1 and refills *seg, or 0. */
+int hv_imap_next(const struct hv_imap *m, struct hv_imap_seg *seg);
 
 /* Makes [lo, hi) one segment and returns its value bytes for the caller to
  * fill (old contents unspecified), or NULL when out of memory (the map is then

@@ -225,6 +225,14 @@ struct hv_model {
 
     uint32_t *pending;               /* exec indexes whose last replay may still run */
     uint32_t npending, cappending;
+    /* Bumped whenever what hv_complete answers may change (a completed_seq
+     * rises, a stream slot is made or dropped). hv_pending_prune remembers
+     * the value it last pruned at: while it is unchanged and no entry that
+     * was already complete joined the list (pending_dirty), every entry is
+     * still incomplete and a prune would remove nothing. A loop's writes
+     * and replays then prune once per host sync, not once per record. */
+    uint64_t complete_gen, pending_gen;
+    int      pending_dirty;
 
     /* Engine-hint configuration from the trace header. */
     uint64_t blit_max_bytes;
@@ -289,8 +297,10 @@ static inline void hv_stream_after_op(struct hv_model *m, uint32_t si, uint64_t 
 void hv_stream_observed_via(struct hv_model *m, const struct hv_vclock *via);
 static inline void hv_stream_observed(struct hv_model *m, uint32_t si, uint64_t upto, const struct hv_vclock *via)
 {
-    if (upto > m->streams[si].completed_seq)
+    if (upto > m->streams[si].completed_seq) {
         m->streams[si].completed_seq = upto;
+        m->complete_gen++;
+    }
     /* Work the completed ops waited for is complete as well. Clocks are
      * joined transitively at each wait, so one level suffices. */
     if (via && via->root)
@@ -388,8 +398,14 @@ void hv_exec_destroy(struct hv_model *m, uint32_t x);
 uint32_t hv_exec_first_overlap(const struct hv_exec *x, uint64_t lo);
 /* Marks the exec's last replay pending (on m->pending). */
 void hv_exec_replayed(struct hv_model *m, uint32_t x, const struct hv_replay *r);
-/* Drops execs whose last replay is now known complete from m->pending. */
-void hv_pending_prune(struct hv_model *m);
+/* Drops execs whose last replay is now known complete from m->pending
+ * (nothing to do unless completion changed: see complete_gen). */
+void hv_pending_prune_all(struct hv_model *m);
+static inline void hv_pending_prune(struct hv_model *m)
+{
+    if (m->pending_dirty || m->pending_gen != m->complete_gen)
+        hv_pending_prune_all(m);
+}
 
 /* Turns a pointer value into the assumed byte range [lo, hi) it addresses:
  * up to the end of its allocation, cut at the next higher pointer among

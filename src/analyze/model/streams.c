@@ -42,14 +42,17 @@ static uint32_t stream_slot(struct hv_model *m)
         m->capstreams = ncap;
     }
     hv_vc_init(&m->streams[m->nstreams].vc);
+    m->complete_gen++;  /* hv_stream_same reads nstreams */
     return m->nstreams++;
 }
 
-/* Streams appeared, went or changed flags: every barrier must be looked at again. */
+/* Streams appeared, went or changed flags: every barrier must be looked at
+ * again, and what hv_complete answers may have changed (hv_stream_same). */
 static void barriers_changed(struct hv_model *m)
 {
     m->barrier_gen++;
     m->legacy_gen++;
+    m->complete_gen++;
 }
 
 uint32_t hv_stream_lookup(struct hv_model *m, uint64_t id, int32_t device)
@@ -135,8 +138,10 @@ void hv_stream_barrier(struct hv_model *m, uint32_t si, uint64_t gen)
 
 static void complete_upto(struct hv_model *m, uint32_t si, uint64_t upto)
 {
-    if (upto > m->streams[si].completed_seq)
+    if (upto > m->streams[si].completed_seq) {
         m->streams[si].completed_seq = upto;
+        m->complete_gen++;
+    }
 }
 
 static void complete_entry(void *ctx, uint32_t stream, uint64_t seq)

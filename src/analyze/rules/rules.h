@@ -80,8 +80,10 @@ struct hv_rule {
     /* A replay is about to be enqueued (before it becomes the exec's last). */
     void (*on_replay)(struct hv_model *m, const struct hv_replay_ctx *rp);
     /* An eager write is about to be applied (before it becomes the last
-     * writer) while some exec's last replay may still be running
-     * (m->npending > 0): a write with no replay pending is not offered. */
+     * writer) while some exec's last replay on another stream may still be
+     * running (on m->pending): a write with no replay pending, or only
+     * replays on its own stream (program order puts the write after them),
+     * is not offered. */
     void (*on_write)(struct hv_model *m, const struct hv_write_ctx *wr);
     /* An eager kernel launch reads [lo, hi) of a last-writer segment whose
      * write the host has not observed complete (engine_reads.c). */
