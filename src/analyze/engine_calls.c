@@ -53,8 +53,14 @@ static __attribute__((noinline)) void write_rules_pending(struct hv_engine *e, u
 
 static inline void write_rules(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)
 {
-    if (e->n_write && e->m.npending)
-        write_rules_pending(e, lo, hi, w);
+    const struct hv_model *m = &e->m;
+    if (!e->n_write || !m->npending)
+        return;
+    /* A loop's sync copy, right after its replay: nothing to prune, and
+     * the one replay pending ran on this stream. */
+    if (m->npending == 1 && !hv_pending_stale(m) && m->execs[m->pending[0]].last.stream == w->stream)
+        return;
+    write_rules_pending(e, lo, hi, w);
 }
 
 void hv_engine_write(struct hv_engine *e, uint64_t lo, uint64_t hi, const struct hv_writer *w)

@@ -401,9 +401,14 @@ void hv_exec_replayed(struct hv_model *m, uint32_t x, const struct hv_replay *r)
 /* Drops execs whose last replay is now known complete from m->pending
  * (nothing to do unless completion changed: see complete_gen). */
 void hv_pending_prune_all(struct hv_model *m);
+/* May an entry of m->pending be complete (a prune would remove one)? */
+static inline int hv_pending_stale(const struct hv_model *m)
+{
+    return m->pending_dirty || m->pending_gen != m->complete_gen;
+}
 static inline void hv_pending_prune(struct hv_model *m)
 {
-    if (m->pending_dirty || m->pending_gen != m->complete_gen)
+    if (hv_pending_stale(m))
         hv_pending_prune_all(m);
 }
 
