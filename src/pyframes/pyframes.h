@@ -56,18 +56,6 @@ int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more);
  * its frames with bounds checks); 0 before that, or with no Python frame. */
 HV_STEP_FN uint64_t hv_py_frames_key(void);
 
-/* The addresses hv_py_frames_key last read on this thread (the thread-state
- * lookup's code, thread state, current-frame pointer, one per frame; NULL
- * past the last) and the memo slot sites.c last used: a traced call
- * prefetches them before the real call (sites.h hv_py_prefetch). A thread
- * calls the runtime from the same Python frames call after call, and its
- * frames sit at the same places of its frame stack, so the lines the key
- * reads after the call are the ones prefetched; a stale hint costs one
- * useless prefetch, never a fault. */
-#define HV_PY_HINTS 8
-#define HV_PY_HINT_MEMO (HV_PY_HINTS - 1)
-extern __thread const void *hv_py_hints[HV_PY_HINTS] __attribute__((tls_model("initial-exec"), visibility("hidden")));
-
 /* Line of byte offset `addr` of a code object with first line `first`,
  * from its 3.11+ location table (exposed for the unit test). -1: none. */
 int hv_py_addr2line(const uint8_t *table, uint32_t len, int first, int addr);

@@ -248,9 +248,6 @@ static int frame_line(const unsigned char *co, uint64_t code, uint64_t instr)
 }
 
 #define KEY_FRAMES 4
-_Static_assert(1 + 2 + KEY_FRAMES <= HV_PY_HINT_MEMO, "a hint per line the key reads");
-
-__thread const void *hv_py_hints[HV_PY_HINTS] __attribute__((tls_model("initial-exec")));
 
 uint64_t hv_py_frames_key(void)
 {
@@ -260,26 +257,18 @@ uint64_t hv_py_frames_key(void)
     const char *ts = py.this_tstate();
     if (!ts)
         return 0;
-    const void **hint = hv_py_hints;
-    *hint++ = (const void *)py.this_tstate;   /* its code: the thread-state lookup's first line */
     const char *frame;
     if (l->cframe >= 0) {
         const char *cf = *(const char *const *)(ts + l->cframe);
-        *hint++ = ts + l->cframe;
-        *hint++ = cf + l->cframe_current;
         frame = cf ? *(const char *const *)(cf + l->cframe_current) : NULL;
     } else {
-        *hint++ = ts + l->ts_current;
         frame = *(const char *const *)(ts + l->ts_current);
     }
     uint64_t h = 0;
     for (int i = 0; i < KEY_FRAMES && frame; i++) {
-        *hint++ = frame + l->f_instr;
         h = (h ^ *(const uint64_t *)(frame + l->f_instr)) * 0x100000001b3ull;
         frame = *(const char *const *)(frame + l->f_previous);
     }
-    while (hint < hv_py_hints + HV_PY_HINT_MEMO)
-        *hint++ = NULL;
     return h;
 }
 

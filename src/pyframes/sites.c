@@ -32,7 +32,7 @@ static _Atomic int full_noted;
 
 /* Per-thread memo of the last stack key seen for a (why, target): a repeat
  * is answered without touching the shared tables. */
-#define MEMO 32u   /* 512 bytes: static TLS is scarce (a dlopen'ed libhipvis must fit glibc's surplus) */
+#define MEMO 32u   /* 512 bytes: static TLS is scarce (a libhipvis dlopen'ed into Python must fit glibc's surplus) */
 static __thread struct { uint64_t k1, k2; } memo[MEMO] __attribute__((tls_model("initial-exec")));
 static _Atomic uint32_t generation HV_HOT_DATA = 1;   /* bumped in a fork child: memos are stale there */
 static __thread uint32_t memo_generation __attribute__((tls_model("initial-exec")));
@@ -173,7 +173,6 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
     uint64_t k1 = mix(target ^ ((uint64_t)why << 56)) | 1;
     uint64_t k2 = mix(k1 ^ hv_py_frames_key()) | 1;
     uint32_t m = (uint32_t)(k1 >> 7) & (MEMO - 1), gen = atomic_load_explicit(&generation, memory_order_relaxed);
-    hv_py_hints[HV_PY_HINT_MEMO] = &memo[m];
     if (memo_generation == gen && memo[m].k1 == k1 && memo[m].k2 == k2)
         return;   /* this thread's previous call on this target came from the same Python frames */
     if (memo_generation != gen) {

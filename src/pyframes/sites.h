@@ -22,7 +22,6 @@
 
 #include "preload/selftime.h"
 #include "preload/hot.h"   /* hv_hot.py_on: on when Python frames are recorded */
-#include "pyframes/pyframes.h"   /* hv_py_hints */
 
 /* After hv_config_load, at activation: on when cfg asks and the process
  * runs CPython. */
@@ -31,15 +30,6 @@ void hv_py_setup(const struct hv_config *cfg);
 uint32_t hv_py_header_flags(void);
 
 HV_STEP_FN void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe);
-
-/* Before a traced call's real call: the lines hv_py_site will read after it
- * (pyframes.h hv_py_hints), fetched while the runtime works. */
-static inline void hv_py_prefetch(void)
-{
-    if (__builtin_expect(hv_hot.py_on, 0))
-        for (int i = 0; i < HV_PY_HINTS; i++)
-            __builtin_prefetch(hv_py_hints[i], 0, 3);
-}
 
 /* After call `seq` (committed): its Python stack, once per (site, target). */
 static inline void hv_py_site(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target)

@@ -59,7 +59,7 @@
 #ifdef HV_NO_CALL_PREFETCH
 #define HV_CALL_PREFETCH(t) ((void)(t))
 #else
-#define HV_CALL_PREFETCH(t) (hv_call_prefetch(t), hv_py_prefetch())
+#define HV_CALL_PREFETCH(t) hv_call_prefetch(t)
 #endif
 
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
