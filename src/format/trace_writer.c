@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -70,6 +71,12 @@ struct hv_trace_writer {
     unsigned qhead, qn, busy, quit;
     uint8_t *spare[CQ_DEPTH + 1];
     unsigned nspare;
+    /* hv_trace_writer_warm: chunk buffers whose pages were all written once,
+     * and how far into the one in progress (warm_cur) it got. */
+    uint8_t *warmed[CQ_DEPTH + 1];
+    unsigned nwarmed;
+    uint8_t *warm_cur;
+    size_t warm_off;
     char path[PATH_CAP];
 };
 
@@ -284,6 +291,13 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
     return 0;
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Encodes (version 2), compresses and writes one chunk; returns 0 or
  * -errno. Runs on the compression thread in async mode, else on the
  * caller's; either way alone on the encoder, the zstd context and the file.
@@ -339,7 +353,22 @@ static void chunk_done(struct hv_trace_writer *w, const struct cjob *j, int rc, 
 static void *compress_main(void *arg)
 {
     struct hv_trace_writer *w = arg;
+    /* Before the first chunk comes: one byte per page of this thread's
+     * buffers, and one compression of as many zeros as a chunk holds (the
+     * context sizes its tables then), so that the first chunks are not
+     * slowed by page first writes (7-100 us a page on some VMs) while the
+     * drain runs ahead of them into its spare buffers. The encoder's and
+     * compressor's buffers are only used by this thread in async mode. */
+    for (size_t off = 0; off < w->code_cap; off += 4096)
+        ((volatile uint8_t *)w->code)[off] = 0;
+    for (size_t off = 0; off < w->out_cap; off += 4096)
+        ((volatile uint8_t *)w->out)[off] = 0;
+    size_t zeros = w->chunk_cap < w->code_cap ? w->chunk_cap : w->code_cap;
+    memset(w->code, 0, zeros);
+    (void)ZSTD_compress2(w->cctx, w->out, w->out_cap, w->code, zeros);
     pthread_mutex_lock(&w->mu);
+    w->busy = 0;   /* set by set_async: a resize waits for this warm-up */
+    pthread_cond_broadcast(&w->cv);
     for (;;) {
         while (!w->qn && !w->quit)
             pthread_cond_wait(&w->cv, &w->mu);
@@ -397,9 +426,11 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    w->busy = 1;   /* the thread's warm-up uses the buffers */
     int rc = pthread_create(&w->th, NULL, compress_main, w);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
+        w->busy = 0;
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
         return -rc;
@@ -407,6 +438,71 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w)
     w->async = 1;
     w->async_pid = getpid();
     return 0;
+}
+
+static int is_warm(const struct hv_trace_writer *w, const uint8_t *buf)
+{
+    for (unsigned i = 0; i < w->nwarmed; i++)
+        if (w->warmed[i] == buf)
+            return 1;
+    return 0;
+}
+
+/* Writes pages of `buf` from warm_off (when it is warm_cur) until the
+ * budget ends; records it as warm when every page is written. Bytes below
+ * `live` hold records: their pages were written by the copies, and are
+ * not written again. */
+static void warm_some(struct hv_trace_writer *w, uint8_t *buf, size_t live, uint64_t until)
+{
+    if (w->warm_cur != buf) {
+        w->warm_cur = buf;
+        w->warm_off = 0;
+    }
+    if (w->warm_off < live)
+        w->warm_off = (live + 4095) & ~(size_t)4095;
+    do {
+        for (unsigned k = 0; k < 8 && w->warm_off < w->chunk_cap; k++, w->warm_off += 4096)
+            ((volatile uint8_t *)buf)[w->warm_off] = 0;
+    } while (w->warm_off < w->chunk_cap && now_ns() < until);
+    if (w->warm_off >= w->chunk_cap && w->nwarmed < CQ_DEPTH + 1) {
+        w->warmed[w->nwarmed++] = buf;
+        w->warm_cur = NULL;
+    }
+}
+
+int hv_trace_writer_warm(struct hv_trace_writer *w, uint64_t budget_ns)
+{
+    unsigned total = w->async ? CQ_DEPTH + 1 : 1;
+    uint64_t until = now_ns() + budget_ns;
+    /* At least one step of 8 pages, whatever the budget. */
+    for (int first = 1; w->nwarmed < total && (first || now_ns() < until); first = 0) {
+        /* The open chunk is the caller's: written in place. */
+        if (!is_warm(w, w->chunk)) {
+            warm_some(w, w->chunk, sizeof(struct hv_chunk_header) + w->used, until);
+            continue;
+        }
+        if (!w->async)
+            break;
+        /* A spare is taken out of the pool while its pages are written:
+         * only this thread takes spares (flush), the compression thread
+         * only gives them back, and a chunk in its queue is not touched. */
+        uint8_t *buf = NULL;
+        pthread_mutex_lock(&w->mu);
+        for (unsigned i = 0; i < w->nspare && !buf; i++)
+            if (!is_warm(w, w->spare[i])) {
+                buf = w->spare[i];
+                w->spare[i] = w->spare[--w->nspare];
+            }
+        pthread_mutex_unlock(&w->mu);
+        if (!buf)
+            break;   /* the rest are queued for compression: another time */
+        warm_some(w, buf, 0, until);
+        pthread_mutex_lock(&w->mu);
+        w->spare[w->nspare++] = buf;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+    }
+    return w->nwarmed < total;
 }
 
 int hv_trace_writer_flush(struct hv_trace_writer *w)
@@ -421,8 +517,15 @@ int hv_trace_writer_flush(struct hv_trace_writer *w)
         /* Hand the chunk over; wait only when CQ_DEPTH chunks are already
          * queued (compression cannot keep up with the drain at all). */
         pthread_mutex_lock(&w->mu);
-        while (w->qn == CQ_DEPTH || !w->nspare)
-            pthread_cond_wait(&w->cv, &w->mu);
+        if (w->qn == CQ_DEPTH || !w->nspare) {
+            uint64_t t0 = now_ns();
+            while (w->qn == CQ_DEPTH || !w->nspare)
+                pthread_cond_wait(&w->cv, &w->mu);
+            uint64_t waited = now_ns() - t0;
+            w->st.wait_ns += waited;
+            if (waited > w->st.max_wait_ns)
+                w->st.max_wait_ns = waited;
+        }
         w->q[(w->qhead + w->qn) % CQ_DEPTH] = j;
         w->qn++;
         w->chunk = w->spare[--w->nspare];
@@ -472,6 +575,10 @@ size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes)
         bytes = HV_WRITER_MAX_CHUNK_BYTES;
     hv_trace_writer_flush(w);
     wait_idle(w);
+    /* Buffers may move or change size: warming stops here (a resize comes
+     * before the first records, from the sidecar and the tests). */
+    w->nwarmed = CQ_DEPTH + 1;
+    w->warm_cur = NULL;
     if (w->async && chunk_cap_for(bytes) != w->chunk_cap) {
         /* Spare buffers follow the chunk size: take them back first. */
         for (unsigned i = 0; i < w->nspare; i++) {

@@ -115,6 +115,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob flush = {"HIPVIS_FLUSH_MS", 1, 100, 50, 0};
     static const struct int_knob level = {"HIPVIS_ZSTD_LEVEL", 1, 19, 3, 0};
     static const struct int_knob quiet = {"HIPVIS_QUIET", 0, 1, 0, 0};
+    static const struct int_knob writer_stats = {"HIPVIS_WRITER_STATS", 0, 1, 0, 0};
     static const struct int_knob sidecar = {"HIPVIS_SIDECAR", 0, 1, 0, 0};
     static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
@@ -138,6 +139,8 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->zstd_level = (int)v;
     rc |= parse_int(&quiet, getenv_fn(quiet.name), &v, err, errlen);
     cfg->quiet = (int)v;
+    rc |= parse_int(&writer_stats, getenv_fn(writer_stats.name), &v, err, errlen);
+    cfg->writer_stats = (int)v;
     rc |= parse_int(&sidecar, getenv_fn(sidecar.name), &v, err, errlen);
     cfg->sidecar = (int)v;
     rc |= parse_int(&codeobj, getenv_fn(codeobj.name), &v, err, errlen);

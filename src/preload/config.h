@@ -15,6 +15,7 @@ struct hv_config {
     uint32_t flush_ms;           /* HIPVIS_FLUSH_MS: 1..100 (default 50) */
     int zstd_level;              /* HIPVIS_ZSTD_LEVEL: 1..19 (default 3) */
     int quiet;                   /* HIPVIS_QUIET: 0|1 — no start/end line on stderr */
+    int writer_stats;            /* HIPVIS_WRITER_STATS: 0|1 — the writer thread's drain figures at exit */
     int sidecar;                 /* HIPVIS_SIDECAR: 0|1 — shared-memory segment for hipvis-sidecar
                                     instead of a writer thread and HIPVIS_OUTPUT (docs/sidecar.md) */
     uint64_t codeobj_bytes;      /* HIPVIS_CODEOBJ_MB: code-object bytes stored per process,

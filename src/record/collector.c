@@ -15,28 +15,41 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
 /* Rings come from mmap, not malloc: the traced program's allocator may be
  * instrumented, locked in a fork child, or the very thing being debugged.
  * MAP_POPULATE takes the guest's page faults now, not on the traced calls.
- * `touch` also writes one byte per page: on virtual machines whose host backs
- * guest memory only on its first write (firecracker here), neither
- * MAP_POPULATE nor MADV_POPULATE_WRITE does that, and the first lap of a
- * 4 MiB ring then costs ~7 us per page on the calling thread (bench-step:
- * +1.1 us per step during the first lap, +0.25 us after). The write must go
- * through this mapping: writes through another mapping of the same pages
- * (another process's, or a second mmap here) leave the first lap as slow
- * (measured for the sidecar's shared segment), so the sidecar cannot do it
- * for us. Only hv_collector_prepare touches: once at activation for the
- * activating thread's ring, then off the traced threads for later threads;
- * a thread that claims a ring on its own (none ready) would take the same
- * cost as one stall instead of spread over its first lap, so it does not
- * touch. */
+ * A spare ring also gets one byte per page written (touch_pages): on
+ * virtual machines whose host backs guest memory only on its first write
+ * (firecracker here), neither MAP_POPULATE nor MADV_POPULATE_WRITE does
+ * that, and the first lap of a 4 MiB ring then costs ~7 us per page on the
+ * calling thread (bench-step: +1.1 us per step during the first lap, +0.25
+ * us after). The write must go through this mapping: writes through another
+ * mapping of the same pages (another process's, or a second mmap here)
+ * leave the first lap as slow (measured for the sidecar's shared segment),
+ * so the sidecar cannot do it for us. Only the spare makers touch:
+ * hv_collector_prepare once at activation for the activating thread's ring,
+ * then off the traced threads for later threads (the writer thread a slice
+ * at a time, hv_collector_prepare_step); a thread that claims a ring on its
+ * own (none ready) would take the same cost as one stall instead of spread
+ * over its first lap, so it does not touch. */
+static void *ring_map(uint64_t bytes)
+{
+    void *mem = mmap(NULL, hv_ring_footprint(bytes), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    return mem == MAP_FAILED ? NULL : mem;
+}
+
+/* Writes one byte per page of [from, to) (offsets into `mem`). */
+static void touch_pages(void *mem, size_t from, size_t to)
+{
+    for (size_t off = from; off < to; off += 4096)
+        ((volatile unsigned char *)mem)[off] = 0;
+}
+
 static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
 {
-    size_t len = hv_ring_footprint(bytes);
-    void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (mem == MAP_FAILED)
+    void *mem = ring_map(bytes);
+    if (!mem)
         return NULL;
     if (touch)
-        for (size_t off = 0; off < len; off += 4096)
-            ((volatile unsigned char *)mem)[off] = 0;
+        touch_pages(mem, 0, hv_ring_footprint(bytes));
     return hv_ring_init(mem, bytes, tid);
 }
 
@@ -89,37 +102,91 @@ struct hv_ring *hv_collector_spare(struct hv_collector *c)
     return NULL;
 }
 
-int hv_collector_prepare(struct hv_collector *c)
+/* Gives a FREE private ring a slot; 0 when no slot is left (the ring is
+ * unmapped), 1 when published. */
+static int publish_spare(struct hv_collector *c, struct hv_ring *r)
+{
+    /* FREE before it is published: a claiming thread CASes FREE -> LIVE,
+     * so exactly one thread gets it, as with a recycled ring. */
+    atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_relaxed);
+    uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
+    if (slot >= HV_MAX_RINGS) {
+        atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
+        munmap(r, hv_ring_footprint(r->capacity));
+        return 0;
+    }
+    /* Release: the ring's initialised header and touched pages are visible
+     * to the thread whose acquire load of the slot finds it. */
+    atomic_store_explicit(&c->rings[slot], r, memory_order_release);
+    return 1;
+}
+
+static int spare_wanted(struct hv_collector *c)
 {
     uint32_t n = atomic_load_explicit(&c->nrings, memory_order_acquire);
-    if (n >= HV_MAX_RINGS - 1 || hv_collector_spare(c))
+    return n < HV_MAX_RINGS - 1 && !hv_collector_spare(c);
+}
+
+int hv_collector_prepare(struct hv_collector *c)
+{
+    if (!spare_wanted(c))
         return 0;
     /* A private ring is made before it gets a slot. A shared segment's ring
      * lives at its slot's offset, so there the slot comes first and stays
      * NULL (skipped by everyone) until the ring is written, as in a claim;
      * the allocator leaves it FREE. */
-    struct hv_ring *r = NULL;
     if (!c->ring_alloc) {
-        r = ring_new(c->ring_bytes, 0, 1);
-        if (!r)
-            return -1;
-        /* FREE before it is published: a claiming thread CASes FREE -> LIVE,
-         * so exactly one thread gets it, as with a recycled ring. */
-        atomic_store_explicit(&r->state, HV_RING_FREE, memory_order_relaxed);
+        struct hv_ring *r = ring_new(c->ring_bytes, 0, 1);
+        return r ? publish_spare(c, r) : -1;
     }
     uint32_t slot = atomic_fetch_add_explicit(&c->nrings, 1, memory_order_acq_rel);
     if (slot >= HV_MAX_RINGS) {
         atomic_fetch_sub_explicit(&c->nrings, 1, memory_order_acq_rel);
-        if (r)
-            munmap(r, hv_ring_footprint(c->ring_bytes));
         return 0;
     }
-    if (!r && !(r = c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, 0, 1)))
+    struct hv_ring *r = c->ring_alloc(c->ring_alloc_ctx, slot, c->ring_bytes, 0, 1);
+    if (!r)
         return -1;
-    /* Release: the ring's initialised header and touched pages are visible
-     * to the thread whose acquire load of the slot finds it. */
     atomic_store_explicit(&c->rings[slot], r, memory_order_release);
     return 1;
+}
+
+/* Pages written per clock read in a step: a read costs ~20-50 ns, a page
+ * write 0.1 us (bare metal) to 7-100 us (this VM, quiet to loaded). */
+#define PREP_PAGES_PER_LOOK 8u
+
+int hv_collector_prepare_step(struct hv_collector *c, struct hv_ring_prep *p, uint64_t budget_ns)
+{
+    if (c->ring_alloc)
+        return hv_collector_prepare(c);
+    if (!p->mem) {
+        if (!spare_wanted(c))
+            return 0;
+        if (!(p->mem = ring_map(c->ring_bytes)))
+            return -1;
+        p->len = hv_ring_footprint(c->ring_bytes);
+        p->done = 0;
+        p->steps = 0;
+    }
+    uint64_t until = hv_mono_ns() + budget_ns;
+    p->steps++;
+    do {
+        size_t to = p->done + PREP_PAGES_PER_LOOK * 4096u;
+        touch_pages(p->mem, p->done, to < p->len ? to : p->len);
+        p->done = to < p->len ? to : p->len;
+    } while (p->done < p->len && hv_mono_ns() < until);
+    if (p->done < p->len)
+        return 0;
+    struct hv_ring *r = hv_ring_init(p->mem, c->ring_bytes, 0);
+    p->mem = NULL;
+    return publish_spare(c, r);
+}
+
+void hv_ring_prep_discard(struct hv_ring_prep *p)
+{
+    if (p->mem)
+        munmap(p->mem, p->len);
+    p->mem = NULL;
 }
 
 void hv_collector_release(struct hv_collector *c, struct hv_ring *r)

@@ -116,6 +116,23 @@ struct hv_ring *hv_collector_claim(struct hv_collector *c, uint32_t tid);
  * it made one, 0 when one was ready (or no slot is left), -1 when the ring's
  * memory could not be had. */
 int hv_collector_prepare(struct hv_collector *c);
+/* The same a slice at a time, for a consumer that must go on draining
+ * while it readies the spare (the writer thread: writing 1024 pages took
+ * 10-100 ms on this VM, longer than a 4 MiB ring lasts at 1.5 M calls/s,
+ * and a ring nobody drains for that long drops). Each call writes pages for
+ * about `budget_ns` (at least 8), and publishes the ring once every page is
+ * written. `p` (zeroed to start) holds the ring in the making. Returns 1
+ * when it published one, 0 otherwise (in progress, or none wanted), -1 when
+ * no memory could be had. In sidecar mode (a ring allocator) it is
+ * hv_collector_prepare. */
+struct hv_ring_prep {
+    void *mem;            /* the mapping being written, NULL when none */
+    size_t len, done;     /* its bytes, and how many have had their page written */
+    uint32_t steps;       /* calls so far for this ring */
+};
+int hv_collector_prepare_step(struct hv_collector *c, struct hv_ring_prep *p, uint64_t budget_ns);
+/* Unmaps a ring in the making (the writer stops, or a fork child forgets it). */
+void hv_ring_prep_discard(struct hv_ring_prep *p);
 /* An unclaimed (HV_RING_FREE) ring, NULL when none. */
 struct hv_ring *hv_collector_spare(struct hv_collector *c);
 /* The owner exited: the consumer drains the ring, then frees it. */

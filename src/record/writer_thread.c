@@ -113,20 +113,27 @@ static void sleep_ms(uint32_t ms)
     }
 }
 
+/* Page writes (the writer's own buffers once, then the next spare ring)
+ * per pass: short enough that the rings never wait on them (a pass comes every 0.5-2 ms; a 4 MiB ring lasts
+ * 23 ms at 1.5 M calls/s), long enough that a spare is ready ~10-70 ms
+ * after a thread took the last one (1024 pages at 7-100 us each on this VM,
+ * well under 1 ms in all on bare metal). */
+#define HV_PREP_SLICE_NS 250000u
+
 static void *writer_main(void *arg)
 {
     struct hv_writer_thread *w = arg;
+    struct hv_writer_stats *st = &w->stats;
+    uint64_t t0 = hv_mono_ns(), last = 0;
     /* Converting ticks needs a rate measured over >= 1 ms. */
     while (!w->cal.refined) {
         sleep_ms(1);
         hv_clock_refine(&w->cal);
     }
-    /* The next thread's ring, paged in here rather than on its calls. */
-    hv_collector_prepare(w->col);
     /* Rings are emptied every HV_DRAIN_MS, frames written every flush_ms:
      * a 1 MiB ring holds only ~15 ms of a busy decode loop with payloads,
      * while a frame per 2 ms would compress poorly. */
-    uint32_t since_flush_us = 0, nap_us = HV_DRAIN_MS * 1000;
+    uint32_t since_flush_us = 0;
     /* A drain that found more than an eighth of a ring's worth of records
      * (an eighth of 1 MiB at most, whatever the ring: ~1,100 records, so
      * from ~0.5 M calls/s on, the larger default ring changes nothing here)
@@ -134,12 +141,18 @@ static void *writer_main(void *arg)
      * the next nap a quarter as long: the rings are emptied sooner when
      * they fill fast, at no cost when they do not. */
     long busy = (long)(w->hdr.ring_kb < 1024 ? w->hdr.ring_kb : 1024) * 1024 / 8 / (long)sizeof(struct hv_call);
+    /* The first pass comes right away, before anything that could take long
+     * (the activating thread is already calling); every pass is followed by
+     * a bounded slice of spare-ring work, then the nap. Nothing else runs on
+     * this thread between two passes: encoding, compression and file
+     * writes are the trace writer's thread's (hv_trace_writer_set_async). */
     while (atomic_load_explicit(&w->run, memory_order_acquire)) {
-        uint32_t nap = w->flush_ms * 1000 < nap_us ? w->flush_ms * 1000 : nap_us;
-        struct timespec ts = {0, (long)nap * 1000L};
-        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-        }
-        since_flush_us += nap;
+        uint64_t a = hv_mono_ns();
+        if (!st->passes++)
+            st->first_pass_ns = a - t0;
+        else if (a - last > st->max_gap_ns)
+            st->max_gap_ns = a - last;
+        last = a;
         int flush = since_flush_us >= w->flush_ms * 1000;
         if (flush)
             since_flush_us = 0;
@@ -148,12 +161,58 @@ static void *writer_main(void *arg)
         if (w->out)
             got = drain_locked(w, flush);
         pthread_mutex_unlock(&w->lock);
-        /* After a thread claimed the ready ring, make the next one (a scan
-         * of the slots, an mmap only when none is free). */
-        hv_collector_prepare(w->col);
-        nap_us = busy > 0 && got > busy ? HV_DRAIN_MS * 250 : HV_DRAIN_MS * 1000;
+        uint64_t b = hv_mono_ns();
+        if (b - a > st->max_pass_ns)
+            st->max_pass_ns = b - a;
+        if (got > 0 && (uint64_t)got > st->max_records)
+            st->max_records = (uint64_t)got;
+        /* Between two passes, a bounded slice of page writes: first this
+         * thread's own chunk buffers (once), then the next spare ring after
+         * a thread claimed the ready one (a scan of the slots when one is
+         * ready). */
+        int warming = 0;
+        pthread_mutex_lock(&w->lock);
+        if (w->out)
+            warming = hv_trace_writer_warm(w->out, HV_PREP_SLICE_NS);
+        pthread_mutex_unlock(&w->lock);
+        if (!warming && hv_collector_prepare_step(w->col, &w->prep, HV_PREP_SLICE_NS) > 0)
+            st->spares++;
+        uint64_t c = hv_mono_ns();
+        if (c - b > 20000) {   /* more than a scan: pages were written */
+            st->prep_ns += c - b;
+            if (c - b > st->max_prep_ns)
+                st->max_prep_ns = c - b;
+        }
+        /* While the buffers are being warmed (the first ~10-20 ms), passes
+         * come every slice: the activating thread is calling already. */
+        uint32_t nap = warming || (busy > 0 && got > busy) ? HV_DRAIN_MS * 250 : HV_DRAIN_MS * 1000;
+        if (nap > w->flush_ms * 1000)
+            nap = w->flush_ms * 1000;
+        struct timespec ts = {0, (long)nap * 1000L};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+        since_flush_us += nap;
     }
     return NULL;
+}
+
+/* One line on stderr (see struct hv_writer_stats). */
+static void say_stats(const struct hv_writer_thread *w)
+{
+    const struct hv_writer_stats *st = &w->stats;
+    struct hv_trace_writer_stats ts;
+    hv_trace_writer_stats(w->out, &ts);
+    char msg[700];
+    int n = snprintf(msg, sizeof msg,
+                     "hipvis: writer: %llu drain passes, first %.1f ms after start; longest gap between two "
+                     "passes %.1f ms, longest pass %.1f ms, most records in one pass %llu; waited for "
+                     "compression %.1f ms (longest %.1f ms); %llu spare rings readied, %.1f ms of page writes "
+                     "(longest slice %.2f ms)\n",
+                     (unsigned long long)st->passes, (double)st->first_pass_ns / 1e6, (double)st->max_gap_ns / 1e6,
+                     (double)st->max_pass_ns / 1e6, (unsigned long long)st->max_records, (double)ts.wait_ns / 1e6,
+                     (double)ts.max_wait_ns / 1e6, (unsigned long long)st->spares, (double)st->prep_ns / 1e6,
+                     (double)st->max_prep_ns / 1e6);
+    say(msg, n);
 }
 
 void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const char *path_template,
@@ -237,7 +296,7 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
     atomic_store_explicit(&w->run, 0, memory_order_release);
     pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
-
+    hv_ring_prep_discard(&w->prep);
     pthread_mutex_lock(&w->lock);
     while (!w->cal.refined) {
         sleep_ms(1);
@@ -282,6 +341,9 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
         if (n > 0 && write(2, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1)) < 0) {
         }
     }
+    if (w->print_stats || (!w->quiet && f.dropped[HV_DROP_RING_FULL]))
+        say_stats(w);
+    memset(&w->stats, 0, sizeof w->stats);
     hv_trace_writer_close(w->out, &f);
     w->out = NULL;
     w->running = 0;
@@ -294,6 +356,8 @@ void hv_writer_forget_after_fork(struct hv_writer_thread *w)
     atomic_store_explicit(&w->run, 0, memory_order_relaxed);
     if (w->out)
         hv_trace_writer_abandon(w->out);
+    hv_ring_prep_discard(&w->prep);
+    memset(&w->stats, 0, sizeof w->stats);
     w->out = NULL;
     w->running = 0;
     w->write_errors = 0;

@@ -17,6 +17,22 @@
 
 struct hv_trace_writer;
 
+/* What the writer thread did, for diagnosing drops (HIPVIS_WRITER_STATS=1
+ * prints it at exit, and so does a trace that lost records to full rings
+ * unless HIPVIS_QUIET=1). Written by the writer thread only, read after it
+ * is joined. A ring is lost to when a gap between two passes exceeds its
+ * span (ring bytes / bytes per second its thread writes). */
+struct hv_writer_stats {
+    uint64_t passes;           /* drain passes */
+    uint64_t first_pass_ns;    /* from the thread's start to its first pass */
+    uint64_t max_gap_ns;       /* longest time from one pass's start to the next's */
+    uint64_t max_pass_ns;      /* longest pass (drain, and the chunk handed to compression) */
+    uint64_t max_records;      /* most records one pass found */
+    uint64_t spares;           /* spare rings readied */
+    uint64_t prep_ns;          /* time spent writing pages (own buffers, spare rings) */
+    uint64_t max_prep_ns;      /* longest single slice of it */
+};
+
 struct hv_writer_thread {
     struct hv_collector *col;
     struct hv_clock_cal cal;
@@ -26,6 +42,7 @@ struct hv_writer_thread {
     int level;
     uint32_t flush_ms;
     int quiet;
+    int print_stats;             /* HIPVIS_WRITER_STATS: print stats at stop */
     pthread_t thread;
     _Atomic int run;
     int running;                 /* thread exists (guarded by lock) */
@@ -40,6 +57,8 @@ struct hv_writer_thread {
      * whole process). */
     uint64_t base_made, base_calls, last_calls;
     uint64_t base_dropped[HV_DROP__COUNT];
+    struct hv_ring_prep prep;    /* the next spare ring, written a slice per pass */
+    struct hv_writer_stats stats;
 };
 
 void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const char *path_template,

@@ -6,8 +6,14 @@ $(CORE_TEST_DIR)/ring_stress: tests/core/ring_stress.c $(call obj,src/record/rin
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
 
-check-ring: $(CORE_TEST_DIR)/ring_stress
+# The writer's spare ring made a slice at a time, drained between slices.
+$(CORE_TEST_DIR)/ring_prep: tests/core/ring_prep.c $(call obj,src/record/ring.c src/record/collector.c src/record/clock.c)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
+
+check-ring: $(CORE_TEST_DIR)/ring_stress $(CORE_TEST_DIR)/ring_prep
 	$(CORE_TEST_DIR)/ring_stress
+	$(CORE_TEST_DIR)/ring_prep
 
 CHECKS     += check-ring
 SAN_CHECKS += check-ring
