@@ -10,7 +10,10 @@
  *   a thread's claim takes it, and the next slice starts another;
  *   a producer keeps writing into a claimed ring that the consumer drains
  *   between the slices (nothing dropped, nothing out of order);
- *   a ring in the making is unmapped by hv_ring_prep_discard.
+ *   a ring in the making is unmapped by hv_ring_prep_discard;
+ *   a drain gives space back as it goes (every 256 KiB), not only at its
+ *   end: a slow pass (preempted, or faulting in its buffers) no longer
+ *   holds the whole ring from its producer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +23,15 @@
 static struct hv_collector col;
 static int failed;
 
+#define CHECKF(cond, ...)                                             \
+    do {                                                              \
+        if (!(cond)) {                                                \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
+            printf(__VA_ARGS__);                                      \
+            printf("\n");                                             \
+            failed++;                                                 \
+        }                                                             \
+    } while (0)
 #define CHECK(cond)                                                   \
     do {                                                              \
         if (!(cond)) {                                                \
@@ -37,6 +49,21 @@ static int consume(const struct hv_rec_header *rec, void *ctx)
         out_of_order++;
     last_seq = rec->seq;
     drained++;
+    return 0;
+}
+
+struct release_probe {
+    struct hv_ring *r;
+    uint64_t seen, tail_moved_at;   /* records visited; the first one visited with the tail moved */
+};
+
+static int probe_tail(const struct hv_rec_header *rec, void *ctx)
+{
+    (void)rec;
+    struct release_probe *p = ctx;
+    p->seen++;
+    if (!p->tail_moved_at && atomic_load(&p->r->tail) > 0)
+        p->tail_moved_at = p->seen;
     return 0;
 }
 
@@ -99,6 +126,31 @@ int main(void)
     CHECK(hv_collector_prepare_step(&col, &p, 0) == 0 && p.mem != NULL);
     hv_ring_prep_discard(&p);
     CHECK(p.mem == NULL);
+
+    /* A 1 MiB ring filled to 3/4: while the drain visits the records past
+     * the first 256 KiB, the tail the producer sees has moved. */
+    struct hv_collector big;
+    hv_collector_init(&big, 1024 * 1024);
+    struct hv_thread_ctx u;
+    memset(&u, 0, sizeof u);
+    u.tid = 9;
+    hv_thread_set_ring(&u, hv_collector_claim(&big, u.tid));
+    uint64_t n = 0;
+    while (atomic_load(&u.ring->head) < 768 * 1024) {
+        struct hv_rec_header *h = hv_emit_begin(&u, HV_REC_CALL, sizeof(struct hv_call), ++n);
+        if (!h)
+            break;
+        hv_emit_commit(&u, h);
+    }
+    struct release_probe pr = { u.ring, 0, 0 };
+    long got = hv_ring_drain(u.ring, probe_tail, &pr);
+    CHECK(got == (long)n && pr.seen == n);
+    CHECKF(pr.tail_moved_at > 0 && pr.tail_moved_at * sizeof(struct hv_call) <= 300 * 1024,
+           "tail first moved at record %llu", (unsigned long long)pr.tail_moved_at);
+    CHECK(atomic_load(&u.ring->tail) == atomic_load(&u.ring->head));
+    printf("ring-prep: a drain of %llu records (%llu KiB) gave space back first at record %llu\n",
+           (unsigned long long)n, (unsigned long long)(n * sizeof(struct hv_call) / 1024),
+           (unsigned long long)pr.tail_moved_at);
 
     printf("ring-prep: %s\n", failed ? "FAIL" : "ok");
     return failed ? 1 : 0;
