@@ -65,11 +65,12 @@ HV_HOT_FN void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
  * sampling skips takes its turn of the tick here, exactly as
  * hv_payload_hash would have (same conditions), so the copies checked are
  * the same ones. The other options look at every copy. The tick is
- * t->rewrite_tick; the limits hv_hot.rewrite_limit and rewrite_every. */
+ * t->rewrite_skip (eligible copies still to skip: a count down, no
+ * division per copy); the limits hv_hot.rewrite_limit and rewrite_every. */
 static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_call *c)
 {
     unsigned f = hv_hot.ev_flags;
-    if (__builtin_expect(!(f & HV_EV_COPY), 1))
+    if (!(f & HV_EV_COPY))   /* no expectation: the defaults have the rewrite check on */
         return 0;
     if (f & (HV_EV_COPY & ~HV_EV_REWRITE))
         return 1;
@@ -79,8 +80,8 @@ static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_cal
         return 0;
     /* hv_ev_copy_begin's and hv_payload_hash's conditions for a tick. */
     if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
-        a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_tick % hv_hot.rewrite_every != 0) {
-        t->rewrite_tick++;
+        a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_skip) {
+        t->rewrite_skip--;
         return 0;
     }
     return 1;
@@ -103,8 +104,6 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
  * pending, not by the number of streams. */
 struct hv_obs;
 HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
-/* Rewrite checks queued and not yet observed (payload.c), in hv_hot_data. */
-extern _Atomic uint32_t hv_payload_pending;
 /* With the rewrite check alone (the defaults) an observation has work only
  * while a sampled copy waits for one (one copy in HIPVIS_REWRITE_EVERY):
  * the test is here, so that the other observations run none of the
@@ -112,7 +111,7 @@ extern _Atomic uint32_t hv_payload_pending;
  * every observation. */
 static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
-    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_payload_pending, memory_order_relaxed))
+    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed))
         hv_ev_observed_now(t, seq, o, upto);
 }
 

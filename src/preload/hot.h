@@ -23,9 +23,14 @@ struct hv_alloc_map;
 struct hv_hot {
     alignas(64) _Atomic int state;    /* enum hv_tracer_state (tracer.h) */
     _Atomic int clock_mode;           /* enum hv_clock_mode (record/clock.h): how a call reads its ticks */
-    int data_gate;                    /* names: nonzero when HIPVIS_START is not "all" */
-    unsigned ev_flags;                /* evidence: the HV_EV_* options on */
-    int py_on;                        /* pyframes: Python frames recorded */
+    uint8_t data_gate;                /* names: nonzero when HIPVIS_START is not "all" */
+    uint8_t ev_flags;                 /* evidence: the HV_EV_* options on */
+    uint8_t py_on;                    /* pyframes: Python frames recorded */
+    /* evidence: rewrite checks queued and not yet observed (payload.c); an
+     * observation with none pending runs no evidence code (evidence.h
+     * hv_ev_observed). Written by a sampled copy and the observation that
+     * takes it, one in HIPVIS_REWRITE_EVERY pinned copies. */
+    _Atomic uint32_t ev_pending;
     _Atomic int guard_mode;           /* guard: enum hv_guard_mode once HIPVIS_GUARD is read, -1 before */
     uint32_t rewrite_limit;           /* evidence: largest copy the rewrite check hashes */
     uint32_t rewrite_every;           /* evidence: the check takes one such copy in this many */

@@ -45,9 +45,9 @@ static struct pending_stream pending[HV_PENDING_STREAMS];
  * list (issue 12: that scan was most of a sampled copy's misses). */
 static uint64_t pending_ids[HV_PENDING_STREAMS];
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Copies on all lists: an observation with nothing pending costs one load,
- * in the observing call's own code (evidence.h hv_ev_observed). */
-_Atomic uint32_t hv_payload_pending HV_HOT_DATA;
+/* Copies on all lists: hv_hot.ev_pending (an observation with nothing
+ * pending costs one load of the line every call reads, in the observing
+ * call's own code: evidence.h hv_ev_observed). */
 
 static uint32_t payload_limit, stage_bytes;
 /* evidence.h: the check's size limit and sampling, and the copies this
@@ -68,7 +68,7 @@ static void child_after_fork(void)
     pthread_mutex_init(&pending_lock, NULL);
     memset(pending, 0, sizeof pending);
     memset(pending_ids, 0, sizeof pending_ids);
-    atomic_store(&hv_payload_pending, 0);
+    atomic_store(&hv_hot.ev_pending, 0);
 }
 
 void hv_payload_setup(const struct hv_config *cfg)
@@ -124,8 +124,16 @@ void hv_payload_hash(struct hv_copy_ev *ev)
      * source twice, which costs more than the rest of a step's recording
      * at a few KiB; a rewrite a loop repeats every step is still caught
      * within that many steps (docs/evidence.md "Defaults"). */
-    if (want_check && hv_hot.rewrite_every > 1 && hv_tls.rewrite_tick++ % hv_hot.rewrite_every != 0)
-        want_check = 0;
+    if (want_check && hv_hot.rewrite_every > 1) {
+        /* One eligible copy checked, then rewrite_every - 1 skipped (the
+         * count down evidence.h's hv_ev_copy_wanted shares). */
+        if (hv_tls.rewrite_skip) {
+            hv_tls.rewrite_skip--;
+            want_check = 0;
+        } else {
+            hv_tls.rewrite_skip = hv_hot.rewrite_every - 1;
+        }
+    }
     ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))
         return;
@@ -178,7 +186,7 @@ static int pending_add(const struct hv_copy_ev *ev)
     }
     if (slot && slot->n < HV_PENDING_PER_STREAM) {
         slot->c[slot->n++] = (struct pending_copy){ev->ts, ev->src, ev->bytes, ev->hash};
-        atomic_fetch_add_explicit(&hv_payload_pending, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&hv_hot.ev_pending, 1, memory_order_relaxed);
         ok = 1;
     }
     pthread_mutex_unlock(&pending_lock);
@@ -221,7 +229,7 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
             *from = HV_PENDING_STREAMS;   /* one list per stream */
         break;
     }
-    atomic_fetch_sub_explicit(&hv_payload_pending, n, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&hv_hot.ev_pending, n, memory_order_relaxed);
     pthread_mutex_unlock(&pending_lock);
     return n;
 }
@@ -241,7 +249,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
 {
     struct pending_copy done[HV_PENDING_PER_STREAM];
     uint32_t from = 0;
-    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_payload_pending, memory_order_relaxed)) {
+    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed)) {
         uint32_t n = pending_take(o, upto, &from, done);
         for (uint32_t i = 0; i < n; i++) {
             uint8_t mem;

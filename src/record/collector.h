@@ -85,7 +85,7 @@ struct hv_thread_ctx {
     /* Second line: the allocation memos of a copy's two sides (0: the
      * destination, 1: the source). */
     struct hv_alloc_memo memos[2];
-    uint32_t rewrite_tick;   /* evidence: the rewrite check's 1-in-N sampling turn */
+    uint32_t rewrite_skip;   /* evidence: eligible copies the rewrite check skips before its next one */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };

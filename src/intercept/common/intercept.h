@@ -145,14 +145,18 @@ enum hv_spt { HV_SPT_LEGACY = 0, HV_SPT_PER_THREAD = 1 };
 static inline struct hv_sref hv_sref_of(const struct hv_thread_ctx *t, uintptr_t s, enum hv_spt spt,
                                         uintptr_t legacy, uintptr_t per_thread, uint8_t legacy_form)
 {
-    if (s == per_thread)
-        return (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_PER_THREAD};
-    if (legacy && s == legacy)
-        return (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, legacy_form};
-    if (s == 0)
-        return spt ? (struct hv_sref){HV_STREAM_PER_THREAD | t->tid, HV_STREAM_FORM_SPT_NULL}
-                   : (struct hv_sref){HV_STREAM_LEGACY | (uint32_t)t->device, HV_STREAM_FORM_LEGACY_NULL};
-    return (struct hv_sref){(uint64_t)s, HV_STREAM_FORM_EXPLICIT};
+    /* Selects, not branches: each case as a branch was a block of its own
+     * (two or three more code lines per wrapper, issue 12), and a serving
+     * loop names the NULL stream as often as a created one. */
+    int is_pt = s == per_thread, is_leg = legacy && s == legacy, is_null = s == 0;
+    int per_thread_id = is_pt || (is_null && spt);
+    uint64_t pt_id = HV_STREAM_PER_THREAD | t->tid, leg_id = HV_STREAM_LEGACY | (uint32_t)t->device;
+    uint64_t id = per_thread_id ? pt_id : (is_leg || is_null) ? leg_id : (uint64_t)s;
+    uint8_t form = is_pt     ? HV_STREAM_FORM_PER_THREAD
+                   : is_leg  ? legacy_form
+                   : is_null ? (spt ? HV_STREAM_FORM_SPT_NULL : HV_STREAM_FORM_LEGACY_NULL)
+                             : HV_STREAM_FORM_EXPLICIT;
+    return (struct hv_sref){id, form};
 }
 
 /* Begins a call record, on stream `s` unless s.id is 0; *state gets the
