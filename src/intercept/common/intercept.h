@@ -56,6 +56,10 @@
 #define HV_WRAP_ATTRS(part)
 #endif
 
+/* What a traced call asks for before the real call (tracer.h
+ * hv_call_prefetch, sites.h hv_py_prefetch). -DHV_NO_CALL_PREFETCH builds
+ * the library without, for an A/B of what the prefetches buy in situ
+ * (make BUILD=build-nopf EXTRA_CFLAGS=-DHV_NO_CALL_PREFETCH build-nopf/libhipvis.so). */
 #ifdef HV_NO_CALL_PREFETCH
 #define HV_CALL_PREFETCH(t) ((void)(t))
 #else
