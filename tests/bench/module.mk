@@ -51,8 +51,8 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/step.%p.zst LD_LIBRARY_PATH=$(BUILD)/tests/double \
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step
 	rm -f $(BENCH_DIR)/step.*.zst
-	@echo "== bench-step instructions per step (callgrind; the same on a loaded machine as on a quiet one)"
-	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
+	@echo "== bench-step instructions and L1 misses per step (callgrind; the same on a loaded machine as on a quiet one)"
+	@INSTR_CACHE=1 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	    $(BENCH_DIR)/instr defaults
 	@echo "== bench-step cache lines and pages per step (valgrind lackey; the same on a loaded machine as on a quiet one)"
 	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
