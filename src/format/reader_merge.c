@@ -118,10 +118,8 @@ void hv_merge_deliver_slow(struct hv_merge *m, struct hv_rec_header *rec)
     if (!m->refs_ready) {
         for (uint32_t api = 0; api < HV_API__MAX; api++) {
             enum hv_op op = hv_api_op((uint16_t)api);
-            if (op == HV_OP_SYNC)
-                m->sync_apis[api / 64] |= 1ull << (api % 64);
-            if (op == HV_OP_SYNC || op == HV_OP_EVENT)
-                m->ref_apis[api / 64] |= 1ull << (api % 64);
+            m->ref_kind[api] = op == HV_OP_SYNC ? HV_MERGE_REF_SYNC : op == HV_OP_EVENT ? HV_MERGE_REF_EVENT
+                                                                                       : HV_MERGE_REF_NONE;
         }
         m->refs_ready = 1;
     }

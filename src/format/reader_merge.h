@@ -37,11 +37,10 @@ struct hv_merge_thread {
 
 struct hv_merge {
     int on;                     /* the trace has HV_HDR_THREAD_SEQ */
-    int refs_ready;             /* ref_apis and sync_apis filled */
-    /* Bit api set: calls of that api carry a same-thread reference the
-     * delivery translates: sync ops (completed_seq, also in sync_apis) and
-     * event ops (record_seq). */
-    uint64_t ref_apis[HV_API__MAX / 64], sync_apis[HV_API__MAX / 64];
+    int refs_ready;             /* ref_kind filled */
+    /* Per api: what same-thread reference its calls carry, which the
+     * delivery translates (HV_MERGE_REF_*). */
+    uint8_t ref_kind[HV_API__MAX];
     struct hv_u64map tids;      /* tid -> index in thr */
     struct hv_merge_thread *thr;
     uint32_t n, cap;
@@ -123,9 +122,10 @@ static inline uint64_t hv_merge_translate(struct hv_merge *m, struct hv_merge_th
     return 0;
 }
 
-static inline __attribute__((always_inline)) int hv_merge_api_in(const uint64_t *set, uint16_t api)
+enum { HV_MERGE_REF_NONE, HV_MERGE_REF_SYNC, HV_MERGE_REF_EVENT };
+static inline int hv_merge_ref_kind(const struct hv_merge *m, uint16_t api)
 {
-    return api < HV_API__MAX && (set[api / 64] >> (api % 64) & 1);
+    return api < HV_API__MAX ? m->ref_kind[api] : HV_MERGE_REF_NONE;
 }
 
 /*
@@ -191,12 +191,11 @@ static inline __attribute__((always_inline)) void hv_merge_run_deliver(struct hv
             u->expect = tseq + 1;
             u->pairs[tseq & u->mask] = (struct hv_merge_pair){tseq, g};
             rec->seq = g;
-            if (hv_merge_api_in(u->m->ref_apis, c->api)) {
-                if (hv_merge_api_in(u->m->sync_apis, c->api))
-                    c->a.sync.completed_seq = hv_merge_run_translate(u, c->a.sync.completed_seq);
-                else
-                    c->a.event.record_seq = hv_merge_run_translate(u, c->a.event.record_seq);
-            }
+            int kind = hv_merge_ref_kind(u->m, c->api);
+            if (kind == HV_MERGE_REF_SYNC)
+                c->a.sync.completed_seq = hv_merge_run_translate(u, c->a.sync.completed_seq);
+            else if (kind == HV_MERGE_REF_EVENT)
+                c->a.event.record_seq = hv_merge_run_translate(u, c->a.event.record_seq);
             return;
         }
     } else if (tseq && u->pairs && rec->type != HV_REC_EPOCH && rec->type != HV_REC_GUARD &&
