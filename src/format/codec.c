@@ -203,7 +203,7 @@ static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *e
 
 /* get_varint_mixed when at least 8 bytes are readable (the caller checked):
  * no bounds test for the short forms. */
-static inline const uint8_t *get_varint_in(const uint8_t *p, const uint8_t *end, uint64_t *out)
+static inline __attribute__((always_inline)) const uint8_t *get_varint_in(const uint8_t *p, const uint8_t *end, uint64_t *out)
 {
     uint64_t x;
     memcpy(&x, p, 8);
@@ -219,7 +219,18 @@ static inline const uint8_t *get_varint_in(const uint8_t *p, const uint8_t *end,
         *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000);
         return p + 3;
     }
-    return get_varint_mixed(p, end, out);
+    /* Four to eight bytes (timestamps): the first clear stop bit gives the
+     * length, then the 7-bit groups are packed with fixed shifts. */
+    uint64_t stop = ~x & 0x8080808080808080ull;
+    if (stop) {
+        unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+        uint64_t v = nb == 8 ? x : x & ((1ull << (8 * nb)) - 1);
+        *out = (v & 0x7f) | (v >> 1 & 0x3f80) | (v >> 2 & 0x1fc000) | (v >> 3 & 0xfe00000) |
+               (v >> 4 & 0x7f0000000ull) | (v >> 5 & 0x3f800000000ull) | (v >> 6 & 0x1fc0000000000ull) |
+               (v >> 7 & 0xfe000000000000ull);
+        return p + nb;
+    }
+    return get_varint_slow(p, end, out);
 }
 
 /* A predicted record's mask and corrections are at most this many bytes
