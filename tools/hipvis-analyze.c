@@ -280,21 +280,26 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     int status = 0, failed = 0;
     char first_what[sizeof hv_reader_error(rd)->what];
     uint64_t seen = 0;
+    /* Decided once: the loop runs once per record. */
+    const int outputs = run->pf || run->html || run->diag;
     for (;;) {
         rc = hv_reader_next_batch(rd, recs, HV_READER_BATCH_MAX);
         if (rc > 0) {
             for (long i = 0; i < rc; i++) {
                 const struct hv_rec_header *rec = recs[i];
-                seen |= 1ull << (rec->type & 63);
+                uint64_t type_bit = 1ull << (rec->type & 63);
+                seen |= type_bit;
                 hv_engine_feed(e, rec);
-                if ((1ull << (rec->type & 63)) & names_types)
+                if (type_bit & names_types)
                     hv_names_feed(run->names, rd, rec);
-                if (run->pf)
-                    hv_perfetto_record(run->pf, rec);
-                if (run->html)
-                    hv_html_record(run->html, rec);
-                if (run->diag)
-                    hv_diag_feed(run->diag, rec);
+                if (outputs) {
+                    if (run->pf)
+                        hv_perfetto_record(run->pf, rec);
+                    if (run->html)
+                        hv_html_record(run->html, rec);
+                    if (run->diag)
+                        hv_diag_feed(run->diag, rec);
+                }
             }
             continue;
         }
