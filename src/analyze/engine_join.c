@@ -31,16 +31,6 @@
 
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
 
-/* Returns 1 when the segment was pruned (and the caller must re-seek). */
-int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s)
-{
-    const struct hv_writer *w = s->val;
-    if (!hv_complete(m, w->stream, w->stream_id, w->seq))
-        return 0;
-    hv_imap_erase(&m->writers, s->lo, s->hi);
-    return 1;
-}
-
 /* The bytes of segment s that range rg reads: their intersection, narrowed
  * to the rows of a tall strided write. 0 when they share no written byte. */
 static int overlap_of(const struct hv_arange *rg, const struct hv_imap_seg *s, uint64_t *lo, uint64_t *hi)

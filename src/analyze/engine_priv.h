@@ -79,8 +79,16 @@ void hv_engine_end_building(struct hv_engine *e);
 /* engine_join.c: the replay meets the writer history. */
 void hv_engine_join(struct hv_engine *e, const struct hv_replay_ctx *rp);
 /* Erases a writer segment the host has observed complete; 1 when it did
- * (the caller must re-seek). */
-int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s);
+ * (the caller must re-seek). Inline: every walk asks it of every segment,
+ * and most are still in flight. */
+static inline int hv_engine_prune_writer(struct hv_model *m, const struct hv_imap_seg *s)
+{
+    const struct hv_writer *w = s->val;
+    if (!hv_complete(m, w->stream, w->stream_id, w->seq))
+        return 0;
+    hv_imap_erase(&m->writers, s->lo, s->hi);
+    return 1;
+}
 /* engine_reads.c: an eager launch's read arguments meet the writer history. */
 void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args);
 /* engine_memop.c: a write-value (a write and a signal) or a wait-value (an
