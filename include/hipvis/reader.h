@@ -54,8 +54,8 @@ const struct hv_file_header *hv_reader_header(const struct hv_reader *r);
 int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec);
 
 /*
- * The same records as hv_reader_next, up to `max` (at most
- * HV_READER_BATCH_MAX) at a time into recs[]: returns how many (> 0; every
+ * The same records as hv_reader_next, up to `max` (1 to
+ * HV_READER_BATCH_MAX; 0 counts as 1) at a time into recs[]: returns how many (> 0; every
  * one valid until the next call on the reader), or what hv_reader_next
  * would have returned next (0 at the end, -1 on a problem) once there are
  * none. Cheaper per record: an in-order trace is delivered in a tight loop.

@@ -412,8 +412,8 @@ long hv_reader_next_batch(struct hv_reader *r, const struct hv_rec_header **recs
         r->batch_rc = 0;
         return rc;
     }
-    if (max > HV_READER_BATCH_MAX)
-        max = HV_READER_BATCH_MAX;
+    /* 0 would read as the end: at least one record is asked for. */
+    max = max < 1 ? 1 : max > HV_READER_BATCH_MAX ? HV_READER_BATCH_MAX : max;
     size_t n = 0;
     while (n < max) {
         n += sorted_batch(r, recs + n, max - n);
