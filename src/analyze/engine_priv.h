@@ -32,13 +32,18 @@ struct hv_engine {
         *write_rules[HV_RULE__COUNT], *finish_rules[HV_RULE__COUNT], *read_rules[HV_RULE__COUNT],
         *aux_rules[HV_RULE__COUNT];
     int n_overlap, n_replay, n_write, n_finish, n_read, n_aux;
+    /* The last call: auxiliary records (KARGS of an eager launch) attach to it.
+     * Stored on every call just before the tables below are read by api id:
+     * it sits right before them so no table entry of a low (common) api id
+     * is 4 KiB apart from a byte of it. At 4 KiB apart a load looks to the
+     * core as if it depended on the pending store and waits for it (4K
+     * aliasing: it was the engine's hottest stall, at cls[api]). */
+    int cur_ok;                  /* succeeded, not captured, modelled */
+    uint32_t cur_stream;
+    struct hv_call cur;
     uint8_t op[HV_API__MAX];
     uint8_t kind[HV_API__MAX];
     uint8_t cls[HV_API__MAX];    /* enum hv_call_class */
-    /* The last call: auxiliary records (KARGS of an eager launch) attach to it. */
-    struct hv_call cur;
-    int cur_ok;                  /* succeeded, not captured, modelled */
-    uint32_t cur_stream;
     /* Exec whose inventory records are arriving (under seq building_seq). */
     uint32_t building;
     uint64_t building_seq;
