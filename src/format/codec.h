@@ -72,4 +72,11 @@ void hv_encoder_free(struct hv_encoder *e);
 long hv_decode_chunk(const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes, struct hv_codec_ctx *ctx,
                      uint64_t *nstr, char *why, size_t why_cap);
 
+/* hv_decode_chunk picks, per CPU, one of two builds of the same decoder:
+ * baseline x86-64 (SSE2) or AVX2. hv_decode_chunk_isa runs the one named
+ * (tests check that both agree); -2 when this CPU or build lacks it. */
+enum { HV_CODEC_ISA_BASE, HV_CODEC_ISA_AVX2 };
+long hv_decode_chunk_isa(int isa, const uint8_t *code, size_t n, uint8_t *out, size_t raw_bytes,
+                         struct hv_codec_ctx *ctx, uint64_t *nstr, char *why, size_t why_cap);
+
 #endif
