@@ -267,6 +267,7 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         hv_reader_close(rd);
         return 2;
     }
+    hv_engine_records_stable(e);  /* a batch's records stay put until the next batch */
     if (run->pf)
         hv_perfetto_begin_trace(run->pf, hdr, string_cb, rd);
     if (run->html)
@@ -283,6 +284,7 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     /* Decided once: the loop runs once per record. */
     const int outputs = run->pf || run->html || run->diag;
     for (;;) {
+        hv_engine_keep(e);  /* the batch read next may reuse the last one's memory */
         rc = hv_reader_next_batch(rd, recs, HV_READER_BATCH_MAX);
         if (rc > 0) {
             for (long i = 0; i < rc; i++) {

@@ -118,6 +118,7 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
     struct hv_engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
+    e->curp = &e->cur;
     if (opt)
         e->opt = *opt;
     if (obs)
@@ -301,6 +302,7 @@ static void feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
     case HV_REC_CALL: {
         struct hv_call local;
         hv_engine_call(e, WIDEN(struct hv_call, rec, local));
+        hv_engine_keep(e);  /* it may point at `local` */
         break;
     }
     case HV_REC_GRAPH_NODE: {
@@ -340,10 +342,23 @@ static void feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
     case HV_REC_PAYLOAD:
     case HV_REC_PROBE:
         for (int i = 0; i < e->n_aux; i++)
-            e->aux_rules[i]->on_aux(&e->m, e->cur.h.seq == rec->seq ? &e->cur : NULL, rec);
+            e->aux_rules[i]->on_aux(&e->m, e->curp->h.seq == rec->seq ? e->curp : NULL, rec);
         break;
     default:
         break;  /* strings (the reader keeps them), code objects, stacks, maps: not needed here */
+    }
+}
+
+void hv_engine_records_stable(struct hv_engine *e)
+{
+    e->stable = 1;
+}
+
+void hv_engine_keep(struct hv_engine *e)
+{
+    if (e->curp != &e->cur) {
+        e->cur = *e->curp;
+        e->curp = &e->cur;
     }
 }
 

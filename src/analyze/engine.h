@@ -51,6 +51,12 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
                                 const struct hv_engine_options *opt, const struct hv_model_hooks *hooks,
                                 const struct hv_engine_observer *obs);
 void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec);
+/* The caller's promise that a record it feeds stays readable until it next
+ * calls hv_engine_keep (e.g. a reader batch, until the next batch is asked
+ * for): the engine then keeps the last call by pointer, not by a copy of
+ * every call. hv_engine_keep copies what may still be needed. */
+void hv_engine_records_stable(struct hv_engine *e);
+void hv_engine_keep(struct hv_engine *e);
 /* End of input: completes pending inventories and runs the input-health
  * rules. `in` may be NULL (clean end, nothing dropped). */
 void hv_engine_finish(struct hv_engine *e, const struct hv_input_health *in);

@@ -192,9 +192,9 @@ static void on_memset(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 
 void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args)
 {
-    const struct hv_call *c = &e->cur;
+    const struct hv_call *c = e->curp;
     if (!e->cur_ok || c->h.seq != k->h.seq || hv_engine_op(e, c->api) != HV_OP_LAUNCH) {
-        if (!(e->cur.h.seq == k->h.seq && !e->cur_ok))
+        if (!(c->h.seq == k->h.seq && !e->cur_ok))
             e->sum.orphan_records++;
         return;
     }
@@ -444,7 +444,10 @@ static int call_on_stream(struct hv_engine *e, const struct hv_call *c, uint8_t 
 void hv_engine_call(struct hv_engine *e, const struct hv_call *c)
 {
     e->sum.calls++;
-    e->cur = *c;
+    if (e->stable)
+        e->curp = c;
+    else
+        e->cur = *c;
     e->cur_ok = 0;
     e->cur_stream = HV_NO_INDEX;
     if (c->result != 0) {

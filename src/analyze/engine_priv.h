@@ -40,6 +40,10 @@ struct hv_engine {
      * aliasing: it was the engine's hottest stall, at cls[api]). */
     int cur_ok;                  /* succeeded, not captured, modelled */
     uint32_t cur_stream;
+    /* The last call: &cur, or the fed record itself while the driver keeps
+     * records readable (hv_engine_records_stable, hv_engine_keep). */
+    const struct hv_call *curp;
+    int stable;
     struct hv_call cur;
     uint8_t op[HV_API__MAX];
     uint8_t kind[HV_API__MAX];

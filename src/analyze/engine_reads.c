@@ -21,7 +21,7 @@
 void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args)
 {
     struct hv_model *m = &e->m;
-    const struct hv_call *c = &e->cur;
+    const struct hv_call *c = e->curp;
     if (!e->n_read || hv_imap_count(&m->writers) == 0 || e->cur_stream == HV_NO_INDEX)
         return;
     struct hv_read_ctx rd = {
