@@ -1,7 +1,9 @@
 /* trace-truncated / records-dropped at the engine level, and record-size
  * robustness (short records from an older writer, bogus counts). */
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/model/model.h"
 #include "scenarios.h"
 #include "tcheck.h"
 
@@ -80,6 +82,49 @@ void test_record_robustness(void)
     struct hv_rec_header tiny = {.type = HV_REC_CALL, .size = 8};
     hv_engine_feed(t.engine, &tiny);
     CHECK_EQ_U(hv_engine_summary(t.engine)->orphan_records, 2);
+    tb_engine_close(&t);
+    hv_findings_free(&out);
+}
+
+/* A driver that keeps records readable (hv_engine_records_stable) lets the
+ * engine hold the last call by pointer; hv_engine_keep must copy it before
+ * the driver reuses that memory: the launch's KARGS, fed after the memory
+ * was scribbled over, still attach to the launch (a write at its pointer). */
+void test_records_stable_keep(void)
+{
+    struct hv_findings out;
+    struct tb t;
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 107, NULL);
+    hv_engine_records_stable(t.engine);
+    const struct hv_model *m = hv_engine_model(t.engine);
+    size_t before = hv_imap_count(&m->writers);
+    struct hv_call *c = calloc(1, sizeof *c);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    c->h.type = HV_REC_CALL;
+    c->h.size = sizeof *c;
+    c->h.seq = 2000;
+    c->api = HV_API_hipLaunchKernel;
+    c->a.launch.name_id = 1;
+    hv_engine_feed(t.engine, &c->h);
+    hv_engine_keep(t.engine);
+    memset(c, 0xa5, sizeof *c);  /* the driver reuses its buffer */
+    uint64_t buf[(sizeof(struct hv_kargs) + sizeof(struct hv_karg)) / 8 + 1];
+    memset(buf, 0, sizeof buf);
+    struct hv_kargs *k = (struct hv_kargs *)buf;
+    struct hv_karg *a = (struct hv_karg *)(k + 1);
+    k->h.type = HV_REC_KARGS;
+    k->h.size = sizeof *k + sizeof *a;
+    k->h.seq = 2000;
+    k->count = 1;
+    a->value = 0x7000;
+    a->access = HV_ACCESS_WRITE;
+    hv_engine_feed(t.engine, &k->h);
+    CHECK_EQ_U(hv_engine_summary(t.engine)->orphan_records, 0);
+    CHECK_EQ_U(hv_imap_count(&m->writers), before + 1);
+    free(c);
     tb_engine_close(&t);
     hv_findings_free(&out);
 }
