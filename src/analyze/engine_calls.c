@@ -232,7 +232,11 @@ static void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
 {
     struct hv_model *m = &e->m;
     e->sum.replays++;
-    uint32_t x = hv_exec_find(m, c->a.graph.exec);
+    /* A live exec holding the handle is the one exec_ix maps it to. */
+    uint32_t *hint = &e->replay_hint[(c->a.graph.exec >> 4) & 7u];
+    uint32_t x = *hint;
+    if (x >= m->nexecs || !m->execs[x].live || m->execs[x].handle != c->a.graph.exec)
+        *hint = x = hv_exec_find(m, c->a.graph.exec);
     if (x == HV_NO_INDEX) {
         e->sum.replays_unknown_exec++;
         return;

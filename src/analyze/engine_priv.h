@@ -50,6 +50,9 @@ struct hv_engine {
     uint8_t cls[HV_API__MAX];    /* enum hv_call_class */
     /* Exec whose inventory records are arriving (under seq building_seq). */
     uint32_t building;
+    /* By a few bits of an exec handle, the exec index a replay of it found
+     * last: a loop replays the same few execs, so most skip the hash. */
+    uint32_t replay_hint[8];
     uint64_t building_seq;
     int building_fresh;          /* an ExecUpdate: the first node record restarts the inventory */
     /* Join memo (engine_join.c): (rule, writer site, segment, replay site)
