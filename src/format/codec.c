@@ -174,35 +174,9 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
     return get_varint_slow(p, end, out);
 }
 
-/* get_varint_slow for varints of mixed lengths (masks, corrections), mostly
- * one to four bytes: with 8 bytes readable, one load serves those. */
-static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *end, uint64_t *out)
-{
-    if (end - p >= 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);   /* little-endian, as every record field */
-        if (!(x & 0x80)) {
-            *out = x & 0x7f;
-            return p + 1;
-        }
-        if (!(x & 0x8000)) {
-            *out = (x & 0x7f) | (x >> 1 & 0x3f80);
-            return p + 2;
-        }
-        if (!(x & 0x800000)) {
-            *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000);
-            return p + 3;
-        }
-        if (!(x & 0x80000000)) {
-            *out = (x & 0x7f) | (x >> 1 & 0x3f80) | (x >> 2 & 0x1fc000) | (x >> 3 & 0xfe00000);
-            return p + 4;
-        }
-    }
-    return get_varint_slow(p, end, out);
-}
-
-/* get_varint_mixed when at least 8 bytes are readable (the caller checked):
- * no bounds test for the short forms. */
+/* get_varint_slow for varints of mixed lengths (masks, corrections,
+ * timestamps) when at least 8 bytes are readable (the caller checked): one
+ * load serves every form up to 8 bytes, with no bounds test. */
 static inline __attribute__((always_inline)) const uint8_t *get_varint_in(const uint8_t *p, const uint8_t *end, uint64_t *out)
 {
     uint64_t x;
@@ -236,6 +210,12 @@ static inline __attribute__((always_inline)) const uint8_t *get_varint_in(const 
 /* A predicted record's mask and corrections are at most this many bytes
  * (17 varints of at most 10), so with that much code left none of them
  * needs a bounds test before its first 8 bytes. */
+/* get_varint_in wherever 8 bytes may not be readable. */
+static inline const uint8_t *get_varint_mixed(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    return end - p >= 8 ? get_varint_in(p, end, out) : get_varint_slow(p, end, out);
+}
+
 #define PRED_MAX_CODE (17u * 10u + 8u)
 
 /* The context's words in pairs or fours: GCC's vector extension, so the
