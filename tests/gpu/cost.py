@@ -215,7 +215,17 @@ def sub_step(args):
     _, counts = hipvis()
     blocks = [loop.block_us(args.steps // 5) for _ in range(5)]
     return {"us_per_step": statistics.median(blocks), "blocks_us": blocks, "steps": args.steps,
-            "records": record_counts(counts)}
+            "records": record_counts(counts), "cpu": last_cpu()}
+
+
+def last_cpu():
+    """The CPU this (main) thread last ran on: /proc/self/stat's 39th field. Step times of this
+    loop on the H200 host fall into two modes by process; this says where each process ran."""
+    try:
+        with open("/proc/thread-self/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def sub_ab(args):

@@ -1,0 +1,3 @@
+build-x/obj/src/analyze/model/u64map.o: src/analyze/model/u64map.c \
+ src/analyze/model/u64map.h
+src/analyze/model/u64map.h:

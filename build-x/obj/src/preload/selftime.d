@@ -1,0 +1,1 @@
+build-x/obj/src/preload/selftime.o: src/preload/selftime.c

@@ -1,0 +1,15 @@
+build-x/obj/src/preload/xxh64.o: src/preload/xxh64.c \
+ src/codeobj/codeobj.h src/preload/evidence.h include/hipvis/trace.h \
+ include/hipvis/api.h include/hipvis/api_cuda.h src/preload/config.h \
+ src/preload/hot.h src/record/collector.h src/record/clock.h \
+ src/record/ring.h
+src/codeobj/codeobj.h:
+src/preload/evidence.h:
+include/hipvis/trace.h:
+include/hipvis/api.h:
+include/hipvis/api_cuda.h:
+src/preload/config.h:
+src/preload/hot.h:
+src/record/collector.h:
+src/record/clock.h:
+src/record/ring.h:

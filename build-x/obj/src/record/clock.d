@@ -1,0 +1,2 @@
+build-x/obj/src/record/clock.o: src/record/clock.c src/record/clock.h
+src/record/clock.h:
