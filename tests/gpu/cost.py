@@ -185,6 +185,19 @@ def set_arm(switch, helpers, arm):
             time.sleep(0.0001)
 
 
+def median_ci95(sorted_vals):
+    """A distribution-free 95% confidence interval for the median of sorted_vals: the order
+    statistics n/2 -+ 1.96 sqrt(n)/2 (binomial, normal approximation). With 30 block pairs it
+    spans about the 31st-69th percentile; it narrows as 1/sqrt(n)."""
+    n = len(sorted_vals)
+    if n == 0:
+        return None
+    half = 0.98 * n ** 0.5
+    lo = max(0, int(n / 2 - half))
+    hi = min(n - 1, int(n / 2 + half + 0.999))
+    return [sorted_vals[lo], sorted_vals[hi]]
+
+
 def ab_blocks(loop, switch, helpers, blocks, steps):
     """Alternating A/B block pairs; returns the medians, the block-ratio spread and the helpers'
     iterations per block in each arm."""
@@ -201,6 +214,7 @@ def ab_blocks(loop, switch, helpers, blocks, steps):
     n = len(ratios)
     out = {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
            "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
+           "median_ci95": median_ci95(ratios),
            "blocks": blocks, "steps": steps}
     if helpers:
         out["helper_iters_per_block_on"] = statistics.median(it_a)
@@ -382,11 +396,12 @@ def drive(args):
             if a and b:
                 ratios.append(a[0] / b[0])
         summary["arms"][arm]["pair_ratio_median"] = statistics.median(ratios) if ratios else None
+        summary["arms"][arm]["pair_ratio_ci95"] = median_ci95(sorted(ratios))
         summary["arms"][arm]["pairs"] = len(ratios)
         drops = [o["result"]["records"]["dropped"] for o in lines if o["kind"] == "process" and o["arm"] == arm
                  and o["result"] and o["result"].get("records")]
         summary["arms"][arm]["dropped_per_run"] = drops
-    keys = ("median_block_ratio", "p10", "p90", "arm_on_us", "arm_off_us")
+    keys = ("median_block_ratio", "p10", "p90", "median_ci95", "blocks", "arm_on_us", "arm_off_us")
     for o in lines:
         if o["kind"] == "ab" and o["result"]:
             summary["arms"].setdefault(o["arm"], {})["ab"] = {k: o["result"][k] for k in keys}
@@ -410,7 +425,9 @@ def drive(args):
         one, th = st.get("ab"), st.get("ab_threads")
         if not one:
             continue
-        line = f"cost: A/B {arm:8s} 1 thread: {one['median_block_ratio']:.3f} ({one['p10']:.3f}-{one['p90']:.3f})"
+        ci = one.get("median_ci95") or [0, 0]
+        line = (f"cost: A/B {arm:8s} 1 thread: {one['median_block_ratio']:.3f} (p10-p90 {one['p10']:.3f}-{one['p90']:.3f},"
+                f" median 95% CI {ci[0]:.3f}-{ci[1]:.3f}, {one.get('blocks')} pairs)")
         if th:
             line += (f"; {th['threads']} threads: {th['median_block_ratio']:.3f} ({th['p10']:.3f}-{th['p90']:.3f}),"
                      f" {th['blocks']} pairs, helper iterations per block on/off"

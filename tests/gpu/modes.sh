@@ -8,6 +8,7 @@
 #
 #   bash tests/gpu/modes.sh            (device run; no carry needed: plain python + torch)
 #   SETS="none 0-7 8-15" REPS=3 bash tests/gpu/modes.sh
+#   REPS=0 LOOPS=4 PROCS=4 bash tests/gpu/modes.sh   # several loops per process
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/gpu-out-modes}
@@ -33,6 +34,26 @@ for k in $(seq 1 "$REPS"); do
         echo "{\"set\":\"$set\",\"rep\":$k,\"out\":${line:-null}}" >> "$res"
     done
 done
+# Is the mode the process's or its buffers'? LOOPS loops (fresh graphs, pool, pinned buffer)
+# one after the other in each of PROCS processes: a mode that changes between the loops of one
+# process comes from what the loop allocated, one that never does from the process.
+if [ "${LOOPS:-0}" -gt 0 ]; then
+    for k in $(seq 1 "${PROCS:-4}"); do
+        timeout -k 5 120 python3 - "$root/tests/gpu" "$LOOPS" <<'PY' 2>&1 | tail -1
+import statistics, sys
+sys.path.insert(0, sys.argv[1])
+import cost
+keep, out = [], []
+for k in range(int(sys.argv[2])):
+    loop = cost.Loop(pool_streams=(k == 0))
+    keep.append(loop)
+    for _ in range(200):
+        loop.step()
+    out.append(round(statistics.median(loop.block_us(400) for _ in range(3)), 1))
+print(f"modes: loops in one process (us/step): {out} cpu{cost.last_cpu()}")
+PY
+    done
+fi
 python3 - "$res" <<'PY'
 import json, sys, collections
 by = collections.defaultdict(list)
