@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "record/ring.h"
@@ -101,5 +102,36 @@ int hv_shm_proc_start(uint64_t pid, uint64_t *start_ticks, char *state)
         p++;
     }
     *start_ticks = strtoull(p, NULL, 10);
+    return 0;
+}
+
+/* f_type values (linux/magic.h), kept here so no kernel header is needed. */
+#define FS_TMPFS 0x01021994UL
+#define FS_RAMFS 0x858458f6UL
+#define FS_HUGETLBFS 0x958458f6UL
+#define FS_EXT4 0xef53UL
+#define FS_XFS 0x58465342UL
+#define FS_BTRFS 0x9123683eUL
+#define FS_OVERLAY 0x794c7630UL
+#define FS_NFS 0x6969UL
+
+int hv_shm_fs_in_memory(int fd, char *name, size_t cap)
+{
+    struct statfs st;
+    if (fstatfs(fd, &st) != 0)
+        return -errno;
+    unsigned long t = (unsigned long)st.f_type;
+    if (t == FS_TMPFS || t == FS_RAMFS || t == FS_HUGETLBFS)
+        return 1;
+    const char *known = t == FS_EXT4      ? "ext2/ext3/ext4"
+                        : t == FS_XFS     ? "xfs"
+                        : t == FS_BTRFS   ? "btrfs"
+                        : t == FS_OVERLAY ? "overlayfs"
+                        : t == FS_NFS     ? "nfs"
+                                          : NULL;
+    if (known)
+        snprintf(name, cap, "%s", known);
+    else
+        snprintf(name, cap, "type 0x%lx", t);
     return 0;
 }

@@ -243,6 +243,15 @@ int hv_shm_start(struct hv_shm_transport *t, const char *dir, uint64_t ring_byte
         say("hipvis: cannot create the sidecar segment in %s: %s; tracing disabled\n", dir, strerror(-fd));
         return fd;
     }
+    /* Said even with HIPVIS_QUIET: a configuration that costs the traced
+     * program page faults for as long as it runs (shm_layout.h). Tracing
+     * goes on: the records are still all delivered. */
+    char fs[32];
+    if (hv_shm_fs_in_memory(fd, fs, sizeof fs) == 0)
+        say("hipvis: HIPVIS_SIDECAR_DIR=%s is on %s, not a memory filesystem: the kernel writes the rings back to "
+            "disk every ~30 s and each page written back costs the next record on it a page fault; use a tmpfs "
+            "such as /dev/shm\n",
+            dir, fs);
     void *map = MAP_FAILED;
     int rc = ftruncate(fd, (off_t)g.rings_offset) == 0 ? 0 : -errno;
     if (rc == 0) {

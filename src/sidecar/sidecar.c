@@ -2,6 +2,7 @@
 #include "sidecar/sidecar.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,16 @@ static int setup(struct sidecar *sc, const struct sc_options *o)
         sc_log("cannot read the segment directory %s: %s", o->segment_dir, strerror(-rc));
         return -1;
     }
+    /* The producers pay for a disk-backed --dir (record/shm_layout.h); the
+     * operator reads this log, so it is said here too. */
+    int dfd = open(o->segment_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char fs[32];
+    if (dfd >= 0 && hv_shm_fs_in_memory(dfd, fs, sizeof fs) == 0)
+        sc_log("warning: --dir %s is on %s, not a memory filesystem: the kernel writes the traced processes' rings "
+               "back to disk every ~30 s and each page written back costs them a page fault; use a tmpfs such as "
+               "/dev/shm", o->segment_dir, fs);
+    if (dfd >= 0)
+        close(dfd);
     rc = sc_alerts_open(&sc->alerts, o->alerts);
     if (rc != 0) {
         sc_log("cannot open the alerts file %s: %s", o->alerts, strerror(-rc));

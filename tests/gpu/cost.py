@@ -198,6 +198,49 @@ def median_ci95(sorted_vals):
     return [sorted_vals[lo], sorted_vals[hi]]
 
 
+def ring_mappings():
+    """What backs this process's hipvis rings (docs/sidecar.md): the mappings of its sidecar segment
+    (hipvis.*.ring), or at the defaults the anonymous mappings at least one ring's size (HIPVIS_RING_KB + the
+    4 KiB header page: the kernel merges a ring with its anonymous neighbours, so these hold the rings and
+    maybe more); their sizes and huge-page kB from /proc/self/smaps."""
+    ring_kb = int(os.environ.get("HIPVIS_RING_KB", "4096")) + 4
+    keys = ("Size", "Rss", "AnonHugePages", "ShmemPmdMapped", "FilePmdMapped")
+    out = {"kind": None, "mappings": 0, **{k: 0 for k in keys}}
+    cur, take = None, False
+    try:
+        lines = open("/proc/self/smaps").read().splitlines()
+    except OSError:
+        return None
+    for line in lines + ["0-0 x 0 0:0 0"]:
+        f = line.split()
+        if "-" in f[0] and len(f) >= 5 and not f[0].endswith(":"):
+            if cur and take:
+                out["mappings"] += 1
+                for k in keys:
+                    out[k] += cur.get(k, 0)
+            path = f[5] if len(f) > 5 else ""
+            cur, take = {}, None
+            if "/hipvis." in path and path.endswith(".ring"):
+                take, out["kind"], out["segment_dir"] = True, "segment", os.path.dirname(path)
+            elif not path:
+                take = "anon"
+        elif cur is not None and f[0].rstrip(":") in keys + ("Size",):
+            cur[f[0].rstrip(":")] = int(f[1])
+            if take == "anon" and f[0] == "Size:":
+                take = int(f[1]) >= ring_kb
+                if take:
+                    out["kind"] = out["kind"] or "anonymous, >= one ring"
+    if out.get("segment_dir"):
+        p = subprocess.run(["stat", "-f", "-c", "%T", out["segment_dir"]], capture_output=True, text=True)
+        out["segment_fs"] = p.stdout.strip()
+    return out
+
+
+def minflt():
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def ab_blocks(loop, switch, helpers, blocks, steps):
     """Alternating A/B block pairs; returns the medians, the block-ratio spread and the helpers'
     iterations per block in each arm."""
@@ -215,7 +258,7 @@ def ab_blocks(loop, switch, helpers, blocks, steps):
     out = {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
            "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
            "median_ci95": median_ci95(ratios),
-           "blocks": blocks, "steps": steps}
+           "blocks": blocks, "steps": steps, "ratios": [round(x, 5) for x in ratios]}
     if helpers:
         out["helper_iters_per_block_on"] = statistics.median(it_a)
         out["helper_iters_per_block_off"] = statistics.median(it_b)
@@ -248,8 +291,10 @@ def sub_ab(args):
     for _ in range(200):
         loop.step()
     before = record_counts(counts)
+    f0 = minflt()
     out = ab_blocks(loop, switch, [], args.blocks, args.block_steps)
-    out.update({"hipvis": switch is not None, "records_before": before, "records_after": record_counts(counts)})
+    out.update({"hipvis": switch is not None, "records_before": before, "records_after": record_counts(counts),
+                "minflt_blocks": minflt() - f0, "rings": ring_mappings() if switch is not None else None})
     if args.threads > 1 and args.thread_blocks > 0:
         helpers = [Helper(loop.torch, switch, args.helper_period_us, k) for k in range(args.threads - 1)]
         for h in helpers:
@@ -417,6 +462,18 @@ def drive(args):
                        "footer_records_made": ft.get("records_made"),
                        "footer_records_written": ft.get("records_written"),
                        "footer_lost": (ft["records_made"] - ft["records_written"]) if "records_made" in ft else None}
+    # What a pair-ratio median of this many pairs reads when both arms are the same: pairs of two plain
+    # processes drawn from this run's (a process of this loop settles at its own step time for the whole
+    # run, 36-65 us/step on the H200 in session 4, whatever it preloads). An arm's pair median inside this
+    # interval is not told apart from no cost.
+    plain = [o["result"]["us_per_step"] for o in lines if o["kind"] == "process" and o["arm"] == "plain"
+             and o["rc"] == 0 and o["result"]]
+    if len(plain) >= 4 and rounds:
+        import random
+        rnd = random.Random(7)
+        meds = sorted(statistics.median(rnd.choice(plain) / rnd.choice(plain) for _ in range(rounds))
+                      for _ in range(4000))
+        summary["pair_ratio_null90"] = [meds[200], meds[3800]]
     emit(summary)
     print(json.dumps(summary, indent=1))
     # The in-process A/B side by side: one thread calling, then several (same process).
@@ -433,6 +490,12 @@ def drive(args):
                      f" {th['blocks']} pairs, helper iterations per block on/off"
                      f" {th['helper_iters_per_block_on']}/{th['helper_iters_per_block_off']}")
         print(line, flush=True)
+    if "pair_ratio_null90" in summary:
+        lo, hi = summary["pair_ratio_null90"]
+        print(f"cost: whole-process pair ratio medians: " + ", ".join(
+            f"{a} {summary['arms'][a]['pair_ratio_median']:.3f}" for a in arms[1:]
+            if summary["arms"][a].get("pair_ratio_median")) +
+            f"; two plain arms would read {lo:.3f}-{hi:.3f} (90%, {rounds} pairs resampled from this run)", flush=True)
     ok = all(o["rc"] == 0 for o in lines if "rc" in o)
     return 0 if ok else 1
 

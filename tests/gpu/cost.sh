@@ -36,19 +36,24 @@ export HIPVIS_LIBPATH=$libpath
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 
 # The sidecar arm: a private segment directory and its own hipvis-sidecar,
-# stopped by its pid at the end.
-export HIPVIS_SIDECAR_DIR=$work/seg
+# stopped by its pid at the end. The segments go on a tmpfs (/dev/shm), as
+# docs/sidecar.md asks: under /tmp on a disk filesystem the kernel writes the
+# rings back every ~30 s and their pages then fault again (until session 5
+# this script did that; SEGDIR=/some/dir measures another place).
+seg=$(mktemp -d "${SEGDIR:-/dev/shm}/hvcost-seg.XXXXXX" 2>/dev/null) || seg=$work/seg
+echo "cost: sidecar segments in $seg ($(stat -f -c %T "$seg"))"
+export HIPVIS_SIDECAR_DIR=$seg
 sidecar_pid=
 SIDECAR=${SIDECAR:-1}
 if [ "$SIDECAR" = 1 ]; then
-    env ${libpath:+LD_LIBRARY_PATH=$libpath} "$root/build/hipvis-sidecar" --dir "$work/seg" \
+    env ${libpath:+LD_LIBRARY_PATH=$libpath} "$root/build/hipvis-sidecar" --dir "$seg" \
         -o "$work/sidecar-traces" --no-analysis --nice 0 -q > "$OUT/sidecar.log" 2>&1 &
     sidecar_pid=$!
     sleep 0.5
 fi
 cleanup() {
     [ -n "$sidecar_pid" ] && kill "$sidecar_pid" 2>/dev/null && wait "$sidecar_pid" 2>/dev/null
-    rm -rf "$work"
+    rm -rf "$work" "$seg"
 }
 trap cleanup EXIT
 
