@@ -352,32 +352,39 @@ def trace_footer(dump, path):
     return footer
 
 
+def child_env(arm, output=None, segdir=None):
+    """The environment of one child process: no hipvis ("plain"); the preload writing `output`
+    ("defaults"); or sidecar mode into `segdir` (any other arm; None keeps HIPVIS_SIDECAR_DIR as set).
+    HIPVIS_LIB names the library, HIPVIS_LIBPATH the libraries it may need (cost.sh)."""
+    e = dict(os.environ, PYTHONUNBUFFERED="1", HIPVIS_QUIET="1")
+    for k in ("LD_PRELOAD", "HIPVIS_SIDECAR", "HIPVIS_OUTPUT"):
+        e.pop(k, None)
+    if arm == "plain":
+        return e
+    e["LD_PRELOAD"] = os.environ["HIPVIS_LIB"]
+    extra_ld = os.environ.get("HIPVIS_LIBPATH", "")
+    if extra_ld:
+        e["LD_LIBRARY_PATH"] = extra_ld + (":" + e["LD_LIBRARY_PATH"] if e.get("LD_LIBRARY_PATH") else "")
+    if arm == "defaults":
+        e["HIPVIS_OUTPUT"] = output
+    else:
+        e["HIPVIS_SIDECAR"] = "1"
+        if segdir:
+            e["HIPVIS_SIDECAR_DIR"] = segdir
+    return e
+
+
 def drive(args):
     out = os.environ.get("OUT") or "gpu-out"
     os.makedirs(out, exist_ok=True)
-    lib = os.environ["HIPVIS_LIB"]
     dump = os.environ.get("HIPVIS_DUMP", "")
     work = os.environ.get("HIPVIS_WORK", "/tmp")
-    extra_ld = os.environ.get("HIPVIS_LIBPATH", "")
     res_path = os.path.join(out, "cost.jsonl")
     log = os.path.join(out, "cost.log")
     me = os.path.abspath(__file__)
-    base = dict(os.environ, PYTHONUNBUFFERED="1", HIPVIS_QUIET="1")
-    for k in ("LD_PRELOAD", "HIPVIS_SIDECAR", "HIPVIS_OUTPUT"):
-        base.pop(k, None)
 
     def arm_env(arm, tag):
-        e = dict(base)
-        if arm == "plain":
-            return e
-        e["LD_PRELOAD"] = lib
-        if extra_ld:
-            e["LD_LIBRARY_PATH"] = extra_ld + (":" + e["LD_LIBRARY_PATH"] if e.get("LD_LIBRARY_PATH") else "")
-        if arm == "sidecar":
-            e["HIPVIS_SIDECAR"] = "1"
-        else:
-            e["HIPVIS_OUTPUT"] = os.path.join(work, f"cost.{tag}.%p.hvt")
-        return e
+        return child_env(arm, output=os.path.join(work, f"cost.{tag}.%p.hvt"))
 
     arms = ["plain", "defaults"] + (["sidecar"] if args.sidecar else [])
     lines = []

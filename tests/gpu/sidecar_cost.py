@@ -30,7 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cost import run_child  # noqa: E402  (one child runner for both drivers)
+from cost import child_env, run_child  # noqa: E402  (one child runner and environment for both drivers)
 
 
 def pooled(procs):
@@ -52,31 +52,17 @@ def boot(procs_a, procs_b=None, n=2000, seed=12):
 
 def main():
     out = os.environ.get("OUT") or "gpu-out"
-    lib = os.environ["HIPVIS_LIB"]
-    extra_ld = os.environ.get("HIPVIS_LIBPATH", "")
     budget = float(os.environ.get("BUDGET_S", "140"))
     blocks = os.environ.get("BLOCKS", "30")
     block_steps = os.environ.get("BLOCK_STEPS", "1000")
     segs = {"sidecar-tmpfs": os.environ.get("SEG_TMPFS", ""), "sidecar-disk": os.environ.get("SEG_DISK", "")}
     me = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cost.py")
     res_path, log = os.path.join(out, "sidecar_cost.jsonl"), os.path.join(out, "sidecar_cost.log")
-    base = dict(os.environ, PYTHONUNBUFFERED="1", HIPVIS_QUIET="1")
-    for k in ("LD_PRELOAD", "HIPVIS_SIDECAR", "HIPVIS_OUTPUT", "HIPVIS_SIDECAR_DIR"):
-        base.pop(k, None)
     arms = ["plain", "defaults"] + [a for a in ("sidecar-tmpfs", "sidecar-disk") if segs[a]]
 
     def arm_env(arm):
-        e = dict(base)
-        if arm == "plain":
-            return e
-        e["LD_PRELOAD"] = lib
-        if extra_ld:
-            e["LD_LIBRARY_PATH"] = extra_ld + (":" + e["LD_LIBRARY_PATH"] if e.get("LD_LIBRARY_PATH") else "")
-        if arm == "defaults":
-            e["HIPVIS_OUTPUT"] = os.path.join(os.environ.get("HIPVIS_WORK", "/tmp"), "sc_cost.%p.hvt")
-        else:
-            e["HIPVIS_SIDECAR"], e["HIPVIS_SIDECAR_DIR"] = "1", segs[arm]
-        return e
+        return child_env(arm, output=os.path.join(os.environ.get("HIPVIS_WORK", "/tmp"), "sc_cost.%p.hvt"),
+                         segdir=segs.get(arm))
 
     t0 = time.time()
     procs = {a: [] for a in arms}

@@ -24,7 +24,7 @@ echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
 echo "host: THP enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)," \
      "shmem_enabled $(cat /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null)," \
      "dirty_expire_centisecs $(cat /proc/sys/vm/dirty_expire_centisecs 2>/dev/null)"
-echo "host: /dev/shm $(stat -f -c %T /dev/shm 2>/dev/null) ($(findmnt -no OPTIONS /dev/shm 2>/dev/null)), /tmp $(stat -f -c %T /tmp)"
+echo "host: /dev/shm $(stat -f -c %T /dev/shm 2>/dev/null) ($(findmnt -no OPTIONS /dev/shm 2>/dev/null | head -1)), /tmp $(stat -f -c %T /tmp)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 
 export SEG_TMPFS= SEG_DISK=
