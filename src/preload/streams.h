@@ -20,7 +20,9 @@
 #ifndef HIPVIS_STREAMS_H
 #define HIPVIS_STREAMS_H
 
+#include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "preload/hot.h"
@@ -54,19 +56,32 @@ struct hv_event_loc {
     uint32_t tid;
 };
 
+/* Where the two lines a call on the legacy stream reads sit in the table
+ * (which is mapped page aligned): streams[0], the legacy stream's slot
+ * (HV_STREAM_LEGACY|0 hashes to slot 0), and gen[0]. Not on a page's first
+ * line, the most crowded set of the first-level cache (ring.h
+ * HV_RING_PRODUCER_AT says why), and not on one set together. */
+#define HV_STREAMS_AT 0xcc0u
+#define HV_GEN_AT 0x6c0u
+
 struct hv_stream_table {
+    char colour_[HV_STREAMS_AT];
     struct hv_stream_state streams[HV_STREAM_SLOTS];
     struct hv_event_state events[HV_EVENT_SLOTS];
     _Atomic uint64_t next_capture_id;
     _Atomic uint64_t overflow;     /* lookups that found the table full */
+    char gen_colour_[(HV_GEN_AT - HV_STREAMS_AT - 16) & 4095];
     /* Per device: device synchronizes, and legacy-stream synchronizes (which
      * cover the blocking streams only, as in ROCm CLR's SyncAllStreams(...,
      * wait_blocking_streams_only)). Side by side: a call on a blocking
      * stream reads both, from one cache line. */
-    struct {
+    alignas(64) struct {
         _Atomic uint64_t device, legacy;
     } gen[HV_OBS_DEVICES];
 };
+_Static_assert(offsetof(struct hv_stream_table, streams) % 4096 == HV_STREAMS_AT &&
+                   offsetof(struct hv_stream_table, gen) % 4096 == HV_GEN_AT,
+               "streams[0] and gen[0] where HV_STREAMS_AT and HV_GEN_AT say");
 
 #define HV_STREAM_NONBLOCKING_FLAG 0x1u  /* hipStreamNonBlocking == cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING */
 

@@ -46,7 +46,7 @@
 /* "HVSHM" 0x01 ...: the first 8 bytes, stored last (release) once the header
  * is complete, so a consumer never reads a half-written header. */
 #define HV_SHM_MAGIC 0x0000014D48535648ull
-#define HV_SHM_VERSION 2u   /* 2: struct hv_file_header grew argv */
+#define HV_SHM_VERSION 3u   /* 2: struct hv_file_header grew argv; 3: struct hv_ring's producer line at HV_RING_PRODUCER_AT */
 
 enum hv_shm_state {
     HV_SHM_LIVE = 1,        /* the producer may still emit */

@@ -213,6 +213,10 @@ int main(int argc, char **argv)
     }
     OK(hipDeviceSynchronize());
     if (argc > 1 && strcmp(argv[1], "--footprint") == 0) {
+        for (int i = 0; argc > 2 && i < POOL_STREAMS; i++) {   /* --footprint 130: the 130-stream phase */
+            hipStream_t s;
+            OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+        }
         footprint();
         return 0;
     }
