@@ -231,9 +231,24 @@ def ring_mappings():
                 if take:
                     out["kind"] = out["kind"] or "anonymous, >= one ring"
     if out.get("segment_dir"):
-        p = subprocess.run(["stat", "-f", "-c", "%T", out["segment_dir"]], capture_output=True, text=True)
-        out["segment_fs"] = p.stdout.strip()
+        out["segment_fs"] = fs_type(out["segment_dir"])
     return out
+
+
+def fs_type(path):
+    """The filesystem type of the mount holding `path` (/proc/self/mountinfo: the longest mount point that
+    is a prefix of it), e.g. tmpfs, ext4, overlay."""
+    best, kind = "", None
+    path = os.path.realpath(path)
+    try:
+        for line in open("/proc/self/mountinfo"):
+            left, right = line.split(" - ", 1)
+            mnt = left.split()[4]
+            if (path == mnt or path.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
+                best, kind = mnt, right.split()[0]
+    except (OSError, ValueError, IndexError):
+        return None
+    return kind
 
 
 def minflt():
