@@ -53,7 +53,7 @@ def boot(procs_a, procs_b=None, n=2000, seed=12):
 def main():
     out = os.environ.get("OUT") or "gpu-out"
     budget = float(os.environ.get("BUDGET_S", "140"))
-    blocks = os.environ.get("BLOCKS", "30")
+    blocks = os.environ.get("BLOCKS", "50")
     block_steps = os.environ.get("BLOCK_STEPS", "1000")
     segs = {"sidecar-tmpfs": os.environ.get("SEG_TMPFS", ""), "sidecar-disk": os.environ.get("SEG_DISK", "")}
     me = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cost.py")

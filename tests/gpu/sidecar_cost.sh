@@ -2,7 +2,7 @@
 # Sidecar mode against the defaults on the GPU decode loop (issue 12), in-process
 # A/B with several processes per arm (tests/gpu/sidecar_cost.py says why and how),
 # plus where each arm's rings live. One command, about 2.5 minutes (3 at most):
-#   tests/gpu/sidecar_cost.sh                 # BUDGET_S=120 BLOCKS=30 BLOCK_STEPS=1000
+#   tests/gpu/sidecar_cost.sh                 # BUDGET_S=120 BLOCKS=50 BLOCK_STEPS=1000 (about 4 rounds)
 # Carry: build/libhipvis.so, build/hipvis-sidecar, .devlibs (as cost.sh).
 # Writes $OUT/sidecar_cost.jsonl (one line per process + the summary),
 # $OUT/sidecar_cost.log (every child's output), $OUT/sidecar-*.log; prints the summary.
