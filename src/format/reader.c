@@ -298,6 +298,57 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
 }
 
 /*
+ * Delivers up to cnt records of the sorted suffix from *rp, all in its chunk
+ * (before re), into o[]; stops early at a record needing a zero-filled copy.
+ * Returns how many. Per-thread sequences: renumbered through *ren, and *run
+ * (the thread's running call key) kept up. Functions of their own, so that
+ * the loop's state stays in registers.
+ */
+static inline __attribute__((always_inline)) size_t
+deliver_run(struct hv_merge_run *ren, const uint8_t **rp, const uint8_t *re, const struct hv_rec_header **o,
+            size_t cnt, uint64_t *run, const int merge)
+{
+    const uint8_t *p = *rp;
+    uint64_t rk = merge ? *run : 0;
+    struct hv_merge_run u;
+    if (merge)
+        u = *ren;
+    size_t k = 0;
+    for (; k < cnt && p < re; k++) {
+        struct hv_rec_header *h = (struct hv_rec_header *)(uintptr_t)p;
+        unsigned type = h->type, size = h->size;
+        if (size < hv_rec_fixed_size(type))
+            break;
+        if (merge) {
+            if (type == HV_REC_CALL && h->ts_ns > rk)
+                rk = h->ts_ns;
+            hv_merge_run_deliver(&u, h);
+        }
+        o[k] = h;
+        p += size;
+    }
+    *rp = p;
+    if (merge) {
+        *ren = u;
+        *run = rk;
+    }
+    return k;
+}
+
+static __attribute__((noinline)) size_t deliver_run_merge(struct hv_merge_run *ren, const uint8_t **rp,
+                                                          const uint8_t *re, const struct hv_rec_header **o,
+                                                          size_t cnt, uint64_t *run)
+{
+    return deliver_run(ren, rp, re, o, cnt, run, 1);
+}
+
+static __attribute__((noinline)) size_t deliver_run_plain(const uint8_t **rp, const uint8_t *re,
+                                                          const struct hv_rec_header **o, size_t cnt)
+{
+    return deliver_run(NULL, rp, re, o, cnt, NULL, 0);
+}
+
+/*
  * The steady state of an in-order trace, in one loop: the window empty, the
  * sorted suffix holding the records, every arrival extending it (per-thread
  * sequences: the suffix's thread), the cursor in the chunk of the suffix's
@@ -325,9 +376,84 @@ static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **rec
     if (merge)
         hv_merge_run_load(&ren, &r->merge, t);
     while (n < max) {
+        if (rn >= HV_READER_WINDOW) {
+            /* No arrival is due until the suffix is back under the window:
+             * the deliveries up to then, in a loop of their own. */
+            size_t d = rn - (HV_READER_WINDOW - 1), room = max - n;
+            const uint8_t *r0 = rp;
+            size_t k = merge ? deliver_run_merge(&ren, &rp, re, recs + n, d < room ? d : room, &run)
+                             : deliver_run_plain(&rp, re, recs + n, d < room ? d : room);
+            if (k) {
+                last = recs[n + k - 1];
+                n += k;
+                nfrom += (uint32_t)k;
+                rn -= (uint32_t)k;
+                wb -= (size_t)(rp - r0);
+                if (rp >= re) {
+                    /* The suffix goes on in the next chunk (rn > 0: it still
+                     * holds a window's worth); this one's records are handed out. */
+                    r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
+                    nfrom = 0;
+                    rslot = from = r->slots[rslot].rnext;
+                    rp = r->slots[rslot].rbeg;
+                    re = r->slots[rslot].rend;
+                    if (r->nrel == HV_READER_BATCH_MAX)
+                        break;
+                }
+                continue;
+            }
+            /* A record needing a copy: the loop below stops at it. */
+        }
         while (rn < HV_READER_WINDOW && wb <= HV_RD_WINDOW_BYTES) {
             if (cp >= ce)
                 goto out;
+            if (!merge || (ck && ck >= tail)) {
+                /* The rest of the chunk in one go, as far as it extends the
+                 * suffix: with the thread's call key set (and no smaller
+                 * than the suffix's newest key), every record of the thread
+                 * does, its key being that running maximum; without
+                 * per-thread sequences, while seqs do not decrease. That
+                 * takes the suffix past HV_READER_WINDOW records, and the
+                 * loop below delivers until it is back under: the same
+                 * records, delivered in the same order and held in the same
+                 * state whenever a record arrives out of order (arrivals
+                 * resume, one at a time, only under the window), as
+                 * arriving one record per delivery. Only bytes are capped
+                 * as each arrival would be: arrivals stop past
+                 * HV_RD_WINDOW_BYTES. */
+                const uint8_t *c0 = cp, *lim = ce;
+                if ((size_t)(ce - cp) > HV_RD_WINDOW_BYTES - wb)
+                    lim = cp + (HV_RD_WINDOW_BYTES - wb) + 1;
+                uint64_t k = 0;
+                if (merge) {
+                    while (cp < lim) {
+                        const struct hv_rec_header *h = (const void *)cp;
+                        if (h->tid != tid)
+                            break;
+                        if (h->type == HV_REC_CALL && h->ts_ns > ck)
+                            ck = h->ts_ns;
+                        cp += h->size;
+                        k++;
+                    }
+                    if (k)
+                        tail = ck;
+                } else {
+                    while (cp < lim) {
+                        const struct hv_rec_header *h = (const void *)cp;
+                        if (h->seq < tail)
+                            break;
+                        tail = h->seq;
+                        cp += h->size;
+                        k++;
+                    }
+                }
+                wb += (size_t)(cp - c0);
+                rn += (uint32_t)k;
+                arrived += k;
+                if (!k)
+                    goto out;
+                continue;
+            }
             const struct hv_rec_header *h = (const void *)cp;
             uint64_t key;
             if (merge) {
