@@ -48,3 +48,10 @@ bench-lap: $(SIDECAR_TEST_DIR)/bench_lap $(LIBHIPVIS) $(BUILD)/hipvis-sidecar
 	tests/sidecar/lap.sh $(BUILD)
 
 BENCHES += bench-lap
+
+# The serving-loop step at the defaults and in sidecar mode, side by side
+# (docs/sidecar.md "Cost against the defaults").
+bench-sidecar-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS) $(BUILD)/hipvis-sidecar
+	tests/sidecar/step.sh $(BUILD)
+
+BENCHES += bench-sidecar-step
