@@ -287,6 +287,17 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
         hv_engine_keep(e);  /* the batch read next may reuse the last one's memory */
         rc = hv_reader_next_batch(rd, recs, HV_READER_BATCH_MAX);
         if (rc > 0) {
+            if (!outputs) {
+                /* Only the names index may look at a record: the engine
+                 * takes the batch whole, and says what types it held. */
+                uint64_t types = hv_engine_feed_batch(e, recs, (size_t)rc);
+                seen |= types;
+                if (types & names_types)
+                    for (long i = 0; i < rc; i++)
+                        if ((1ull << (recs[i]->type & 63)) & names_types)
+                            hv_names_feed(run->names, rd, recs[i]);
+                continue;
+            }
             for (long i = 0; i < rc; i++) {
                 const struct hv_rec_header *rec = recs[i];
                 uint64_t type_bit = 1ull << (rec->type & 63);

@@ -295,16 +295,10 @@ static void on_kargs(struct hv_engine *e, const struct hv_rec_header *rec)
     hv_exec_add_kargs(&e->m, x, k->owner_node, args, k->count);
 }
 
-/* Every record but a call, and a call shorter than today's layout. */
-static void feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
+/* Every record but a call (engine_calls.c applies those). */
+void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
 {
     switch (rec->type) {
-    case HV_REC_CALL: {
-        struct hv_call local;
-        hv_engine_call(e, WIDEN(struct hv_call, rec, local));
-        hv_engine_keep(e);  /* it may point at `local` */
-        break;
-    }
     case HV_REC_GRAPH_NODE: {
         struct hv_graph_node local;
         on_graph_node(e, WIDEN(struct hv_graph_node, rec, local));
@@ -364,23 +358,7 @@ void hv_engine_keep(struct hv_engine *e)
 
 void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec)
 {
-    if (rec->size < sizeof *rec)
-        return;
-    e->sum.records++;
-    if (e->building != HV_NO_INDEX && rec->seq != e->building_seq)
-        hv_engine_end_building(e);
-    if (rec->ts_ns) {
-        if (!e->sum.first_ts)
-            e->sum.first_ts = rec->ts_ns;
-        e->sum.last_ts = rec->ts_ns;
-    }
-    if (rec->seq > e->sum.last_seq)
-        e->sum.last_seq = rec->seq;
-    /* Nearly every record is a call of today's layout: no copy, no switch. */
-    if (rec->type == HV_REC_CALL && rec->size >= sizeof(struct hv_call))
-        hv_engine_call(e, (const struct hv_call *)(const void *)rec);
-    else
-        feed_other(e, rec);
+    hv_engine_feed_batch(e, &rec, 1);
 }
 
 void hv_engine_sync_findings(struct hv_engine *e)

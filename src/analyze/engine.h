@@ -51,6 +51,10 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
                                 const struct hv_engine_options *opt, const struct hv_model_hooks *hooks,
                                 const struct hv_engine_observer *obs);
 void hv_engine_feed(struct hv_engine *e, const struct hv_rec_header *rec);
+/* recs[0..n) in order, exactly as n hv_engine_feed calls: one call per
+ * batch, so the per-record call overhead stays inside the engine. Returns
+ * the batch's record types (bit type % 64 set for each). */
+uint64_t hv_engine_feed_batch(struct hv_engine *e, const struct hv_rec_header *const *recs, size_t n);
 /* The caller's promise that a record it feeds stays readable until it next
  * calls hv_engine_keep (e.g. a reader batch, until the next batch is asked
  * for): the engine then keeps the last call by pointer, not by a copy of

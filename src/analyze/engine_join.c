@@ -214,6 +214,28 @@ void hv_engine_join_free(struct hv_engine *e)
     e->capjc = 0;
 }
 
+/* Does overlap rule k apply to writer w? `same`: w ran on the replay's
+ * stream. The rules that declare their writers (overlap_writers) are
+ * answered here without a call. */
+static inline int rule_applies(const struct hv_engine *e, int k, const struct hv_replay_ctx *rp,
+                               const struct hv_writer *w, int same)
+{
+    const struct hv_rule *r = e->overlap_rules[k];
+    switch (r->overlap_writers) {
+    case HV_OVERLAP_SAME_STREAM:
+        return same;
+    case HV_OVERLAP_UNORDERED:
+        return !same && !hv_ordered(&e->m, w->stream, w->stream_id, w->seq, rp->r.stream);
+    default:
+        return !r->overlap_applies || r->overlap_applies(&e->m, rp, w);
+    }
+}
+
+static inline int same_stream(const struct hv_replay_ctx *rp, const struct hv_writer *w)
+{
+    return w->stream == rp->r.stream && w->stream_id == rp->r.stream_id;
+}
+
 static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, const struct hv_exec *x)
 {
     struct hv_model *m = &e->m;
@@ -229,13 +251,13 @@ static void walk_writers(struct hv_engine *e, const struct hv_replay_ctx *rp, co
         struct hv_jc_seg *c = e->memo_on && ord < JC_SEGS ? jc_seg(e, rp, ord, &s) : NULL;
         ord++;
         uint64_t base = 0;
-        int have_base = 0;
+        int have_base = 0, same = same_stream(rp, s.val);
         /* Rules do not mutate the writer map, so s.val stays valid (and
          * s's successor with it). */
         for (int k = 0; k < e->n_overlap; k++) {
-            const struct hv_rule *r = e->overlap_rules[k];
-            if (r->overlap_applies && !r->overlap_applies(m, rp, s.val))
+            if (!rule_applies(e, k, rp, s.val, same))
                 continue;
+            const struct hv_rule *r = e->overlap_rules[k];
             if (c && c->mi[k] != HV_U64MAP_NONE) {
                 memo_hit(e, c->mi[k], s.val, rp);
                 continue;
@@ -273,11 +295,10 @@ static void walk_ranges(struct hv_engine *e, const struct hv_replay_ctx *rp, con
                 ok = hv_imap_seek(&m->writers, s.hi, &s);
                 continue;
             }
-            for (int k = 0; k < e->n_overlap; k++) {
-                const struct hv_rule *r = e->overlap_rules[k];
-                if (!r->overlap_applies || r->overlap_applies(m, rp, s.val))
-                    emit_one(e, r, rp, rg, &s);
-            }
+            int same = same_stream(rp, s.val);
+            for (int k = 0; k < e->n_overlap; k++)
+                if (rule_applies(e, k, rp, s.val, same))
+                    emit_one(e, e->overlap_rules[k], rp, rg, &s);
             ok = hv_imap_next(&m->writers, &s);
         }
     }

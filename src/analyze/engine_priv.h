@@ -84,8 +84,8 @@ struct hv_engine {
     uint32_t ndrops, capdrops;
 };
 
-/* engine_calls.c */
-void hv_engine_call(struct hv_engine *e, const struct hv_call *c);
+/* engine.c: every record but a call. */
+void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec);
 void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args);
 void hv_engine_end_building(struct hv_engine *e);
 /* engine_join.c: the replay meets the writer history. */
@@ -113,6 +113,25 @@ void hv_engine_writer_base(struct hv_writer *w, const struct hv_call *c, uint32_
 /* Adds counted-but-deferred repeats to their groups. */
 void hv_engine_memo_flush(struct hv_engine *e);
 void hv_engine_join_free(struct hv_engine *e);
+
+/* What hv_engine_feed does with every record before its dispatch; 0 when
+ * the record goes no further (too short to have a type). */
+static inline int hv_engine_feed_head(struct hv_engine *e, const struct hv_rec_header *rec)
+{
+    if (rec->size < sizeof *rec)
+        return 0;
+    e->sum.records++;
+    if (e->building != HV_NO_INDEX && rec->seq != e->building_seq)
+        hv_engine_end_building(e);
+    if (rec->ts_ns) {
+        if (!e->sum.first_ts)
+            e->sum.first_ts = rec->ts_ns;
+        e->sum.last_ts = rec->ts_ns;
+    }
+    if (rec->seq > e->sum.last_seq)
+        e->sum.last_seq = rec->seq;
+    return 1;
+}
 
 /* The api id comes from the trace: an id beyond the table (a newer tracer,
  * a damaged record) is an api the engine does not model. */

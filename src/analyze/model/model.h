@@ -335,7 +335,28 @@ static inline int hv_ordered(const struct hv_model *m, uint32_t from, uint64_t i
     return seq <= hv_vc_get(&m->streams[to].vc, from);
 }
 
-void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t seq);
+/* Event index i was recorded on stream s. The record's own entry (s, seq)
+ * is applied where the clock is used. A loop records the same event on a
+ * stream whose clock did not change since the last record: then the event
+ * holds that clock already. */
+static inline void hv_event_recorded_at(struct hv_model *m, uint32_t i, uint32_t s, uint64_t seq)
+{
+    struct hv_event *e = &m->events[i];
+    e->seq = seq;
+    e->stream = s;
+    if (e->vc.root != m->streams[s].vc.root)
+        hv_vc_copy(&e->vc, &m->streams[s].vc);
+}
+void hv_event_recorded_slow(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t seq);
+/* An event record on stream s: inline for the last event looked up (a loop
+ * records one event per step). */
+static inline void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t seq)
+{
+    if (m->hot_event != HV_NO_INDEX && m->hot_event_handle == handle)
+        hv_event_recorded_at(m, m->hot_event, s, seq);
+    else
+        hv_event_recorded_slow(m, handle, s, seq);
+}
 /* Stream s waits for the event; record_* come from the wait record and are
  * used when the event's own record was not seen. */
 void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t s, uint64_t record_stream,

@@ -225,19 +225,11 @@ static uint32_t event_get(struct hv_model *m, uint64_t handle)
     return i;
 }
 
-void hv_event_recorded(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t seq)
+void hv_event_recorded_slow(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t seq)
 {
     uint32_t i = event_get(m, handle);
-    if (i == HV_NO_INDEX)
-        return;
-    struct hv_event *e = &m->events[i];
-    e->seq = seq;
-    e->stream = si;
-    /* The record's own entry (si, seq) is applied where the clock is used.
-     * A loop records the same event on a stream whose clock did not change
-     * since the last record: then the event holds that clock already. */
-    if (e->vc.root != m->streams[si].vc.root)
-        hv_vc_copy(&e->vc, &m->streams[si].vc);
+    if (i != HV_NO_INDEX)
+        hv_event_recorded_at(m, i, si, seq);
 }
 
 void hv_event_waited(struct hv_model *m, uint64_t handle, uint32_t si, uint64_t record_stream,

@@ -18,12 +18,6 @@
 #include "analyze/placement.h"
 #include "analyze/rules/rules.h"
 
-static int applies(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w)
-{
-    (void)m;
-    return w->stream == rp->r.stream && w->stream_id == rp->r.stream_id;
-}
-
 static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg, uint64_t lo,
                        uint64_t hi, const struct hv_writer *w)
 {
@@ -60,6 +54,6 @@ const struct hv_rule hv_rule_parallel_queue_read = {
     .why = "the node reading data written on the launch stream in this epoch would start on a parallel queue "
            "that the HIP runtime does not order after that stream's earlier work: it can read the previous "
            "value (hypothesis H1 of ROCm/hip#3902)",
-    .overlap_applies = applies,
+    .overlap_writers = HV_OVERLAP_SAME_STREAM,
     .on_overlap = on_overlap,
 };

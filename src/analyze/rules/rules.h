@@ -60,9 +60,20 @@ struct hv_input_health {
     int      has_footer;
 };
 
+/* Which writers an overlap rule is about, when that is all its
+ * overlap_applies would check: the engine then answers for every such rule
+ * inline, once per segment, instead of calling each rule per segment (a
+ * decode loop's replay meets a writer segment every step). */
+enum hv_overlap_writers {
+    HV_OVERLAP_ASK = 0,          /* ask overlap_applies (NULL: every writer) */
+    HV_OVERLAP_SAME_STREAM,      /* writers on the replay's own stream */
+    HV_OVERLAP_UNORDERED,        /* writers on another stream that nothing orders before the replay */
+};
+
 struct hv_rule {
     uint16_t id;                 /* enum hv_rule_id */
     uint8_t  severity;           /* default severity */
+    uint8_t  overlap_writers;    /* enum hv_overlap_writers */
     const char *name;
     const char *why;             /* one line: why a GPU engineer should care */
     /* Overlap rules are asked twice. First, once per (replay, last-writer
@@ -73,7 +84,8 @@ struct hv_rule {
      * Then, for each argument range `rg` of the exec that reads [lo, hi) of
      * the segment: emit exactly one finding (hv_rule_emit), or decline
      * (hv_rule_decline) when the answer for that range is "none" — it too
-     * may depend only on the writer, the replay site and the range. */
+     * may depend only on the writer, the replay site and the range.
+     * overlap_writers, when set, is the first question's answer. */
     int (*overlap_applies)(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w);
     void (*on_overlap)(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg,
                        uint64_t lo, uint64_t hi, const struct hv_writer *w);

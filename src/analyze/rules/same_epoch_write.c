@@ -20,14 +20,6 @@
  */
 #include "analyze/rules/rules.h"
 
-/* Same stream (a different one is unordered-write's business); the engine
- * only offers writers the host has not observed complete. */
-static int applies(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w)
-{
-    (void)m;
-    return w->stream == rp->r.stream && w->stream_id == rp->r.stream_id;
-}
-
 static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg, uint64_t lo,
                        uint64_t hi, const struct hv_writer *w)
 {
@@ -54,6 +46,8 @@ const struct hv_rule hv_rule_same_epoch_write = {
     .why = "the graph reads data written on its own stream since the host last saw that stream complete; "
            "only stream order protects it, and a reader placed on a parallel queue or behind a stale cache "
            "reads the previous value (the ROCm/hip#3902 pattern)",
-    .overlap_applies = applies,
+    /* Same stream (a different one is unordered-write's business); the
+     * engine only offers writers the host has not observed complete. */
+    .overlap_writers = HV_OVERLAP_SAME_STREAM,
     .on_overlap = on_overlap,
 };

@@ -16,13 +16,6 @@
  */
 #include "analyze/rules/rules.h"
 
-static int applies(const struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_writer *w)
-{
-    if (w->stream == rp->r.stream && w->stream_id == rp->r.stream_id)
-        return 0;
-    return !hv_ordered(m, w->stream, w->stream_id, w->seq, rp->r.stream);
-}
-
 static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const struct hv_arange *rg, uint64_t lo,
                        uint64_t hi, const struct hv_writer *w)
 {
@@ -59,7 +52,7 @@ const struct hv_rule hv_rule_unordered_write = {
     .name = "unordered-write",
     .why = "the write is on another stream and no event wait or host sync orders it before the reader "
            "(a replay or an eager kernel launch): a data race, the reader may see old, new or torn bytes",
-    .overlap_applies = applies,
+    .overlap_writers = HV_OVERLAP_UNORDERED,
     .on_overlap = on_overlap,
     .on_launch_read = on_launch_read,
 };
