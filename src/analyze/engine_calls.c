@@ -212,17 +212,25 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
         const struct hv_karg *g = &args[i];
         if (g->access != HV_ACCESS_WRITE && g->access != HV_ACCESS_READ_WRITE)
             continue;  /* only metadata-known writes make an eager kernel a writer */
-        struct hv_writer w;
-        hv_engine_writer_base(&w, c, e->cur_stream, &e->m);
-        w.kind = HV_WRITER_KERNEL;
-        w.dst = g->value;
-        w.name_id = k->name_id ? k->name_id : c->a.launch.name_id;
-        w.name_func = k->func ? k->func : c->a.launch.func;
-        w.arg_index = (int16_t)g->index;
-        w.hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_KERNEL;
         /* The extent of a kernel's write is unknown: record it at the
          * pointer so it neither invents overlaps nor erases other writers. */
-        hv_engine_write(e, g->value, g->value + 1, &w);
+        if (g->value == UINT64_MAX)
+            continue;
+        /* Built in place, as a copy's writer (on_copy). */
+        struct hv_writer *v = hv_writer_slot(&e->m, g->value, g->value + 1);
+        if (!v)
+            continue;
+        uint64_t site = hv_writer_same_site(v, e->m.streams[e->cur_stream].id, c->api, HV_WRITER_KERNEL,
+                                            (int16_t)g->index, 0, g->value) ? v->site : 0;
+        hv_engine_writer_base(v, c, e->cur_stream, &e->m);
+        v->kind = HV_WRITER_KERNEL;
+        v->dst = g->value;
+        v->name_id = k->name_id ? k->name_id : c->a.launch.name_id;
+        v->name_func = k->func ? k->func : c->a.launch.func;
+        v->arg_index = (int16_t)g->index;
+        v->hint = e->m.cuda ? HV_HINT_NONE : HV_HINT_KERNEL;
+        write_rules(e, g->value, g->value + 1, v);
+        hv_writer_done(&e->m, v, site);
     }
 }
 

@@ -418,7 +418,7 @@ static void subsume_pending(struct hv_model *m, uint32_t xi, const struct hv_rep
     }
 }
 
-void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
+void hv_exec_replayed_slow(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
 {
     struct hv_exec *x = &m->execs[xi];
     x->last = *r;

@@ -136,63 +136,6 @@ static uint32_t merge(struct hv_imap *m, uint32_t a, uint32_t b)
     return b;
 }
 
-/* Walks once from the root: the node with the largest lo <= addr and the
- * node with the smallest lo > addr. */
-static void bracket(const struct hv_imap *m, uint64_t addr, uint32_t *le, uint32_t *gt)
-{
-    uint32_t t = m->root;
-    *le = *gt = NIL;
-    while (t != NIL) {
-        const struct hv_imap_node *n = &m->nodes[t];
-        if (n->lo <= addr) {
-            *le = t;
-            t = n->right;
-        } else {
-            *gt = t;
-            t = n->left;
-        }
-    }
-}
-
-static int fill(const struct hv_imap *m, uint32_t i, uint32_t next, struct hv_imap_seg *seg)
-{
-    seg->lo = m->nodes[i].lo;
-    seg->hi = m->nodes[i].hi;
-    seg->val = val_of(m, i);
-    seg->next = next;
-    return 1;
-}
-
-int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
-{
-    uint32_t le, gt;
-    bracket(m, addr, &le, &gt);
-    if (le != NIL && m->nodes[le].hi > addr)
-        return fill(m, le, gt, seg);
-    return 0;
-}
-
-/* bracket() leaves gt = the smallest start above addr: when addr lies in
- * le, that is le's successor (no start lies in (le.lo, addr]). */
-int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
-{
-    uint32_t le, gt;
-    bracket(m, addr, &le, &gt);
-    if (le != NIL && m->nodes[le].hi > addr)
-        return fill(m, le, gt, seg);
-    if (gt != NIL)
-        return fill(m, gt, HV_IMAP_NEXT_UNKNOWN, seg);
-    return 0;
-}
-
-int hv_imap_next(const struct hv_imap *m, struct hv_imap_seg *seg)
-{
-    if (seg->next == HV_IMAP_NEXT_UNKNOWN)
-        return hv_imap_seek(m, seg->hi, seg);
-    if (seg->next == NIL)
-        return 0;
-    return fill(m, seg->next, HV_IMAP_NEXT_UNKNOWN, seg);
-}
 
 /*
  * Removes [lo, hi) and leaves the map split in two: *left holds every segment
@@ -206,7 +149,7 @@ static int carve(struct hv_imap *m, uint64_t lo, uint64_t hi, uint32_t *left, ui
     uint32_t le, gt, tail = NIL;
     /* The segment that contains hi-1 may extend past hi: its remainder
      * [hi, old_hi) survives with the same value. */
-    bracket(m, hi - 1, &le, &gt);
+    hv_imap_bracket(m, hi - 1, &le, &gt);
     if (le != NIL && m->nodes[le].hi > hi) {
         uint64_t old_hi = m->nodes[le].hi;
         tail = node_new(m, hi, old_hi);
@@ -270,7 +213,7 @@ void *hv_imap_assign(struct hv_imap *m, uint64_t lo, uint64_t hi)
      * into the same buffer), now longer again. Each moves no key past
      * another, or adds or removes one node without a split of the tree. */
     uint32_t le, gt;
-    bracket(m, lo, &le, &gt);
+    hv_imap_bracket(m, lo, &le, &gt);
     if (le != NIL && m->nodes[le].lo == lo) {
         uint64_t shi = m->nodes[le].hi;
         /* Exactly an existing segment: no structure changes at all. */
@@ -338,7 +281,7 @@ void hv_imap_erase(struct hv_imap *m, uint64_t lo, uint64_t hi)
     /* Exactly one segment (a completed writer pruned where the walk met it):
      * it goes, its children take its place. */
     uint32_t le, gt;
-    bracket(m, lo, &le, &gt);
+    hv_imap_bracket(m, lo, &le, &gt);
     if (le != NIL && m->nodes[le].lo == lo && m->nodes[le].hi == hi) {
         remove_at(m, lo);
         return;

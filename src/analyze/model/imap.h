@@ -54,17 +54,75 @@ void hv_imap_init(struct hv_imap *m, size_t val_size);
 void hv_imap_free(struct hv_imap *m);
 void hv_imap_clear(struct hv_imap *m);
 
+/* Lookups are inline (the engine asks several per record); changes are
+ * in imap.c. */
+
+/* Walks once from the root: the node with the largest lo <= addr (*le) and
+ * the node with the smallest lo > addr (*gt), 0 for none. */
+static inline void hv_imap_bracket(const struct hv_imap *m, uint64_t addr, uint32_t *le, uint32_t *gt)
+{
+    uint32_t t = m->root, l = 0, g = 0;
+    while (t != 0) {
+        const struct hv_imap_node *n = &m->nodes[t];
+        if (n->lo <= addr) {
+            l = t;
+            t = n->right;
+        } else {
+            g = t;
+            t = n->left;
+        }
+    }
+    *le = l;
+    *gt = g;
+}
+
+static inline int hv_imap_fill(const struct hv_imap *m, uint32_t i, uint32_t next, struct hv_imap_seg *seg)
+{
+    seg->lo = m->nodes[i].lo;
+    seg->hi = m->nodes[i].hi;
+    seg->val = m->vals + (size_t)i * m->val_size;
+    seg->next = next;
+    return 1;
+}
+
 /* Segment containing addr. Returns 1 and fills *seg, or 0. */
-int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg);
+static inline int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
+{
+    uint32_t le, gt;
+    hv_imap_bracket(m, addr, &le, &gt);
+    if (le != 0 && m->nodes[le].hi > addr)
+        return hv_imap_fill(m, le, gt, seg);
+    return 0;
+}
+
 /* First segment with hi > addr (the one containing addr, else the next one
  * above it). Returns 1 and fills *seg, or 0. Iterate a range [lo, hi) with
- *   for (int ok = hv_imap_seek(m, lo, &s); ok && s.lo < hi; ok = hv_imap_seek(m, s.hi, &s)) */
-int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg);
+ *   for (int ok = hv_imap_seek(m, lo, &s); ok && s.lo < hi; ok = hv_imap_seek(m, s.hi, &s))
+ * The bracket's gt is the smallest start above addr: when addr lies in le,
+ * that is le's successor (no start lies in (le.lo, addr]). */
+static inline int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
+{
+    uint32_t le, gt;
+    hv_imap_bracket(m, addr, &le, &gt);
+    if (le != 0 && m->nodes[le].hi > addr)
+        return hv_imap_fill(m, le, gt, seg);
+    if (gt != 0)
+        return hv_imap_fill(m, gt, HV_IMAP_NEXT_UNKNOWN, seg);
+    return 0;
+}
+
 /* The segment after *seg (hv_imap_seek(m, seg->hi, seg)), for a walk that
  * has not changed the map since *seg was found: a seek that landed inside
  * a segment met its successor on the way down, so every other step of a
  * walk costs no search. Returns 1 and refills *seg, or 0. */
-int hv_imap_next(const struct hv_imap *m, struct hv_imap_seg *seg);
+static inline int hv_imap_next(const struct hv_imap *m, struct hv_imap_seg *seg)
+{
+    if (seg->next == HV_IMAP_NEXT_UNKNOWN)
+        return hv_imap_seek(m, seg->hi, seg);
+    if (seg->next == 0)
+        return 0;
+    return hv_imap_fill(m, seg->next, HV_IMAP_NEXT_UNKNOWN, seg);
+}
 
 /* Makes [lo, hi) one segment and returns its value bytes for the caller to
  * fill (old contents unspecified), or NULL when out of memory (the map is then

@@ -418,7 +418,23 @@ void hv_exec_destroy(struct hv_model *m, uint32_t x);
  * ranges[i].lo < hi, checking ranges[i].hi > lo. */
 uint32_t hv_exec_first_overlap(const struct hv_exec *x, uint64_t lo);
 /* Marks the exec's last replay pending (on m->pending). */
-void hv_exec_replayed(struct hv_model *m, uint32_t x, const struct hv_replay *r);
+void hv_exec_replayed_slow(struct hv_model *m, uint32_t x, const struct hv_replay *r);
+static inline void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
+{
+    struct hv_exec *x = &m->execs[xi];
+    if (m->npending || x->pending || !m->cappending) {
+        hv_exec_replayed_slow(m, xi, r);
+        return;
+    }
+    /* A loop's replay: the host saw the one before complete, so nothing
+     * else is pending (hv_exec_replayed_slow with nothing to subsume). */
+    x->last = *r;
+    x->replays++;
+    if (hv_complete(m, r->stream, r->stream_id, r->seq))
+        m->pending_dirty = 1;
+    m->pending[m->npending++] = xi;
+    x->pending = 1;
+}
 /* Drops execs whose last replay is now known complete from m->pending
  * (nothing to do unless completion changed: see complete_gen). */
 void hv_pending_prune_all(struct hv_model *m);

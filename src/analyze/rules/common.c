@@ -3,11 +3,6 @@
 
 #include "analyze/rules/rules.h"
 
-int hv_access_reads(uint8_t access)
-{
-    return access != HV_ACCESS_WRITE;
-}
-
 int hv_access_writes(uint8_t access, int *maybe)
 {
     if (access == HV_ACCESS_UNKNOWN) {

@@ -120,7 +120,10 @@ const char *hv_rule_why(int id);
 /* ---- helpers shared by the rules (common.c) ---- */
 
 /* Does an argument with this access read its buffer? Unknown counts as read. */
-int hv_access_reads(uint8_t access);
+static inline int hv_access_reads(uint8_t access)
+{
+    return access != HV_ACCESS_WRITE;
+}
 /* ... write it? Unknown counts as "may write" (*maybe set). */
 int hv_access_writes(uint8_t access, int *maybe);
 /* One severity step down, for evidence that is only inferred. */
