@@ -267,7 +267,14 @@ HOT void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
     rp.r.stream = s;
     rp.r.stream_id = m->streams[s].id;
     rp.r.api = c->api;
-    rp.site = hv_mix64(m->execs[x].site ^ hv_mix64(rp.r.stream_id ^ ((uint64_t)c->api << 52)));
+    struct hv_exec *ex = &m->execs[x];
+    if (ex->rsite_of != ex->site || ex->rsite_stream_id != rp.r.stream_id || ex->rsite_api != c->api) {
+        ex->rsite = hv_mix64(ex->site ^ hv_mix64(rp.r.stream_id ^ ((uint64_t)c->api << 52)));
+        ex->rsite_of = ex->site;
+        ex->rsite_stream_id = rp.r.stream_id;
+        ex->rsite_api = c->api;
+    }
+    rp.site = ex->rsite;
     hv_pending_prune(m);
     if (m->execs[x].nranges && e->n_overlap)
         hv_engine_join(e, &rp);

@@ -438,17 +438,3 @@ void hv_exec_replayed_slow(struct hv_model *m, uint32_t xi, const struct hv_repl
     x->pending = 1;
 }
 
-void hv_pending_prune_all(struct hv_model *m)
-{
-    m->pending_gen = m->complete_gen;
-    m->pending_dirty = 0;
-    for (uint32_t i = 0; i < m->npending;) {
-        struct hv_exec *x = &m->execs[m->pending[i]];
-        if (hv_complete(m, x->last.stream, x->last.stream_id, x->last.seq)) {
-            x->pending = 0;
-            m->pending[i] = m->pending[--m->npending];
-        } else {
-            i++;
-        }
-    }
-}

@@ -85,16 +85,6 @@ static inline int hv_imap_fill(const struct hv_imap *m, uint32_t i, uint32_t nex
     return 1;
 }
 
-/* Segment containing addr. Returns 1 and fills *seg, or 0. */
-static inline int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
-{
-    uint32_t le, gt;
-    hv_imap_bracket(m, addr, &le, &gt);
-    if (le != 0 && m->nodes[le].hi > addr)
-        return hv_imap_fill(m, le, gt, seg);
-    return 0;
-}
-
 /* First segment with hi > addr (the one containing addr, else the next one
  * above it). Returns 1 and fills *seg, or 0. Iterate a range [lo, hi) with
  *   for (int ok = hv_imap_seek(m, lo, &s); ok && s.lo < hi; ok = hv_imap_seek(m, s.hi, &s))
@@ -109,6 +99,16 @@ static inline int hv_imap_seek(const struct hv_imap *m, uint64_t addr, struct hv
     if (gt != 0)
         return hv_imap_fill(m, gt, HV_IMAP_NEXT_UNKNOWN, seg);
     return 0;
+}
+
+/* Segment containing addr. Returns 1 and fills *seg, or 0 (*seg untouched). */
+static inline int hv_imap_find(const struct hv_imap *m, uint64_t addr, struct hv_imap_seg *seg)
+{
+    struct hv_imap_seg s;
+    if (!hv_imap_seek(m, addr, &s) || s.lo > addr)
+        return 0;
+    *seg = s;
+    return 1;
 }
 
 /* The segment after *seg (hv_imap_seek(m, seg->hi, seg)), for a walk that

@@ -177,6 +177,10 @@ struct hv_exec {
     struct hv_replay last;
     uint64_t replays;
     uint64_t site;               /* changes whenever the ranges are rebuilt */
+    /* The engine's replay site (site x stream x api) for the last replay,
+     * and what it was made of: a loop replays each exec on one stream. */
+    uint64_t rsite, rsite_of, rsite_stream_id;
+    uint16_t rsite_api;
 };
 
 /* ------------------------------------------------------------------ model */
@@ -437,7 +441,20 @@ static inline void hv_exec_replayed(struct hv_model *m, uint32_t xi, const struc
 }
 /* Drops execs whose last replay is now known complete from m->pending
  * (nothing to do unless completion changed: see complete_gen). */
-void hv_pending_prune_all(struct hv_model *m);
+static inline void hv_pending_prune_all(struct hv_model *m)
+{
+    m->pending_gen = m->complete_gen;
+    m->pending_dirty = 0;
+    for (uint32_t i = 0; i < m->npending;) {
+        struct hv_exec *x = &m->execs[m->pending[i]];
+        if (hv_complete(m, x->last.stream, x->last.stream_id, x->last.seq)) {
+            x->pending = 0;
+            m->pending[i] = m->pending[--m->npending];
+        } else {
+            i++;
+        }
+    }
+}
 /* May an entry of m->pending be complete (a prune would remove one)? */
 static inline int hv_pending_stale(const struct hv_model *m)
 {
