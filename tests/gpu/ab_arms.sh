@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# In-process A/B of tests/gpu/cost.py's decode loop (issue 12) for several
+# configurations of hipvis side by side: which setting moves the cost. Each arm
+# is one `cost.py ab` process (BLOCKS block pairs, recording on/off alternating
+# in the process); the arms rotate for ROUNDS rounds so that the host's per-process
+# step modes fall on all of them. About 11 s per process.
+#
+#   ARMS="plain defaults ring256:HIPVIS_RING_KB=256 nopy:HIPVIS_PYFRAMES=0" bash tests/gpu/ab_arms.sh
+#   (carry build/libhipvis.so, .devlibs; ROUNDS=2 BLOCKS=60 by default)
+# An arm is "plain" (no hipvis), "defaults", or LABEL:VAR=x,VAR=y (the preload with
+# those variables). Prints each arm's median block ratio and its 95% interval,
+# per process and pooled over the arm's processes.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT"
+work=$(mktemp -d /tmp/hvab.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+lib=$root/build/libhipvis.so
+libpath=
+for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
+    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
+done
+res=$OUT/ab_arms.jsonl
+: > "$res"
+ARMS=${ARMS:-plain defaults}
+for r in $(seq 1 "${ROUNDS:-2}"); do
+    for arm in $ARMS; do
+        label=${arm%%:*}
+        vars=
+        [ "$arm" != "$label" ] && vars=$(echo "${arm#*:}" | tr ',' ' ')
+        pre=
+        [ "$label" != plain ] && pre="LD_PRELOAD=$lib HIPVIS_OUTPUT=$work/ab.$label.%p.zst ${libpath:+LD_LIBRARY_PATH=$libpath}"
+        line=$(env PYTHONUNBUFFERED=1 HIPVIS_QUIET=1 $pre $vars timeout -k 5 120 python3 "$root/tests/gpu/cost.py" ab \
+            --blocks "${BLOCKS:-60}" --threads 1 2>> "$OUT/ab_arms.err" | grep '^{"result"')
+        echo "{\"arm\":\"$label\",\"round\":$r,\"out\":${line:-null}}" >> "$res"
+        rm -f "$work"/ab.*
+    done
+done
+python3 - "$res" "$root/tests/gpu" <<'PY'
+import json, statistics, sys, collections
+sys.path.insert(0, sys.argv[2])
+from cost import median_ci95
+per, pooled = collections.defaultdict(list), collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    r = (o["out"] or {}).get("result")
+    if not r:
+        per[o["arm"]].append("FAILED")
+        continue
+    per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
+    pooled[o["arm"]] += r.get("ratios") or []
+for arm, cells in per.items():
+    p = sorted(pooled[arm])
+    ci = median_ci95(p) if p else None
+    pool = f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} pairs)" if p else "pooled n/a"
+    print(f"ab_arms: {arm:10s} {pool}; per process {' '.join(cells)}")
+PY
