@@ -1,1 +1,0 @@
-build-x/obj/src/preload/selftime.o: src/preload/selftime.c
