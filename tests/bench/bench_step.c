@@ -15,7 +15,12 @@
  * reported as ns per step and the difference as the added cost, first with
  * 1 stream, then after creating 129 more non-blocking streams. Records per
  * step and records dropped come from hipvis_record_counts. Without the
- * preload both arms are the same direct calls: the noise floor.
+ * preload both arms are the same direct calls: the noise floor. A last
+ * line gives the median and quartiles of each round's on-minus-off thread
+ * CPU: the 130/1 ratio's target (1.2x) is a gap of ~20-30 ns per step,
+ * and the quartiles say whether the run's noise is smaller than that
+ * (at load 7 the noise floor's 130-stream quartiles were -98..+152 ns).
+ * `--footprint 130` lays lackey's windows over the 130-stream phase.
  */
 #include "../runtime-double/hipdouble.h"
 #include "bench_util.h"
@@ -31,7 +36,9 @@
 
 #define META_BYTES 2048
 #define BLOCK 400          /* steps per block */
+#ifndef ROUNDS
 #define ROUNDS 41          /* blocks per arm and phase */
+#endif
 #define PREFILL_EVERY 8
 #define POOL_STREAMS 129   /* created for the second phase: 130 live with the legacy stream's peer */
 
@@ -115,11 +122,17 @@ static void pause_for_writer(void)
 struct phase {
     double off, on, cpu_off, cpu_on, records_per_step;
     uint64_t dropped;
+    /* Thread CPU added per step, from the difference within each round (an
+     * off block and the on block right after it): median and quartiles. A
+     * drift in the machine's speed (other processes, frequency) moves both
+     * blocks of a round alike, so this spread says how far apart two runs'
+     * figures can be. */
+    double pair_cpu, pair_cpu_q1, pair_cpu_q3;
 };
 
 static struct phase run_phase(void)
 {
-    double off[ROUNDS], on[ROUNDS], coff[ROUNDS], con[ROUNDS], c;
+    double off[ROUNDS], on[ROUNDS], coff[ROUNDS], con[ROUNDS], pair[ROUNDS], c;
     uint64_t m0 = 0, d0 = 0, m1 = 0, d1 = 0;
     block(0, &c);
     block(1, &c);
@@ -130,6 +143,7 @@ static struct phase run_phase(void)
         pause_for_writer();
         on[r] = block(1, &con[r]);
         pause_for_writer();
+        pair[r] = con[r] - coff[r];
     }
     if (record_counts)
         record_counts(&m1, &d1);
@@ -137,8 +151,10 @@ static struct phase run_phase(void)
     qsort(on, ROUNDS, sizeof on[0], cmp_double);
     qsort(coff, ROUNDS, sizeof coff[0], cmp_double);
     qsort(con, ROUNDS, sizeof con[0], cmp_double);
+    qsort(pair, ROUNDS, sizeof pair[0], cmp_double);
     return (struct phase){off[ROUNDS / 2], on[ROUNDS / 2], coff[ROUNDS / 2], con[ROUNDS / 2],
-                          (double)(m1 - m0) / ((double)ROUNDS * BLOCK), d1 - d0};
+                          (double)(m1 - m0) / ((double)ROUNDS * BLOCK), d1 - d0,
+                          pair[ROUNDS / 2], pair[ROUNDS / 4], pair[3 * ROUNDS / 4]};
 }
 
 static void print_phase(const char *what, const struct phase *p)
@@ -251,5 +267,9 @@ int main(int argc, char **argv)
     printf("bench-step: added cost 130 streams / 1 stream: %.2fx wall, %.2fx thread CPU (median of %d blocks of "
            "%d steps per arm; load average %.2f)\n",
            a1 > 0 ? a130 / a1 : 0.0, c1 > 0 ? c130 / c1 : 0.0, ROUNDS, BLOCK, load[0]);
+    printf("bench-step: thread CPU added, median of the %d rounds' on-minus-off differences (quartiles): "
+           "1 stream +%.0f (%+.0f..%+.0f) ns, 130 streams +%.0f (%+.0f..%+.0f) ns per step: %.2fx\n",
+           ROUNDS, one.pair_cpu, one.pair_cpu_q1, one.pair_cpu_q3, many.pair_cpu, many.pair_cpu_q1, many.pair_cpu_q3,
+           one.pair_cpu > 0 ? many.pair_cpu / one.pair_cpu : 0.0);
     return 0;
 }
