@@ -52,8 +52,12 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step
 	rm -f $(BENCH_DIR)/step.*.zst
 	@echo "== bench-step instructions and L1 misses per step (callgrind; the same on a loaded machine as on a quiet one)"
-	@INSTR_CACHE=1 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
-	    $(BENCH_DIR)/instr defaults
+	@echo "   (three process layouts: the environment's size moves the stack, and with it which L1 sets the"
+	@echo "   step's lines share: at 130 streams the added misses moved by several per step from one layout to another)"
+	@for pad in 0 700 1500; do \
+	    INSTR_CACHE=1 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
+	        $(BENCH_DIR)/instr "defaults, environment +$$pad B" HV_BENCH_ENV_PAD=$$(printf "%$${pad}s" "" | tr " " x) || exit 1; \
+	done
 	@echo "== bench-step cache lines and pages per step (valgrind lackey; the same on a loaded machine as on a quiet one)"
 	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	    $(BENCH_DIR)/fp "defaults, one step"
