@@ -439,32 +439,28 @@ HOT int call_on_stream(struct hv_engine *e, const struct hv_call *c, uint8_t cls
     uint32_t s = begin_op(e, c);
     if (s == HV_NO_INDEX)
         return 0;
-    switch (cls) {
-    case HV_C_COPY:
+    /* The classes of a serving loop's records first, in order of count. */
+    if (cls == HV_C_COPY) {
         on_copy(e, c, s);
-        break;
-    case HV_C_MEMSET:
-        on_memset(e, c, s);
-        break;
-    case HV_C_LAUNCH:
-        e->sum.launches++;
-        break;
-    case HV_C_MEMOP:
-        hv_engine_memop(e, c, s);
-        break;
-    case HV_C_REPLAY:
-        on_replay(e, c, s);
-        break;
-    case HV_C_EVENT_RECORD:
-        hv_event_recorded(m, c->a.event.event, s, c->h.seq);
-        break;
-    default:
-        hv_event_waited(m, c->a.event.event, s, c->a.event.record_stream, c->a.event.record_seq);
-        break;
+        end_op(e, c, s);
+        if (!(c->a.copy.flags & HV_COPY_ASYNC))
+            sync_copy_observed(e, c, s);
+        e->cur_ok = 1;
+        return 1;
     }
+    if (cls == HV_C_EVENT_RECORD)
+        hv_event_recorded(m, c->a.event.event, s, c->h.seq);
+    else if (cls == HV_C_REPLAY)
+        on_replay(e, c, s);
+    else if (cls == HV_C_LAUNCH)
+        e->sum.launches++;
+    else if (cls == HV_C_MEMSET)
+        on_memset(e, c, s);
+    else if (cls == HV_C_MEMOP)
+        hv_engine_memop(e, c, s);
+    else
+        hv_event_waited(m, c->a.event.event, s, c->a.event.record_stream, c->a.event.record_seq);
     end_op(e, c, s);
-    if (cls == HV_C_COPY && !(c->a.copy.flags & HV_COPY_ASYNC))
-        sync_copy_observed(e, c, s);
     e->cur_ok = 1;
     return 1;
 }

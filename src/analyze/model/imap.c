@@ -45,36 +45,45 @@ static uint32_t next_prio(struct hv_imap *m)
     return x;
 }
 
-static uint32_t node_new(struct hv_imap *m, uint64_t lo, uint64_t hi)
+/* The pool is full: double it (nodes[0] stays the nil sentinel). Returns -1
+ * out of memory. Out of line: node_new's common case takes no frame. */
+static __attribute__((noinline)) int pool_grow(struct hv_imap *m)
+{
+    if (m->used == 0)
+        m->used = 1;  /* slot 0 is the nil sentinel */
+    if (m->used < m->cap)
+        return 0;
+    uint32_t ncap = m->cap ? m->cap * 2 : 64;
+    struct hv_imap_node *nn = realloc(m->nodes, (size_t)ncap * sizeof *nn);
+    if (!nn) {
+        m->oom = 1;
+        return -1;
+    }
+    m->nodes = nn;
+    unsigned char *nv = realloc(m->vals, (size_t)ncap * (m->val_size ? m->val_size : 1));
+    if (!nv) {
+        m->oom = 1;
+        return -1;
+    }
+    /* Values never written read as zeros (callers may look at the
+     * old value of a slot they are handed: hv_writer_same_site). */
+    memset(nv + (size_t)m->cap * m->val_size, 0, (size_t)(ncap - m->cap) * m->val_size);
+    m->vals = nv;
+    if (m->cap == 0)
+        memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+    m->cap = ncap;
+    return 0;
+}
+
+static inline uint32_t node_new(struct hv_imap *m, uint64_t lo, uint64_t hi)
 {
     uint32_t i;
     if (m->free_list != NIL) {
         i = m->free_list;
         m->free_list = m->nodes[i].left;
     } else {
-        if (m->used == 0)
-            m->used = 1;  /* slot 0 is the nil sentinel */
-        if (m->used >= m->cap) {
-            uint32_t ncap = m->cap ? m->cap * 2 : 64;
-            struct hv_imap_node *nn = realloc(m->nodes, (size_t)ncap * sizeof *nn);
-            if (!nn) {
-                m->oom = 1;
-                return NIL;
-            }
-            m->nodes = nn;
-            unsigned char *nv = realloc(m->vals, (size_t)ncap * (m->val_size ? m->val_size : 1));
-            if (!nv) {
-                m->oom = 1;
-                return NIL;
-            }
-            /* Values never written read as zeros (callers may look at the
-             * old value of a slot they are handed: hv_writer_same_site). */
-            memset(nv + (size_t)m->cap * m->val_size, 0, (size_t)(ncap - m->cap) * m->val_size);
-            m->vals = nv;
-            if (m->cap == 0)
-                memset(&m->nodes[0], 0, sizeof m->nodes[0]);
-            m->cap = ncap;
-        }
+        if ((m->used == 0 || m->used >= m->cap) && pool_grow(m) != 0)
+            return NIL;
         i = m->used++;
     }
     struct hv_imap_node *n = &m->nodes[i];
@@ -104,36 +113,44 @@ static void release_tree(struct hv_imap *m, uint32_t t)
     }
 }
 
-/* Splits t into nodes with lo < key (*a) and lo >= key (*b). */
+/* Splits t into nodes with lo < key (*a) and lo >= key (*b), top down: each
+ * node taken hangs where the last one taken into the same side left room. */
 static void split(struct hv_imap *m, uint32_t t, uint64_t key, uint32_t *a, uint32_t *b)
 {
-    if (t == NIL) {
-        *a = *b = NIL;
-        return;
+    uint32_t *l = a, *r = b;
+    while (t != NIL) {
+        struct hv_imap_node *n = &m->nodes[t];
+        if (n->lo < key) {
+            *l = t;
+            l = &n->right;
+            t = n->right;
+        } else {
+            *r = t;
+            r = &n->left;
+            t = n->left;
+        }
     }
-    struct hv_imap_node *n = &m->nodes[t];
-    if (n->lo < key) {
-        split(m, n->right, key, &n->right, b);
-        *a = t;
-    } else {
-        split(m, n->left, key, a, &n->left);
-        *b = t;
-    }
+    *l = *r = NIL;
 }
 
-/* Joins a and b where every key of a is below every key of b. */
+/* Joins a and b where every key of a is below every key of b, top down:
+ * the root of higher priority goes first, its inner side is merged on. */
 static uint32_t merge(struct hv_imap *m, uint32_t a, uint32_t b)
 {
-    if (a == NIL)
-        return b;
-    if (b == NIL)
-        return a;
-    if (m->nodes[a].prio > m->nodes[b].prio) {
-        m->nodes[a].right = merge(m, m->nodes[a].right, b);
-        return a;
+    uint32_t root = NIL, *link = &root;
+    while (a != NIL && b != NIL) {
+        if (m->nodes[a].prio > m->nodes[b].prio) {
+            *link = a;
+            link = &m->nodes[a].right;
+            a = m->nodes[a].right;
+        } else {
+            *link = b;
+            link = &m->nodes[b].left;
+            b = m->nodes[b].left;
+        }
     }
-    m->nodes[b].left = merge(m, a, m->nodes[b].left);
-    return b;
+    *link = a != NIL ? a : b;
+    return root;
 }
 
 
