@@ -376,130 +376,97 @@ static size_t sorted_batch(struct hv_reader *r, const struct hv_rec_header **rec
     if (merge)
         hv_merge_run_load(&ren, &r->merge, t);
     while (n < max) {
-        if (rn >= HV_READER_WINDOW) {
-            /* No arrival is due until the suffix is back under the window:
-             * the deliveries up to then, in a loop of their own. */
-            size_t d = rn - (HV_READER_WINDOW - 1), room = max - n;
+        if (rn >= HV_READER_WINDOW || wb > HV_RD_WINDOW_BYTES) {
+            /* No arrival is due until the suffix is back under the window
+             * (records, then bytes): the deliveries up to then, in a loop
+             * of their own. */
+            size_t d = rn >= HV_READER_WINDOW ? rn - (HV_READER_WINDOW - 1) : 1, room = max - n;
             const uint8_t *r0 = rp;
             size_t k = merge ? deliver_run_merge(&ren, &rp, re, recs + n, d < room ? d : room, &run)
                              : deliver_run_plain(&rp, re, recs + n, d < room ? d : room);
-            if (k) {
-                last = recs[n + k - 1];
-                n += k;
-                nfrom += (uint32_t)k;
-                rn -= (uint32_t)k;
-                wb -= (size_t)(rp - r0);
-                if (rp >= re) {
-                    /* The suffix goes on in the next chunk (rn > 0: it still
-                     * holds a window's worth); this one's records are handed out. */
-                    r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
-                    nfrom = 0;
-                    rslot = from = r->slots[rslot].rnext;
-                    rp = r->slots[rslot].rbeg;
-                    re = r->slots[rslot].rend;
-                    if (r->nrel == HV_READER_BATCH_MAX)
-                        break;
-                }
-                continue;
+            if (!k)
+                break;   /* a record needing a zero-filled copy: next_one makes it */
+            last = recs[n + k - 1];
+            n += k;
+            nfrom += (uint32_t)k;
+            rn -= (uint32_t)k;
+            wb -= (size_t)(rp - r0);
+            if (!rn)
+                break;   /* the suffix is empty: next_one starts the next one */
+            if (rp >= re) {
+                /* The suffix goes on in the next chunk; this one's records are handed out. */
+                r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
+                nfrom = 0;
+                rslot = from = r->slots[rslot].rnext;
+                rp = r->slots[rslot].rbeg;
+                re = r->slots[rslot].rend;
+                if (r->nrel == HV_READER_BATCH_MAX)
+                    break;
             }
-            /* A record needing a copy: the loop below stops at it. */
+            continue;
         }
-        while (rn < HV_READER_WINDOW && wb <= HV_RD_WINDOW_BYTES) {
-            if (cp >= ce)
-                goto out;
-            if (!merge || (ck && ck >= tail)) {
-                /* The rest of the chunk in one go, as far as it extends the
-                 * suffix: with the thread's call key set (and no smaller
-                 * than the suffix's newest key), every record of the thread
-                 * does, its key being that running maximum; without
-                 * per-thread sequences, while seqs do not decrease. That
-                 * takes the suffix past HV_READER_WINDOW records, and the
-                 * loop below delivers until it is back under: the same
-                 * records, delivered in the same order and held in the same
-                 * state whenever a record arrives out of order (arrivals
-                 * resume, one at a time, only under the window), as
-                 * arriving one record per delivery. Only bytes are capped
-                 * as each arrival would be: arrivals stop past
-                 * HV_RD_WINDOW_BYTES. */
-                const uint8_t *c0 = cp, *lim = ce;
-                if ((size_t)(ce - cp) > HV_RD_WINDOW_BYTES - wb)
-                    lim = cp + (HV_RD_WINDOW_BYTES - wb) + 1;
-                uint64_t k = 0;
-                if (merge) {
-                    while (cp < lim) {
-                        const struct hv_rec_header *h = (const void *)cp;
-                        if (h->tid != tid)
-                            break;
-                        if (h->type == HV_REC_CALL && h->ts_ns > ck)
-                            ck = h->ts_ns;
-                        cp += h->size;
-                        k++;
-                    }
-                    if (k)
-                        tail = ck;
-                } else {
-                    while (cp < lim) {
-                        const struct hv_rec_header *h = (const void *)cp;
-                        if (h->seq < tail)
-                            break;
-                        tail = h->seq;
-                        cp += h->size;
-                        k++;
-                    }
-                }
-                wb += (size_t)(cp - c0);
-                rn += (uint32_t)k;
-                arrived += k;
-                if (!k)
-                    goto out;
-                continue;
-            }
-            const struct hv_rec_header *h = (const void *)cp;
-            uint64_t key;
+        if (cp >= ce)
+            goto out;
+        if (!merge || (ck && ck >= tail)) {
+            /* The rest of the chunk in one go, as far as it extends the
+             * suffix: with the thread's call key set (and no smaller than
+             * the suffix's newest key), every record of the thread does,
+             * its key being that running maximum; without per-thread
+             * sequences, while seqs do not decrease. That takes the suffix
+             * past HV_READER_WINDOW records, and the deliveries above bring
+             * it back under: the same records, delivered in the same order
+             * and held in the same state whenever a record arrives out of
+             * order (arrivals resume, one at a time, only under the window),
+             * as arriving one record per delivery. Only bytes are capped as
+             * each arrival would be: arrivals stop past HV_RD_WINDOW_BYTES. */
+            const uint8_t *c0 = cp, *lim = ce;
+            if ((size_t)(ce - cp) > HV_RD_WINDOW_BYTES - wb)
+                lim = cp + (HV_RD_WINDOW_BYTES - wb) + 1;
+            uint64_t k = 0;
             if (merge) {
-                /* hv_merge_key's recurrence, for the suffix's one thread */
-                if (h->tid != tid)
-                    goto out;
-                uint64_t ts = h->ts_ns, nk = ts > ck ? ts : ck;
-                if (h->type == HV_REC_CALL)
-                    ck = nk;
-                key = ck ? ck : ts;
+                while (cp < lim) {
+                    const struct hv_rec_header *h = (const void *)cp;
+                    if (h->tid != tid)
+                        break;
+                    if (h->type == HV_REC_CALL && h->ts_ns > ck)
+                        ck = h->ts_ns;
+                    cp += h->size;
+                    k++;
+                }
+                if (k)
+                    tail = ck;
             } else {
-                key = h->seq;
+                while (cp < lim) {
+                    const struct hv_rec_header *h = (const void *)cp;
+                    if (h->seq < tail)
+                        break;
+                    tail = h->seq;
+                    cp += h->size;
+                    k++;
+                }
             }
-            if (key < tail)
+            if (!k)
                 goto out;
-            tail = key;
-            cp += h->size;
-            wb += h->size;
-            rn++;
-            arrived++;
+            wb += (size_t)(cp - c0);
+            rn += (uint32_t)k;
+            arrived += k;
+            continue;
         }
-        const struct hv_rec_header *h = (const void *)rp;
-        uint16_t size = h->size;
-        if (size < hv_rec_fixed_size(h->type))
-            break;   /* needs a zero-filled copy: next_one makes it */
-        if (merge && h->type == HV_REC_CALL)
-            run = h->ts_ns > run ? h->ts_ns : run;
-        last = h;
-        recs[n++] = h;
-        nfrom++;
-        if (merge)
-            hv_merge_run_deliver(&ren, (struct hv_rec_header *)(uintptr_t)h);
-        wb -= size;
-        rp += size;
-        if (--rn && rp >= re) {
-            /* The suffix goes on in the next chunk; this one's records are handed out. */
-            r->rel[r->nrel++] = (struct hv_rel){ from, nfrom, NULL };
-            nfrom = 0;
-            rslot = from = r->slots[rslot].rnext;
-            rp = r->slots[rslot].rbeg;
-            re = r->slots[rslot].rend;
-            if (r->nrel == HV_READER_BATCH_MAX)
-                break;
-        }
-        if (!rn)
-            break;   /* the suffix is empty: next_one starts the next one */
+        /* One arrival (before the thread's first call). */
+        const struct hv_rec_header *h = (const void *)cp;
+        if (h->tid != tid)
+            goto out;
+        uint64_t ts = h->ts_ns, nk = ts > ck ? ts : ck;
+        if (h->type == HV_REC_CALL)
+            ck = nk;
+        uint64_t key = ck ? ck : ts;   /* hv_merge_key's recurrence, for the suffix's one thread */
+        if (key < tail)
+            goto out;
+        tail = key;
+        cp += h->size;
+        wb += h->size;
+        rn++;
+        arrived++;
     }
 out:
     if (merge)

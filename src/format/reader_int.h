@@ -20,11 +20,15 @@
 #include "format/strtab.h"
 #include "hipvis/reader.h"
 
-/* Input is read in steps of this size; at each frame start the reader tries
- * to have this much buffered so that zstd can decode the whole frame in one
- * pass (its fast path needs the complete frame in the input). */
-#define HV_RD_READAHEAD   (1u << 20)
-#define HV_RD_IN_INITIAL  (64u << 10)     /* input buffer to start with */
+/* At each frame start the reader tries to have this much buffered so that
+ * zstd can decode the whole frame in one pass (its fast path needs the
+ * complete frame in the input; a longer frame is decoded in steps, or, with
+ * decode workers, buffered whole). Frames of a writer's 1 MiB chunks
+ * compress to tens of KiB. The input buffer starts at four times that, so
+ * that making room moves at most a quarter of what is read, and it stays
+ * small enough to stay in cache. */
+#define HV_RD_READAHEAD   (128u << 10)
+#define HV_RD_IN_INITIAL  (4 * HV_RD_READAHEAD)     /* input buffer to start with */
 /* The window releases its oldest record past this many bytes as well as past
  * HV_READER_WINDOW records, so huge records cannot make memory unbounded. */
 #define HV_RD_WINDOW_BYTES (64u << 20)

@@ -222,6 +222,9 @@ static void top_up(struct hv_reader *r)
 {
     struct hv_pipe *p = r->pipe;
     while (!r->barrier && p->count < p->depth) {
+        /* Framing reads on, which may compact the input: keep the oldest
+         * job's bytes, in case it has to be re-read. */
+        r->keep_off = p->count ? nth_job(p, 0)->off : HV_RD_KEEP_NONE;
         /* Until the job is published, only this thread touches it. */
         struct hv_job *j = nth_job(p, p->count);
         if (!frame_one(r, j)) {
