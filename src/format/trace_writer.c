@@ -23,6 +23,7 @@
 #include "format/frame.h"
 #include "format/trace_path.h"
 #include "format/trace_writer.h"
+#include "util/mono.h"
 
 #define PATH_CAP 4096
 #define MAX_SUFFIX 9999
@@ -291,13 +292,6 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
     return 0;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Encodes (version 2), compresses and writes one chunk; returns 0 or
  * -errno. Runs on the compression thread in async mode, else on the
  * caller's; either way alone on the encoder, the zstd context and the file.
@@ -463,7 +457,7 @@ static void warm_some(struct hv_trace_writer *w, uint8_t *buf, size_t live, uint
     do {
         for (unsigned k = 0; k < 8 && w->warm_off < w->chunk_cap; k++, w->warm_off += 4096)
             ((volatile uint8_t *)buf)[w->warm_off] = 0;
-    } while (w->warm_off < w->chunk_cap && now_ns() < until);
+    } while (w->warm_off < w->chunk_cap && hv_mono_ns() < until);
     if (w->warm_off >= w->chunk_cap && w->nwarmed < CQ_DEPTH + 1) {
         w->warmed[w->nwarmed++] = buf;
         w->warm_cur = NULL;
@@ -473,9 +467,9 @@ static void warm_some(struct hv_trace_writer *w, uint8_t *buf, size_t live, uint
 int hv_trace_writer_warm(struct hv_trace_writer *w, uint64_t budget_ns)
 {
     unsigned total = w->async ? CQ_DEPTH + 1 : 1;
-    uint64_t until = now_ns() + budget_ns;
+    uint64_t until = hv_mono_ns() + budget_ns;
     /* At least one step of 8 pages, whatever the budget. */
-    for (int first = 1; w->nwarmed < total && (first || now_ns() < until); first = 0) {
+    for (int first = 1; w->nwarmed < total && (first || hv_mono_ns() < until); first = 0) {
         /* The open chunk is the caller's: written in place. */
         if (!is_warm(w, w->chunk)) {
             warm_some(w, w->chunk, sizeof(struct hv_chunk_header) + w->used, until);
@@ -518,10 +512,10 @@ int hv_trace_writer_flush(struct hv_trace_writer *w)
          * queued (compression cannot keep up with the drain at all). */
         pthread_mutex_lock(&w->mu);
         if (w->qn == CQ_DEPTH || !w->nspare) {
-            uint64_t t0 = now_ns();
+            uint64_t t0 = hv_mono_ns();
             while (w->qn == CQ_DEPTH || !w->nspare)
                 pthread_cond_wait(&w->cv, &w->mu);
-            uint64_t waited = now_ns() - t0;
+            uint64_t waited = hv_mono_ns() - t0;
             w->st.wait_ns += waited;
             if (waited > w->st.max_wait_ns)
                 w->st.max_wait_ns = waited;

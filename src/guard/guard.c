@@ -22,6 +22,7 @@
 #include "preload/streams.h"
 #include "preload/tracer.h"
 #include "util/grow.h"
+#include "util/mono.h"
 
 static _Atomic int guard_active;       /* the pattern applied now (hipvis_guard_set may change it) */
 static int guard_always;               /* HIPVIS_GUARD_WHEN=always */
@@ -263,13 +264,6 @@ static int any_capture(void)
     return 0;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* This thread's event for (mode, device): created once with the real
  * runtime, reused (recording it again moves it). Devices past 8 get a
  * fresh event each time (*temp set: the caller destroys it). */
@@ -340,9 +334,9 @@ static void guard(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec
                   const struct copy_note *c, const struct hv_guard_ops *ops)
 {
     int before = ops->peek_error ? ops->peek_error() : 0;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = hv_mono_ns();
     int r = apply(mode, t->device, raw, ops);
-    uint64_t ns = now_ns() - t0;
+    uint64_t ns = hv_mono_ns() - t0;
     /* A failing guard call must not leave its error for the program's
      * next hipGetLastError; an error the program had not read yet stays. */
     if (r != 0 && before == 0 && ops->get_error)

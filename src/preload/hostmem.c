@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "preload/evidence.h"
+#include "util/mono.h"
 
 #define HV_MAPS_MAX 65536u
 #define HV_MAPS_REFRESH_NS 10000000ull   /* 10 ms */
@@ -37,13 +38,6 @@ static _Atomic uint64_t version;         /* odd while a refresh writes */
 static _Atomic uint32_t nranges;
 static _Atomic uint64_t last_refresh;
 static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* 1: [lo, hi) inside one cached range; 0: not; -1: no consistent answer. */
 static int lookup(uint64_t lo, uint64_t hi)
@@ -138,7 +132,7 @@ static void refresh(void)
     close(fd);
     atomic_store_explicit(&nranges, n, memory_order_relaxed);
     atomic_fetch_add_explicit(&version, 1, memory_order_release);
-    atomic_store_explicit(&last_refresh, now_ns(), memory_order_relaxed);
+    atomic_store_explicit(&last_refresh, hv_mono_ns(), memory_order_relaxed);
 }
 
 int hv_host_readable(uint64_t p, uint64_t n)
@@ -148,7 +142,7 @@ int hv_host_readable(uint64_t p, uint64_t n)
     int in = ranges ? lookup(p, p + n) : -1;
     if (in == 1)
         return 1;
-    uint64_t t = now_ns();
+    uint64_t t = hv_mono_ns();
     if (t - atomic_load_explicit(&last_refresh, memory_order_relaxed) < HV_MAPS_REFRESH_NS ||
         pthread_mutex_trylock(&refresh_lock) != 0)
         return -1;

@@ -12,12 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t hv_mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/mono.h"
+
 
 #if defined(__x86_64__)
 static inline uint64_t hv_rdtsc(void)
