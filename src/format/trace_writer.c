@@ -24,6 +24,7 @@
 #include "format/trace_path.h"
 #include "format/trace_writer.h"
 #include "util/mono.h"
+#include "util/pages.h"
 
 #define PATH_CAP 4096
 #define MAX_SUFFIX 9999
@@ -353,10 +354,8 @@ static void *compress_main(void *arg)
      * slowed by page first writes (7-100 us a page on some VMs) while the
      * drain runs ahead of them into its spare buffers. The encoder's and
      * compressor's buffers are only used by this thread in async mode. */
-    for (size_t off = 0; off < w->code_cap; off += 4096)
-        ((volatile uint8_t *)w->code)[off] = 0;
-    for (size_t off = 0; off < w->out_cap; off += 4096)
-        ((volatile uint8_t *)w->out)[off] = 0;
+    hv_touch_pages(w->code, 0, w->code_cap);
+    hv_touch_pages(w->out, 0, w->out_cap);
     size_t zeros = w->chunk_cap < w->code_cap ? w->chunk_cap : w->code_cap;
     memset(w->code, 0, zeros);
     (void)ZSTD_compress2(w->cctx, w->out, w->out_cap, w->code, zeros);
@@ -453,10 +452,11 @@ static void warm_some(struct hv_trace_writer *w, uint8_t *buf, size_t live, uint
         w->warm_off = 0;
     }
     if (w->warm_off < live)
-        w->warm_off = (live + 4095) & ~(size_t)4095;
-    do {
-        for (unsigned k = 0; k < 8 && w->warm_off < w->chunk_cap; k++, w->warm_off += 4096)
-            ((volatile uint8_t *)buf)[w->warm_off] = 0;
+        w->warm_off = (live + HV_PAGE_BYTES - 1) & ~(size_t)(HV_PAGE_BYTES - 1);
+    do {   /* 8 pages per clock read */
+        size_t to = w->warm_off + 8 * HV_PAGE_BYTES < w->chunk_cap ? w->warm_off + 8 * HV_PAGE_BYTES : w->chunk_cap;
+        hv_touch_pages(buf, w->warm_off, to);
+        w->warm_off = to;
     } while (w->warm_off < w->chunk_cap && hv_mono_ns() < until);
     if (w->warm_off >= w->chunk_cap && w->nwarmed < CQ_DEPTH + 1) {
         w->warmed[w->nwarmed++] = buf;

@@ -6,6 +6,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/pages.h"
+
 void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
 {
     memset(c, 0, sizeof *c);
@@ -15,7 +17,7 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
 /* Rings come from mmap, not malloc: the traced program's allocator may be
  * instrumented, locked in a fork child, or the very thing being debugged.
  * MAP_POPULATE takes the guest's page faults now, not on the traced calls.
- * A spare ring also gets one byte per page written (touch_pages): on
+ * A spare ring also gets one byte per page written (hv_touch_pages, util/pages.h): on
  * virtual machines whose host backs guest memory only on its first write
  * (firecracker here), neither MAP_POPULATE nor MADV_POPULATE_WRITE does
  * that, and the first lap of a 4 MiB ring then costs ~7 us per page on the
@@ -36,20 +38,13 @@ static void *ring_map(uint64_t bytes)
     return mem == MAP_FAILED ? NULL : mem;
 }
 
-/* Writes one byte per page of [from, to) (offsets into `mem`). */
-static void touch_pages(void *mem, size_t from, size_t to)
-{
-    for (size_t off = from; off < to; off += 4096)
-        ((volatile unsigned char *)mem)[off] = 0;
-}
-
 static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
 {
     void *mem = ring_map(bytes);
     if (!mem)
         return NULL;
     if (touch)
-        touch_pages(mem, 0, hv_ring_footprint(bytes));
+        hv_touch_pages(mem, 0, hv_ring_footprint(bytes));
     return hv_ring_init(mem, bytes, tid);
 }
 
@@ -166,13 +161,11 @@ int hv_collector_prepare_step(struct hv_collector *c, struct hv_ring_prep *p, ui
             return -1;
         p->len = hv_ring_footprint(c->ring_bytes);
         p->done = 0;
-        p->steps = 0;
     }
     uint64_t until = hv_mono_ns() + budget_ns;
-    p->steps++;
     do {
-        size_t to = p->done + PREP_PAGES_PER_LOOK * 4096u;
-        touch_pages(p->mem, p->done, to < p->len ? to : p->len);
+        size_t to = p->done + PREP_PAGES_PER_LOOK * HV_PAGE_BYTES;
+        hv_touch_pages(p->mem, p->done, to < p->len ? to : p->len);
         p->done = to < p->len ? to : p->len;
     } while (p->done < p->len && hv_mono_ns() < until);
     if (p->done < p->len)

@@ -128,7 +128,6 @@ int hv_collector_prepare(struct hv_collector *c);
 struct hv_ring_prep {
     void *mem;            /* the mapping being written, NULL when none */
     size_t len, done;     /* its bytes, and how many have had their page written */
-    uint32_t steps;       /* calls so far for this ring */
 };
 int hv_collector_prepare_step(struct hv_collector *c, struct hv_ring_prep *p, uint64_t budget_ns);
 /* Unmaps a ring in the making (the writer stops, or a fork child forgets it). */
