@@ -147,6 +147,13 @@ enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_
     return (enum hv_mem)memo->mem;
 }
 
+enum hv_mem hv_alloc_kind_fill2(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
+                                struct hv_alloc_memo *way1)
+{
+    *way1 = *way0;
+    return hv_alloc_kind_fill(m, addr, way0);
+}
+
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr)
 {
     struct hv_alloc_range r;

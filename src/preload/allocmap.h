@@ -80,6 +80,11 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
  * search. The answer is the one hv_alloc_kind gives for the same version.
  */
 HV_COLD_FN enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
+/* Two memos for one side of a copy (two ways): a miss in both moves way 0's
+ * answer to way 1 and fills way 0, so two addresses used in turn (the
+ * destinations of a step's H2D and D2H copies) each keep a memo. */
+HV_COLD_FN enum hv_mem hv_alloc_kind_fill2(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
+                                           struct hv_alloc_memo *way1);
 /* The map's version for hv_alloc_kind_memo_at: one load serves both sides
  * of a copy. Acquire pairs with end_update's release: a version equal to a
  * memo's means no update finished or is running since the memo was filled. */
@@ -97,16 +102,23 @@ static inline int hv_alloc_span_holds_hot(const struct hv_alloc_span *s, uint64_
 {
     return addr - s->lo < s->hi - s->lo && hv_alloc_version_hot() == s->version;
 }
-static inline enum hv_mem hv_alloc_kind_memo_at(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
-                                                struct hv_alloc_memo *memo)
+static inline int hv_alloc_memo_holds(const struct hv_alloc_memo *memo, uint64_t version, uint64_t addr)
 {
-    if (__builtin_expect(version == memo->version && addr - memo->lo < memo->hi - memo->lo, 1))
-        return (enum hv_mem)memo->mem;
-    return hv_alloc_kind_fill(m, addr, memo);
+    return version == memo->version && addr - memo->lo < memo->hi - memo->lo;
 }
-static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+static inline enum hv_mem hv_alloc_kind_memo_at(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
+                                                struct hv_alloc_memo *way0, struct hv_alloc_memo *way1)
 {
-    return hv_alloc_kind_memo_at(m, hv_alloc_version(m), addr, memo);
+    if (__builtin_expect(hv_alloc_memo_holds(way0, version, addr), 1))
+        return (enum hv_mem)way0->mem;
+    if (__builtin_expect(hv_alloc_memo_holds(way1, version, addr), 1))
+        return (enum hv_mem)way1->mem;
+    return hv_alloc_kind_fill2(m, addr, way0, way1);
+}
+static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
+                                             struct hv_alloc_memo *way1)
+{
+    return hv_alloc_kind_memo_at(m, hv_alloc_version(m), addr, way0, way1);
 }
 
 #endif

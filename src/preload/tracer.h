@@ -112,8 +112,10 @@ static inline void hv_call_prefetch(const struct hv_thread_ctx *t)
     hv_prefetch_w(rec + 64);
     hv_prefetch_w(rec + sizeof(struct hv_call) - 1);
     hv_prefetch_w(t->ring);   /* the producer's line: head and counters */
-    /* The context's later lines (allocation memos, the rewrite tick). */
-    hv_prefetch_w((const uint8_t *)t + 64);
+    /* The context's later lines (allocation memos, both ways; the rewrite tick). */
+    hv_prefetch_w(&t->memos[0][0]);
+    hv_prefetch_w(&t->memos[1][0]);   /* the context is not line-aligned: the memos span up to three lines */
+    hv_prefetch_w((const uint8_t *)&t->memos[1][1] + sizeof t->memos[1][1] - 1);
     hv_prefetch_w((const uint8_t *)&t->ring_failed);
     __builtin_prefetch(t->stream_state, 0, 3);
     struct hv_stream_table *st = hv_hot.streams;

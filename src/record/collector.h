@@ -60,8 +60,8 @@ struct hv_stream_state;
 /* An allocation-map memo (preload/allocmap.h hv_alloc_kind_memo): the
  * interval [lo, hi) around the last address looked up over which the answer
  * `mem` cannot change while the map's version stays `version`. Defined here
- * so that a thread's two memos sit in its context, on the line after the
- * hot one. */
+ * so that a thread's memos sit in its context, on the lines after the hot
+ * one. */
 struct hv_alloc_memo {
     uint64_t version;   /* even: a consistent snapshot's version; never odd */
     uint64_t lo, hi;    /* empty (lo == hi) until filled */
@@ -82,9 +82,14 @@ struct hv_thread_ctx {
     uint32_t tid;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
     uint32_t ring_shift;     /* log2 of ring->capacity, kept here so a reserve reads no other ring line */
-    /* Second line: the allocation memos of a copy's two sides (0: the
-     * destination, 1: the source). */
-    struct hv_alloc_memo memos[2];
+    /* Second and third lines: the allocation memos of a copy's two sides
+     * (memos[way][0]: the destination, memos[way][1]: the source), two ways
+     * each (issue 12). A serving step makes two copies whose sides differ
+     * (the pinned H2D copy of the metadata; `.item()`'s D2H copy into an
+     * untracked host scalar), so with one memo per side every copy missed
+     * both and searched the map twice (in situ, a miss per level of the
+     * search). Way 0 of both sides shares a line, way 1 the next. */
+    struct hv_alloc_memo memos[2][2];
     uint32_t rewrite_skip;   /* evidence: eligible copies the rewrite check skips before its next one */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */

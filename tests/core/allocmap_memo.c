@@ -3,7 +3,8 @@
  * gives the answer hv_alloc_kind gives, whatever the map did in between:
  * random allocations, frees and replacements, queried at random addresses
  * and at the edges of every range (first byte, last byte, one past), with
- * two memos used the way copies use them (destination, source). The span a
+ * two two-way memos used the way copies use them (destination, source),
+ * and two addresses used in turn keep one memo each. The span a
  * launch's argument scan carries from word to word (hv_alloc_span_holds,
  * else hv_alloc_span_at) gives the allocation hv_alloc_find gives.
  */
@@ -41,10 +42,15 @@ static void check_span(uint64_t addr)
                 want_in ? (unsigned long long)want.bytes : 0ull);
 }
 
+static int same_memo(const struct hv_alloc_memo *a, const struct hv_alloc_memo *b)
+{
+    return a->version == b->version && a->lo == b->lo && a->hi == b->hi && a->mem == b->mem;
+}
+
 static void check(uint64_t addr, struct hv_alloc_memo *memo)
 {
     enum hv_mem want = hv_alloc_kind(&map, addr);
-    enum hv_mem got = hv_alloc_kind_memo(&map, addr, memo);
+    enum hv_mem got = hv_alloc_kind_memo(&map, addr, &memo[0], &memo[1]);
     checked++;
     if (got != want && failed++ < 10)
         fprintf(stderr, "FAIL addr %#llx: memo says %d, map says %d\n", (unsigned long long)addr, got, want);
@@ -55,7 +61,7 @@ int main(void)
     hv_alloc_map_init(&map, NULL);
     static uint64_t bases[512];
     int nb = 0;
-    struct hv_alloc_memo memo[2] = {{0}};
+    struct hv_alloc_memo memo[2][2] = {{{0}}};   /* [side][way] here */
     for (int step = 0; step < 20000; step++) {
         uint64_t r = next_rand();
         if (r % 8 == 0 && nb < 512) {
@@ -73,13 +79,34 @@ int main(void)
         /* Around a known base (edges), and anywhere in the window. */
         uint64_t a = nb ? bases[(r >> 16) % (uint64_t)nb] : 0x10000;
         for (int d = -1; d <= 600; d += 1 + (int)(next_rand() % 97)) {
-            check(a + (uint64_t)(int64_t)d, &memo[0]);
-            check(a + (uint64_t)(int64_t)d, &memo[0]);   /* the repeat a loop makes */
+            check(a + (uint64_t)(int64_t)d, memo[0]);
+            check(a + (uint64_t)(int64_t)d, memo[0]);   /* the repeat a loop makes */
+            check(a + (uint64_t)(int64_t)d - 4096, memo[0]);   /* and a second address in turn */
             check_span(a + (uint64_t)(int64_t)d);
         }
         check_span(next_rand() >> (next_rand() % 64));   /* small words, as in a kernel's arguments */
-        check(0x10000 + next_rand() % (4096 * 64 + 1024), &memo[1]);
-        check(next_rand(), &memo[1]);
+        check(0x10000 + next_rand() % (4096 * 64 + 1024), memo[1]);
+        check(next_rand(), memo[1]);
+    }
+    /* A step's two copies name two destinations in turn (a tracked device
+     * buffer, an untracked host scalar): once both are looked up, neither
+     * lookup refills a memo while the map stays the same. */
+    struct hv_alloc_map m2;
+    hv_alloc_map_init(&m2, NULL);
+    hv_alloc_add(&m2, 0x100000, 4096, HV_MEM_DEVICE, 0);
+    hv_alloc_add(&m2, 0x300000, 4096, HV_MEM_HOST_PINNED, 0);
+    struct hv_alloc_memo w[2] = {{0}};
+    (void)hv_alloc_kind_memo(&m2, 0x100010, &w[0], &w[1]);
+    (void)hv_alloc_kind_memo(&m2, 0x7fff0000, &w[0], &w[1]);
+    struct hv_alloc_memo before[2] = {w[0], w[1]};
+    for (int i = 0; i < 8; i++) {
+        enum hv_mem dev = hv_alloc_kind_memo(&m2, 0x100010 + (uint64_t)i, &w[0], &w[1]);
+        int kept = same_memo(&w[0], &before[0]) && same_memo(&w[1], &before[1]);
+        enum hv_mem host = hv_alloc_kind_memo(&m2, 0x7fff0000 + (uint64_t)i, &w[0], &w[1]);
+        kept = kept && same_memo(&w[0], &before[0]) && same_memo(&w[1], &before[1]);
+        checked += 2;
+        if ((dev != HV_MEM_DEVICE || host != HV_MEM_UNKNOWN || !kept) && failed++ < 10)
+            fprintf(stderr, "FAIL alternating lookups: %d %d, memos %s\n", dev, host, kept ? "kept" : "refilled");
     }
     printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind / hv_alloc_find\n", checked, failed);
     return failed != 0;

@@ -246,8 +246,8 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     struct hv_copy_args *a = &c->a.copy;
     struct hv_alloc_map *am = hv_hot.allocs;
     uint64_t av = hv_alloc_version_hot();   /* am's version (tracer.c) */
-    enum hv_mem dm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->dst), &t->memos[0]);
-    enum hv_mem sm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->src), &t->memos[1]);
+    enum hv_mem dm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->dst), &t->memos[0][0], &t->memos[1][0]);
+    enum hv_mem sm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->src), &t->memos[0][1], &t->memos[1][1]);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
         sm = hv_host_side(sm);
