@@ -42,7 +42,7 @@ test-programs: $(BENCH_DIR)/uniform_loop
 # The serving-loop step of issue 12 on the runtime double (1 and 130 streams).
 $(BENCH_DIR)/bench_step: $(BUILD)/obj/tests/bench/bench_step.o | $(BUILD)/tests/double/libamdhip64.so
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64 -ldl
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64 -ldl -lm
 
 bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	@echo "== bench-step without preload (both arms direct: the noise floor)"
