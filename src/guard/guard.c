@@ -140,6 +140,7 @@ static void init_once(void)
     }
     atomic_store(&guard_active, mode);
     atomic_store(&hv_hot.guard_mode, mode);
+    hv_hot.guard_armed = mode != HV_GUARD_OFF;
 }
 
 int hv_guard_init(void)

@@ -135,23 +135,30 @@ int hv_alloc_span_at(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_span
     return 1;
 }
 
-enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo)
+unsigned hv_alloc_copy_kinds_fill(struct hv_alloc_map *m, uint64_t dst, uint64_t src, struct hv_copy_memo memo[2])
 {
-    struct hv_alloc_span s;
-    if (!hv_alloc_span_at(m, addr, &s))
-        return HV_MEM_UNKNOWN;
-    memo->version = s.version;
-    memo->lo = s.lo;
-    memo->hi = s.hi;
-    memo->mem = s.in ? s.r.mem : (uint8_t)HV_MEM_UNKNOWN;
-    return (enum hv_mem)memo->mem;
-}
-
-enum hv_mem hv_alloc_kind_fill2(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
-                                struct hv_alloc_memo *way1)
-{
-    *way1 = *way0;
-    return hv_alloc_kind_fill(m, addr, way0);
+    struct hv_alloc_span s[2];
+    uint64_t addr[2] = {dst, src};
+    unsigned kinds = 0;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        if (hv_alloc_span_at(m, addr[k], &s[k]))
+            kinds |= (unsigned)(s[k].in ? s[k].r.mem : HV_MEM_UNKNOWN) << (8 * k);
+        else
+            ok = 0;   /* updates kept racing: unknown, nothing to keep */
+    }
+    /* Kept only when both answers come from one version (an update between
+     * the two looks: answered, not kept). */
+    if (ok && s[0].version == s[1].version) {
+        memo[1] = memo[0];
+        memo[0].version = s[0].version;
+        for (int k = 0; k < 2; k++) {
+            memo[0].lo[k] = s[k].lo;
+            memo[0].len[k] = s[k].hi - s[k].lo;
+            memo[0].mem[k] = (uint8_t)(kinds >> (8 * k));
+        }
+    }
+    return kinds;
 }
 
 enum hv_mem hv_alloc_kind(struct hv_alloc_map *m, uint64_t addr)

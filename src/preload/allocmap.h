@@ -71,23 +71,23 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
 }
 
 /*
- * The same through a per-thread memo (struct hv_alloc_memo, in the thread's
- * context: record/collector.h): the interval [lo, hi) around the last
- * address looked up over which the answer cannot change while the map's
- * version stays `version` (the allocation that holds it, or the gap between
- * two allocations). A loop copies between the same buffers call after call,
- * so the repeat costs a version load and a range test instead of a binary
- * search. The answer is the one hv_alloc_kind gives for the same version.
+ * The memory kinds of a copy's two sides, through the thread's two-way memo
+ * (struct hv_copy_memo[2], in the thread's context: record/collector.h):
+ * per way and side the interval around the address last looked up over
+ * which the answer cannot change while the map's version stays the way's
+ * (the allocation that holds it, or the gap between two allocations). A
+ * loop copies between the same buffers call after call, and a serving step
+ * makes two such copies in turn, so a repeat costs a version compare and
+ * two range tests (per way tried) instead of two binary searches. A miss in
+ * both ways moves way 0 to way 1 and fills way 0. The answers are the ones
+ * hv_alloc_kind gives for the same version. Returns the destination's kind
+ * | the source's << 8.
  */
-HV_COLD_FN enum hv_mem hv_alloc_kind_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *memo);
-/* Two memos for one side of a copy (two ways): a miss in both moves way 0's
- * answer to way 1 and fills way 0, so two addresses used in turn (the
- * destinations of a step's H2D and D2H copies) each keep a memo. */
-HV_COLD_FN enum hv_mem hv_alloc_kind_fill2(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
-                                           struct hv_alloc_memo *way1);
-/* The map's version for hv_alloc_kind_memo_at: one load serves both sides
- * of a copy. Acquire pairs with end_update's release: a version equal to a
- * memo's means no update finished or is running since the memo was filled. */
+HV_COLD_FN unsigned hv_alloc_copy_kinds_fill(struct hv_alloc_map *m, uint64_t dst, uint64_t src,
+                                              struct hv_copy_memo memo[2]);
+/* The map's version for hv_alloc_copy_kinds. Acquire pairs with
+ * end_update's release: a version equal to a memo's means no update
+ * finished or is running since the memo was filled. */
 static inline uint64_t hv_alloc_version(struct hv_alloc_map *m)
 {
     return atomic_load_explicit(m->version, memory_order_acquire);
@@ -102,23 +102,20 @@ static inline int hv_alloc_span_holds_hot(const struct hv_alloc_span *s, uint64_
 {
     return addr - s->lo < s->hi - s->lo && hv_alloc_version_hot() == s->version;
 }
-static inline int hv_alloc_memo_holds(const struct hv_alloc_memo *memo, uint64_t version, uint64_t addr)
+/* `version`: m's (hv_alloc_version, or hv_alloc_version_hot for the
+ * tracer's map: m is then read only when the memo misses). */
+static inline int hv_copy_memo_holds(const struct hv_copy_memo *w, uint64_t version, uint64_t dst, uint64_t src)
 {
-    return version == memo->version && addr - memo->lo < memo->hi - memo->lo;
+    return version == w->version && dst - w->lo[0] < w->len[0] && src - w->lo[1] < w->len[1];
 }
-static inline enum hv_mem hv_alloc_kind_memo_at(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
-                                                struct hv_alloc_memo *way0, struct hv_alloc_memo *way1)
+static inline unsigned hv_alloc_copy_kinds(struct hv_alloc_map *m, uint64_t version, uint64_t dst, uint64_t src,
+                                           struct hv_copy_memo memo[2])
 {
-    if (__builtin_expect(hv_alloc_memo_holds(way0, version, addr), 1))
-        return (enum hv_mem)way0->mem;
-    if (__builtin_expect(hv_alloc_memo_holds(way1, version, addr), 1))
-        return (enum hv_mem)way1->mem;
-    return hv_alloc_kind_fill2(m, addr, way0, way1);
-}
-static inline enum hv_mem hv_alloc_kind_memo(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_memo *way0,
-                                             struct hv_alloc_memo *way1)
-{
-    return hv_alloc_kind_memo_at(m, hv_alloc_version(m), addr, way0, way1);
+    if (__builtin_expect(hv_copy_memo_holds(&memo[0], version, dst, src), 1))
+        return memo[0].mem[0] | (unsigned)memo[0].mem[1] << 8;
+    if (__builtin_expect(hv_copy_memo_holds(&memo[1], version, dst, src), 1))
+        return memo[1].mem[0] | (unsigned)memo[1].mem[1] << 8;
+    return hv_alloc_copy_kinds_fill(m, dst, src, memo);
 }
 
 #endif

@@ -23,9 +23,20 @@ struct hv_alloc_map;
 struct hv_hot {
     alignas(64) _Atomic int state;    /* enum hv_tracer_state (tracer.h) */
     _Atomic int clock_mode;           /* enum hv_clock_mode (record/clock.h): how a call reads its ticks */
-    uint8_t data_gate;                /* names: nonzero when HIPVIS_START is not "all" */
-    uint8_t ev_flags;                 /* evidence: the HV_EV_* options on */
-    uint8_t py_on;                    /* pyframes: Python frames recorded */
+    /* Per-call options, each owned by its module; one word so that a copy
+     * asks "anything beyond the record?" with one load and one test
+     * (HV_GATES_COPY, intercept.h hv_trace_copy). */
+    union {
+        struct {
+            uint8_t data_gate;        /* names: nonzero when HIPVIS_START is not "all" */
+            uint8_t ev_flags;         /* evidence: the HV_EV_* options on */
+            uint8_t py_on;            /* pyframes: Python frames recorded */
+            /* guard: 0 once HIPVIS_GUARD was read and is off; 1 before
+             * (a copy then asks hv_guard_mode, which reads it) and when on */
+            uint8_t guard_armed;
+        };
+        uint32_t gates;
+    };
     /* evidence: rewrite checks queued and not yet observed (payload.c); an
      * observation with none pending runs no evidence code (evidence.h
      * hv_ev_observed). Written by a sampled copy and the observation that
@@ -47,6 +58,14 @@ struct hv_hot {
     _Atomic uint64_t alloc_version;
 };
 _Static_assert(sizeof(struct hv_hot) == 64, "the hot state is one cache line");
+
+/* hv_hot.gates with only `byte` (0: data_gate ... 3: guard_armed) and
+ * `mask` of it: what a test of one of the gates reads in the word. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HV_GATE_BITS(byte, mask) ((uint32_t)(mask) << (8 * (byte)))
+#else
+#define HV_GATE_BITS(byte, mask) ((uint32_t)(mask) << (8 * (3 - (byte))))
+#endif
 
 extern struct hv_hot hv_hot;
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "preload/runtime_version.h"
 
 struct hv_tracer hv_tracer;
-struct hv_hot hv_hot HV_HOT_DATA = {.guard_mode = -1};
+struct hv_hot hv_hot HV_HOT_DATA = {.guard_mode = -1, .guard_armed = 1};
 __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
 
 static pthread_key_t thread_exit_key;
@@ -281,10 +282,113 @@ struct hv_thread_ctx *hv_enter_slow(void)
     return t;
 }
 
-struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+/* The stream-level fields of a call on canonical stream `stream` (nonzero):
+ * its epoch now, and whether it is capturing. NULL when the table is full
+ * (the epoch is then unknown). */
+static inline void state_fields(const struct hv_stream_state *s, uint64_t *epoch, int *capturing)
 {
-    struct hv_call *c = hv_call_open(t, api, result);
-    memset(&c->a, 0, sizeof c->a);
+    *epoch = hv_stream_epoch(hv_hot.streams, s);
+    *capturing = atomic_load_explicit(&s->capture_id, memory_order_acquire) != 0;
+}
+static inline struct hv_stream_state *stream_fields(struct hv_thread_ctx *t, uint64_t stream, uint64_t *epoch,
+                                                    int *capturing)
+{
+    struct hv_stream_state *s = hv_stream_cached(t, stream);
+    *epoch = HV_EPOCH_UNKNOWN;
+    *capturing = 0;
+    if (s)
+        state_fields(s, epoch, capturing);
+    return s;
+}
+
+_Static_assert(offsetof(struct hv_call, api) == 24 && offsetof(struct hv_call, stream_form) == 26 &&
+                   offsetof(struct hv_call, flags) == 27 && offsetof(struct hv_call, result) == 28 &&
+                   offsetof(struct hv_call, device) == 32 && offsetof(struct hv_call, capture) == 36 &&
+                   offsetof(struct hv_call, stream) == 40,
+               "call_fill writes api..result and device..capture as two 8-byte words");
+
+/* The call-level fields after the header, each written once. */
+static inline __attribute__((always_inline)) void call_fill(struct hv_call *c, const struct hv_thread_ctx *t,
+                                                            uint32_t api_form, int32_t result, uint64_t stream,
+                                                            uint64_t epoch, int capturing, int zero)
+{
+    uint8_t flags = capturing ? HV_CALL_CAPTURING : 0;
+    uint32_t capture = capturing ? HV_CAPTURE_ACTIVE : HV_CAPTURE_NONE;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w0 = (uint64_t)api_form | (uint64_t)flags << 24 | (uint64_t)(uint32_t)result << 32;
+    uint64_t w1 = (uint64_t)(uint32_t)t->device | (uint64_t)capture << 32;
+    memcpy(&c->api, &w0, sizeof w0);
+    memcpy(&c->device, &w1, sizeof w1);
+#else
+    c->api = (uint16_t)api_form;
+    c->stream_form = (uint8_t)(api_form >> 16);
+    c->flags = flags;
+    c->result = result;
+    c->device = t->device;
+    c->capture = capture;
+#endif
+    c->stream = stream;
+    c->epoch = epoch;
+    if (zero)
+        memset(&c->a, 0, sizeof c->a);
+}
+
+/* hv_call_start when the thread has no ring, the ring has no room before
+ * its limit, or the stream is not the thread's cached one: `ts` was read
+ * (0: not yet, the clock is CLOCK_MONOTONIC, read here). */
+HV_COLD_FN __attribute__((noinline)) static struct hv_call *call_start_slow(struct hv_thread_ctx *t,
+                                                                            uint32_t api_form, int32_t result,
+                                                                            uint64_t stream, int zero, uint64_t ts)
+{
+    if (!ts)
+        ts = hv_ticks_call(HV_CLOCK_MODE_MONO, (uint64_t)(uint32_t)result);
+    struct hv_ring *r = t->ring;
+    struct hv_call *c = NULL;
+    if (r) {
+        hv_ring_bump(&r->calls);
+        c = (struct hv_call *)hv_ring_reserve_mask(r, hv_thread_ring_mask(t), sizeof *c);
+    } else {
+        hv_tracer_call_no_ring();
+    }
+    uint64_t seq = ++t->seq;
+    if (c)
+        hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
+    else
+        c = hv_call_scratch(t, seq, ts);
+    uint64_t epoch = 0;
+    int capturing = 0;
+    if (stream)
+        stream_fields(t, stream, &epoch, &capturing);
+    call_fill(c, t, api_form, result, stream, epoch, capturing, zero);
+    return c;
+}
+
+struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_t result, uint64_t stream, int zero)
+{
+    /* Acquire (a plain load on x86): read after whatever acquire ordered
+     * this call, so a second producer thread's arrival is seen (attach_thread,
+     * docs/trace-format.md "Per-thread sequences"). */
+    int mode = atomic_load_explicit(&hv_hot.clock_mode, memory_order_acquire);
+    if (__builtin_expect(mode != HV_CLOCK_MODE_ALONE && mode != HV_CLOCK_MODE_ORDERED, 0))
+        return call_start_slow(t, api_form, result, stream, zero, 0);   /* CLOCK_MONOTONIC */
+    uint64_t ts = hv_ticks_call(mode, (uint64_t)(uint32_t)result);
+    /* The common case calls nothing (so saves no register): a ring with room
+     * before its limit, and no stream or the one this thread named last. The
+     * seq is this thread's call count; the ring counts the call (the footer
+     * sums them). */
+    struct hv_ring *r = t->ring;
+    struct hv_call *c;
+    if (__builtin_expect(!r || (stream && t->stream_id != stream) ||
+                             !(c = hv_ring_reserve_fast(r, hv_thread_ring_mask(t), sizeof *c)), 0))
+        return call_start_slow(t, api_form, result, stream, zero, ts);
+    hv_ring_bump(&r->calls);
+    uint64_t seq = ++t->seq;
+    hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
+    uint64_t epoch = 0;
+    int capturing = 0;
+    if (stream)
+        state_fields(t->stream_state, &epoch, &capturing);   /* the cached slot: never NULL */
+    call_fill(c, t, api_form, result, stream, epoch, capturing, zero);
     return c;
 }
 
@@ -303,11 +407,13 @@ struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 
 struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint8_t form)
 {
-    struct hv_stream_state *s = hv_stream_cached(t, stream);
+    uint64_t epoch;
+    int capturing;
+    struct hv_stream_state *s = stream_fields(t, stream, &epoch, &capturing);
     c->stream = stream;
     c->stream_form = form;
-    c->epoch = s ? hv_stream_epoch(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
-    if (s && atomic_load_explicit(&s->capture_id, memory_order_acquire)) {
+    c->epoch = epoch;
+    if (capturing) {
         c->flags |= HV_CALL_CAPTURING;
         c->capture = HV_CAPTURE_ACTIVE;
     }

@@ -112,10 +112,10 @@ static inline void hv_call_prefetch(const struct hv_thread_ctx *t)
     hv_prefetch_w(rec + 64);
     hv_prefetch_w(rec + sizeof(struct hv_call) - 1);
     hv_prefetch_w(t->ring);   /* the producer's line: head and counters */
-    /* The context's later lines (allocation memos, both ways; the rewrite tick). */
-    hv_prefetch_w(&t->memos[0][0]);
-    hv_prefetch_w(&t->memos[1][0]);   /* the context is not line-aligned: the memos span up to three lines */
-    hv_prefetch_w((const uint8_t *)&t->memos[1][1] + sizeof t->memos[1][1] - 1);
+    /* The context's later lines (the copy memo, both ways; the rewrite tick). */
+    hv_prefetch_w(&t->copy_memo[0]);
+    hv_prefetch_w(&t->copy_memo[1]);   /* the context is not line-aligned: the memo spans up to three lines */
+    hv_prefetch_w((const uint8_t *)&t->copy_memo[1] + sizeof t->copy_memo[1] - 1);
     hv_prefetch_w((const uint8_t *)&t->ring_failed);
     __builtin_prefetch(t->stream_state, 0, 3);
     struct hv_stream_table *st = hv_hot.streams;
@@ -130,58 +130,38 @@ HV_COLD_FN void hv_count_no_ring(void);
  * observations by them); counted where the ring could not count it. */
 HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts);
 
+/* hv_call_start's first argument: the record's api and stream form. */
+#define HV_API_FORM(api, form) ((uint32_t)(uint16_t)(api) | (uint32_t)(uint8_t)(form) << 16)
+
 /*
- * Opens the call record in place: header, the call-level fields (stream 0,
- * epoch 0, flags 0, capture none), api, result and device. The argument
- * union is NOT cleared: the caller writes every byte of it (copies do), or
- * uses hv_call_begin, which zeroes it.
+ * Opens the call record in place: header, the call-level fields, api,
+ * result and device, and when `stream` (canonical, 0: the API takes none,
+ * with form HV_STREAM_FORM_NONE) is given the stream's form (api_form:
+ * HV_API_FORM), epoch and capture state (hv_call_stream's).
+ * `zero`: the argument union is zeroed, for fillers that set only some of
+ * their fields; otherwise it is left as the ring had it and the caller
+ * writes every byte of it (copies do).
+ *
+ * One copy out of line, shared by every filler, so that the calls of a
+ * step (copy, launch, graph replay, synchronize) run the same code lines,
+ * and each call-level field is written once, in 8-byte words (issue 12).
  *
  * Ordering (issue 13, docs/trace-format.md "Ordering without a shared
  * counter"): seq is this thread's call count and ts an ordered clock read
- * taken here, after the real call returned; readers merge threads by
- * (ts, tid, seq). No traced call writes a line another thread writes.
- * The clock is read first: the fence before it then waits only for the real
- * call's last instructions, and the record's stores overlap the read.
+ * taken here, after the real call returned (`result` is its value, so the
+ * read follows it); readers merge threads by (ts, tid, seq). No traced call
+ * writes a line another thread writes. The clock is read first: the fence
+ * before it then waits only for the real call's last instructions, and the
+ * record's stores overlap the read.
  */
-static inline __attribute__((always_inline)) struct hv_call *hv_call_open(struct hv_thread_ctx *t, uint16_t api,
-                                                                         int32_t result)
-{
-    /* Acquire (a plain load on x86): read after whatever acquire ordered
-     * this call, so a second producer thread's arrival is seen (tracer.c
-     * attach_thread, docs/trace-format.md "Per-thread sequences"). */
-    int mode = atomic_load_explicit(&hv_hot.clock_mode, memory_order_acquire);
-    uint64_t ts = hv_ticks_call(mode, (uint64_t)(uint32_t)result);
-    /* The ring is loaded once (counting the call and reserving its record each
-     * loaded and tested it again after the other's stores). The seq is this
-     * thread's call count; the ring counts the call (the footer sums them). */
-    struct hv_ring *r = t->ring;
-    struct hv_call *c = NULL;
-    if (__builtin_expect(r != NULL, 1)) {
-        hv_ring_bump(&r->calls);
-        c = (struct hv_call *)hv_ring_reserve_cap(r, hv_thread_ring_cap(t), sizeof *c);
-    } else {
-        hv_tracer_call_no_ring();
-    }
-    uint64_t seq = ++t->seq;
-    if (__builtin_expect(c != NULL, 1))
-        hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
-    else
-        c = hv_call_scratch(t, seq, ts);
-    c->api = api;
-    c->stream_form = HV_STREAM_FORM_NONE;
-    c->flags = 0;
-    c->result = result;
-    c->device = t->device;
-    c->capture = HV_CAPTURE_NONE;
-    c->stream = 0;
-    c->epoch = 0;
-    return c;
-}
+HV_STEP_FN struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_t result, uint64_t stream,
+                                         int zero);
 
-/* The same with the argument union zeroed, for fillers that set only some
- * of their fields. One copy out of line (tracer.c), shared by every filler,
- * so that the calls of a step run the same lines. */
-HV_STEP_FN struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result);
+/* A call record on no stream, its argument union zeroed. */
+static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
+{
+    return hv_call_start(t, HV_API_FORM(api, HV_STREAM_FORM_NONE), result, 0, 1);
+}
 
 /* A record in the ring has its size; the scratch record (hv_call_scratch)
  * has size 0. Telling them apart by the header just written, not by the
@@ -206,11 +186,10 @@ static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, 
     return hv_stream_lookup(t, stream);
 }
 
-/* Fills stream, form, epoch and capture state from the canonical id. Out
- * of line: the copy, the graph launch and the synchronize of a serving
- * step then run one copy of it (a few code lines fewer per step than one
- * inlined into each, issue 12). */
-HV_STEP_FN struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
+/* Fills stream, form, epoch and capture state of an open record from the
+ * canonical id (hv_call_start does it for the stream a call names; this
+ * is for a stream learnt afterwards, e.g. an event's). */
+HV_HOT_FN struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream,
                                                  uint8_t form);
 
 /* An auxiliary record of `size` bytes following call `seq`; NULL if dropped. */

@@ -246,7 +246,7 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
             continue;
         atomic_store_explicit(&r->tail, atomic_load_explicit(&r->head, memory_order_relaxed),
                               memory_order_relaxed);
-        r->cached_tail = atomic_load_explicit(&r->head, memory_order_relaxed);
+        r->limit = 0;   /* the next reserve looks at the tail again */
         atomic_store_explicit(&r->made, 0, memory_order_relaxed);
         atomic_store_explicit(&r->calls, 0, memory_order_relaxed);
         for (int k = 0; k < HV_DROP__COUNT; k++)

@@ -57,15 +57,17 @@ struct hv_collector {
  * hot part then spans two lines at most. */
 struct hv_stream_state;
 
-/* An allocation-map memo (preload/allocmap.h hv_alloc_kind_memo): the
- * interval [lo, hi) around the last address looked up over which the answer
- * `mem` cannot change while the map's version stays `version`. Defined here
- * so that a thread's memos sit in its context, on the lines after the hot
- * one. */
-struct hv_alloc_memo {
+/* One way of a copy's allocation-map memo (preload/allocmap.h
+ * hv_alloc_copy_kinds): for each side (destination, source) the interval
+ * [lo, lo + len) around the address last looked up over which the answer
+ * (its mem) cannot change while the map's version stays `version`. One
+ * version for both sides, and lengths rather than ends: a repeat is one
+ * compare and two range tests (issue 12). Defined here so that it sits in
+ * the thread's context, on the lines after the hot one. */
+struct hv_copy_memo {
     uint64_t version;   /* even: a consistent snapshot's version; never odd */
-    uint64_t lo, hi;    /* empty (lo == hi) until filled */
-    uint8_t mem;
+    uint64_t lo[2], len[2];   /* [0] destination, [1] source; empty (len 0) until filled */
+    uint8_t mem[2];
 };
 
 struct hv_thread_ctx {
@@ -81,15 +83,13 @@ struct hv_thread_ctx {
     int32_t depth;
     uint32_t tid;
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
-    uint32_t ring_shift;     /* log2 of ring->capacity, kept here so a reserve reads no other ring line */
-    /* Second and third lines: the allocation memos of a copy's two sides
-     * (memos[way][0]: the destination, memos[way][1]: the source), two ways
-     * each (issue 12). A serving step makes two copies whose sides differ
+    uint32_t ring_mask;      /* ring->capacity - 1 (at most 1 GiB), kept here so a reserve reads no other ring line */
+    /* Second and third lines: the allocation memo of a copy's two sides, two
+     * ways (issue 12). A serving step makes two copies whose sides differ
      * (the pinned H2D copy of the metadata; `.item()`'s D2H copy into an
-     * untracked host scalar), so with one memo per side every copy missed
-     * both and searched the map twice (in situ, a miss per level of the
-     * search). Way 0 of both sides shares a line, way 1 the next. */
-    struct hv_alloc_memo memos[2][2];
+     * untracked host scalar), so with one way every copy missed and
+     * searched the map twice (in situ, a miss per level of the search). */
+    struct hv_copy_memo copy_memo[2];
     uint32_t rewrite_skip;   /* evidence: eligible copies the rewrite check skips before its next one */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
@@ -99,14 +99,14 @@ struct hv_thread_ctx {
 static inline void hv_thread_set_ring(struct hv_thread_ctx *t, struct hv_ring *r)
 {
     t->ring = r;
-    t->ring_shift = r ? (uint32_t)__builtin_ctzll(r->capacity) : 0;
+    t->ring_mask = r ? (uint32_t)(r->capacity - 1) : 0;
     t->next_rec = r ? (const uint8_t *)r + HV_RING_DATA_OFFSET +
                           (atomic_load_explicit(&r->head, memory_order_relaxed) & (r->capacity - 1))
                     : NULL;
 }
 
-/* The thread's ring capacity (a power of two). */
-static inline uint64_t hv_thread_ring_cap(const struct hv_thread_ctx *t) { return (uint64_t)1 << t->ring_shift; }
+/* The thread's ring capacity - 1 (a power of two, less one). */
+static inline uint64_t hv_thread_ring_mask(const struct hv_thread_ctx *t) { return t->ring_mask; }
 
 void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes);
 
@@ -215,7 +215,7 @@ static inline struct hv_rec_header *hv_emit_begin_at(struct hv_thread_ctx *t, ui
 {
     if (!t->ring)
         return NULL;
-    struct hv_rec_header *h = hv_ring_reserve_cap(t->ring, hv_thread_ring_cap(t), size);
+    struct hv_rec_header *h = hv_ring_reserve_mask(t->ring, hv_thread_ring_mask(t), size);
     if (!h)
         return NULL;
     hv_rec_header_fill(h, type, size, t->tid, seq, ts);

@@ -30,22 +30,26 @@ void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head)
         hv_ring_bump(&r->dropped[HV_DROP_TOO_LARGE]);
         return NULL;
     }
-    if (head + need - r->cached_tail > cap) {
-        /* Acquire pairs with the consumer's release of tail: the bytes it
-         * gave back are no longer being read when we overwrite them. */
-        r->cached_tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-        if (head + need - r->cached_tail > cap) {
-            hv_ring_bump(&r->dropped[HV_DROP_RING_FULL]);
-            return NULL;
-        }
+    /* Acquire pairs with the consumer's release of tail: the bytes it gave
+     * back are no longer being read when we overwrite them. */
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+    if (head + need - tail > cap) {
+        r->limit = head;   /* the next record looks again */
+        hv_ring_bump(&r->dropped[HV_DROP_RING_FULL]);
+        return NULL;
     }
+    /* Where the record starts (after the padding, at the next lap), and the
+     * limit from there: the free space or that lap's end, the lesser. */
+    uint64_t at = len > to_end ? head + to_end : head;
+    uint64_t lap_end = (at & ~(cap - 1)) + cap;
+    r->limit = tail + cap < lap_end ? tail + cap : lap_end;
     uint8_t *data = hv_ring_data(r);
     if (len > to_end) {
         struct hv_rec_header *pad = (struct hv_rec_header *)(data + off);
         pad->type = HV_RING_PAD_TYPE;
         pad->size = 0; /* padding runs to the end of the buffer, whatever its length */
         /* The padding is published together with the record by commit. */
-        atomic_store_explicit(&r->head, head + to_end, memory_order_relaxed);
+        atomic_store_explicit(&r->head, at, memory_order_relaxed);
         return data;
     }
     return data + off;

@@ -53,9 +53,15 @@ struct hv_ring {
     uint64_t data_offset;                    /* from the struct to the data bytes */
     char colour_[HV_RING_PRODUCER_AT - 64 - 24];   /* up to the producer line (asserted below) */
     /* Producer side (written by the owning thread only): what a record
-     * touches is head, cached_tail and made, on this one line. */
+     * touches is head, limit and made, on this one line. */
     alignas(64) _Atomic uint64_t head;       /* bytes published */
-    uint64_t cached_tail;                    /* producer's last view of tail */
+    /* How far head may advance before the producer must look again: the
+     * lesser of its last view of tail + capacity (the ring's free space)
+     * and the end of head's lap of the buffer (a record never straddles
+     * it). One compare per record instead of a test of each (issue 12);
+     * 0 (a fresh ring) sends the first reserve to the slow path, which
+     * sets it. */
+    uint64_t limit;
     _Atomic uint64_t made;                   /* records the producer tried to emit */
     _Atomic uint64_t calls;                  /* call records (every owner of this ring, cumulative) */
     _Atomic uint64_t dropped[HV_DROP__COUNT];/* records not delivered, by cause */
@@ -68,12 +74,18 @@ enum hv_ring_state {
     HV_RING_EXITED = 2,   /* owner exited; consumer drains, then frees */
 };
 
-/* Counters only the producer writes: a plain load and store, not a locked
- * read-modify-write; atomics only so the consumer's snapshot reads are
- * well defined. */
+/* Counters only the producer writes: not a locked read-modify-write; the
+ * consumer's snapshot reads are atomic loads. On x86 one unlocked `incq`
+ * on memory (an aligned 8-byte store, which a concurrent load sees whole):
+ * GCC does not fuse a relaxed atomic load and store into one instruction,
+ * and every record bumps two of these (issue 12, instructions per call). */
 static inline void hv_ring_bump(_Atomic uint64_t *counter)
 {
+#if defined(__x86_64__)
+    __asm__ __volatile__("incq %0" : "+m"(*(uint64_t *)counter));
+#else
     atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1, memory_order_relaxed);
+#endif
 }
 
 /* Bytes needed for a ring of `capacity` data bytes (a power of two). */
@@ -84,8 +96,9 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid);
 
 static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r->data_offset; }
 
-/* The slow half of hv_ring_reserve (ring.c): the record would reach the end
- * of the buffer or the cached tail, or is too large. */
+/* The slow half of hv_ring_reserve (ring.c): the record would pass the
+ * ring's limit (the end of the buffer or the producer's view of the
+ * tail), or is too large. */
 __attribute__((cold)) void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
 
 /* Where a ring's data starts: hv_ring_init lays it right after the struct
@@ -96,31 +109,41 @@ __attribute__((cold)) void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len
 #define HV_RING_MIN_BYTES (16u * 1024u)
 
 /*
- * Producer: returns space for `len` bytes (a multiple of 8, <= capacity/2) or
- * NULL when the ring is full, in which case the drop is already counted.
- * Never blocks. Must be followed by hv_ring_commit_at with the same len. The
- * common case — the record fits before the end of the buffer and before the
- * producer's cached view of the tail — is a few compares; the rest (padding
- * at the end, a fresh look at the tail, a drop) is out of line.
+ * Producer: hv_ring_reserve_mask returns space for `len` bytes (a multiple
+ * of 8, <= capacity/2) or NULL when the ring is full, in which case the drop
+ * is already counted. Never blocks. Must be followed by hv_ring_commit_at
+ * with the same len. The common case — the record ends at or before the
+ * ring's limit — is one compare (hv_ring_reserve_fast, which returns NULL
+ * and counts nothing otherwise, for a caller with a slow path of its own);
+ * the rest (padding at the end, a fresh look at the tail, a drop) is out of
+ * line.
  */
-static inline void *hv_ring_reserve_cap(struct hv_ring *r, uint64_t cap, uint32_t len)
+static inline void *hv_ring_reserve_fast(struct hv_ring *r, uint64_t mask, uint32_t len)
 {
-    /* Reads only the producer's line (head, cached_tail, made): `cap` is
-     * r->capacity as the caller keeps it (hv_thread_ctx.ring_cap), the data
-     * offset a constant. */
+    /* Reads only the producer's line (head, limit, made): `mask` is
+     * r->capacity - 1 as the caller keeps it (hv_thread_ctx.ring_mask), the
+     * data offset a constant. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t off = head & (cap - 1);
+    int small = __builtin_constant_p(len) && len <= HV_RING_MIN_BYTES / 2 ? 1 : len <= (mask + 1) / 2;
+    if (__builtin_expect(!(small && head + len <= r->limit), 0))
+        return NULL;
     hv_ring_bump(&r->made);
-    int small = __builtin_constant_p(len) && len <= HV_RING_MIN_BYTES / 2 ? 1 : len <= cap / 2;
-    if (__builtin_expect(small && off + len <= cap && head + len - r->cached_tail <= cap, 1))
-        return (uint8_t *)r + HV_RING_DATA_OFFSET + off;
-    return hv_ring_reserve_slow(r, len, head);
+    return (uint8_t *)r + HV_RING_DATA_OFFSET + (head & mask);
+}
+
+static inline void *hv_ring_reserve_mask(struct hv_ring *r, uint64_t mask, uint32_t len)
+{
+    void *p = hv_ring_reserve_fast(r, mask, len);
+    if (__builtin_expect(p != NULL, 1))
+        return p;
+    hv_ring_bump(&r->made);
+    return hv_ring_reserve_slow(r, len, atomic_load_explicit(&r->head, memory_order_relaxed));
 }
 
 /* The same reading the capacity from the ring. */
 static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
 {
-    return hv_ring_reserve_cap(r, r->capacity, len);
+    return hv_ring_reserve_mask(r, r->capacity - 1, len);
 }
 
 /* Asks for the cache lines the next record will be written to, for

@@ -1,10 +1,12 @@
 /*
- * The per-thread allocation memo (preload/allocmap.h hv_alloc_kind_memo)
- * gives the answer hv_alloc_kind gives, whatever the map did in between:
- * random allocations, frees and replacements, queried at random addresses
- * and at the edges of every range (first byte, last byte, one past), with
- * two two-way memos used the way copies use them (destination, source),
- * and two addresses used in turn keep one memo each. The span a
+ * The per-thread two-way copy memo (preload/allocmap.h hv_alloc_copy_kinds)
+ * gives for both sides of a copy the answers hv_alloc_kind gives, whatever
+ * the map did in between: random allocations, frees and replacements,
+ * queried at random addresses and at the edges of every range (first byte,
+ * last byte, one past), on either side, with the other side held or moving
+ * the way copies use it (a loop's repeat, a new buffer on one side, a
+ * second copy in turn); and a step's two copies in turn keep one way each.
+ * The span a
  * launch's argument scan carries from word to word (hv_alloc_span_holds,
  * else hv_alloc_span_at) gives the allocation hv_alloc_find gives.
  */
@@ -42,18 +44,21 @@ static void check_span(uint64_t addr)
                 want_in ? (unsigned long long)want.bytes : 0ull);
 }
 
-static int same_memo(const struct hv_alloc_memo *a, const struct hv_alloc_memo *b)
+static int same_memo(const struct hv_copy_memo *a, const struct hv_copy_memo *b)
 {
-    return a->version == b->version && a->lo == b->lo && a->hi == b->hi && a->mem == b->mem;
+    return a->version == b->version && a->lo[0] == b->lo[0] && a->lo[1] == b->lo[1] && a->len[0] == b->len[0] &&
+           a->len[1] == b->len[1] && a->mem[0] == b->mem[0] && a->mem[1] == b->mem[1];
 }
 
-static void check(uint64_t addr, struct hv_alloc_memo *memo)
+static void check(uint64_t dst, uint64_t src, struct hv_copy_memo memo[2])
 {
-    enum hv_mem want = hv_alloc_kind(&map, addr);
-    enum hv_mem got = hv_alloc_kind_memo(&map, addr, &memo[0], &memo[1]);
+    enum hv_mem want_d = hv_alloc_kind(&map, dst), want_s = hv_alloc_kind(&map, src);
+    unsigned got = hv_alloc_copy_kinds(&map, hv_alloc_version(&map), dst, src, memo);
     checked++;
-    if (got != want && failed++ < 10)
-        fprintf(stderr, "FAIL addr %#llx: memo says %d, map says %d\n", (unsigned long long)addr, got, want);
+    if ((got & 0xff) != want_d || got >> 8 != want_s)
+        if (failed++ < 10)
+            fprintf(stderr, "FAIL dst %#llx src %#llx: memo says %u/%u, map says %d/%d\n", (unsigned long long)dst,
+                    (unsigned long long)src, got & 0xff, got >> 8, want_d, want_s);
 }
 
 int main(void)
@@ -61,7 +66,8 @@ int main(void)
     hv_alloc_map_init(&map, NULL);
     static uint64_t bases[512];
     int nb = 0;
-    struct hv_alloc_memo memo[2][2] = {{{0}}};   /* [side][way] here */
+    struct hv_copy_memo memo[2] = {{0}};
+    uint64_t held = 0x10000;   /* the side a loop keeps copying from */
     for (int step = 0; step < 20000; step++) {
         uint64_t r = next_rand();
         if (r % 8 == 0 && nb < 512) {
@@ -79,34 +85,39 @@ int main(void)
         /* Around a known base (edges), and anywhere in the window. */
         uint64_t a = nb ? bases[(r >> 16) % (uint64_t)nb] : 0x10000;
         for (int d = -1; d <= 600; d += 1 + (int)(next_rand() % 97)) {
-            check(a + (uint64_t)(int64_t)d, memo[0]);
-            check(a + (uint64_t)(int64_t)d, memo[0]);   /* the repeat a loop makes */
-            check(a + (uint64_t)(int64_t)d - 4096, memo[0]);   /* and a second address in turn */
+            check(a + (uint64_t)(int64_t)d, held, memo);
+            check(a + (uint64_t)(int64_t)d, held, memo);   /* the repeat a loop makes */
+            check(held, a + (uint64_t)(int64_t)d - 4096, memo);   /* and a second copy in turn */
+            check(held, a + (uint64_t)(int64_t)d, memo);   /* the other side moving */
             check_span(a + (uint64_t)(int64_t)d);
         }
         check_span(next_rand() >> (next_rand() % 64));   /* small words, as in a kernel's arguments */
-        check(0x10000 + next_rand() % (4096 * 64 + 1024), memo[1]);
-        check(next_rand(), memo[1]);
+        held = 0x10000 + next_rand() % (4096 * 64 + 1024);
+        check(held, next_rand(), memo);
+        check(next_rand(), held, memo);
     }
-    /* A step's two copies name two destinations in turn (a tracked device
-     * buffer, an untracked host scalar): once both are looked up, neither
-     * lookup refills a memo while the map stays the same. */
+    /* A step's two copies in turn (the pinned H2D copy into a device
+     * buffer; the D2H copy of a device result into an untracked host
+     * scalar): once both were looked up, neither refills a way while the
+     * map stays the same. */
     struct hv_alloc_map m2;
     hv_alloc_map_init(&m2, NULL);
     hv_alloc_add(&m2, 0x100000, 4096, HV_MEM_DEVICE, 0);
     hv_alloc_add(&m2, 0x300000, 4096, HV_MEM_HOST_PINNED, 0);
-    struct hv_alloc_memo w[2] = {{0}};
-    (void)hv_alloc_kind_memo(&m2, 0x100010, &w[0], &w[1]);
-    (void)hv_alloc_kind_memo(&m2, 0x7fff0000, &w[0], &w[1]);
-    struct hv_alloc_memo before[2] = {w[0], w[1]};
+    hv_alloc_add(&m2, 0x500000, 4096, HV_MEM_DEVICE, 0);
+    struct hv_copy_memo w[2] = {{0}};
+    (void)hv_alloc_copy_kinds(&m2, hv_alloc_version(&m2), 0x100010, 0x300010, w);
+    (void)hv_alloc_copy_kinds(&m2, hv_alloc_version(&m2), 0x7fff0000, 0x500010, w);
+    struct hv_copy_memo before[2] = {w[0], w[1]};
     for (int i = 0; i < 8; i++) {
-        enum hv_mem dev = hv_alloc_kind_memo(&m2, 0x100010 + (uint64_t)i, &w[0], &w[1]);
+        unsigned h2d = hv_alloc_copy_kinds(&m2, hv_alloc_version(&m2), 0x100010 + (uint64_t)i, 0x300010, w);
         int kept = same_memo(&w[0], &before[0]) && same_memo(&w[1], &before[1]);
-        enum hv_mem host = hv_alloc_kind_memo(&m2, 0x7fff0000 + (uint64_t)i, &w[0], &w[1]);
+        unsigned d2h = hv_alloc_copy_kinds(&m2, hv_alloc_version(&m2), 0x7fff0000 + (uint64_t)i, 0x500010, w);
         kept = kept && same_memo(&w[0], &before[0]) && same_memo(&w[1], &before[1]);
         checked += 2;
-        if ((dev != HV_MEM_DEVICE || host != HV_MEM_UNKNOWN || !kept) && failed++ < 10)
-            fprintf(stderr, "FAIL alternating lookups: %d %d, memos %s\n", dev, host, kept ? "kept" : "refilled");
+        if ((h2d != (HV_MEM_DEVICE | HV_MEM_HOST_PINNED << 8) || d2h != (HV_MEM_UNKNOWN | HV_MEM_DEVICE << 8) ||
+             !kept) && failed++ < 10)
+            fprintf(stderr, "FAIL alternating copies: %#x %#x, memo %s\n", h2d, d2h, kept ? "kept" : "refilled");
     }
     printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind / hv_alloc_find\n", checked, failed);
     return failed != 0;

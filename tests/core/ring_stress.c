@@ -31,7 +31,7 @@ static void *producer(void *arg)
     struct hv_thread_ctx t;
     memset(&t, 0, sizeof t);
     t.tid = id;
-    t.ring = hv_collector_claim(&col, id);
+    hv_thread_set_ring(&t, hv_collector_claim(&col, id));
     for (uint64_t i = 1; i <= PER_THREAD; i++) {
         /* Mix sizes so records wrap at every possible offset. */
         uint32_t size = (i % 7 == 0) ? 256 : sizeof(struct hv_call);

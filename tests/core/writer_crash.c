@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     struct hv_thread_ctx t;
     memset(&t, 0, sizeof t);
     t.tid = 1;
-    t.ring = hv_collector_claim(&col, 1);
+    hv_thread_set_ring(&t, hv_collector_claim(&col, 1));
     if (!t.ring)
         return 1;
     hv_ring_count_drop(t.ring, HV_DROP_RING_FULL);   /* the loss the file must show */

@@ -47,7 +47,7 @@ static void start(void)
         exit(3);
     memset(&self, 0, sizeof self);
     self.tid = (uint32_t)syscall(SYS_gettid);
-    self.ring = hv_collector_claim(col, self.tid);
+    hv_thread_set_ring(&self, hv_collector_claim(col, self.tid));
 }
 
 /* One "call": a call record filled in place, as the intercepts do. */

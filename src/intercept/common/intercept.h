@@ -168,10 +168,10 @@ static inline struct hv_sref hv_sref_of(const struct hv_thread_ctx *t, uintptr_t
 static inline struct hv_call *hv_begin_on(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                                           struct hv_stream_state **state)
 {
+    if (!state)
+        return hv_call_start(t, HV_API_FORM(api, s.id ? s.form : HV_STREAM_FORM_NONE), r, s.id, 1);
     struct hv_call *c = hv_call_begin(t, api, r);
-    struct hv_stream_state *st = s.id ? hv_call_stream(t, c, s.id, s.form) : NULL;
-    if (state)
-        *state = st;
+    *state = s.id ? hv_call_stream(t, c, s.id, s.form) : NULL;
     return c;
 }
 
@@ -212,26 +212,30 @@ static inline enum hv_dir hv_copy_dir(int kind, enum hv_mem dst, enum hv_mem src
 /* A host pointer the runtime never allocated or registered is pageable. */
 static inline enum hv_mem hv_host_side(enum hv_mem m) { return m == HV_MEM_UNKNOWN ? HV_MEM_HOST_PAGEABLE : m; }
 
-/* A copy record fills the whole argument union: hv_call_open leaves it as
+/* A copy record fills the whole argument union: hv_call_start leaves it as
  * the ring had it, so hv_trace_copy writes every field, none left over. */
 _Static_assert(sizeof(struct hv_copy_args) == sizeof(union hv_call_args), "copy args fill the record");
 _Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_copy_args, dst_device) == 56 &&
                    offsetof(struct hv_copy_args, payload_hash) == 60,
                "no padding between the copy fields hv_trace_copy writes");
 
-/* What a copy does beyond its record (copy.c): evidence (when `evidence`,
- * hv_ev_copy_wanted's answer), Python frames, the guard's note, a blocking
- * copy's observation. Commits `c`. `width`: bytes per row. Takes no
- * pointer to the description, so that the description never leaves
- * registers in the inline part. */
-HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
+/* What a copy does beyond its record (copy.c): evidence (when
+ * hv_ev_copy_wanted wants it), Python frames, the guard's note, a blocking
+ * copy's observation; or nothing, when none of them applies. Commits `c`.
+ * `width`: bytes per row. Takes no pointer to the description, so that the
+ * description never leaves registers in the inline part. */
+HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width);
+
+/* The hv_hot.gates a copy asks about: evidence on copies, Python frames,
+ * the guard armed (or not read yet). */
+#define HV_GATES_COPY (HV_GATE_BITS(1, HV_EV_COPY) | HV_GATE_BITS(2, 0xff) | HV_GATE_BITS(3, 0xff))
 
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
  * a compound literal there, so its constant fields fold away and the common
- * case (an async copy with no evidence, Python frames or guard wanted) is
- * the record's stores and one commit, with no call; anything else goes to
- * hv_trace_copy_rest before the commit.
+ * case (an async copy with no evidence, Python frames or guard on) is the
+ * record's stores and one commit; anything else goes to hv_trace_copy_rest,
+ * which decides before the commit.
  */
 static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread_ctx *t, uint16_t api, int32_t r,
                                                                struct hv_sref s, const struct hv_copy_desc *cp)
@@ -240,14 +244,11 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * blocking ones are host observations and always are. */
     if ((cp->flags & HV_COPY_ASYNC) && hv_data_skip(t, s.id))
         return;
-    struct hv_call *c = hv_call_open(t, api, r);
-    if (s.id)
-        hv_call_stream(t, c, s.id, s.form);
+    struct hv_call *c = hv_call_start(t, HV_API_FORM(api, s.form), r, s.id, 0);   /* a copy names a stream */
     struct hv_copy_args *a = &c->a.copy;
-    struct hv_alloc_map *am = hv_hot.allocs;
-    uint64_t av = hv_alloc_version_hot();   /* am's version (tracer.c) */
-    enum hv_mem dm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->dst), &t->memos[0][0], &t->memos[1][0]);
-    enum hv_mem sm = hv_alloc_kind_memo_at(am, av, HV_PTR(cp->src), &t->memos[0][1], &t->memos[1][1]);
+    unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR(cp->dst), HV_PTR(cp->src),
+                                         t->copy_memo);
+    enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
         sm = hv_host_side(sm);
@@ -268,14 +269,10 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     a->dst_device = (int16_t)cp->dst_device;
     a->src_device = (int16_t)cp->src_device;
     a->payload_hash = 0;
-    /* The rest is wanted for a blocking copy (an observation), an async H2D
-     * copy the guard may note, evidence, or Python frames. */
-    int async_ok = (cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
-    int blocking = !(cp->flags & HV_COPY_ASYNC) && r == 0 && !(c->flags & HV_CALL_CAPTURING);
-    int evidence = hv_ev_copy_wanted(t, c);   /* once per copy: it may take a sampling turn */
-    if (__builtin_expect(blocking || (async_ok && dir == HV_DIR_H2D && hv_guard_mode() != HV_GUARD_OFF) ||
-                             evidence || hv_hot.py_on, 0)) {
-        hv_trace_copy_rest(t, c, cp->bytes, evidence);
+    /* Beyond the record: a blocking copy (an observation), or an option
+     * that may want this copy (hv_trace_copy_rest decides). */
+    if (__builtin_expect(!(cp->flags & HV_COPY_ASYNC) || (hv_hot.gates & HV_GATES_COPY), 0)) {
+        hv_trace_copy_rest(t, c, cp->bytes);
         return;
     }
     hv_call_commit(t, c);
