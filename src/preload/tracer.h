@@ -105,18 +105,25 @@ static inline void hv_prefetch_w(const void *p)
  * a stale hint (a ring wrap, another stream this time) costs a line of
  * bandwidth and nothing else.
  */
-static inline void hv_call_prefetch(const struct hv_thread_ctx *t)
+static inline void hv_call_prefetch(const struct hv_thread_ctx *t, int copy)
 {
     const uint8_t *rec = t->next_rec;
     hv_prefetch_w(rec);
     hv_prefetch_w(rec + 64);
     hv_prefetch_w(rec + sizeof(struct hv_call) - 1);
     hv_prefetch_w(t->ring);   /* the producer's line: head and counters */
-    /* The context's later lines (the copy memo, both ways; the rewrite tick). */
-    hv_prefetch_w(&t->copy_memo[0]);
-    hv_prefetch_w(&t->copy_memo[1]);   /* the context is not line-aligned: the memo spans up to three lines */
-    hv_prefetch_w((const uint8_t *)&t->copy_memo[1] + sizeof t->copy_memo[1] - 1);
-    hv_prefetch_w((const uint8_t *)&t->ring_failed);
+    if (copy) {
+        /* The context's later lines, which only copies read: the copy memo,
+         * both ways (the context is not line-aligned: the memo spans up to
+         * three lines; the first also holds the end of the hot part), and
+         * the rewrite tick. */
+        hv_prefetch_w(&t->copy_memo[0]);
+        hv_prefetch_w(&t->copy_memo[1]);
+        hv_prefetch_w((const uint8_t *)&t->copy_memo[1] + sizeof t->copy_memo[1] - 1);
+        hv_prefetch_w((const uint8_t *)&t->ring_failed);
+    } else {
+        hv_prefetch_w((const uint8_t *)t + 63);   /* the hot part's last line (hv_enter read its first) */
+    }
     __builtin_prefetch(t->stream_state, 0, 3);
     struct hv_stream_table *st = hv_hot.streams;
     __builtin_prefetch(&st->gen[(uint32_t)t->device % HV_OBS_DEVICES], 0, 3);

@@ -60,10 +60,16 @@
  * hv_call_prefetch, sites.h hv_py_prefetch). -DHV_NO_CALL_PREFETCH builds
  * the library without, for an A/B of what the prefetches buy in situ
  * (make BUILD=build-nopf EXTRA_CFLAGS=-DHV_NO_CALL_PREFETCH build-nopf/libhipvis.so). */
+/* HV_WRAP_COPIES: 1 in the files of the copy wrappers (defined before
+ * including this header), whose calls also read the context's copy memo
+ * and rewrite tick: the other wrappers do not prefetch those lines. */
+#ifndef HV_WRAP_COPIES
+#define HV_WRAP_COPIES 0
+#endif
 #ifdef HV_NO_CALL_PREFETCH
 #define HV_CALL_PREFETCH(t) ((void)(t))
 #else
-#define HV_CALL_PREFETCH(t) hv_call_prefetch(t)
+#define HV_CALL_PREFETCH(t) hv_call_prefetch(t, HV_WRAP_COPIES)
 #endif
 
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0

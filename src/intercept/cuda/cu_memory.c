@@ -1,6 +1,7 @@
 /* Driver copies, memsets and allocations. Directions are explicit in the
  * entry point's name (cuMemcpyHtoD...); cuMemcpy(Async) is unified
  * addressing: resolved by address like cudaMemcpyDefault. */
+#define HV_WRAP_COPIES 1   /* copy wrappers: intercept.h HV_CALL_PREFETCH */
 #include <stddef.h>
 
 #include "intercept/cuda/cuda_common.h"

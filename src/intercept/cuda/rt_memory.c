@@ -1,4 +1,5 @@
 /* Runtime copies, memsets and allocations. */
+#define HV_WRAP_COPIES 1   /* copy wrappers: intercept.h HV_CALL_PREFETCH */
 #include "intercept/cuda/cuda_common.h"
 
 #define COPY(s, spt, cp) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), cp)

@@ -1,4 +1,5 @@
 /* Copy family: every copy is a write of [dst, dst+bytes) by its stream. */
+#define HV_WRAP_COPIES 1   /* copy wrappers: intercept.h HV_CALL_PREFETCH */
 #include <stdatomic.h>
 #include <string.h>
 
