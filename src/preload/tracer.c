@@ -309,21 +309,21 @@ _Static_assert(offsetof(struct hv_call, api) == 24 && offsetof(struct hv_call, s
 
 /* The call-level fields after the header, each written once. */
 static inline __attribute__((always_inline)) void call_fill(struct hv_call *c, const struct hv_thread_ctx *t,
-                                                            uint32_t api_form, int32_t result, uint64_t stream,
-                                                            uint64_t epoch, int capturing, int zero)
+                                                            uint64_t key, uint64_t stream, uint64_t epoch,
+                                                            int capturing, int zero)
 {
     uint8_t flags = capturing ? HV_CALL_CAPTURING : 0;
     uint32_t capture = capturing ? HV_CAPTURE_ACTIVE : HV_CAPTURE_NONE;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t w0 = (uint64_t)api_form | (uint64_t)flags << 24 | (uint64_t)(uint32_t)result << 32;
+    uint64_t w0 = key | (uint64_t)flags << 24;
     uint64_t w1 = (uint64_t)(uint32_t)t->device | (uint64_t)capture << 32;
     memcpy(&c->api, &w0, sizeof w0);
     memcpy(&c->device, &w1, sizeof w1);
 #else
-    c->api = (uint16_t)api_form;
-    c->stream_form = (uint8_t)(api_form >> 16);
+    c->api = (uint16_t)key;
+    c->stream_form = (uint8_t)(key >> 16);
     c->flags = flags;
-    c->result = result;
+    c->result = (int32_t)(uint32_t)(key >> 32);
     c->device = t->device;
     c->capture = capture;
 #endif
@@ -336,12 +336,11 @@ static inline __attribute__((always_inline)) void call_fill(struct hv_call *c, c
 /* hv_call_start when the thread has no ring, the ring has no room before
  * its limit, or the stream is not the thread's cached one: `ts` was read
  * (0: not yet, the clock is CLOCK_MONOTONIC, read here). */
-HV_COLD_FN __attribute__((noinline)) static struct hv_call *call_start_slow(struct hv_thread_ctx *t,
-                                                                            uint32_t api_form, int32_t result,
+HV_COLD_FN __attribute__((noinline)) static struct hv_call *call_start_slow(struct hv_thread_ctx *t, uint64_t key,
                                                                             uint64_t stream, int zero, uint64_t ts)
 {
     if (!ts)
-        ts = hv_ticks_call(HV_CLOCK_MODE_MONO, (uint64_t)(uint32_t)result);
+        ts = hv_ticks_call(HV_CLOCK_MODE_MONO, key);
     struct hv_ring *r = t->ring;
     struct hv_call *c = NULL;
     if (r) {
@@ -359,19 +358,19 @@ HV_COLD_FN __attribute__((noinline)) static struct hv_call *call_start_slow(stru
     int capturing = 0;
     if (stream)
         stream_fields(t, stream, &epoch, &capturing);
-    call_fill(c, t, api_form, result, stream, epoch, capturing, zero);
+    call_fill(c, t, key, stream, epoch, capturing, zero);
     return c;
 }
 
-struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_t result, uint64_t stream, int zero)
+struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint64_t key, uint64_t stream, int zero)
 {
     /* Acquire (a plain load on x86): read after whatever acquire ordered
      * this call, so a second producer thread's arrival is seen (attach_thread,
      * docs/trace-format.md "Per-thread sequences"). */
     int mode = atomic_load_explicit(&hv_hot.clock_mode, memory_order_acquire);
     if (__builtin_expect(mode != HV_CLOCK_MODE_ALONE && mode != HV_CLOCK_MODE_ORDERED, 0))
-        return call_start_slow(t, api_form, result, stream, zero, 0);   /* CLOCK_MONOTONIC */
-    uint64_t ts = hv_ticks_call(mode, (uint64_t)(uint32_t)result);
+        return call_start_slow(t, key, stream, zero, 0);   /* CLOCK_MONOTONIC */
+    uint64_t ts = hv_ticks_call(mode, key);   /* after the result, which key holds */
     /* The common case calls nothing (so saves no register): a ring with room
      * before its limit, and no stream or the one this thread named last. The
      * seq is this thread's call count; the ring counts the call (the footer
@@ -380,7 +379,7 @@ struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_
     struct hv_call *c;
     if (__builtin_expect(!r || (stream && t->stream_id != stream) ||
                              !(c = hv_ring_reserve_fast(r, hv_thread_ring_mask(t), sizeof *c)), 0))
-        return call_start_slow(t, api_form, result, stream, zero, ts);
+        return call_start_slow(t, key, stream, zero, ts);
     hv_ring_bump(&r->calls);
     uint64_t seq = ++t->seq;
     hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
@@ -388,7 +387,7 @@ struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_
     int capturing = 0;
     if (stream)
         state_fields(t->stream_state, &epoch, &capturing);   /* the cached slot: never NULL */
-    call_fill(c, t, api_form, result, stream, epoch, capturing, zero);
+    call_fill(c, t, key, stream, epoch, capturing, zero);
     return c;
 }
 

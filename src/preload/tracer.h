@@ -137,14 +137,17 @@ HV_COLD_FN void hv_count_no_ring(void);
  * observations by them); counted where the ring could not count it. */
 HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts);
 
-/* hv_call_start's first argument: the record's api and stream form. */
-#define HV_API_FORM(api, form) ((uint32_t)(uint16_t)(api) | (uint32_t)(uint8_t)(form) << 16)
+/* hv_call_start's `key`: the record's api, stream form and result as the
+ * 8 bytes at hv_call.api hold them (flags 0; little-endian order, which
+ * hv_call_start's other branch takes apart field by field). */
+#define HV_CALL_KEY(api, form, result)                                                      \
+    ((uint64_t)(uint16_t)(api) | (uint64_t)(uint8_t)(form) << 16 | (uint64_t)(uint32_t)(int32_t)(result) << 32)
 
 /*
  * Opens the call record in place: header, the call-level fields, api,
- * result and device, and when `stream` (canonical, 0: the API takes none,
- * with form HV_STREAM_FORM_NONE) is given the stream's form (api_form:
- * HV_API_FORM), epoch and capture state (hv_call_stream's).
+ * result and device (`key`: HV_CALL_KEY), and when `stream` (canonical, 0:
+ * the API takes none, with form HV_STREAM_FORM_NONE) is given the stream's
+ * form, epoch and capture state (hv_call_stream's).
  * `zero`: the argument union is zeroed, for fillers that set only some of
  * their fields; otherwise it is left as the ring had it and the caller
  * writes every byte of it (copies do).
@@ -155,19 +158,18 @@ HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq
  *
  * Ordering (issue 13, docs/trace-format.md "Ordering without a shared
  * counter"): seq is this thread's call count and ts an ordered clock read
- * taken here, after the real call returned (`result` is its value, so the
+ * taken here, after the real call returned (`key` holds its result, so the
  * read follows it); readers merge threads by (ts, tid, seq). No traced call
  * writes a line another thread writes. The clock is read first: the fence
  * before it then waits only for the real call's last instructions, and the
  * record's stores overlap the read.
  */
-HV_STEP_FN struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint32_t api_form, int32_t result, uint64_t stream,
-                                         int zero);
+HV_STEP_FN struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint64_t key, uint64_t stream, int zero);
 
 /* A call record on no stream, its argument union zeroed. */
 static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t api, int32_t result)
 {
-    return hv_call_start(t, HV_API_FORM(api, HV_STREAM_FORM_NONE), result, 0, 1);
+    return hv_call_start(t, HV_CALL_KEY(api, HV_STREAM_FORM_NONE, result), 0, 1);
 }
 
 /* A record in the ring has its size; the scratch record (hv_call_scratch)

@@ -124,11 +124,15 @@ static inline void *hv_ring_reserve_fast(struct hv_ring *r, uint64_t mask, uint3
      * r->capacity - 1 as the caller keeps it (hv_thread_ctx.ring_mask), the
      * data offset a constant. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    uint64_t off = head & mask;
     int small = __builtin_constant_p(len) && len <= HV_RING_MIN_BYTES / 2 ? 1 : len <= (mask + 1) / 2;
-    if (__builtin_expect(!(small && head + len <= r->limit), 0))
+    /* The limit says it fits; the offset test keeps the write inside the
+     * buffer even if the line was damaged (in sidecar mode it lies in a
+     * segment another process maps). */
+    if (__builtin_expect(!(small && head + len <= r->limit && off <= mask + 1 - len), 0))
         return NULL;
     hv_ring_bump(&r->made);
-    return (uint8_t *)r + HV_RING_DATA_OFFSET + (head & mask);
+    return (uint8_t *)r + HV_RING_DATA_OFFSET + off;
 }
 
 static inline void *hv_ring_reserve_mask(struct hv_ring *r, uint64_t mask, uint32_t len)

@@ -175,7 +175,7 @@ static inline struct hv_call *hv_begin_on(struct hv_thread_ctx *t, uint16_t api,
                                           struct hv_stream_state **state)
 {
     if (!state)
-        return hv_call_start(t, HV_API_FORM(api, s.id ? s.form : HV_STREAM_FORM_NONE), r, s.id, 1);
+        return hv_call_start(t, HV_CALL_KEY(api, s.id ? s.form : HV_STREAM_FORM_NONE, r), s.id, 1);
     struct hv_call *c = hv_call_begin(t, api, r);
     *state = s.id ? hv_call_stream(t, c, s.id, s.form) : NULL;
     return c;
@@ -250,7 +250,7 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * blocking ones are host observations and always are. */
     if ((cp->flags & HV_COPY_ASYNC) && hv_data_skip(t, s.id))
         return;
-    struct hv_call *c = hv_call_start(t, HV_API_FORM(api, s.form), r, s.id, 0);   /* a copy names a stream */
+    struct hv_call *c = hv_call_start(t, HV_CALL_KEY(api, s.form, r), s.id, 0);   /* a copy names a stream */
     struct hv_copy_args *a = &c->a.copy;
     unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR(cp->dst), HV_PTR(cp->src),
                                          t->copy_memo);
