@@ -163,7 +163,7 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
 
 /* A process-wide seq: one shared atomic add. Only producers that are not
  * the tracer use it (tests/sidecar's raw producer); the tracer numbers calls
- * per thread (preload/tracer.h hv_call_open), with no write to a shared line. */
+ * per thread (preload/tracer.c hv_call_start), with no write to a shared line. */
 static inline uint64_t hv_next_seq(struct hv_collector *c)
 {
     return atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed) + 1;
@@ -171,7 +171,7 @@ static inline uint64_t hv_next_seq(struct hv_collector *c)
 
 /* A call of a thread with no ring: counted in the collector's seq (the
  * tracer's calls are otherwise numbered per thread and counted in their own
- * ring, tracer.h hv_call_open). */
+ * ring, tracer.c hv_call_start). */
 void hv_count_call_no_ring(struct hv_collector *c);
 
 /* Calls made so far by every thread (the footer's call count); inline so the
