@@ -368,9 +368,13 @@ struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint64_t key, uint64_t st
      * this call, so a second producer thread's arrival is seen (attach_thread,
      * docs/trace-format.md "Per-thread sequences"). */
     int mode = atomic_load_explicit(&hv_hot.clock_mode, memory_order_acquire);
-    if (__builtin_expect(mode != HV_CLOCK_MODE_ALONE && mode != HV_CLOCK_MODE_ORDERED, 0))
+    uint64_t ts;   /* after the result, which key holds */
+    if (__builtin_expect(mode == HV_CLOCK_MODE_ALONE, 1))
+        ts = hv_ticks_call(HV_CLOCK_MODE_ALONE, key);
+    else if (mode == HV_CLOCK_MODE_ORDERED)
+        ts = hv_ticks_call(HV_CLOCK_MODE_ORDERED, key);
+    else
         return call_start_slow(t, key, stream, zero, 0);   /* CLOCK_MONOTONIC */
-    uint64_t ts = hv_ticks_call(mode, key);   /* after the result, which key holds */
     /* The common case calls nothing (so saves no register): a ring with room
      * before its limit, and no stream or the one this thread named last. The
      * seq is this thread's call count; the ring counts the call (the footer
