@@ -13,10 +13,13 @@
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+/* ZSTD_createCCtx_advanced: the compression context's workspace in huge pages (zmem_alloc). */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "format/codec.h"
@@ -57,6 +60,10 @@ struct hv_trace_writer {
     size_t out_cap;
     uint8_t *code;             /* a v2 chunk: header, then the code */
     size_t code_cap;
+    /* chunk, the async spares, code and out are slices of one mapping
+     * (size_buffers), made of huge pages where the kernel allows. */
+    uint8_t *arena;
+    size_t arena_len;
     struct hv_encoder enc;
     struct hv_trace_writer_stats st;
     int stopped;               /* a frame failed to write: no more data frames */
@@ -71,6 +78,7 @@ struct hv_trace_writer {
     pthread_cond_t cv;
     struct cjob q[CQ_DEPTH];
     unsigned qhead, qn, busy, quit;
+    _Atomic int ready;         /* the compression thread's warm-up is done */
     uint8_t *spare[CQ_DEPTH + 1];
     unsigned nspare;
     /* hv_trace_writer_warm: chunk buffers whose pages were all written once,
@@ -184,7 +192,19 @@ static int write_skippable(struct hv_trace_writer *w, uint32_t magic, const void
     return write_frame(w, w->out, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
 }
 
-/* (Re)allocates the chunk and output buffers for a flush threshold. */
+static size_t page_up(size_t n) { return (n + HV_PAGE_BYTES - 1) & ~(size_t)(HV_PAGE_BYTES - 1); }
+
+/*
+ * (Re)allocates the chunk and output buffers for a flush threshold, and in
+ * async mode the CQ_DEPTH spare chunk buffers, as slices of one mapping of
+ * whole 2 MiB huge pages (hv_map_huge: 8 MiB at the default 1 MiB chunks,
+ * against ~7.3 MiB of buffers). On a VM where each page-table entry's first
+ * write is slow (util/pages.h) that makes the writer's warm-up of those
+ * buffers (hv_trace_writer_warm, and compress_main's) four page writes
+ * instead of ~1,860, so the first drain passes never copy into cold pages
+ * and do not share a CPU with a long warm-up. Records already in the open
+ * chunk move with it (set_async comes after the header, before records).
+ */
 static int size_buffers(struct hv_trace_writer *w, size_t limit)
 {
     size_t cap = chunk_cap_for(limit);
@@ -192,37 +212,78 @@ static int size_buffers(struct hv_trace_writer *w, size_t limit)
     size_t out_cap = ZSTD_compressBound(code_cap);
     if (out_cap < HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header))
         out_cap = HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header);
-    uint8_t *chunk = malloc(cap), *out = malloc(out_cap), *code = malloc(code_cap);
-    if (!chunk || !out || !code) {
-        free(chunk);
-        free(out);
-        free(code);
+    unsigned nchunks = w->async ? CQ_DEPTH + 1 : 1;
+    size_t len = nchunks * page_up(cap) + page_up(code_cap) + page_up(out_cap);
+    len = (len + HV_HUGE_BYTES - 1) & ~(size_t)(HV_HUGE_BYTES - 1);
+    uint8_t *arena = hv_map_huge(len);
+    if (!arena)
         return -ENOMEM;
-    }
-    free(w->chunk);
-    free(w->out);
-    free(w->code);
-    w->chunk = chunk;
+    if (w->chunk)
+        memcpy(arena, w->chunk, sizeof(struct hv_chunk_header) + w->used);
+    if (w->arena)
+        munmap(w->arena, w->arena_len);
+    w->arena = arena;
+    w->arena_len = len;
+    w->chunk = arena;
     w->chunk_cap = cap;
-    w->out = out;
-    w->out_cap = out_cap;
-    w->code = code;
+    for (w->nspare = 0; w->nspare + 1 < nchunks; w->nspare++)
+        w->spare[w->nspare] = arena + (w->nspare + 1) * page_up(cap);
+    w->code = arena + nchunks * page_up(cap);
     w->code_cap = code_cap;
+    w->out = w->code + page_up(code_cap);
+    w->out_cap = out_cap;
     w->limit = limit;
     return 0;
+}
+
+/*
+ * zstd's allocations for the compression context. Its workspace (~1.3 MiB
+ * at level 3: hash and chain tables, block buffers) is written all through
+ * by the first compression; in 4 KiB pages that took ~10-13 ms on this VM
+ * (util/pages.h), on the compression thread, while it shared the one CPU
+ * the spinning loop left with the writer thread's first passes. In huge
+ * pages (a 2 MiB mapping) it is one page. Smaller allocations go to malloc.
+ * Each block starts with a 64-byte header that says which it was.
+ */
+#define ZMEM_HDR 64u
+#define ZMEM_HUGE_FROM (256u << 10)
+
+static void *zmem_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    size_t len = size + ZMEM_HDR;
+    int huge = size >= ZMEM_HUGE_FROM;
+    if (huge)
+        len = (len + HV_HUGE_BYTES - 1) & ~(size_t)(HV_HUGE_BYTES - 1);
+    uint8_t *p = huge ? hv_map_huge(len) : malloc(len);
+    if (!p)
+        return NULL;
+    memcpy(p, &(size_t){huge ? len : 0}, sizeof(size_t));
+    return p + ZMEM_HDR;
+}
+
+static void zmem_free(void *opaque, void *addr)
+{
+    (void)opaque;
+    if (!addr)
+        return;
+    uint8_t *p = (uint8_t *)addr - ZMEM_HDR;
+    size_t len;
+    memcpy(&len, p, sizeof len);
+    if (len)
+        munmap(p, len);
+    else
+        free(p);
 }
 
 static void free_writer(struct hv_trace_writer *w)
 {
     ZSTD_freeCCtx(w->cctx);
     hv_encoder_free(&w->enc);
-    free(w->chunk);
-    free(w->out);
-    free(w->code);
-    for (unsigned i = 0; i < w->nspare; i++)
-        free(w->spare[i]);
-    for (unsigned i = 0; i < w->qn; i++)   /* only a fork child abandons a writer with chunks queued */
-        free(w->q[(w->qhead + i) % CQ_DEPTH].buf);
+    /* Every buffer, queued ones included (a fork child abandons a writer
+     * with chunks queued), is a slice of the arena. */
+    if (w->arena)
+        munmap(w->arena, w->arena_len);
     free(w);
 }
 
@@ -243,7 +304,7 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
         return -ENOMEM;
     w->fd = -1;
     w->version = (int)version;
-    w->cctx = ZSTD_createCCtx();
+    w->cctx = ZSTD_createCCtx_advanced((ZSTD_customMem){zmem_alloc, zmem_free, NULL});
     if (!w->cctx || size_buffers(w, HV_WRITER_DEFAULT_CHUNK_BYTES) < 0) {
         free_writer(w);
         return -ENOMEM;
@@ -354,11 +415,18 @@ static void *compress_main(void *arg)
      * slowed by page first writes (7-100 us a page on some VMs) while the
      * drain runs ahead of them into its spare buffers. The encoder's and
      * compressor's buffers are only used by this thread in async mode. */
+    /* The chunk buffers first, which the drain fills from its first pass
+     * on: populated, not written (the drain may be copying into the open
+     * chunk already), which in huge pages (size_buffers) is all their
+     * warm-up needs; in 4 KiB pages the writer thread's
+     * hv_trace_writer_warm still writes a byte per page. */
+    (void)madvise(w->arena, (size_t)(w->code - w->arena), MADV_POPULATE_WRITE);
     hv_touch_pages(w->code, 0, w->code_cap);
     hv_touch_pages(w->out, 0, w->out_cap);
     size_t zeros = w->chunk_cap < w->code_cap ? w->chunk_cap : w->code_cap;
     memset(w->code, 0, zeros);
     (void)ZSTD_compress2(w->cctx, w->out, w->out_cap, w->code, zeros);
+    atomic_store_explicit(&w->ready, 1, memory_order_release);
     pthread_mutex_lock(&w->mu);
     w->busy = 0;   /* set by set_async: a resize waits for this warm-up */
     pthread_cond_broadcast(&w->cv);
@@ -410,9 +478,14 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w)
 {
     if (w->async)
         return 0;
-    for (w->nspare = 0; w->nspare < CQ_DEPTH; w->nspare++)
-        if (!(w->spare[w->nspare] = malloc(w->chunk_cap)))
-            return -ENOMEM;   /* the spares are freed with the writer */
+    /* The spares join the arena (the open chunk moves with it). */
+    w->async = 1;
+    int rc = size_buffers(w, w->limit);
+    w->async = 0;
+    if (rc < 0) {
+        w->nspare = 0;
+        return rc;
+    }
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     /* The thread takes no signals: they belong to the application. */
@@ -420,7 +493,7 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w)
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     w->busy = 1;   /* the thread's warm-up uses the buffers */
-    int rc = pthread_create(&w->th, NULL, compress_main, w);
+    rc = pthread_create(&w->th, NULL, compress_main, w);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         w->busy = 0;
@@ -467,6 +540,11 @@ static void warm_some(struct hv_trace_writer *w, uint8_t *buf, size_t live, uint
 int hv_trace_writer_warm(struct hv_trace_writer *w, uint64_t budget_ns)
 {
     unsigned total = w->async ? CQ_DEPTH + 1 : 1;
+    /* While the compression thread populates the chunk buffers (huge pages:
+     * one fault per 2 MiB, up to ~20 ms on this VM for memory the host never
+     * backed), a write here would fault the same page a second time. */
+    if (!hv_trace_writer_ready(w))
+        return 1;
     uint64_t until = hv_mono_ns() + budget_ns;
     /* At least one step of 8 pages, whatever the budget. */
     for (int first = 1; w->nwarmed < total && (first || hv_mono_ns() < until); first = 0) {
@@ -497,6 +575,11 @@ int hv_trace_writer_warm(struct hv_trace_writer *w, uint64_t budget_ns)
         pthread_mutex_unlock(&w->mu);
     }
     return w->nwarmed < total;
+}
+
+int hv_trace_writer_ready(struct hv_trace_writer *w)
+{
+    return !w->async || atomic_load_explicit(&w->ready, memory_order_acquire);
 }
 
 int hv_trace_writer_flush(struct hv_trace_writer *w)
@@ -573,15 +656,8 @@ size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes)
      * before the first records, from the sidecar and the tests). */
     w->nwarmed = CQ_DEPTH + 1;
     w->warm_cur = NULL;
-    if (w->async && chunk_cap_for(bytes) != w->chunk_cap) {
-        /* Spare buffers follow the chunk size: take them back first. */
-        for (unsigned i = 0; i < w->nspare; i++) {
-            uint8_t *b = realloc(w->spare[i], chunk_cap_for(bytes));
-            if (!b)
-                return w->limit;
-            w->spare[i] = b;
-        }
-    }
+    /* Idle now: every spare is back in the pool, so the arena (spares
+     * included) can be laid out again. */
     if (chunk_cap_for(bytes) != w->chunk_cap && size_buffers(w, bytes) < 0) {
         /* No memory for new buffers: the writer must go on with the old
          * ones, so only a threshold they can hold is taken. */

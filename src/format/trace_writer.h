@@ -59,6 +59,10 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w);
  * 0 once each has been written (never again after a resize).
  */
 int hv_trace_writer_warm(struct hv_trace_writer *w, uint64_t budget_ns);
+/* 1 when the compression thread has finished its warm-up (the chunk
+ * buffers populated, its own buffers written, zstd's tables sized), or the
+ * writer is not async; 0 while it is still at it. Does not wait. */
+int hv_trace_writer_ready(struct hv_trace_writer *w);
 /* Flushes, and in async mode waits until every chunk handed over is written
  * or counted lost, so that the stats are final. Returns the flush's result. */
 int hv_trace_writer_sync(struct hv_trace_writer *w);

@@ -190,11 +190,18 @@ static int start_transport(const struct hv_file_header *h)
 {
     if (!hv_tracer.cfg.sidecar) {
         int rc = hv_writer_start(&hv_tracer.writer, h);
-        /* The activating thread's ring, its pages written once now (one
-         * ~1024-page pass at start-up) instead of faulting through its first
-         * lap on traced calls; the writer thread readies the later ones. */
-        if (rc == 0)
+        /* The activating thread's ring, its pages written once now (three
+         * huge pages, or 1024 pages where huge pages are refused) instead of
+         * faulting through its first lap on traced calls; the writer thread
+         * readies the later ones. Meanwhile the compression thread warms the
+         * writer's buffers. Activation does not wait for that: a program
+         * kept waiting catches up afterwards, and on this project's VM a
+         * wait (up to ~100 ms when the huge pages were memory the host had
+         * never backed) made that burst, and the loss, larger. */
+        if (rc == 0) {
             hv_collector_prepare(hv_tracer.col);
+            hv_writer_activated(&hv_tracer.writer);
+        }
         return rc;
     }
     return hv_shm_start(&hv_tracer.shm, hv_tracer.cfg.sidecar_dir, hv_tracer.cfg.ring_bytes, h, hv_tracer.cfg.quiet,

@@ -1,5 +1,6 @@
 #include "record/collector.h"
 
+#include <errno.h>
 #include <linux/futex.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -16,31 +17,55 @@ void hv_collector_init(struct hv_collector *c, uint64_t ring_bytes)
 
 /* Rings come from mmap, not malloc: the traced program's allocator may be
  * instrumented, locked in a fork child, or the very thing being debugged.
- * MAP_POPULATE takes the guest's page faults now, not on the traced calls.
- * A spare ring also gets one byte per page written (hv_touch_pages, util/pages.h): on
- * virtual machines whose host backs guest memory only on its first write
- * (firecracker here), neither MAP_POPULATE nor MADV_POPULATE_WRITE does
- * that, and the first lap of a 4 MiB ring then costs ~7 us per page on the
+ * They are populated now (MADV_POPULATE_WRITE, MAP_POPULATE), so that the
+ * guest's page faults are not taken on the traced calls.
+ *
+ * On virtual machines that make the first write through each page-table
+ * entry slow (firecracker here: ~7-20 us per 4 KiB page quiet, up to 100
+ * loaded, whatever MAP_POPULATE or MADV_POPULATE_WRITE did before), the
+ * first lap of a fresh 4 MiB ring in 4 KiB pages costs that per page on the
  * calling thread (bench-step: +1.1 us per step during the first lap, +0.25
- * us after). The write must go through this mapping: writes through another
- * mapping of the same pages (another process's, or a second mmap here)
- * leave the first lap as slow (measured for the sidecar's shared segment),
- * so the sidecar cannot do it for us. Only the spare makers touch:
- * hv_collector_prepare once at activation for the activating thread's ring,
- * then off the traced threads for later threads (the writer thread a slice
- * at a time, hv_collector_prepare_step); a thread that claims a ring on its
- * own (none ready) would take the same cost as one stall instead of spread
- * over its first lap, so it does not touch. */
-static void *ring_map(uint64_t bytes)
+ * us after). So every ring has one byte per page written (hv_touch_pages,
+ * util/pages.h), through the mapping its thread will use, before a thread
+ * gets it: writes through another mapping of the same pages (another
+ * process's, or a second mmap here) leave the first lap as slow (measured
+ * for the sidecar's shared segment), so the sidecar cannot do it for us.
+ *
+ * Two kinds of ring:
+ * - Made on a thread that waits for it (`huge`): the activating thread's
+ *   (hv_collector_prepare at activation) and a thread's that found no spare
+ *   (hv_collector_claim). Mapped for huge pages (hv_map_huge: a 4 MiB ring is
+ *   two 2 MiB pages and one 4 KiB page for its last bytes), which turns the
+ *   1024 slow first writes into three: activation on this VM went from
+ *   ~10-25 ms to ~1-3 ms (docs/trace-format.md, "First-touch cost"). A huge
+ *   page the host never backed costs more (~15-20 ms here, the host's own
+ *   first writes of its 512 4 KiB pages), but no more than the same memory in
+ *   4 KiB pages would. Where huge pages are refused (THP "never", none free)
+ *   the touch pays for 4 KiB pages as before.
+ * - A spare made by the writer thread a slice at a time between its drain
+ *   passes (hv_collector_prepare_step): 4 KiB pages, because one huge page's
+ *   first write cannot be cut into slices, and the ~15-20 ms of one the host
+ *   never backed would hold the writer off the rings for most of their span.
+ * A thread that claims a ring on its own (no spare ready) does not touch
+ * a 4 KiB ring: that would take the first lap's cost as one stall. */
+static void *ring_map(uint64_t bytes, int huge)
 {
-    void *mem = mmap(NULL, hv_ring_footprint(bytes), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    return mem == MAP_FAILED ? NULL : mem;
+    size_t len = hv_ring_footprint(bytes);
+    if (!huge) {
+        void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        return mem == MAP_FAILED ? NULL : mem;
+    }
+    void *mem = hv_map_huge(len);
+    /* Kernels before 5.14 have no MADV_POPULATE_WRITE: writing a byte per
+     * page populates the same way (what MAP_POPULATE did). */
+    if (mem && madvise(mem, len, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        hv_touch_pages(mem, 0, len);
+    return mem;
 }
 
 static struct hv_ring *ring_new(uint64_t bytes, uint32_t tid, int touch)
 {
-    void *mem = ring_map(bytes);
+    void *mem = ring_map(bytes, 1);
     if (!mem)
         return NULL;
     if (touch)
@@ -157,7 +182,7 @@ int hv_collector_prepare_step(struct hv_collector *c, struct hv_ring_prep *p, ui
     if (!p->mem) {
         if (!spare_wanted(c))
             return 0;
-        if (!(p->mem = ring_map(c->ring_bytes)))
+        if (!(p->mem = ring_map(c->ring_bytes, 0)))
             return -1;
         p->len = hv_ring_footprint(c->ring_bytes);
         p->done = 0;

@@ -204,10 +204,12 @@ static void say_stats(const struct hv_writer_thread *w)
     hv_trace_writer_stats(w->out, &ts);
     char msg[700];
     int n = snprintf(msg, sizeof msg,
-                     "hipvis: writer: %llu drain passes, first %.1f ms after start; longest gap between two "
+                     "hipvis: writer: activation %.1f ms (compression thread %s by then); "
+                     "%llu drain passes, first %.1f ms after start; longest gap between two "
                      "passes %.1f ms, longest pass %.1f ms, most records in one pass %llu; waited for "
                      "compression %.1f ms (longest %.1f ms); %llu spare rings readied, %.1f ms of page writes "
                      "(longest slice %.2f ms)\n",
+                     (double)st->activation_ns / 1e6, st->ready ? "warm" : "still warming",
                      (unsigned long long)st->passes, (double)st->first_pass_ns / 1e6, (double)st->max_gap_ns / 1e6,
                      (double)st->max_pass_ns / 1e6, (unsigned long long)st->max_records, (double)ts.wait_ns / 1e6,
                      (double)ts.max_wait_ns / 1e6, (unsigned long long)st->spares, (double)st->prep_ns / 1e6,
@@ -284,6 +286,12 @@ int hv_writer_start(struct hv_writer_thread *w, const struct hv_file_header *hdr
     }
     pthread_mutex_unlock(&w->lock);
     return 0;
+}
+
+void hv_writer_activated(struct hv_writer_thread *w)
+{
+    w->stats.ready = hv_trace_writer_ready(w->out);
+    w->stats.activation_ns = hv_mono_ns() - w->hdr.start_ns;
 }
 
 void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)

@@ -31,6 +31,9 @@ struct hv_writer_stats {
     uint64_t spares;           /* spare rings readied */
     uint64_t prep_ns;          /* time spent writing pages (own buffers, spare rings) */
     uint64_t max_prep_ns;      /* longest single slice of it */
+    /* Set once, by the activating thread (hv_writer_activated): */
+    uint64_t activation_ns;    /* the activating call's set-up, from the header's start_ns */
+    int ready;                 /* the compression thread's warm-up was done by then (1) or not (0) */
 };
 
 struct hv_writer_thread {
@@ -66,6 +69,10 @@ void hv_writer_init(struct hv_writer_thread *w, struct hv_collector *col, const 
 /* Opens the trace and starts the thread. Returns 0 or -errno (tracing should
  * then stay off: nothing could be written anyway). */
 int hv_writer_start(struct hv_writer_thread *w, const struct hv_file_header *hdr);
+/* At activation, once the activating thread's ring is written: notes in the
+ * stats how long activation took and whether the compression thread's
+ * warm-up, which ran in parallel, was done by then (HIPVIS_WRITER_STATS). */
+void hv_writer_activated(struct hv_writer_thread *w);
 /* Stops the thread, drains everything, writes the footer and closes. */
 void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls);
 /* In a fork child: the thread does not exist there and the file is the

@@ -55,13 +55,15 @@ LD_LIBRARY_PATH=$build/tests/double HIPVIS_QUIET=1 HIPVIS_OUTPUT=$tmp/d50.zst LD
     "$build/tests/apps/decode_loop" --steps 50000 --prefill-every 8 >/dev/null
 echo "  decode loop, 50,000 steps on the double: dropped $(footer_drops "$tmp/d50.zst")"
 # The same rate twice: steady from the first call's return, then with the
-# loop's clock started before its first call, whose ~10 ms (tracing's
-# activation on this VM) the loop catches up in one burst at full speed
-# (uniform_loop.c --pace-from).
+# loop's clock started before its first call, whose time (tracing's
+# activation: HIPVIS_WRITER_STATS prints it) the loop catches up in one
+# burst at full speed (uniform_loop.c --pace-from).
 for from in first start; do
-    rate=$(HIPVIS_QUIET=1 HIPVIS_OUTPUT=$tmp/f.zst LD_PRELOAD=$lib "$build/tests/bench/uniform_loop" --calls 3000000 \
-        --rate 1500000 --pace-from $from | sed 's/.*rate=//')
-    echo "  fake-runtime loop, 3 M calls at $rate, paced from $from: dropped $(footer_drops "$tmp/f.zst")"
+    out=$(HIPVIS_QUIET=1 HIPVIS_WRITER_STATS=1 HIPVIS_OUTPUT=$tmp/f.zst LD_PRELOAD=$lib \
+        "$build/tests/bench/uniform_loop" --calls 3000000 --rate 1500000 --pace-from $from 2>&1)
+    rate=$(echo "$out" | sed -n 's/^uniform_loop:.*rate=//p')
+    act=$(echo "$out" | sed -n 's/.*writer: activation \([0-9.]* ms\).*/\1/p')
+    echo "  fake-runtime loop, 3 M calls at $rate, paced from $from: dropped $(footer_drops "$tmp/f.zst"); activation $act"
 done
 rm -f "$tmp"/d50.zst "$tmp"/f.zst "$tmp"/*.v1.zst "$tmp/u.zst"
 

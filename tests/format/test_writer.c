@@ -5,6 +5,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -132,6 +133,11 @@ static void test_warm(void)
     struct hv_trace_writer *w;
     CHECK(hv_trace_writer_open(tu_path("warm.zst"), &h, 1, &w) == 0);
     CHECK(hv_trace_writer_set_async(w) == 0);
+    /* The slices start once the compression thread has populated the
+     * buffers (hv_trace_writer_ready); until then a slice writes nothing. */
+    for (int i = 0; i < 10000 && !hv_trace_writer_ready(w); i++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);   /* 10 s at most */
+    CHECK(hv_trace_writer_ready(w));
     size_t next = 0, slices = 0;
     /* No time budget: one slice writes 8 pages. */
     while (hv_trace_writer_warm(w, 0) && slices < 100000) {
