@@ -6,7 +6,7 @@
 #include "preload/evidence.h"
 #include "guard/guard.h"
 
-void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width)
+void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence)
 {
     const struct hv_copy_args *a = &c->a.copy;
     uint16_t api = c->api;
@@ -17,7 +17,6 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded
      * against. */
     int guard = r == 0 && !blocking && a->dir == HV_DIR_H2D && !capturing && hv_guard_mode() != HV_GUARD_OFF;
-    int evidence = hv_ev_copy_wanted(t, c);   /* once per copy: it may take a sampling turn */
     if (!blocking && !guard && !evidence && !hv_hot.py_on) {
         hv_call_commit(t, c);
         return;

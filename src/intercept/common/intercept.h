@@ -225,16 +225,16 @@ _Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_c
                    offsetof(struct hv_copy_args, payload_hash) == 60,
                "no padding between the copy fields hv_trace_copy writes");
 
-/* What a copy does beyond its record (copy.c): evidence (when
- * hv_ev_copy_wanted wants it), Python frames, the guard's note, a blocking
+/* What a copy does beyond its record (copy.c): evidence (when `evidence`,
+ * hv_ev_copy_wanted's answer), Python frames, the guard's note, a blocking
  * copy's observation; or nothing, when none of them applies. Commits `c`.
  * `width`: bytes per row. Takes no pointer to the description, so that the
  * description never leaves registers in the inline part. */
-HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width);
+HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence);
 
-/* The hv_hot.gates a copy asks about: evidence on copies, Python frames,
- * the guard armed (or not read yet). */
-#define HV_GATES_COPY (HV_GATE_BITS(1, HV_EV_COPY) | HV_GATE_BITS(2, 0xff) | HV_GATE_BITS(3, 0xff))
+/* The hv_hot.gates a copy asks about besides evidence: Python frames, the
+ * guard armed (or not read yet). */
+#define HV_GATES_COPY (HV_GATE_BITS(2, 0xff) | HV_GATE_BITS(3, 0xff))
 
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
@@ -275,10 +275,13 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     a->dst_device = (int16_t)cp->dst_device;
     a->src_device = (int16_t)cp->src_device;
     a->payload_hash = 0;
-    /* Beyond the record: a blocking copy (an observation), or an option
-     * that may want this copy (hv_trace_copy_rest decides). */
-    if (__builtin_expect(!(cp->flags & HV_COPY_ASYNC) || (hv_hot.gates & HV_GATES_COPY), 0)) {
-        hv_trace_copy_rest(t, c, cp->bytes);
+    /* Beyond the record: a blocking copy (an observation), evidence, or an
+     * option that may want this copy (hv_trace_copy_rest decides). The
+     * evidence test stays inline: at the defaults (the rewrite check on) it
+     * is asked on every copy and says no to most. */
+    int evidence = hv_ev_copy_wanted(t, c);   /* once per copy: it may take a sampling turn */
+    if (__builtin_expect(!(cp->flags & HV_COPY_ASYNC) || evidence || (hv_hot.gates & HV_GATES_COPY), 0)) {
+        hv_trace_copy_rest(t, c, cp->bytes, evidence);
         return;
     }
     hv_call_commit(t, c);
