@@ -24,8 +24,8 @@ struct hv_hot {
     alignas(64) _Atomic int state;    /* enum hv_tracer_state (tracer.h) */
     _Atomic int clock_mode;           /* enum hv_clock_mode (record/clock.h): how a call reads its ticks */
     /* Per-call options, each owned by its module; one word so that a copy
-     * asks "anything beyond the record?" with one load and one test
-     * (HV_GATES_COPY, intercept.h hv_trace_copy). */
+     * asks about several with one load and one test (HV_GATES_COPY,
+     * intercept.h hv_trace_copy). */
     union {
         struct {
             uint8_t data_gate;        /* names: nonzero when HIPVIS_START is not "all" */
