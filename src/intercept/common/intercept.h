@@ -169,15 +169,15 @@ static inline struct hv_sref hv_sref_of(const struct hv_thread_ctx *t, uintptr_t
     return (struct hv_sref){id, form};
 }
 
-/* Begins a call record, on stream `s` unless s.id is 0; *state gets the
- * stream's state (may be NULL). */
+/* Begins a call record, on stream `s` unless s.id is 0; *state (when
+ * asked) gets the stream's state (may be NULL): hv_call_start has just put
+ * it in the thread's one-entry cache, so asking again is one compare. */
 static inline struct hv_call *hv_begin_on(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                                           struct hv_stream_state **state)
 {
-    if (!state)
-        return hv_call_start(t, HV_CALL_KEY(api, s.id ? s.form : HV_STREAM_FORM_NONE, r), s.id, 1);
-    struct hv_call *c = hv_call_begin(t, api, r);
-    *state = s.id ? hv_call_stream(t, c, s.id, s.form) : NULL;
+    struct hv_call *c = hv_call_start(t, HV_CALL_KEY(api, s.id ? s.form : HV_STREAM_FORM_NONE, r), s.id, 1);
+    if (state)
+        *state = s.id ? hv_stream_cached(t, s.id) : NULL;
     return c;
 }
 
