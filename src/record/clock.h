@@ -106,17 +106,6 @@ static inline uint64_t hv_ticks_call(int mode, uint64_t after)
     return hv_mono_ns();
 }
 
-/* An ordered read that follows the computation of `after` (hv_rdtsc_ordered_after). */
-static inline uint64_t hv_ticks_ordered_after(uint64_t after)
-{
-#if defined(__x86_64__)
-    if (__builtin_expect(hv_clock_use_tsc, 1))
-        return hv_rdtsc_ordered_after(after);
-#endif
-    (void)after;
-    return hv_mono_ns();
-}
-
 /* Decides whether the TSC is usable (constant + nonstop) and takes the
  * first calibration pair. */
 void hv_clock_init(struct hv_clock_cal *cal);

@@ -96,7 +96,7 @@ struct hv_ring *hv_ring_init(void *mem, uint64_t capacity, uint32_t tid);
 
 static inline uint8_t *hv_ring_data(struct hv_ring *r) { return (uint8_t *)r + r->data_offset; }
 
-/* The slow half of hv_ring_reserve (ring.c): the record would pass the
+/* The slow half of hv_ring_reserve_mask (ring.c): the record would pass the
  * ring's limit (the end of the buffer or the producer's view of the
  * tail), or is too large. */
 __attribute__((cold)) void *hv_ring_reserve_slow(struct hv_ring *r, uint32_t len, uint64_t head);
@@ -142,12 +142,6 @@ static inline void *hv_ring_reserve_mask(struct hv_ring *r, uint64_t mask, uint3
         return p;
     hv_ring_bump(&r->made);
     return hv_ring_reserve_slow(r, len, atomic_load_explicit(&r->head, memory_order_relaxed));
-}
-
-/* The same reading the capacity from the ring. */
-static inline void *hv_ring_reserve(struct hv_ring *r, uint32_t len)
-{
-    return hv_ring_reserve_mask(r, r->capacity - 1, len);
 }
 
 /* Asks for the cache lines the next record will be written to, for
