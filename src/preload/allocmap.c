@@ -135,6 +135,20 @@ int hv_alloc_span_at(struct hv_alloc_map *m, uint64_t addr, struct hv_alloc_span
     return 1;
 }
 
+int hv_alloc_span_memo_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_span_memo *memo, struct hv_alloc_span *s)
+{
+    if (!hv_alloc_span_at(m, addr, s))
+        return 0;
+    /* A span that is an allocation starts at it (hv_alloc_span_at): the
+     * way needs only its size. An empty interval (the last byte of the
+     * address space) is answered and not kept. */
+    if (s->hi > s->lo) {
+        memmove(&memo[1], &memo[0], (HV_SPAN_MEMO_WAYS - 1) * sizeof *memo);
+        memo[0] = (struct hv_span_memo){s->version, s->lo, s->hi - s->lo, s->in ? s->r.bytes : 0};
+    }
+    return 1;
+}
+
 unsigned hv_alloc_copy_kinds_fill(struct hv_alloc_map *m, uint64_t dst, uint64_t src, struct hv_copy_memo memo[2])
 {
     struct hv_alloc_span s[2];

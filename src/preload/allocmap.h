@@ -71,6 +71,36 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
 }
 
 /*
+ * hv_alloc_span_at through a memo of spans (HV_SPAN_MEMO_WAYS ways: the
+ * thread's launch_memo, record/collector.h struct hv_span_memo): a launch's
+ * pointer arguments fall in the allocations the previous launches' did, so
+ * a repeat is a version compare and a range test per way tried instead of
+ * a binary search, whose levels are each a miss in situ (issue 12).
+ * `version` is m's (hv_alloc_version_hot for the tracer's map). A miss in
+ * every way searches, shifts the ways down (the last is dropped) and keeps
+ * the answer in way 0. Fills *s with the interval, `in` and, when in, the
+ * allocation's base and size that hv_alloc_span_at gives for the same
+ * version (not its mem and device, which a way does not keep, nor a gap's
+ * neighbour); returns 0 when no consistent answer could be read (s
+ * untouched).
+ */
+HV_COLD_FN int hv_alloc_span_memo_fill(struct hv_alloc_map *m, uint64_t addr, struct hv_span_memo *memo,
+                                       struct hv_alloc_span *s);
+static inline int hv_alloc_span_memo(struct hv_alloc_map *m, uint64_t version, uint64_t addr,
+                                     struct hv_span_memo *memo, struct hv_alloc_span *s)
+{
+    for (int w = 0; w < HV_SPAN_MEMO_WAYS; w++) {
+        const struct hv_span_memo *e = &memo[w];
+        if (version == e->version && addr - e->lo < e->len) {
+            *s = (struct hv_alloc_span){.version = version, .lo = e->lo, .hi = e->lo + e->len, .in = e->bytes != 0,
+                                        .r = {e->bytes ? e->lo : 0, e->bytes, 0, 0}};
+            return 1;
+        }
+    }
+    return hv_alloc_span_memo_fill(m, addr, memo, s);
+}
+
+/*
  * The memory kinds of a copy's two sides, through the thread's two-way memo
  * (struct hv_copy_memo[2], in the thread's context: record/collector.h):
  * per way and side the interval around the address last looked up over

@@ -5,17 +5,29 @@
 #include "preload/allocmap.h"
 #include "preload/kernels.h"
 
-/* `span` carries the last lookup's answer across the words of one launch:
- * a TensorIterator-style block holds hundreds of words (sizes, strides,
- * offsets and a few pointers into the same allocations), and each word that
- * falls in the same allocation or the same gap as the previous lookup needs
- * no binary search — a 1 KiB block costs a few searches instead of 128. */
+/* What a launch's scan carries from word to word. `span` holds the last
+ * lookup's answer: a TensorIterator-style block holds hundreds of words
+ * (sizes, strides, offsets and a few pointers into the same allocations),
+ * and each word that falls in the same allocation or the same gap as the
+ * previous lookup needs no binary search — a 1 KiB block costs a few
+ * searches instead of 128. `memo` (the thread's launch_memo, or NULL)
+ * carries the last two answers across launches: the next launch's
+ * pointers fall in the same pool, so it searches none (issue 12). */
+struct scan_state {
+    struct hv_alloc_span span;
+    struct hv_span_memo *memo;
+    uint64_t version;   /* the map's, read once per launch, for the memo */
+};
+
 HV_STEP_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
-                          struct hv_karg *out, int n, int max, struct hv_alloc_span *span)
+                          struct hv_karg *out, int n, int max, struct scan_state *st)
 {
     if (n >= max || value == 0)
         return n;
-    if (!hv_alloc_span_holds_hot(span, value) && !hv_alloc_span_at(hv_hot.allocs, value, span))
+    struct hv_alloc_span *span = &st->span;
+    if (!hv_alloc_span_holds_hot(span, value) &&
+        !(st->memo ? hv_alloc_span_memo(hv_hot.allocs, st->version, value, st->memo, span)
+                   : hv_alloc_span_at(hv_hot.allocs, value, span)))
         *span = (struct hv_alloc_span){0};   /* no consistent answer: untracked, and nothing to reuse */
     int tracked = span->in;
     /* Metadata says it is a pointer: keep it even when we do not know the
@@ -58,7 +70,7 @@ static void learn_word(struct hv_karg_learn *l, uint32_t byte_offset)
 /* One word of a by-value block: a value inside a tracked allocation is
  * reported (and learnt when `l`). */
 static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset, uint16_t index, struct hv_karg *out,
-                            int n, int max, struct hv_alloc_span *span, struct hv_karg_learn *l)
+                            int n, int max, struct scan_state *st, struct hv_karg_learn *l)
 {
     uint64_t v;
     memcpy(&v, p + off, 8);
@@ -67,9 +79,9 @@ static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset
      * The span was read during this launch; a word judged against it is
      * judged as of that moment, which is all a launch racing another
      * thread's allocation can ask. */
-    if (v == 0 || (!span->in && v - span->lo < span->hi - span->lo))
+    if (v == 0 || (!st->span.in && v - st->span.lo < st->span.hi - st->span.lo))
         return n;
-    int m = add_if_tracked(v, base_offset + off, index, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED, out, n, max, span);
+    int m = add_if_tracked(v, base_offset + off, index, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED, out, n, max, st);
     if (m > n && l)
         learn_word(l, base_offset + off);
     return m;
@@ -77,10 +89,10 @@ static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset
 
 /* Scans [p, p+len) word by word for values inside tracked allocations. */
 HV_STEP_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
-                      int max, struct hv_alloc_span *span, struct hv_karg_learn *l)
+                      int max, struct scan_state *st, struct hv_karg_learn *l)
 {
     for (size_t off = 0; off + 8 <= len && n < max; off += 8)
-        n = scan_word(p, (uint32_t)off, base_offset, index, out, n, max, span, l);
+        n = scan_word(p, (uint32_t)off, base_offset, index, out, n, max, st, l);
     return n;
 }
 
@@ -88,13 +100,13 @@ HV_STEP_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_off
  * past what is learnt). Word w of the block starts at byte base_offset + 8w,
  * whose bit is (base_offset + 8w) >> 3. */
 HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
-                       int max, struct hv_alloc_span *span, const struct hv_karg_learn *l)
+                       int max, struct scan_state *st, const struct hv_karg_learn *l)
 {
     size_t words = len / 8;
     for (size_t w = 0; w < words && n < max;) {
         uint32_t bit = (base_offset + 8 * (uint32_t)w) >> 3;
         if (bit >= HV_LEARN_WORDS) {
-            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, span, NULL);
+            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, st, NULL);
             w++;
             continue;
         }
@@ -106,21 +118,21 @@ HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_of
         }
         w += (size_t)__builtin_ctzll(bits);
         if (w < words)
-            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, span, NULL);
+            n = scan_word(p, 8 * (uint32_t)w, base_offset, index, out, n, max, st, NULL);
         w++;
     }
     return n;
 }
 
 int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
-                     struct hv_karg *out, int max, int learnt)
+                     struct hv_karg *out, int max, int learnt, struct hv_span_memo *memo)
 {
-    struct hv_alloc_span span = {0};
+    struct scan_state st = {.memo = memo, .version = memo ? hv_alloc_version_hot() : 0};
     int n = 0;
     if (!k || k->nargs == 0) {
         /* Without a layout a params array has no known length; only a packed
          * block can be scanned. */
-        return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &span, NULL) : 0;
+        return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &st, NULL) : 0;
     }
     struct hv_karg_learn *l = k->learn;
     int full = !learnt || !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
@@ -134,10 +146,10 @@ int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *
         if (a->kind == HV_ARGK_POINTER && a->size == 8) {
             uint64_t v;
             memcpy(&v, src, 8);
-            n = add_if_tracked(v, a->offset, (uint16_t)i, a->access, HV_ARG_METADATA, out, n, max, &span);
+            n = add_if_tracked(v, a->offset, (uint16_t)i, a->access, HV_ARG_METADATA, out, n, max, &st);
         } else if (a->size >= 8) {
-            n = full ? scan_words(src, a->size, a->offset, (uint16_t)i, out, n, max, &span, l)
-                     : scan_learnt(src, a->size, a->offset, (uint16_t)i, out, n, max, &span, l);
+            n = full ? scan_words(src, a->size, a->offset, (uint16_t)i, out, n, max, &st, l)
+                     : scan_learnt(src, a->size, a->offset, (uint16_t)i, out, n, max, &st, l);
         }
     }
     if (full && l && atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS)

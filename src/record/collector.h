@@ -70,6 +70,20 @@ struct hv_copy_memo {
     uint8_t mem[2];
 };
 
+/* One way of a launch's allocation-map memo (preload/allocmap.h
+ * hv_alloc_span_memo): the span [lo, lo + len) an argument's lookup found
+ * (an allocation of `bytes` at lo, or a gap when bytes is 0), valid while
+ * the map's version stays `version`. Kept in the thread's context across
+ * launches (issue 12): the eager launches of a serving step pass pointers
+ * into the same few allocations (the framework's memory pool) launch after
+ * launch. What a kernel argument records of its allocation is its extent,
+ * so that is all a way keeps (32 bytes: the context is static TLS). */
+#define HV_SPAN_MEMO_WAYS 4
+struct hv_span_memo {
+    uint64_t version;   /* even; 0 with len 0: empty */
+    uint64_t lo, len, bytes;
+};
+
 struct hv_thread_ctx {
     struct hv_ring *ring;
     /* Where the next record most likely goes (just past the last one
@@ -90,6 +104,11 @@ struct hv_thread_ctx {
      * untracked host scalar), so with one way every copy missed and
      * searched the map twice (in situ, a miss per level of the search). */
     struct hv_copy_memo copy_memo[2];
+    /* The spans this thread's last launches' pointer arguments fell in:
+     * the map is searched (a miss per level in situ) only for an allocation
+     * or gap none of them named. Four ways: the double's decode loop
+     * alternates two kernels over three buffers. */
+    struct hv_span_memo launch_memo[HV_SPAN_MEMO_WAYS];
     uint32_t rewrite_skip;   /* evidence: eligible copies the rewrite check skips before its next one */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */

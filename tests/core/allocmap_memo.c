@@ -8,10 +8,13 @@
  * second copy in turn); and a step's two copies in turn keep one way each.
  * The span a
  * launch's argument scan carries from word to word (hv_alloc_span_holds,
- * else hv_alloc_span_at) gives the allocation hv_alloc_find gives.
+ * else hv_alloc_span_at) gives the allocation hv_alloc_find gives, and so
+ * does the thread's launch memo across launches (hv_alloc_span_memo); a
+ * loop's launches over three buffers in turn keep one way each.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "preload/allocmap.h"
 
@@ -42,6 +45,23 @@ static void check_span(uint64_t addr)
                 (unsigned long long)addr, span.in, (unsigned long long)span.r.base,
                 (unsigned long long)span.r.bytes, want_in, want_in ? (unsigned long long)want.base : 0ull,
                 want_in ? (unsigned long long)want.bytes : 0ull);
+}
+
+/* The launch memo (hv_alloc_span_memo) answers as hv_alloc_find does. */
+static struct hv_span_memo launch_memo[HV_SPAN_MEMO_WAYS];
+static void check_launch(uint64_t addr)
+{
+    struct hv_alloc_range want;
+    struct hv_alloc_span s = {0};
+    int want_in = hv_alloc_find(&map, addr, &want);
+    int ok = hv_alloc_span_memo(&map, hv_alloc_version(&map), addr, launch_memo, &s);
+    checked++;
+    if ((!ok || s.in != want_in || !((s.lo <= addr && addr < s.hi) || s.lo == s.hi) ||
+         (want_in && (s.r.base != want.base || s.r.bytes != want.bytes))) &&
+        failed++ < 10)
+        fprintf(stderr, "FAIL launch memo at %#llx: %d in %d [%#llx +%llu), map says %d [%#llx +%llu]\n",
+                (unsigned long long)addr, ok, s.in, (unsigned long long)s.r.base, (unsigned long long)s.r.bytes, want_in,
+                want_in ? (unsigned long long)want.base : 0ull, want_in ? (unsigned long long)want.bytes : 0ull);
 }
 
 static int same_memo(const struct hv_copy_memo *a, const struct hv_copy_memo *b)
@@ -90,8 +110,11 @@ int main(void)
             check(held, a + (uint64_t)(int64_t)d - 4096, memo);   /* and a second copy in turn */
             check(held, a + (uint64_t)(int64_t)d, memo);   /* the other side moving */
             check_span(a + (uint64_t)(int64_t)d);
+            check_launch(a + (uint64_t)(int64_t)d);
+            check_launch(held);   /* another argument of the same launch */
         }
         check_span(next_rand() >> (next_rand() % 64));   /* small words, as in a kernel's arguments */
+        check_launch(next_rand() >> (next_rand() % 64));
         held = 0x10000 + next_rand() % (4096 * 64 + 1024);
         check(held, next_rand(), memo);
         check(next_rand(), held, memo);
@@ -118,6 +141,25 @@ int main(void)
         if ((h2d != (HV_MEM_DEVICE | HV_MEM_HOST_PINNED << 8) || d2h != (HV_MEM_UNKNOWN | HV_MEM_DEVICE << 8) ||
              !kept) && failed++ < 10)
             fprintf(stderr, "FAIL alternating copies: %#x %#x, memo %s\n", h2d, d2h, kept ? "kept" : "refilled");
+    }
+    /* Launches of two kernels in turn over three buffers, (a, b) then
+     * (b, c), as the double's decode loop makes them: once each buffer was
+     * looked up, no launch refills a way while the map stays the same. */
+    struct hv_span_memo lm[HV_SPAN_MEMO_WAYS] = {{0}};
+    static const uint64_t args[4] = {0x100010, 0x300010, 0x300020, 0x500010};
+    struct hv_alloc_span sp;
+    for (int i = 0; i < 4; i++)
+        (void)hv_alloc_span_memo(&m2, hv_alloc_version(&m2), args[i], lm, &sp);
+    struct hv_span_memo lm_before[HV_SPAN_MEMO_WAYS];
+    memcpy(lm_before, lm, sizeof lm);
+    for (int i = 0; i < 32; i++) {
+        int ok = hv_alloc_span_memo(&m2, hv_alloc_version(&m2), args[i % 4] + (uint64_t)i, lm, &sp);
+        checked++;
+        if ((!ok || !sp.in || sp.r.base != (args[i % 4] & ~(uint64_t)0xfff) || sp.r.bytes != 4096 ||
+             memcmp(lm, lm_before, sizeof lm) != 0) && failed++ < 10)
+            fprintf(stderr, "FAIL launches in turn: argument %#llx: %d in %d base %#llx, memo %s\n",
+                    (unsigned long long)args[i % 4], ok, sp.in, (unsigned long long)sp.r.base,
+                    memcmp(lm, lm_before, sizeof lm) ? "refilled" : "kept");
     }
     printf("allocmap-memo: %ld lookups, %ld disagreed with hv_alloc_kind / hv_alloc_find\n", checked, failed);
     return failed != 0;

@@ -76,7 +76,7 @@ static void emit_node(struct walk *w, void *graph, void *node, uint32_t index, u
     describe_common(w->get, node, &d);
     uint64_t func = d.type == HV_NODE_KERNEL ? d.u.kernel.func : 0;
     if (func)
-        nargs = hv_kargs_collect(hv_kernels_find(func), d.kparams, d.kblock, d.kblock_bytes, args, HV_MAX_KARGS, 0);
+        nargs = hv_kargs_collect(hv_kernels_find(func), d.kparams, d.kblock, d.kblock_bytes, args, HV_MAX_KARGS, 0, NULL);
     if (func)
         hv_guard_note_args(w->exec, HV_PTR(node), args, nargs);  /* HIPVIS_GUARD: what the exec reads */
     if (d.type == HV_NODE_KERNEL) {
@@ -221,7 +221,7 @@ void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, ui
                             uint64_t func, const struct hv_kargs_src *a)
 {
     struct hv_karg args[HV_MAX_KARGS];
-    int n = func && a && r == 0 ? hv_kargs_collect(hv_kernels_find(func), a->params, a->kblock, a->kblock_bytes, args, HV_MAX_KARGS, 0)
+    int n = func && a && r == 0 ? hv_kargs_collect(hv_kernels_find(func), a->params, a->kblock, a->kblock_bytes, args, HV_MAX_KARGS, 0, NULL)
                                 : 0;
     struct hv_call *c = hv_call_begin(t, api, r);
     c->a.graph.exec = exec;

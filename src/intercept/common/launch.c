@@ -77,7 +77,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];
     int n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
-                             !(c->flags & HV_CALL_CAPTURING));
+                             !(c->flags & HV_CALL_CAPTURING), t->launch_memo);
     struct hv_launch_args *a = &c->a.launch;
     a->func = l->func;
     memcpy(a->grid, l->grid, sizeof a->grid);
