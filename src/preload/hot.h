@@ -111,46 +111,4 @@ extern struct hv_hot hv_hot;
 #define HV_STEP_fn HV_STEP_SECTION_(HV_STEP_FRONT_END)
 #define HV_STEP_data HV_STEP_DATA
 
-/*
- * An eager launch's code after the real call, asked for before it (issue
- * 12). A serving step's eager launches (PyTorch's prefill: four ATen
- * kernels every 8th step) ran ~60 lines of hipvis code each: the lookup
- * of the kernel, the scan of its by-value block for pointers, the
- * arguments' record. Between two launches the interpreter, the framework
- * and the driver evict that code; an instruction fetch that misses waits
- * for its line, one line after another along the path, and on the H200
- * host a prefill step cost +1.57 µs against +0.24 µs for a replay step
- * (docs/validation.md, sixth session). HV_LAUNCH_FN places those functions
- * together (".text.sorted.hv_step2l1", between the shared step functions
- * and the HIP front end's wrappers) between two empty marker functions
- * (steptext.c), and each launch wrapper asks for every line between them
- * with PREFETCHT1 before the real call: the driver's launch takes
- * microseconds, time for the lines to reach the second-level cache, which
- * instruction fetches read. A prefetch never faults, so a linker that
- * placed the markers elsewhere would cost bandwidth, never a wrong
- * answer; tests/core/step_text.sh checks the order in the built library.
- * Only launches: one instruction per line (~4 KiB: ~60) costs a call made
- * back to back ~0.5 ns per line on the development VM, which a copy or a
- * synchronize (issue 13's back-to-back figure) does not pay.
- */
-#define HV_LAUNCH_FN __attribute__((hot, section(".text.sorted.hv_step2l1")))
-void hv_launch_text_begin(void);
-void hv_launch_text_end(void);
-static inline void hv_launch_code_prefetch(void)
-{
-    for (const char *p = (const char *)hv_launch_text_begin; p < (const char *)hv_launch_text_end; p += 64)
-        __builtin_prefetch(p, 0, 2);
-}
-/* The third part of intercept.h's HV_WRAP_ATTRS(part): what a wrapper asks
- * for before the real call beyond its data (HV_CALL_PREFETCH). Launch
- * wrappers take the attributes of step or hot wrappers plus the prefetch. */
-#define HV_HOT_pf
-#define HV_STEP_pf
-#define HV_STEP_LAUNCH_fn HV_STEP_fn
-#define HV_STEP_LAUNCH_data HV_STEP_data
-#define HV_STEP_LAUNCH_pf hv_launch_code_prefetch()
-#define HV_HOT_LAUNCH_fn HV_HOT_fn
-#define HV_HOT_LAUNCH_data HV_HOT_data
-#define HV_HOT_LAUNCH_pf hv_launch_code_prefetch()
-
 #endif

@@ -19,7 +19,7 @@ struct scan_state {
     uint64_t version;   /* the map's, read once per launch, for the memo */
 };
 
-HV_LAUNCH_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
+HV_STEP_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
                           struct hv_karg *out, int n, int max, struct scan_state *st)
 {
     if (n >= max || value == 0)
@@ -88,7 +88,7 @@ static inline int scan_word(const uint8_t *p, uint32_t off, uint32_t base_offset
 }
 
 /* Scans [p, p+len) word by word for values inside tracked allocations. */
-HV_LAUNCH_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
+HV_STEP_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
                       int max, struct scan_state *st, struct hv_karg_learn *l)
 {
     for (size_t off = 0; off + 8 <= len && n < max; off += 8)
@@ -99,7 +99,7 @@ HV_LAUNCH_FN static int scan_words(const uint8_t *p, size_t len, uint32_t base_o
 /* The same, reading only the words learnt to hold pointers (and every word
  * past what is learnt). Word w of the block starts at byte base_offset + 8w,
  * whose bit is (base_offset + 8w) >> 3. */
-HV_LAUNCH_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
+HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_offset, uint16_t index, struct hv_karg *out, int n,
                        int max, struct scan_state *st, const struct hv_karg_learn *l)
 {
     size_t words = len / 8;

@@ -26,11 +26,11 @@
  * `memo`: the calling thread's launch_memo (allocmap.h hv_alloc_span_memo),
  * or NULL to search the allocation map for every new span. */
 struct hv_kernel_info;
-HV_LAUNCH_FN int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
+HV_STEP_FN int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
                      struct hv_karg *out, int max, int learnt, struct hv_span_memo *memo);
 
 /* Emits one HV_REC_KARGS record (after the owning call was committed). */
-HV_LAUNCH_FN void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,
+HV_STEP_FN void hv_kargs_emit(struct hv_thread_ctx *t, uint64_t seq, uint64_t owner_node, uint64_t func, uint32_t name_id,
                    const struct hv_karg *args, int n);
 
 #endif

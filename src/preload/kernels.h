@@ -50,6 +50,6 @@ struct hv_kernel_info {
 
 /* Stores a copy of `info` (args copied too). Returns 0 or -1 (table full / no memory). */
 int hv_kernels_add(const struct hv_kernel_info *info);
-HV_LAUNCH_FN const struct hv_kernel_info *hv_kernels_find(uint64_t func);
+HV_STEP_FN const struct hv_kernel_info *hv_kernels_find(uint64_t func);
 
 #endif

@@ -56,9 +56,3 @@ check-lifecycle: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze $(COR
 	tests/core/lifecycle.sh $(BUILD) $(DOUBLE_DIR)
 
 CHECKS += check-lifecycle
-
-# The launch path's code between the markers its wrappers prefetch (preload/hot.h).
-check-step-text: $(LIBHIPVIS)
-	tests/core/step_text.sh $(LIBHIPVIS)
-
-CHECKS += check-step-text

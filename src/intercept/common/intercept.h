@@ -46,9 +46,7 @@
 
 /* Attributes of the wrappers defined next, of their code (part fn) and of
  * their registry entry, which holds the real function's address (part
- * data), and what they ask for before the real call beyond their data
- * (part pf: the launch path's code, preload/hot.h hv_launch_code_prefetch):
- * none, or HV_HOT_fn / HV_HOT_data / HV_HOT_pf (preload/hot.h) around the
+ * data): none, or HV_HOT_fn / HV_HOT_data (preload/hot.h) around the
  * wrappers of the APIs a serving loop calls every step:
  *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part) HV_HOT_##part ... wrappers ...
  *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part)
@@ -88,7 +86,6 @@
             const uint16_t api_ = HV_API_##name;                                            \
             (void)api_;                                                                     \
             HV_CALL_PREFETCH(t_);                                                           \
-            HV_WRAP_ATTRS(pf);                                                              \
             before;                                                                         \
         }                                                                                   \
         HV_ST_MARK(st1_);                                                                   \
@@ -454,7 +451,7 @@ struct hv_launch_desc {
     const struct hv_kernel_info *announce;
 };
 
-HV_LAUNCH_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
+HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l);
 
 /* The packed argument block of an `extra` launch array, given the runtime's

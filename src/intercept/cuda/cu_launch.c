@@ -23,13 +23,13 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_
            c ? c->sharedMemBytes : 0, params, extra)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_LAUNCH_##part   /* every step of a GPU serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_CU_WRAP(cuLaunchKernel,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
            (f, gx, gy, gz, bx, by, bz, shm, s, params, extra), LAUNCH(HV_SPT_LEGACY, extra))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_LAUNCH_##part   /* called every step of a serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuLaunchKernel_ptsz,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
@@ -45,7 +45,7 @@ HV_CU_WRAP(cuLaunchCooperativeKernel_ptsz,
             CUstream s, void **params),
            (f, gx, gy, gz, bx, by, bz, shm, s, params), LAUNCH(HV_SPT_PER_THREAD, NULL))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_LAUNCH_##part   /* called every step of a serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CU_WRAP(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
            (c, f, params, extra), LAUNCH_EX(HV_SPT_LEGACY))
 #undef HV_WRAP_ATTRS

@@ -51,7 +51,7 @@ static CUresult read_layout(void *f, int is_kernel, struct hv_kernel_info *info,
     return first;
 }
 
-HV_LAUNCH_FN const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, uint64_t key, void *f, int is_kernel, int *fresh)
+const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, uint64_t key, void *f, int is_kernel, int *fresh)
 {
     *fresh = 0;
     const struct hv_kernel_info *k = hv_kernels_find(key);
@@ -73,7 +73,7 @@ HV_LAUNCH_FN const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, 
     return hv_kernels_find(key);
 }
 
-HV_LAUNCH_FN const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const void *stub, void *real, int *fresh)
+const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const void *stub, void *real, int *fresh)
 {
     *fresh = 0;
     const struct hv_kernel_info *k = hv_kernels_find(HV_PTR(stub));

@@ -18,7 +18,7 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct 
            c ? c->blockDim : (dim3){0, 0, 0}, c ? c->dynamicSmemBytes : 0, args)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_LAUNCH_##part   /* called every step of a serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_CUDART_WRAP(cudaLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),
                (f, g, b, args, shm, s), LAUNCH(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaLaunchKernel_ptsz, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),

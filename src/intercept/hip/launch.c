@@ -16,11 +16,11 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStrea
 #define EVENTS(e0, e1) .ev_start = HV_PTR(e0), .ev_stop = HV_PTR(e1)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_LAUNCH_##part   /* every step of a GPU serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_LEGACY, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_LAUNCH_##part   /* called every step of a serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipLaunchKernel_spt, (const void *f, dim3 g, dim3 b, void **args, size_t shm, hipStream_t s),
             (f, g, b, args, shm, s), LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args)))
 #undef HV_WRAP_ATTRS
@@ -36,7 +36,7 @@ HV_HIP_WRAP(hipExtLaunchKernel_spt,
             (f, g, b, args, shm, s, e0, e1, flags),
             LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(f), DIMS(g, b), .shmem = shm, KPARAMS(args), EVENTS(e0, e1)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_LAUNCH_##part   /* called every step of a serving loop, launch (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
 HV_HIP_WRAP(hipModuleLaunchKernel,
             (hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
              unsigned shm, hipStream_t s, void **params, void **extra),
