@@ -11,17 +11,26 @@
 #ifdef HV_SELFTIME
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hipvis/api.h"
 #include "preload/realsym.h"
 #include "preload/selftime.h"
 
-/* Slots [0, HV_API__MAX): APIs; then one per enum hv_st_part. */
-#define ST_SLOTS (HV_API__MAX + HV_ST_PART__N)
+/* Slots [0, HV_API__MAX): APIs; then one per enum hv_st_part; then each
+ * API's ticks before the real call ("pre:<api>"). */
+#define ST_PRE (HV_API__MAX + HV_ST_PART__N)
+#define ST_SLOTS (ST_PRE + HV_API__MAX)
 static _Atomic uint64_t st_calls[ST_SLOTS], st_ticks[ST_SLOTS];
 static const char *const part_names[HV_ST_PART__N] = {
     [HV_ST_PART_PYFRAMES] = "part:pyframes",
     [HV_ST_PART_COPY_EV] = "part:copy-evidence",
+    [HV_ST_PART_COPY_START] = "part:copy-start",
+    [HV_ST_PART_COPY_KINDS] = "part:copy-kinds",
+    [HV_ST_PART_LAUNCH_KERNEL] = "part:launch-kernel",
+    [HV_ST_PART_LAUNCH_CALL] = "part:launch-call",
+    [HV_ST_PART_LAUNCH_SCAN] = "part:launch-scan",
+    [HV_ST_PART_LAUNCH_REC] = "part:launch-rec",
 };
 
 static void add(unsigned slot, uint64_t ticks)
@@ -30,10 +39,12 @@ static void add(unsigned slot, uint64_t ticks)
     atomic_fetch_add_explicit(&st_ticks[slot], ticks, memory_order_relaxed);
 }
 
-void hv_selftime_add(uint16_t api, uint64_t ticks)
+void hv_selftime_add(uint16_t api, uint64_t pre_ticks, uint64_t ticks)
 {
-    if (api < HV_API__MAX)
+    if (api < HV_API__MAX) {
         add(api, ticks);
+        add(ST_PRE + api, pre_ticks);
+    }
 }
 
 void hv_selftime_part(enum hv_st_part part, uint64_t ticks)
@@ -57,7 +68,14 @@ HV_EXPORT int hipvis_selftime(int i, int reset, const char **name, uint64_t *cal
     }
     if (i < 0 || i >= ST_SLOTS)
         return -1;
-    *name = i < HV_API__MAX ? hv_api_name((uint16_t)i) : part_names[i - HV_API__MAX];
+    static char pre_names[HV_API__MAX][48];   /* "pre:<api>", written once each (a measuring build) */
+    if (i >= ST_PRE && !pre_names[i - ST_PRE][0]) {
+        const char *api = hv_api_name((uint16_t)(i - ST_PRE));
+        snprintf(pre_names[i - ST_PRE], sizeof pre_names[0], "pre:%s", api ? api : "?");
+    }
+    *name = i < HV_API__MAX ? hv_api_name((uint16_t)i)
+            : i < ST_PRE    ? part_names[i - HV_API__MAX]
+                            : pre_names[i - ST_PRE];
     *calls = atomic_load_explicit(&st_calls[i], memory_order_relaxed);
     *ticks = atomic_load_explicit(&st_ticks[i], memory_order_relaxed);
     return 0;

@@ -250,10 +250,12 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * blocking ones are host observations and always are. */
     if ((cp->flags & HV_COPY_ASYNC) && hv_data_skip(t, s.id))
         return;
-    struct hv_call *c = hv_call_start(t, HV_CALL_KEY(api, s.form, r), s.id, 0);   /* a copy names a stream */
+    struct hv_call *c;
+    HV_ST_PART(HV_ST_PART_COPY_START, c = hv_call_start(t, HV_CALL_KEY(api, s.form, r), s.id, 0));   /* a copy names a stream */
     struct hv_copy_args *a = &c->a.copy;
-    unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR(cp->dst), HV_PTR(cp->src),
-                                         t->copy_memo);
+    unsigned kinds;
+    HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR(cp->dst),
+                                                                  HV_PTR(cp->src), t->copy_memo));
     enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)

@@ -71,13 +71,16 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * is the one that makes a kernel known (its HV_REC_KERNEL is state). */
     if (!l->announce && hv_data_skip(t, s.id))
         return;
-    const struct hv_kernel_info *k = hv_kernels_find(l->func);
-    struct hv_call *c = hv_begin_on(t, api, r, s, NULL);
+    const struct hv_kernel_info *k;
+    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
+    struct hv_call *c;
+    HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, s, NULL));
     /* After hv_begin_on, which knows whether the stream is capturing: a
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];
-    int n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
-                             !(c->flags & HV_CALL_CAPTURING), t->launch_memo);
+    int n;
+    HV_ST_PART(HV_ST_PART_LAUNCH_SCAN, n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
+                                                            !(c->flags & HV_CALL_CAPTURING), t->launch_memo));
     struct hv_launch_args *a = &c->a.launch;
     a->func = l->func;
     memcpy(a->grid, l->grid, sizeof a->grid);
@@ -91,11 +94,13 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     a->event_start = l->ev_start;
     a->event_stop = l->ev_stop;
     uint64_t seq = c->h.seq;
-    hv_call_commit(t, c);
-    hv_ev_stack(t, seq);
-    if (l->announce)
-        hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
-    hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
+    HV_ST_PART(HV_ST_PART_LAUNCH_REC, {
+        hv_call_commit(t, c);
+        hv_ev_stack(t, seq);
+        if (l->announce)
+            hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
+        hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
+    });
     hv_py_site(t, seq, HV_PY_AT_LAUNCH, l->func);
     if (r == 0)
         hv_costore_touch(t, seq, k); /* first run of its code object: store it */
