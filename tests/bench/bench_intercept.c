@@ -9,7 +9,11 @@
  * Threads: the same back-to-back loop run by 1 thread and by 2 threads
  * calling at once (both start at a barrier; the fraction of each block the
  * two threads really overlapped is printed), direct and traced, alternated
- * in the same rounds. Built with -DHV_BENCH_LTTNG (bench_intercept_lttng,
+ * in the same rounds. With two CPUs or more, each worker is pinned to a CPU
+ * of its own and the 1-thread blocks take turns between them: a 2-thread
+ * block is the mean over both CPUs, so the 1-thread figure is taken on both
+ * too (the development VM's two vCPUs differ in speed from hour to hour,
+ * and one unpinned worker stayed on whichever the scheduler gave it). Built with -DHV_BENCH_LTTNG (bench_intercept_lttng,
  * where liblttng-ust-dev is installed) it adds a third arm: the direct call
  * wrapped in an LTTng-UST tracepoint recording the same arguments, which
  * costs what LTTng costs when a session enables the event.
@@ -138,6 +142,7 @@ static _Atomic unsigned go_gen, done_count, ready_count, nactive;
 static struct {
     call_fn fn;
     int active;              /* this worker runs the block */
+    int pin;                 /* the CPU it is pinned to (-1: not pinned) */
     uint64_t t0, t1;         /* wall clock: how far the two blocks overlapped */
     uint64_t cpu;            /* the thread's CPU time for the block */
 } work[2];
@@ -182,13 +187,14 @@ static void *worker(void *arg)
     }
 }
 
-/* One block of `fn` on `nthreads` workers at once: ns per call (mean over
- * the threads) and the fraction of the block both threads ran together. */
-static double threaded_block(call_fn fn, int nthreads, double *overlap)
+/* One block of `fn` on `nthreads` workers at once (one: worker `first`):
+ * ns per call (mean over the threads) and the fraction of the block both
+ * threads ran together. */
+static double threaded_block(call_fn fn, int nthreads, int first, double *overlap)
 {
     for (int w = 0; w < 2; w++) {
         work[w].fn = fn;
-        work[w].active = w < nthreads;
+        work[w].active = nthreads == 2 || w == first;
     }
     atomic_store(&done_count, 0);
     atomic_store(&ready_count, 0);
@@ -198,8 +204,9 @@ static double threaded_block(call_fn fn, int nthreads, double *overlap)
     while (atomic_load_explicit(&done_count, memory_order_acquire) < 2)
         nanosleep(&nap, NULL);
     double ns = 0;
-    for (int w = 0; w < nthreads; w++)
-        ns += (double)work[w].cpu / TBLOCK;
+    for (int w = 0; w < 2; w++)
+        if (work[w].active)
+            ns += (double)work[w].cpu / TBLOCK;
     if (nthreads == 2) {
         uint64_t lo = work[0].t0 > work[1].t0 ? work[0].t0 : work[1].t0;
         uint64_t hi = work[0].t1 < work[1].t1 ? work[0].t1 : work[1].t1;
@@ -213,20 +220,50 @@ static void compare_threads(void)
 {
     double r[ARMS][2][ROUNDS], ov[ROUNDS];
     pthread_t th[2];
-    for (int w = 0; w < 2; w++)
+    /* The first two CPUs this process may use, one per worker. */
+    cpu_set_t allowed;
+    int ncpu = 0;
+    work[0].pin = work[1].pin = -1;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+        for (int c = 0; c < CPU_SETSIZE && ncpu < 2; c++)
+            if (CPU_ISSET(c, &allowed))
+                work[ncpu++].pin = c;
+    if (ncpu < 2)
+        work[0].pin = work[1].pin = -1;
+    for (int w = 0; w < 2; w++) {
         pthread_create(&th[w], NULL, worker, (void *)(intptr_t)w);
+        if (work[w].pin >= 0) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(work[w].pin, &one);
+            pthread_setaffinity_np(th[w], sizeof one, &one);
+        }
+    }
     double dummy;
     for (int a = 0; a < ARMS; a++)   /* warm-up: rings claimed, pages touched */
         if (arm_fn[a])
-            threaded_block(arm_fn[a], 2, &dummy);
+            threaded_block(arm_fn[a], 2, 0, &dummy);
     for (int k = 0; k < ROUNDS; k++) {
         for (int a = 0; a < ARMS; a++) {
             if (!arm_fn[a])
                 continue;
-            r[a][0][k] = threaded_block(arm_fn[a], 1, &dummy);
+            r[a][0][k] = threaded_block(arm_fn[a], 1, k & 1, &dummy);   /* the two CPUs in turn */
             pause_for_writer();
-            r[a][1][k] = threaded_block(arm_fn[a], 2, a == ARM_HIPVIS ? &ov[k] : &dummy);
+            r[a][1][k] = threaded_block(arm_fn[a], 2, 0, a == ARM_HIPVIS ? &ov[k] : &dummy);
             pause_for_writer();
+        }
+    }
+    /* libhipvis's 1-thread figure on each CPU apart (rounds of each parity),
+     * before the sorts below: how far the two CPUs differ. */
+    double per_cpu[2] = {0, 0};
+    if (work[0].pin >= 0) {
+        for (int c = 0; c < 2; c++) {
+            double v[ROUNDS];
+            int n = 0;
+            for (int k = c; k < ROUNDS; k += 2)
+                v[n++] = r[ARM_HIPVIS][0][k] - r[ARM_DIRECT][0][k];
+            qsort(v, (size_t)n, sizeof v[0], cmp_double);
+            per_cpu[c] = v[n / 2];
         }
     }
     atomic_store(&quit, 1);
@@ -263,6 +300,13 @@ static void compare_threads(void)
     printf("bench-intercept: threads: hipMemcpyAsync back to back, thread CPU time per call, median of %d rounds "
            "of %d calls per thread; 2-thread blocks overlapped %.0f%% of their wall time (median); load average %.2f\n",
            ROUNDS, TBLOCK, 100.0 * ov[ROUNDS / 2], load[0]);
+    if (work[0].pin >= 0)
+        printf("bench-intercept: threads: workers pinned to CPUs %d and %d, 1-thread blocks in turn on each: libhipvis "
+               "1 thread +%.1f ns on CPU %d, +%.1f ns on CPU %d (median of each CPU's rounds, same-round direct block "
+               "subtracted)\n",
+               work[0].pin, work[1].pin, per_cpu[0], work[0].pin, per_cpu[1], work[1].pin);
+    else
+        printf("bench-intercept: threads: one CPU allowed: workers not pinned (the 2-thread blocks share it)\n");
 }
 
 /* ---- isolated calls: hot, and after a sweep of caches and TLBs ---- */
