@@ -11,8 +11,8 @@
  * and each word that falls in the same allocation or the same gap as the
  * previous lookup needs no binary search — a 1 KiB block costs a few
  * searches instead of 128. `memo` (the thread's launch_memo, or NULL)
- * carries the last two answers across launches: the next launch's
- * pointers fall in the same pool, so it searches none (issue 12). */
+ * carries the last HV_SPAN_MEMO_WAYS answers across launches: the next
+ * launch's pointers fall in the same pool, so it searches none (issue 12). */
 struct scan_state {
     struct hv_alloc_span span;
     struct hv_span_memo *memo;
