@@ -451,6 +451,12 @@ struct hv_launch_desc {
     uint8_t form;            /* enum hv_launch_form */
     /* A kernel learnt at this launch: its HV_REC_KERNEL follows the call. */
     const struct hv_kernel_info *announce;
+    /* `known`: the front end already looked the kernel up by `func` (the
+     * CUDA front end must, to learn a new kernel's layout from the driver),
+     * and `kernel` is its answer (NULL: none): hv_trace_launch does not
+     * look it up a second time. */
+    const struct hv_kernel_info *kernel;
+    uint8_t known;
 };
 
 HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,

@@ -72,7 +72,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     if (!l->announce && hv_data_skip(t, s.id))
         return;
     const struct hv_kernel_info *k;
-    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
+    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = l->known ? l->kernel : hv_kernels_find(l->func));
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, s, NULL));
     /* After hv_begin_on, which knows whether the stream is capturing: a

@@ -101,6 +101,8 @@ static inline void hv_cu_trace_launch(struct hv_thread_ctx *t, uint16_t api, int
                                       struct hv_launch_desc *l, const struct hv_kernel_info *k, int fresh)
 {
     l->announce = fresh ? k : NULL;
+    l->kernel = k;   /* looked up by l->func (hv_cu_kernel, hv_cudart_kernel): once is enough */
+    l->known = 1;
     hv_trace_launch(t, api, r, s, l);
 }
 
