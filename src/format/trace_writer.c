@@ -195,8 +195,8 @@ static int write_skippable(struct hv_trace_writer *w, uint32_t magic, const void
 static size_t page_up(size_t n) { return (n + HV_PAGE_BYTES - 1) & ~(size_t)(HV_PAGE_BYTES - 1); }
 
 /*
- * (Re)allocates the chunk and output buffers for a flush threshold, and in
- * async mode the CQ_DEPTH spare chunk buffers, as slices of one mapping of
+ * (Re)allocates the chunk and output buffers for a flush threshold, and
+ * when `async` the CQ_DEPTH spare chunk buffers, as slices of one mapping of
  * whole 2 MiB huge pages (hv_map_huge: 8 MiB at the default 1 MiB chunks,
  * against ~7.3 MiB of buffers). On a VM where each page-table entry's first
  * write is slow (util/pages.h) that makes the writer's warm-up of those
@@ -205,14 +205,14 @@ static size_t page_up(size_t n) { return (n + HV_PAGE_BYTES - 1) & ~(size_t)(HV_
  * and do not share a CPU with a long warm-up. Records already in the open
  * chunk move with it (set_async comes after the header, before records).
  */
-static int size_buffers(struct hv_trace_writer *w, size_t limit)
+static int size_buffers(struct hv_trace_writer *w, size_t limit, int async)
 {
     size_t cap = chunk_cap_for(limit);
     size_t code_cap = sizeof(struct hv_chunk_header_v2) + hv_codec_bound(cap);
     size_t out_cap = ZSTD_compressBound(code_cap);
     if (out_cap < HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header))
         out_cap = HV_SKIPPABLE_HDR_BYTES + sizeof(struct hv_file_header);
-    unsigned nchunks = w->async ? CQ_DEPTH + 1 : 1;
+    unsigned nchunks = async ? CQ_DEPTH + 1 : 1;
     size_t len = nchunks * page_up(cap) + page_up(code_cap) + page_up(out_cap);
     len = (len + HV_HUGE_BYTES - 1) & ~(size_t)(HV_HUGE_BYTES - 1);
     uint8_t *arena = hv_map_huge(len);
@@ -305,7 +305,7 @@ int hv_trace_writer_open_version(const char *path_template, const struct hv_file
     w->fd = -1;
     w->version = (int)version;
     w->cctx = ZSTD_createCCtx_advanced((ZSTD_customMem){zmem_alloc, zmem_free, NULL});
-    if (!w->cctx || size_buffers(w, HV_WRITER_DEFAULT_CHUNK_BYTES) < 0) {
+    if (!w->cctx || size_buffers(w, HV_WRITER_DEFAULT_CHUNK_BYTES, 0) < 0) {
         free_writer(w);
         return -ENOMEM;
     }
@@ -479,9 +479,7 @@ int hv_trace_writer_set_async(struct hv_trace_writer *w)
     if (w->async)
         return 0;
     /* The spares join the arena (the open chunk moves with it). */
-    w->async = 1;
-    int rc = size_buffers(w, w->limit);
-    w->async = 0;
+    int rc = size_buffers(w, w->limit, 1);
     if (rc < 0) {
         w->nspare = 0;
         return rc;
@@ -658,7 +656,7 @@ size_t hv_trace_writer_set_chunk_bytes(struct hv_trace_writer *w, size_t bytes)
     w->warm_cur = NULL;
     /* Idle now: every spare is back in the pool, so the arena (spares
      * included) can be laid out again. */
-    if (chunk_cap_for(bytes) != w->chunk_cap && size_buffers(w, bytes) < 0) {
+    if (chunk_cap_for(bytes) != w->chunk_cap && size_buffers(w, bytes, w->async) < 0) {
         /* No memory for new buffers: the writer must go on with the old
          * ones, so only a threshold they can hold is taken. */
         if (bytes > w->chunk_cap - sizeof(struct hv_chunk_header))
