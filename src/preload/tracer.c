@@ -289,14 +289,16 @@ struct hv_thread_ctx *hv_enter_slow(void)
     return t;
 }
 
-/* The stream-level fields of a call on canonical stream `stream` (nonzero):
- * its epoch now, and whether it is capturing. NULL when the table is full
- * (the epoch is then unknown). */
+/* The stream-level fields of a call from the stream's slot: its epoch now,
+ * and whether it is capturing. */
 static inline void state_fields(const struct hv_stream_state *s, uint64_t *epoch, int *capturing)
 {
     *epoch = hv_stream_epoch(hv_hot.streams, s);
     *capturing = atomic_load_explicit(&s->capture_id, memory_order_acquire) != 0;
 }
+/* The same for canonical stream `stream` (nonzero), through the thread's
+ * stream cache. Returns the slot; NULL when the table is full (the epoch is
+ * then unknown, not capturing). */
 static inline struct hv_stream_state *stream_fields(struct hv_thread_ctx *t, uint64_t stream, uint64_t *epoch,
                                                     int *capturing)
 {
