@@ -31,6 +31,7 @@ static const char *const part_names[HV_ST_PART__N] = {
     [HV_ST_PART_LAUNCH_CALL] = "part:launch-call",
     [HV_ST_PART_LAUNCH_SCAN] = "part:launch-scan",
     [HV_ST_PART_LAUNCH_REC] = "part:launch-rec",
+    [HV_ST_PART_LAUNCH_CODEOBJ] = "part:launch-codeobj",
 };
 
 static void add(unsigned slot, uint64_t ticks)

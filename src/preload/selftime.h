@@ -22,10 +22,12 @@ enum hv_st_part {
     HV_ST_PART_COPY_EV,    /* hv_ev_copy_begin/end: payload hash, rewrite check */
     HV_ST_PART_COPY_START,    /* hv_trace_copy: the call record opened (hv_call_start) */
     HV_ST_PART_COPY_KINDS,    /* hv_trace_copy: both sides' memory kinds (hv_alloc_copy_kinds) */
-    HV_ST_PART_LAUNCH_KERNEL, /* hv_trace_launch: the kernel's layout (hv_kernels_find) */
+    HV_ST_PART_LAUNCH_KERNEL, /* the kernel's layout: hv_trace_launch's hv_kernels_find, or the CUDA front
+                               * end's lookup before it (hv_cu_kernel, hv_cudart_kernel) */
     HV_ST_PART_LAUNCH_CALL,   /* hv_trace_launch: the call record opened (hv_begin_on) */
     HV_ST_PART_LAUNCH_SCAN,   /* hv_trace_launch: the pointer arguments found (hv_kargs_collect) */
     HV_ST_PART_LAUNCH_REC,    /* hv_trace_launch: the call committed, the arguments' record (hv_kargs_emit) */
+    HV_ST_PART_LAUNCH_CODEOBJ, /* hv_trace_launch: whether the kernel's code object is stored (hv_costore_touch) */
     HV_ST_PART__N
 };
 

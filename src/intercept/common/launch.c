@@ -71,8 +71,9 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * is the one that makes a kernel known (its HV_REC_KERNEL is state). */
     if (!l->announce && hv_data_skip(t, s.id))
         return;
-    const struct hv_kernel_info *k;
-    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = l->known ? l->kernel : hv_kernels_find(l->func));
+    const struct hv_kernel_info *k = l->kernel;
+    if (!l->known)   /* the CUDA front end looked it up already, and timed that as this part */
+        HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, s, NULL));
     /* After hv_begin_on, which knows whether the stream is capturing: a
@@ -103,5 +104,5 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     });
     hv_py_site(t, seq, HV_PY_AT_LAUNCH, l->func);
     if (r == 0)
-        hv_costore_touch(t, seq, k); /* first run of its code object: store it */
+        HV_ST_PART(HV_ST_PART_LAUNCH_CODEOBJ, hv_costore_touch(t, seq, k)); /* first run of its code object: store it */
 }
