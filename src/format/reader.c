@@ -297,6 +297,17 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
     return next_one(r, rec);
 }
 
+/* How far ahead of the delivery cursor deliver_run asks for a record. A
+ * record is delivered a window after it was decoded (up to HV_READER_WINDOW
+ * records, ~7 MiB back): it has left the caches, and the first load of each
+ * record was ~40% of the delivery loop's time (perf, the 20 M-record
+ * decode-loop trace). A hint 1 KiB ahead measured no gain
+ * (docs/trace-format.md, "Throughput"); a page or more ahead read 2-3% less
+ * time end to end (4, 8 and 16 KiB alike), so the page's translation (a
+ * window is ~1,900 4 KiB pages) is probably part of the miss: a hint that
+ * far ahead also starts its page walk early. */
+#define HV_RD_DELIVER_AHEAD 8192u
+
 /*
  * Delivers up to cnt records of the sorted suffix from *rp, all in its chunk
  * (before re), into o[]; stops early at a record needing a zero-filled copy.
@@ -304,17 +315,6 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
  * (the thread's running call key) kept up. Functions of their own, so that
  * the loop's state stays in registers.
  */
-/* How far ahead of the delivery cursor deliver_run asks for a record. A
- * record is delivered a window after it was decoded (up to HV_READER_WINDOW
- * records, ~7 MiB back): it has left the caches, and the first load of each
- * record was ~40% of the delivery loop's time (perf, the 20 M-record
- * decode-loop trace). A hint 1 KiB ahead measured no gain
- * (docs/trace-format.md, "Throughput"); a page or more ahead read +3% end
- * to end, 4, 8 and 16 KiB alike, so the translation of the page (a window is
- * ~1,900 4 KiB pages) is probably part of the miss: a hint that far ahead
- * also starts its page walk early. */
-#define HV_RD_DELIVER_AHEAD 8192u
-
 static inline __attribute__((always_inline)) size_t
 deliver_run(struct hv_merge_run *ren, const uint8_t **rp, const uint8_t *re, const struct hv_rec_header **o,
             size_t cnt, uint64_t *run, const int merge)
