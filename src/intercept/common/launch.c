@@ -71,8 +71,10 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * is the one that makes a kernel known (its HV_REC_KERNEL is state). */
     if (!l->announce && hv_data_skip(t, s.id))
         return;
+    /* The CUDA front end looks the kernel up itself (l->known, timed there
+     * as the same part); the other front ends leave it to this lookup. */
     const struct hv_kernel_info *k = l->kernel;
-    if (!l->known)   /* the CUDA front end looked it up already, and timed that as this part */
+    if (!l->known)
         HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, s, NULL));
