@@ -8,29 +8,24 @@
 #   ARMS="plain defaults ring256:HIPVIS_RING_KB=256 nopy:HIPVIS_PYFRAMES=0" bash tests/gpu/ab_arms.sh
 #   (carry build/libhipvis.so, .devlibs; ROUNDS=2 BLOCKS=60 by default)
 # An arm is "plain" (no hipvis), "defaults", or LABEL:VAR=x,VAR=y (the preload with
-# those variables). Prints each arm's median block ratio and its 95% interval,
-# per process and pooled over the arm's processes.
+# those variables; LIB=path, relative to the repository, preloads that build instead
+# of build/libhipvis.so: a build made for an experiment, carried beside it). Prints
+# each arm's median block ratio: the median of its processes' medians with their
+# range, then pooled over the arm's processes with its 95% interval, and per process.
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$root/gpu-out}
-mkdir -p "$OUT"
-work=$(mktemp -d /tmp/hvab.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/env.sh"
 lib=$root/build/libhipvis.so
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
 res=$OUT/ab_arms.jsonl
 : > "$res"
 ARMS=${ARMS:-plain defaults}
 for r in $(seq 1 "${ROUNDS:-2}"); do
     for arm in $ARMS; do
         label=${arm%%:*}
-        vars=
-        [ "$arm" != "$label" ] && vars=$(echo "${arm#*:}" | tr ',' ' ')
+        vars= alib=$lib
+        [ "$arm" != "$label" ] && vars=$(echo "${arm#*:}" | tr ',' '\n' | grep -v '^LIB=' | tr '\n' ' ')
+        case ",${arm#*:}," in *,LIB=*) alib=$root/$(echo ",${arm#*:}," | sed 's/.*,LIB=\([^,]*\),.*/\1/') ;; esac
         pre=
-        [ "$label" != plain ] && pre="LD_PRELOAD=$lib HIPVIS_OUTPUT=$work/ab.$label.%p.zst ${libpath:+LD_LIBRARY_PATH=$libpath}"
+        [ "$label" != plain ] && pre="LD_PRELOAD=$alib HIPVIS_OUTPUT=$work/ab.$label.%p.zst ${libpath:+LD_LIBRARY_PATH=$libpath}"
         line=$(env PYTHONUNBUFFERED=1 HIPVIS_QUIET=1 $pre $vars timeout -k 5 120 python3 "$root/tests/gpu/cost.py" ab \
             --blocks "${BLOCKS:-60}" --threads 1 2>> "$OUT/ab_arms.err" | grep '^{"result"')
         echo "{\"arm\":\"$label\",\"round\":$r,\"out\":${line:-null}}" >> "$res"
@@ -41,7 +36,12 @@ python3 - "$res" "$root/tests/gpu" <<'PY'
 import json, statistics, sys, collections
 sys.path.insert(0, sys.argv[2])
 from cost import median_ci95
-per, pooled = collections.defaultdict(list), collections.defaultdict(list)
+# The arm's figure is the median of its processes' medians: a process settles
+# in a step mode of its own and its block pairs move together, so the pairs of
+# several processes pooled are not independent, and the pooled interval
+# (printed after it) is narrower than what separates two runs of one library
+# (docs/validation.md, ninth session: 1.013 / 1.018 / 1.027 for the same build).
+per, pooled, meds = collections.defaultdict(list), collections.defaultdict(list), collections.defaultdict(list)
 for line in open(sys.argv[1]):
     o = json.loads(line)
     r = (o["out"] or {}).get("result")
@@ -49,10 +49,14 @@ for line in open(sys.argv[1]):
         per[o["arm"]].append("FAILED")
         continue
     per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
+    meds[o["arm"]].append(r["median_block_ratio"])
     pooled[o["arm"]] += r.get("ratios") or []
 for arm, cells in per.items():
+    m = sorted(meds[arm])
+    head = (f"median of {len(m)} processes' medians {statistics.median(m):.4f} (range {m[0]:.4f}-{m[-1]:.4f})"
+            if m else "no process finished")
     p = sorted(pooled[arm])
     ci = median_ci95(p) if p else None
     pool = f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} pairs)" if p else "pooled n/a"
-    print(f"ab_arms: {arm:10s} {pool}; per process {' '.join(cells)}")
+    print(f"ab_arms: {arm:10s} {head}; {pool}; per process {' '.join(cells)}")
 PY

@@ -7,7 +7,12 @@ $(GPU_DIAG)/calltime.so: tests/gpu/calltime.c src/util/elfsym.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -shared -fPIC -o $@ $< -ldl -lpthread
 
-test-programs: $(GPU_DIAG)/calltime.so
+# tsc_cost: each clock read's cost on the host's CPU, for clock.sh.
+$(GPU_DIAG)/tsc_cost: tests/gpu/tsc_cost.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+test-programs: $(GPU_DIAG)/calltime.so $(GPU_DIAG)/tsc_cost
 
 # build-selftime/libhipvis.so: the library with hipvis's own time per API
 # (-DHV_SELFTIME, src/preload/selftime.c), for cost_attr.sh's selftime arm.
