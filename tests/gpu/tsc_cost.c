@@ -8,7 +8,9 @@
  *   - after a miss: each read follows a load that misses every cache (a
  *     random line of a 256 MiB buffer, its address independent of the
  *     previous load so the misses could overlap): what the read adds to
- *     the miss alone. `lfence` waits for that load; a plain `rdtsc` does not.
+ *     the miss alone. `lfence` waits for that load; whether a plain `rdtsc`
+ *     does depends on the CPU (docs/validation.md, ninth session: the H200
+ *     host's Intel CPU waits, the development VM's AMD one does not).
  * ns per read, wall clock, best of five rounds.
  */
 #define _GNU_SOURCE
@@ -93,11 +95,11 @@ MEASURE(mono, rd_mono)
 
 int main(void)
 {
-    buf = malloc(BIG);
+    buf = calloc(1, BIG);
     idx = malloc(N_MISS * sizeof *idx);
     if (!buf || !idx)
         return 1;
-    for (size_t i = 0; i < BIG; i += 4096)
+    for (size_t i = 0; i < BIG; i += 4096)   /* every page backed before the timing */
         buf[i] = 1;
     uint64_t x = 88172645463325252ull;
     for (int i = 0; i < N_MISS; i++) {
