@@ -10,7 +10,7 @@
  *     previous load so the misses could overlap): what the read adds to
  *     the miss alone. `lfence` waits for that load; whether a plain `rdtsc`
  *     does depends on the CPU (docs/validation.md, ninth session: the H200
- *     host's Intel CPU waits, the development VM's AMD one does not).
+ *     host's Intel CPU waits, the development VM's AMD one mostly does not).
  * ns per read, wall clock, best of five rounds.
  */
 #define _GNU_SOURCE
