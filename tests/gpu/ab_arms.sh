@@ -13,7 +13,12 @@
 # each arm's median block ratio: the median of its processes' medians with their
 # range, then pooled over the arm's processes with its 95% interval, and per process.
 set -u
-. "$(dirname "$0")/env.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT"
+work=$(mktemp -d /tmp/hvab.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+. "$root/tests/gpu/devlibs.sh"   # libpath
 lib=$root/build/libhipvis.so
 res=$OUT/ab_arms.jsonl
 : > "$res"

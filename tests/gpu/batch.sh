@@ -15,8 +15,7 @@ res=$(mktemp -d /tmp/hvbatch.XXXXXX)
 mkdir -p "$OUT" "$res/tp" "$res/traces"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 lib=$root/build/libhipvis.so
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do ldconfig -p | grep -q "$so" || libpath=$root/.devlibs; done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 traced=(env LD_PRELOAD="$lib" HIPVIS_QUIET=1)
 [ -n "$libpath" ] && traced+=(LD_LIBRARY_PATH="$libpath")
 

@@ -16,9 +16,8 @@ cd "$root"
 OUT=${OUT:-$root/gpu-out}
 res=$OUT/batch_copy
 mkdir -p "$res"
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || export LD_LIBRARY_PATH=$root/.devlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
+. "$root/tests/gpu/devlibs.sh"
+[ -n "$libpath" ] && export LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 nvcc --version | tail -1
 nvcc -O2 -cudart shared -o "$res/batch_copy" tests/gpu/batch_copy.cu || { echo "FAIL build"; exit 1; }

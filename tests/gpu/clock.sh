@@ -10,7 +10,10 @@
 # About 30 s.  bash tests/gpu/clock.sh   (carry build/libhipvis.so,
 # build/hipvis-dump, build/gpu-diag, .devlibs)
 set -u
-. "$(dirname "$0")/env.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/hvclock.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+. "$root/tests/gpu/devlibs.sh"   # libpath
 lscpu | grep -E 'Model name|Hypervisor' | sed 's/^/clock: /'
 # Built here by `make test-programs` and carried (build/gpu-diag); compiled
 # there only when it did not travel.

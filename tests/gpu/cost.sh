@@ -28,10 +28,7 @@ mkdir -p "$OUT" "$work/seg" "$work/sidecar-traces"
 export OUT
 export HIPVIS_LIB=$root/build/libhipvis.so HIPVIS_DUMP=$root/build/hipvis-dump HIPVIS_WORK=$work
 export PYTHONUNBUFFERED=1 HIPVIS_QUIET=1
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 export HIPVIS_LIBPATH=$libpath
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 

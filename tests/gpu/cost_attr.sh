@@ -22,10 +22,7 @@ OUT=${OUT:-$root/gpu-out-attr}
 mkdir -p "$OUT"
 lib=$root/build/libhipvis.so
 ct=$root/build/gpu-diag/calltime.so
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 export PYTHONUNBUFFERED=1 HIPVIS_QUIET=1
 res=$OUT/attr.jsonl
 : > "$res"

@@ -20,10 +20,7 @@ mkdir -p "$OUT"
 lib=$root/build/libhipvis.so
 analyze=$root/build/hipvis-analyze
 cd "$root"
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 export PYTHONUNBUFFERED=1 HIPVIS_QUIET=1 TRITON_CACHE_DIR=$(mktemp -d /tmp/hvnames.XXXXXX)
 traced=(env LD_PRELOAD="$lib")
 [ -n "$libpath" ] && traced+=(LD_LIBRARY_PATH="$libpath")

@@ -18,9 +18,8 @@ mkdir -p "$OUT"
 tmp=$(mktemp -d /tmp/hvrace.XXXXXX)
 # libhipvis.so and hipvis need libzstd / libmsgpackc; the device may lack
 # them: carried in .devlibs (see tests/gpu/run_all.sh).
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || export LD_LIBRARY_PATH=$root/.devlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
+. "$root/tests/gpu/devlibs.sh"
+[ -n "$libpath" ] && export LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 nvcc --version | tail -1
 nvcc -O2 -cudart shared -o "$tmp/racebin" tests/gpu/race.cu || exit 1

@@ -38,10 +38,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export PYTHONUNBUFFERED=1 TRITON_CACHE_DIR=$work/triton HIPVIS_QUIET=1
 cd "$root"
 
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 {
     date -u +"date %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader

@@ -12,10 +12,7 @@ OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/hvsccost.XXXXXX)
 export OUT HIPVIS_WORK=$work HIPVIS_LIB=$root/build/libhipvis.so PYTHONUNBUFFERED=1
-libpath=
-for so in libzstd.so.1 libmsgpackc.so.2 libdw.so.1; do
-    ldconfig -p | grep -q "$so" || libpath=$root/.devlibs
-done
+. "$root/tests/gpu/devlibs.sh"   # libpath
 export HIPVIS_LIBPATH=$libpath
 
 # The host: what decides whether a ring can sit on huge pages, and whether
