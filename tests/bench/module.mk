@@ -64,6 +64,31 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 
 BENCHES += bench-step
 
+# The record floor beside the shipped library (tests/bench/floor.sh): two
+# builds of libhipvis made for the measurement only (intercept.h
+# HV_RECORD_FLOOR), each in a build directory of its own; the sub-make keeps
+# them up to date with the sources.
+FLOOR_LIB := $(BUILD)-floor/libhipvis.so
+FLOOR_NONE_LIB := $(BUILD)-floor-none/libhipvis.so
+bench-floor-libs:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=1" $(FLOOR_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-none EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=2" $(FLOOR_NONE_LIB)
+
+bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
+	@echo "== bench-floor: the shipped library, a build that writes only call records' headers (the floor), and one that records nothing"
+	@sh tests/bench/floor.sh $(BENCH_DIR) $(abspath $(LIBHIPVIS)) $(abspath $(FLOOR_LIB)) $(abspath $(FLOOR_NONE_LIB)) \
+	    $(BUILD)/tests/double $(BENCH_DIR)/floor
+
+.PHONY: bench-floor bench-floor-libs
+BENCHES += bench-floor
+
+# The floor builds record what their figures say they do (not a timing test).
+check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/apps/decode_loop \
+             $(BUILD)/tests/double/libamdhip64.so
+	python3 tests/bench/check_floor.py $(BUILD)
+
+CHECKS += check-floor
+
 # bench-intercept's LTTng-UST arm: built only where liblttng-ust-dev is
 # installed, run by lttng_arm.sh only where lttng-tools is (make check never
 # needs either).

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The record-floor builds (make bench-floor) do what their figures claim:
+not a timing test, a behaviour one.
+
+    check_floor.py BUILD_DIR
+
+HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
+traced call, the same calls as the shipped library, each with only its
+call-level fields (no stream); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
+record no call (the module registration hooks, which are not generic
+wrappers, record in full in every build). Both, like the shipped library, must leave the traced
+program's output as it is without hipvis. The program is the decode loop on
+the runtime double (copies, eager launches, graph replays, synchronizes).
+"""
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def run(build, lib, trace):
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "tests", "double"), HIPVIS_QUIET="1")
+    env.pop("LD_PRELOAD", None)
+    if lib:
+        env.update(LD_PRELOAD=lib, HIPVIS_OUTPUT=trace)
+    app = os.path.join(build, "tests", "apps", "decode_loop")
+    out = subprocess.run([app, "--steps", "40", "--prefill-every", "8", "--print-buffers"], env=env,
+                         stdout=subprocess.PIPE, check=True).stdout.decode()
+    return re.sub(r"0x[0-9a-f]+", "ADDR", out)   # the buffers' addresses move from run to run (ASLR)
+
+
+def calls(build, trace):
+    out = subprocess.run([os.path.join(build, "hipvis-dump"), "--json", trace], stdout=subprocess.PIPE,
+                         check=True).stdout.decode()
+    recs = [json.loads(line) for line in out.splitlines()]
+    return [r for r in recs if r.get("type") == "call"]
+
+
+def main():
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    libs = {"shipped": os.path.join(build, "libhipvis.so"),
+            "floor": os.path.abspath(build + "-floor/libhipvis.so"),
+            "none": os.path.abspath(build + "-floor-none/libhipvis.so")}
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = run(build, None, None)
+        got = {}
+        for arm, lib in libs.items():
+            trace = os.path.join(tmp, arm + ".zst")
+            if run(build, lib, trace) != plain:
+                failed.append(f"{arm}: the program's output differs from its output without hipvis")
+            got[arm] = calls(build, trace)
+    shipped = collections.Counter(c["api"] for c in got["shipped"])
+    floor = collections.Counter(c["api"] for c in got["floor"])
+    if not shipped:
+        failed.append("shipped: no call records (the test proves nothing)")
+    if floor != shipped:
+        failed.append(f"floor: call records by api differ from the shipped library's: {dict(floor - shipped)} more, "
+                      f"{dict(shipped - floor)} fewer")
+    with_stream = [c for c in got["floor"] if c.get("stream") != "0x0" or c.get("stream_form") != "none"]
+    if with_stream:
+        failed.append(f"floor: {len(with_stream)} call records name a stream, e.g. {with_stream[0]}")
+    # The module registration hooks (__hipRegisterFatBinary, __hipUnregisterFatBinary, ...) are not
+    # generic wrappers: they record in full in every build.
+    wrapped = [c for c in got["none"] if not c["api"].startswith(("__hipRegister", "__hipUnregister", "__cudaRegister", "__cudaUnregister"))]
+    if wrapped:
+        failed.append(f"none: {len(wrapped)} call records, e.g. {wrapped[0]}")
+    for f in failed:
+        print("check-floor: FAIL", f)
+    if failed:
+        return 1
+    print(f"check-floor: floor build: the shipped library's {sum(shipped.values())} call records "
+          f"({len(shipped)} APIs), none with a stream; no-record build: no call but module registrations; "
+          f"the program's output unchanged in all three")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
