@@ -8,9 +8,10 @@ HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
 traced call, the same calls as the shipped library, each with only its
 call-level fields (no stream); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
 record no call (the module registration hooks, which are not generic
-wrappers, record in full in every build). Both, like the shipped library, must leave the traced
-program's output as it is without hipvis. The program is the decode loop on
-the runtime double (copies, eager launches, graph replays, synchronizes).
+wrappers, record in full in every build). Both, like the shipped library,
+must leave the traced program's output as it is without hipvis. The program
+is the decode loop on the runtime double (copies, eager launches, graph
+replays, synchronizes).
 """
 import collections
 import json
@@ -65,7 +66,8 @@ def main():
         failed.append(f"floor: {len(with_stream)} call records name a stream, e.g. {with_stream[0]}")
     # The module registration hooks (__hipRegisterFatBinary, __hipUnregisterFatBinary, ...) are not
     # generic wrappers: they record in full in every build.
-    wrapped = [c for c in got["none"] if not c["api"].startswith(("__hipRegister", "__hipUnregister", "__cudaRegister", "__cudaUnregister"))]
+    hooks = ("__hipRegister", "__hipUnregister", "__cudaRegister", "__cudaUnregister")
+    wrapped = [c for c in got["none"] if not c["api"].startswith(hooks)]
     if wrapped:
         failed.append(f"none: {len(wrapped)} call records, e.g. {wrapped[0]}")
     for f in failed:

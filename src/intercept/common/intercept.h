@@ -71,7 +71,8 @@
  * bench-floor builds it as $(BUILD)-floor/libhipvis.so). 1: every traced
  * call writes only its call record's header and call-level fields (api,
  * result, device, seq, ticks: hv_call_start with no stream, then the
- * commit); 2: no record at all (hv_enter, the real call, hv_leave). The
+ * commit; 56 of the record's 120 bytes, the rest of the slot left as the
+ * ring had it); 2: no record at all (hv_enter, the real call, hv_leave). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs, and nothing is prefetched. What the shipped
  * library costs above build 1 is what its records carry (streams and
