@@ -6,7 +6,7 @@ not a timing test, a behaviour one.
 
 HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
 traced call, the same calls as the shipped library, each with only its
-call-level fields (no stream); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
+call-level fields (no stream, the arguments zeroed); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
 record no call (the module registration hooks, which are not generic
 wrappers, record in full in every build). Both, like the shipped library,
 must leave the traced program's output as it is without hipvis. The program
@@ -64,6 +64,10 @@ def main():
     with_stream = [c for c in got["floor"] if c.get("stream") != "0x0" or c.get("stream_form") != "none"]
     if with_stream:
         failed.append(f"floor: {len(with_stream)} call records name a stream, e.g. {with_stream[0]}")
+    # The whole record is written, its arguments zeroed: a copy names no range.
+    copies = [c for c in got["floor"] if c.get("op") == "copy"]
+    if not copies or any(c["dst"] != "0x0" or c["src"] != "0x0" or c["bytes"] != 0 for c in copies):
+        failed.append(f"floor: expected copies with zeroed arguments, got {copies[:1]}")
     # The module registration hooks (__hipRegisterFatBinary, __hipUnregisterFatBinary, ...) are not
     # generic wrappers: they record in full in every build.
     hooks = ("__hipRegister", "__hipUnregister", "__cudaRegister", "__cudaUnregister")
@@ -75,7 +79,7 @@ def main():
     if failed:
         return 1
     print(f"check-floor: floor build: the shipped library's {sum(shipped.values())} call records "
-          f"({len(shipped)} APIs), none with a stream; no-record build: no call but module registrations; "
+          f"({len(shipped)} APIs), none with a stream, copies with zeroed arguments; no-record build: no call but module registrations; "
           f"the program's output unchanged in all three")
     return 0
 

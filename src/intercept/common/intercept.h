@@ -69,10 +69,9 @@
 /*
  * HV_RECORD_FLOOR: a measurement build, never the shipped one (make
  * bench-floor builds it as $(BUILD)-floor/libhipvis.so). 1: every traced
- * call writes only its call record's header and call-level fields (api,
- * result, device, seq, ticks: hv_call_start with no stream, then the
- * commit; 56 of the record's 120 bytes, the rest of the slot left as the
- * ring had it); 2: no record at all (hv_enter, the real call, hv_leave). The
+ * call writes a call record of the shipped size holding only its header
+ * and call-level fields (api, result, device, seq, ticks: hv_call_start with
+ * no stream and the arguments zeroed, then the commit); 2: no record at all (hv_enter, the real call, hv_leave). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs, and nothing is prefetched. What the shipped
  * library costs above build 1 is what its records carry (streams and
@@ -91,7 +90,7 @@
         if (0) {                                                                                  \
             trace;                                                                                \
         } else if (HV_RECORD_FLOOR == 1) {                                                        \
-            hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 0)); \
+            hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1)); \
         }                                                                                         \
     } while (0)
 #else
