@@ -8,7 +8,11 @@ HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
 traced call, the same calls as the shipped library, each with only its
 call-level fields (no stream, the arguments zeroed); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
 record no call (the module registration hooks, which are not generic
-wrappers, record in full in every build). Both, like the shipped library,
+wrappers, record in full in every build). A floor build with the copy and
+allocation wrappers in full (FLOOR_FULL_SRCS=src/intercept/hip/memcpy.c
+src/intercept/hip/alloc.c, BUILD-floor-copies) must record those copies as
+the shipped library does, but for their epochs (the synchronizes that
+advance them are at the floor), and every other call at the floor. Both, like the shipped library,
 must leave the traced program's output as it is without hipvis. The program
 is the decode loop on the runtime double (copies, eager launches, graph
 replays, synchronizes).
@@ -44,7 +48,8 @@ def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
     libs = {"shipped": os.path.join(build, "libhipvis.so"),
             "floor": os.path.abspath(build + "-floor/libhipvis.so"),
-            "none": os.path.abspath(build + "-floor-none/libhipvis.so")}
+            "none": os.path.abspath(build + "-floor-none/libhipvis.so"),
+            "copies": os.path.abspath(build + "-floor-copies/libhipvis.so")}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
@@ -74,13 +79,26 @@ def main():
     wrapped = [c for c in got["none"] if not c["api"].startswith(hooks)]
     if wrapped:
         failed.append(f"none: {len(wrapped)} call records, e.g. {wrapped[0]}")
+    # Copies and allocations in full: the copies as the shipped library records them, but for the
+    # clock, the seq, the addresses (ASLR) and the epoch (no synchronize advances it in this build);
+    # everything else at the floor.
+    def fields(c):
+        return {k: v for k, v in c.items() if k not in ("ts_ns", "seq", "tid", "dst", "src", "epoch")}
+    full = [fields(c) for c in got["shipped"] if c["api"] == "hipMemcpyAsync"]
+    part = [fields(c) for c in got["copies"] if c["api"] == "hipMemcpyAsync"]
+    if not full or part != full:
+        failed.append(f"copies: hipMemcpyAsync records differ from the shipped library's: {part[:1]} / {full[:1]}")
+    others = [c for c in got["copies"] if c["api"] in ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")]
+    if not others or any(c.get("stream") != "0x0" for c in others):
+        failed.append(f"copies: launches and synchronizes should be at the floor, got {others[:1]}")
     for f in failed:
         print("check-floor: FAIL", f)
     if failed:
         return 1
     print(f"check-floor: floor build: the shipped library's {sum(shipped.values())} call records "
           f"({len(shipped)} APIs), none with a stream, copies with zeroed arguments; no-record build: no call but module registrations; "
-          f"the program's output unchanged in all three")
+          f"floor with copies in full: hipMemcpyAsync as shipped ({len(full)} calls), the rest at the floor; "
+          f"the program's output unchanged in all four")
     return 0
 
 

@@ -74,6 +74,17 @@ bench-floor-libs:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=1" $(FLOOR_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-none EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=2" $(FLOOR_NONE_LIB)
 
+# A floor build in which the wrappers of the files FLOOR_FULL_SRCS names
+# record in full: which family's records cost what (docs/validation.md,
+# tenth session), e.g. the CUDA runtime's copies:
+#   make BUILD=build-fcopy EXTRA_CFLAGS=-DHV_RECORD_FLOOR=1 \
+#        FLOOR_FULL_SRCS=src/intercept/cuda/rt_memory.c build-fcopy/libhipvis.so
+# (a fresh build directory for each list: make does not rebuild an object
+# when only the list changes).
+FLOOR_FULL_SRCS ?=
+$(foreach f,$(FLOOR_FULL_SRCS),$(eval $(call obj,$(f)): CFLAGS += -UHV_RECORD_FLOOR -DHV_RECORD_FLOOR=0))
+FLOOR_COPIES_LIB := $(BUILD)-floor-copies/libhipvis.so
+
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, a build that writes only call records' headers (the floor), and one that records nothing"
 	@sh tests/bench/floor.sh $(BENCH_DIR) $(abspath $(LIBHIPVIS)) $(abspath $(FLOOR_LIB)) $(abspath $(FLOOR_NONE_LIB)) \
@@ -85,6 +96,8 @@ BENCHES += bench-floor
 # The floor builds record what their figures say they do (not a timing test).
 check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/apps/decode_loop \
              $(BUILD)/tests/double/libamdhip64.so
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-copies EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=1" \
+	    FLOOR_FULL_SRCS="src/intercept/hip/memcpy.c src/intercept/hip/alloc.c" $(FLOOR_COPIES_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor
