@@ -6,16 +6,16 @@ not a timing test, a behaviour one.
 
 HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
 traced call, the same calls as the shipped library, each with only its
-call-level fields (no stream, the arguments zeroed); HV_RECORD_FLOOR=2 (BUILD-floor-none) must
-record no call (the module registration hooks, which are not generic
-wrappers, record in full in every build). A floor build with the copy and
-allocation wrappers in full (FLOOR_FULL_SRCS=src/intercept/hip/memcpy.c
-src/intercept/hip/alloc.c, BUILD-floor-copies) must record those copies as
-the shipped library does, but for their epochs (the synchronizes that
-advance them are at the floor), and every other call at the floor. Both, like the shipped library,
-must leave the traced program's output as it is without hipvis. The program
-is the decode loop on the runtime double (copies, eager launches, graph
-replays, synchronizes).
+call-level fields (no stream, the arguments zeroed); HV_RECORD_FLOOR=2
+(BUILD-floor-none) must record no call (the module registration hooks, which
+are not generic wrappers, record in full in every build). A floor build with
+the copy and allocation wrappers in full (FLOOR_FULL_SRCS=
+src/intercept/hip/memcpy.c src/intercept/hip/alloc.c, BUILD-floor-copies)
+must record those copies as the shipped library does, but for their epochs
+(the synchronizes that advance them are at the floor), and every other call
+at the floor. All of them, like the shipped library, must leave the traced
+program's output as it is without hipvis. The program is the decode loop on
+the runtime double (copies, eager launches, graph replays, synchronizes).
 """
 import collections
 import json
@@ -87,8 +87,10 @@ def main():
     full = [fields(c) for c in got["shipped"] if c["api"] == "hipMemcpyAsync"]
     part = [fields(c) for c in got["copies"] if c["api"] == "hipMemcpyAsync"]
     if not full or part != full:
-        failed.append(f"copies: hipMemcpyAsync records differ from the shipped library's: {part[:1]} / {full[:1]}")
-    others = [c for c in got["copies"] if c["api"] in ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")]
+        failed.append(f"copies: hipMemcpyAsync records differ from the shipped library's: "
+                      f"{part[:1]} / {full[:1]}")
+    floor_apis = ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")
+    others = [c for c in got["copies"] if c["api"] in floor_apis]
     if not others or any(c.get("stream") != "0x0" for c in others):
         failed.append(f"copies: launches and synchronizes should be at the floor, got {others[:1]}")
     for f in failed:
@@ -96,7 +98,8 @@ def main():
     if failed:
         return 1
     print(f"check-floor: floor build: the shipped library's {sum(shipped.values())} call records "
-          f"({len(shipped)} APIs), none with a stream, copies with zeroed arguments; no-record build: no call but module registrations; "
+          f"({len(shipped)} APIs), none with a stream, copies with zeroed arguments; "
+          f"no-record build: no call but module registrations; "
           f"floor with copies in full: hipMemcpyAsync as shipped ({len(full)} calls), the rest at the floor; "
           f"the program's output unchanged in all four")
     return 0

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The record floor next to the shipped library (make bench-floor): the same
-# two benchmarks through builds whose traced calls write only a call
-# record's header and call-level fields (HV_RECORD_FLOOR=1, intercept.h:
-# the ordered clock and the ring, nothing the record would carry) or no
-# record at all (HV_RECORD_FLOOR=2: the interposition alone). The three
+# two benchmarks through builds whose traced calls write call records that
+# carry only their header and call-level fields (HV_RECORD_FLOOR=1,
+# intercept.h: the ordered clock, the ring and the record's lines, nothing
+# the record would say) or no record at all (HV_RECORD_FLOOR=2: the
+# interposition alone). The three
 # libraries alternate, ROUNDS runs each, so the machine's speed, which moves
 # by tens of percent within minutes on the development VM, falls on all of
 # them; each figure is the median of its library's runs.
@@ -19,8 +20,10 @@ for r in $(seq 1 "$rounds"); do
         case $arm in shipped) lib=$ship ;; floor) lib=$floor ;; none) lib=$none ;; esac
         # bench_intercept's threads section: 1 thread (fenced: three threads
         # have traced) and 2 threads at once, ns added per call.
-        t=$(HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/floor.$$.%p.zst" LD_PRELOAD="$lib" "$bench/bench_intercept" --threads 2>&1 |
-            sed -n 's/.*libhipvis: 1 thread +\([0-9.-]*\) ns per call, 2 threads at once +\([0-9.-]*\) ns.*/\1 \2/p' | head -1)
+        t=$(HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/floor.$$.%p.zst" LD_PRELOAD="$lib" \
+            "$bench/bench_intercept" --threads 2>&1 |
+            sed -n 's/.*libhipvis: 1 thread +\([0-9.-]*\) ns per call, 2 threads at once +\([0-9.-]*\) ns.*/\1 \2/p' |
+            head -1)
         # bench_step: thread CPU added per step, 1 and 130 streams.
         s=$(HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/floor.$$.%p.zst" LD_LIBRARY_PATH="$double" LD_PRELOAD="$lib" \
             "$bench/bench_step" 2>&1 |
@@ -43,9 +46,14 @@ awk -v rounds="$rounds" -v load="$(cut -d' ' -f1 /proc/loadavg)" '
             for (i = 1; i <= n[a]; i++) { x[i] = one[a, i]; y[i] = two[a, i]; u[i] = s1[a, i]; v[i] = s130[a, i] }
             m1[a] = med(x, n[a]); m2[a] = med(y, n[a]); ms1[a] = med(u, n[a]); ms130[a] = med(v, n[a])
         }
-        printf "bench-floor: what a traced call costs with the record it carries (shipped), with only a call record'"'"'s header and call fields (floor: ordered clock, ring reserve and commit), and with no record (none: the interposition); median of %d alternated runs each, load average %s\n", rounds, load
-        printf "bench-floor: hipMemcpyAsync back to back, 1 thread (fenced) / 2 threads at once, ns added per call: shipped +%.1f / +%.1f, floor +%.1f / +%.1f, none +%.1f / +%.1f\n",
+        printf "bench-floor: what a traced call costs with the record it carries (shipped), with a record " \
+               "that carries only its header and call fields (floor: ordered clock, ring, the record'"'"'s lines), " \
+               "and with no record (none: the interposition); median of %d alternated runs each, " \
+               "load average %s\n", rounds, load
+        printf "bench-floor: hipMemcpyAsync back to back, 1 thread (fenced) / 2 threads at once, ns added " \
+               "per call: shipped +%.1f / +%.1f, floor +%.1f / +%.1f, none +%.1f / +%.1f\n",
                m1["shipped"], m2["shipped"], m1["floor"], m2["floor"], m1["none"], m2["none"]
-        printf "bench-floor: bench-step thread CPU added per step, 1 stream / 130 streams: shipped %+d / %+d ns, floor %+d / %+d ns, none %+d / %+d ns\n",
+        printf "bench-floor: bench-step thread CPU added per step, 1 stream / 130 streams: " \
+               "shipped %+d / %+d ns, floor %+d / %+d ns, none %+d / %+d ns\n",
                ms1["shipped"], ms130["shipped"], ms1["floor"], ms130["floor"], ms1["none"], ms130["none"]
     }' "$res"

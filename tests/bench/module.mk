@@ -86,7 +86,7 @@ $(foreach f,$(FLOOR_FULL_SRCS),$(eval $(call obj,$(f)): CFLAGS += -UHV_RECORD_FL
 FLOOR_COPIES_LIB := $(BUILD)-floor-copies/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
-	@echo "== bench-floor: the shipped library, a build that writes only call records' headers (the floor), and one that records nothing"
+	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
 	@sh tests/bench/floor.sh $(BENCH_DIR) $(abspath $(LIBHIPVIS)) $(abspath $(FLOOR_LIB)) $(abspath $(FLOOR_NONE_LIB)) \
 	    $(BUILD)/tests/double $(BENCH_DIR)/floor
 
