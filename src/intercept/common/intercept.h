@@ -70,16 +70,17 @@
  * HV_RECORD_FLOOR: a measurement build, never the shipped one (make
  * bench-floor builds it as $(BUILD)-floor/libhipvis.so). 1: every traced
  * call writes a call record of the shipped size holding only its header
- * and call-level fields (api, result, device, seq, ticks: hv_call_start with
- * no stream and the arguments zeroed, then the commit); 2: no record at all (hv_enter, the real call, hv_leave). The
- * wrappers' own recording code is still compiled (so the build checks the
- * same code) but never runs, and nothing is prefetched. What the shipped
- * library costs above build 1 is what its records carry (streams and
- * epochs, arguments and memory kinds, evidence, Python frames), not the
- * record machinery (ordered clock, ring reserve and commit): on the GPU
- * decode loop build 1 read within the noise floor where the shipped library
- * reads +2-3% (docs/validation.md, tenth session). Its traces are for
- * counting, not for the analyzer.
+ * and call-level fields (api, result, device, seq, ticks: hv_call_start
+ * with no stream and the arguments zeroed, then the commit); 2: no record
+ * at all (hv_enter, the real call, hv_leave). The wrappers' own recording
+ * code is still compiled (so the build checks the same code) but never
+ * runs, and nothing is prefetched. What the shipped library costs above
+ * build 1 is what its records carry (streams and epochs, arguments and
+ * memory kinds, evidence, Python frames), not the record machinery
+ * (ordered clock, ring reserve and commit, the record's lines): on the GPU
+ * decode loop build 1 read within the noise floor where the shipped
+ * library reads +2-3% (docs/validation.md, tenth session). Its traces are
+ * for counting, not for the analyzer.
  */
 #ifndef HV_RECORD_FLOOR
 #define HV_RECORD_FLOOR 0
@@ -90,7 +91,8 @@
         if (0) {                                                                                  \
             trace;                                                                                \
         } else if (HV_RECORD_FLOOR == 1) {                                                        \
-            hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1)); \
+            uint64_t key_ = HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r));                          \
+            hv_call_commit((t), hv_call_start((t), key_, 0, 1));                                  \
         }                                                                                         \
     } while (0)
 #else
