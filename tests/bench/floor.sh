@@ -33,27 +33,11 @@ for r in $(seq 1 "$rounds"); do
         echo "$arm $t $s" >>"$res"
     done
 done
-awk -v rounds="$rounds" -v load="$(cut -d' ' -f1 /proc/loadavg)" '
-    function med(a, n,   i, j, t) {
-        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
-    { n[$1]++; one[$1, n[$1]] = $2; two[$1, n[$1]] = $3; s1[$1, n[$1]] = $4 + 0; s130[$1, n[$1]] = $5 + 0 }
-    END {
-        split("shipped floor none", arms, " ")
-        for (k = 1; k <= 3; k++) {
-            a = arms[k]
-            for (i = 1; i <= n[a]; i++) { x[i] = one[a, i]; y[i] = two[a, i]; u[i] = s1[a, i]; v[i] = s130[a, i] }
-            m1[a] = med(x, n[a]); m2[a] = med(y, n[a]); ms1[a] = med(u, n[a]); ms130[a] = med(v, n[a])
-        }
-        printf "bench-floor: what a traced call costs with the record it carries (shipped), with a record " \
-               "that carries only its header and call fields (floor: ordered clock, ring, the record'"'"'s lines), " \
-               "and with no record (none: the interposition); median of %d alternated runs each, " \
-               "load average %s\n", rounds, load
-        printf "bench-floor: hipMemcpyAsync back to back, 1 thread (fenced) / 2 threads at once, ns added " \
-               "per call: shipped +%.1f / +%.1f, floor +%.1f / +%.1f, none +%.1f / +%.1f\n",
-               m1["shipped"], m2["shipped"], m1["floor"], m2["floor"], m1["none"], m2["none"]
-        printf "bench-floor: bench-step thread CPU added per step, 1 stream / 130 streams: " \
-               "shipped %+d / %+d ns, floor %+d / %+d ns, none %+d / %+d ns\n",
-               ms1["shipped"], ms130["shipped"], ms1["floor"], ms130["floor"], ms1["none"], ms130["none"]
-    }' "$res"
+. "$(dirname "$0")/median.sh"   # med
+# The median of column COL over ARM's runs.
+col() { awk -v arm="$1" -v c="$2" '$1 == arm {print $c}' "$res" | med; }
+printf '%s\n' "bench-floor: what a traced call costs with the record it carries (shipped), with a record that carries only its header and call fields (floor: ordered clock, ring, the record's lines), and with no record (none: the interposition); median of $rounds alternated runs each, load average $(cut -d' ' -f1 /proc/loadavg)"
+printf 'bench-floor: hipMemcpyAsync back to back, 1 thread (fenced) / 2 threads at once, ns added per call: shipped +%s / +%s, floor +%s / +%s, none +%s / +%s\n' \
+    "$(col shipped 2)" "$(col shipped 3)" "$(col floor 2)" "$(col floor 3)" "$(col none 2)" "$(col none 3)"
+printf 'bench-floor: bench-step thread CPU added per step, 1 stream / 130 streams: shipped %s / %s ns, floor %s / %s ns, none %s / %s ns\n' \
+    "$(col shipped 4)" "$(col shipped 5)" "$(col floor 4)" "$(col floor 5)" "$(col none 4)" "$(col none 5)"

@@ -40,7 +40,7 @@ for i in $(seq "$runs"); do
   echo "$line"
   rm -f "$work"/step.*.zst
 done
-med() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/../bench/median.sh"   # med
 for arm in defaults sidecar; do
   one=$(for x in ${all[$arm]}; do echo "${x%/*}"; done | med)
   many=$(for x in ${all[$arm]}; do echo "${x#*/}"; done | med)
