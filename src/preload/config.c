@@ -108,6 +108,42 @@ static int parse_probe(const char *v, struct hv_probe_spec *out, char *err, unsi
     return 0;
 }
 
+/* HIPVIS_FLOOR_APIS (config.h): names joined by '+' (added) and '-'
+ * (removed), the first one added; "all" stands for every api id. Names are
+ * checked against the api table, so a typo is an error in every build, not
+ * a measurement that silently floors nothing. -1 after a message. */
+static int parse_floor_apis(const char *v, uint8_t bits[HV_API__MAX / 8], int *set, char *err, unsigned errlen)
+{
+    memset(bits, 0, HV_API__MAX / 8);
+    *set = v && *v;
+    char name[128];
+    for (const char *p = v; p && *p;) {
+        int add = *p != '-';
+        if (*p == '+' || *p == '-')
+            p++;
+        size_t n = strcspn(p, "+-");
+        uint16_t id = 0;
+        int all = n == 3 && strncmp(p, "all", 3) == 0;
+        if (!all && n > 0 && n < sizeof name) {
+            memcpy(name, p, n);
+            name[n] = '\0';
+            id = hv_api_by_name(name);
+        }
+        if (!all && id == 0) {
+            reject("HIPVIS_FLOOR_APIS", v,
+                   "API names joined by + (those calls record at the floor), or all-NAME-NAME (every call but "
+                   "those), e.g. cudaGraphLaunch+cudaStreamSynchronize",
+                   err, errlen);
+            memset(bits, 0, HV_API__MAX / 8);
+            return -1;
+        }
+        for (unsigned i = all ? 0 : id; i < (all ? HV_API__MAX : id + 1u); i++)
+            bits[i >> 3] = (uint8_t)(add ? bits[i >> 3] | 1u << (i & 7) : bits[i >> 3] & ~(1u << (i & 7)));
+        p += n;
+    }
+    return 0;
+}
+
 int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
 {
     static const struct int_knob enable = {"HIPVIS_ENABLE", 0, 1, 1, 0};
@@ -173,6 +209,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
         rc = -1;
     }
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
+    rc |= parse_floor_apis(getenv_fn("HIPVIS_FLOOR_APIS"), cfg->floor_apis, &cfg->floor_apis_set, err, errlen);
 
     rc |= parse_path("HIPVIS_SIDECAR_DIR", getenv_fn("HIPVIS_SIDECAR_DIR"), "/dev/shm", 1, "an absolute directory path",
                      cfg->sidecar_dir, sizeof cfg->sidecar_dir, err, errlen);

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "hipvis/api.h"   /* HV_API__MAX */
+
 struct hv_config {
     int enabled;                 /* HIPVIS_ENABLE: 0|1 (default 1) */
     char output[512];            /* HIPVIS_OUTPUT: path template, %p pid, %h host */
@@ -36,6 +38,11 @@ struct hv_config {
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
+    /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3,
+       src/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
+       api id. "A+B" those, "all" every one, "all-A-B" all but those; unset or empty none. */
+    uint8_t floor_apis[HV_API__MAX / 8];
+    int floor_apis_set;
     struct hv_probe_spec {       /* HIPVIS_PROBE: off (default) | auto | ADDR:LEN[,ADDR:LEN...] */
         int mode;                /* enum hv_probe_mode */
         uint32_t n;

@@ -8,14 +8,16 @@ HV_RECORD_FLOOR=1 (BUILD-floor/libhipvis.so) must record one call record per
 traced call, the same calls as the shipped library, each with only its
 call-level fields (no stream, the arguments zeroed); HV_RECORD_FLOOR=2
 (BUILD-floor-none) must record no call (the module registration hooks, which
-are not generic wrappers, record in full in every build). A floor build with
-the copy and allocation wrappers in full (FLOOR_FULL_SRCS=
-src/intercept/hip/memcpy.c src/intercept/hip/alloc.c, BUILD-floor-copies)
-must record those copies as the shipped library does, but for their epochs
-(the synchronizes that advance them are at the floor), and every other call
-at the floor. All of them, like the shipped library, must leave the traced
-program's output as it is without hipvis. The program is the decode loop on
-the runtime double (copies, eager launches, graph replays, synchronizes).
+are not generic wrappers, record in full in every build). HV_RECORD_FLOOR=3
+(BUILD-floor-pick) records at the floor the calls of the APIs
+HIPVIS_FLOOR_APIS names and every other call in full: with the launches and
+synchronizes named, its copies must be the shipped library's but for their
+epochs (the synchronizes that advance them are at the floor) and the named
+calls at the floor; with "all" it must record as the floor build does, and
+unset as the shipped library does. All of them, like the shipped library,
+must leave the traced program's output as it is without hipvis. The program
+is the decode loop on the runtime double (copies, eager launches, graph
+replays, synchronizes).
 """
 import collections
 import json
@@ -26,9 +28,12 @@ import sys
 import tempfile
 
 
-def run(build, lib, trace):
+def run(build, lib, trace, floor_apis=None):
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "tests", "double"), HIPVIS_QUIET="1")
     env.pop("LD_PRELOAD", None)
+    env.pop("HIPVIS_FLOOR_APIS", None)
+    if floor_apis is not None:
+        env["HIPVIS_FLOOR_APIS"] = floor_apis
     if lib:
         env.update(LD_PRELOAD=lib, HIPVIS_OUTPUT=trace)
     app = os.path.join(build, "tests", "apps", "decode_loop")
@@ -46,17 +51,21 @@ def calls(build, trace):
 
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    libs = {"shipped": os.path.join(build, "libhipvis.so"),
-            "floor": os.path.abspath(build + "-floor/libhipvis.so"),
-            "none": os.path.abspath(build + "-floor-none/libhipvis.so"),
-            "copies": os.path.abspath(build + "-floor-copies/libhipvis.so")}
+    pick = os.path.abspath(build + "-floor-pick/libhipvis.so")
+    floored = ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")
+    arms = {"shipped": (os.path.join(build, "libhipvis.so"), None),
+            "floor": (os.path.abspath(build + "-floor/libhipvis.so"), None),
+            "none": (os.path.abspath(build + "-floor-none/libhipvis.so"), None),
+            "pick": (pick, "+".join(floored)),
+            "pick-all": (pick, "all"),
+            "pick-unset": (pick, None)}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
         got = {}
-        for arm, lib in libs.items():
+        for arm, (lib, floor_apis) in arms.items():
             trace = os.path.join(tmp, arm + ".zst")
-            if run(build, lib, trace) != plain:
+            if run(build, lib, trace, floor_apis) != plain:
                 failed.append(f"{arm}: the program's output differs from its output without hipvis")
             got[arm] = calls(build, trace)
     shipped = collections.Counter(c["api"] for c in got["shipped"])
@@ -79,20 +88,29 @@ def main():
     wrapped = [c for c in got["none"] if not c["api"].startswith(hooks)]
     if wrapped:
         failed.append(f"none: {len(wrapped)} call records, e.g. {wrapped[0]}")
-    # Copies and allocations in full: the copies as the shipped library records them, but for the
-    # clock, the seq, the addresses (ASLR) and the epoch (no synchronize advances it in this build);
-    # everything else at the floor.
-    def fields(c):
-        return {k: v for k, v in c.items() if k not in ("ts_ns", "seq", "tid", "dst", "src", "epoch")}
+    # Launches and synchronizes at the floor, the rest in full: the copies as the shipped library
+    # records them, but for the clock, the seq, the addresses (ASLR) and the epoch (no synchronize
+    # advances it in this arm).
+    def fields(c, drop=("ts_ns", "seq", "tid", "dst", "src", "epoch")):
+        return {k: v for k, v in c.items() if k not in drop}
     full = [fields(c) for c in got["shipped"] if c["api"] == "hipMemcpyAsync"]
-    part = [fields(c) for c in got["copies"] if c["api"] == "hipMemcpyAsync"]
+    part = [fields(c) for c in got["pick"] if c["api"] == "hipMemcpyAsync"]
     if not full or part != full:
-        failed.append(f"copies: hipMemcpyAsync records differ from the shipped library's: "
-                      f"{part[:1]} / {full[:1]}")
-    floor_apis = ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")
-    others = [c for c in got["copies"] if c["api"] in floor_apis]
+        failed.append(f"pick: hipMemcpyAsync records differ from the shipped library's: {part[:1]} / {full[:1]}")
+    others = [c for c in got["pick"] if c["api"] in floored]
     if not others or any(c.get("stream") != "0x0" for c in others):
-        failed.append(f"copies: launches and synchronizes should be at the floor, got {others[:1]}")
+        failed.append(f"pick: launches and synchronizes should be at the floor, got {others[:1]}")
+    # "all": the floor build's records; unset: the shipped library's (but for what moves between runs).
+    def same(a, b, drop):
+        return [fields(c, drop) for c in got[a]] == [fields(c, drop) for c in got[b]]
+    # What moves from run to run: the clock, the thread id, and addresses (ASLR): buffers, handles of
+    # streams, events, graphs and modules, kernels' host functions.
+    moving = ("ts_ns", "tid", "dst", "src", "ptr", "handle", "func", "function", "stream", "exec", "graph",
+              "event", "module")
+    if not same("pick-all", "floor", ("ts_ns", "tid", "module", "function")):   # the hooks' addresses
+        failed.append("pick-all: the call records differ from the floor build's")
+    if not got["pick-unset"] or not same("pick-unset", "shipped", moving):
+        failed.append("pick-unset: the call records differ from the shipped library's")
     for f in failed:
         print("check-floor: FAIL", f)
     if failed:
@@ -100,8 +118,9 @@ def main():
     print(f"check-floor: floor build: the shipped library's {sum(shipped.values())} call records "
           f"({len(shipped)} APIs), none with a stream, copies with zeroed arguments; "
           f"no-record build: no call but module registrations; "
-          f"floor with copies in full: hipMemcpyAsync as shipped ({len(full)} calls), the rest at the floor; "
-          f"the program's output unchanged in all four")
+          f"picked build: with launches and synchronizes at the floor, hipMemcpyAsync as shipped "
+          f"({len(full)} calls) and those at the floor, with all the floor build's records, unset the "
+          f"shipped library's; the program's output unchanged in all six")
     return 0
 
 

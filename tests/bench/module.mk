@@ -74,16 +74,14 @@ bench-floor-libs:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=1" $(FLOOR_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-none EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=2" $(FLOOR_NONE_LIB)
 
-# A floor build in which the wrappers of the files FLOOR_FULL_SRCS names
-# record in full: which family's records cost what (docs/validation.md,
-# tenth session), e.g. the CUDA runtime's copies:
-#   make BUILD=build-fcopy EXTRA_CFLAGS=-DHV_RECORD_FLOOR=1 \
-#        FLOOR_FULL_SRCS=src/intercept/cuda/rt_memory.c build-fcopy/libhipvis.so
-# (a fresh build directory for each list: make does not rebuild an object
-# when only the list changes).
-FLOOR_FULL_SRCS ?=
-$(foreach f,$(FLOOR_FULL_SRCS),$(eval $(call obj,$(f)): CFLAGS += -UHV_RECORD_FLOOR -DHV_RECORD_FLOOR=0))
-FLOOR_COPIES_LIB := $(BUILD)-floor-copies/libhipvis.so
+# The picked build (HV_RECORD_FLOOR=3): the calls of the APIs
+# HIPVIS_FLOOR_APIS names at the floor, every other call in full, so that one
+# build serves each arm of a comparison by API family (docs/validation.md,
+# eleventh session), e.g. on the GPU, everything but the graph launches:
+#   make BUILD=build-floor-pick EXTRA_CFLAGS=-DHV_RECORD_FLOOR=3 build-floor-pick/libhipvis.so
+#   P=LIB=build-floor-pick/libhipvis.so
+#   ARMS="full:$P fgraph:$P,HIPVIS_FLOOR_APIS=cudaGraphLaunch" bash tests/gpu/ab_arms.sh
+FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
@@ -96,8 +94,8 @@ BENCHES += bench-floor
 # The floor builds record what their figures say they do (not a timing test).
 check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/apps/decode_loop \
              $(BUILD)/tests/double/libamdhip64.so
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-copies EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=1" \
-	    FLOOR_FULL_SRCS="src/intercept/hip/memcpy.c src/intercept/hip/alloc.c" $(FLOOR_COPIES_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-pick EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=3" \
+	    $(FLOOR_PICK_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor

@@ -74,11 +74,23 @@ static void test_config(void)
         {"HIPVIS_PROBE", "sometimes", NULL}, {"HIPVIS_PROBE", "0x1000:0", NULL}, {"HIPVIS_PROBE", "0x1000:4097", NULL},
         {"HIPVIS_PROBE", "0x1000", NULL},    {"HIPVIS_PAYLOAD_BYTES", "16385", NULL},
         {"HIPVIS_REWRITE_CHECK_KB", "-1", NULL}, {"HIPVIS_STACKS", "2", NULL},
+        {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+noSuchApi", NULL}, {"HIPVIS_FLOOR_APIS", "all--hipFree", NULL},
+        {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch,cudaStreamSynchronize", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = load(bad[i], &c, err, sizeof err);
         CHECK(rc == -1 && !c.enabled && strstr(err, bad[i][0]) && strstr(err, "tracing disabled"));
     }
+    /* HIPVIS_FLOOR_APIS (the picked measurement build): names, "all", and "all" less some. */
+#define PICKED(api) ((c.floor_apis[(api) >> 3] >> ((api) & 7)) & 1)
+    CHECK(load(none, &c, err, sizeof err) == 0 && !c.floor_apis_set && !PICKED(HV_API_cudaGraphLaunch));
+    const char *const two[] = {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+cudaStreamSynchronize", NULL};
+    CHECK(load(two, &c, err, sizeof err) == 0 && c.floor_apis_set && PICKED(HV_API_cudaGraphLaunch) &&
+          PICKED(HV_API_cudaStreamSynchronize) && !PICKED(HV_API_cudaMemcpyAsync) && !PICKED(HV_API_hipGraphLaunch));
+    const char *const allbut[] = {"HIPVIS_FLOOR_APIS", "all-hipMemcpyAsync-hipMalloc", NULL};
+    CHECK(load(allbut, &c, err, sizeof err) == 0 && PICKED(HV_API_hipGraphLaunch) && PICKED(HV_API_cudaMemcpyAsync) &&
+          !PICKED(HV_API_hipMemcpyAsync) && !PICKED(HV_API_hipMalloc));
+#undef PICKED
 }
 
 /* ---- --find-value over a synthetic trace ---- */

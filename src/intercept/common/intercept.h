@@ -72,34 +72,51 @@
  * call writes a call record of the shipped size holding only its header
  * and call-level fields (api, result, device, seq, ticks: hv_call_start
  * with no stream and the arguments zeroed, then the commit); 2: no record
- * at all (hv_enter, the real call, hv_leave). The wrappers' own recording
- * code is still compiled (so the build checks the same code) but never
- * runs, and nothing is prefetched. What the shipped library costs above
- * build 1 is what its records carry (streams and epochs, arguments and
- * memory kinds, evidence, Python frames), not the record machinery
- * (ordered clock, ring reserve and commit, the record's lines): on the GPU
- * decode loop build 1 read within the noise floor where the shipped
- * library reads +2-3% (docs/validation.md, tenth session). Its traces are
- * for counting, not for the analyzer.
+ * at all (hv_enter, the real call, hv_leave); 3: the calls of the APIs
+ * HIPVIS_FLOOR_APIS names as in 1, every other call in full, so that one
+ * build gives every arm of a comparison of API families (each arm a
+ * setting of the variable: docs/validation.md, eleventh session). The
+ * wrappers' own recording code is still compiled (so the build checks the
+ * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
+ * build 3 prefetches as the shipped library does and reads one more line
+ * per call (the variable's bits), in every arm alike. What the shipped
+ * library costs above build 1 is what its records carry (streams and
+ * epochs, arguments and memory kinds, evidence, Python frames), not the
+ * record machinery (ordered clock, ring reserve and commit, the record's
+ * lines): on the GPU decode loop build 1 read within the noise floor where
+ * the shipped library reads +2-3% (docs/validation.md, tenth session). Its
+ * traces are for counting, not for the analyzer.
  */
 #ifndef HV_RECORD_FLOOR
 #define HV_RECORD_FLOOR 0
 #endif
-#if HV_RECORD_FLOOR
+/* A floor record: the call-level fields only (hv_call_start with no stream, the arguments zeroed). */
+#define HV_FLOOR_RECORD(t, api, r) \
+    hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
+#if HV_RECORD_FLOOR == 3
+#define HV_FLOOR_PICKED(api) ((hv_tracer.cfg.floor_apis[(api) >> 3] >> ((api) & 7)) & 1)
+#define HV_TRACE_PART(t, api, r, trace)                                                            \
+    do {                                                                                          \
+        if (HV_FLOOR_PICKED(api))                                                                 \
+            HV_FLOOR_RECORD(t, api, r);                                                           \
+        else {                                                                                    \
+            trace;                                                                                \
+        }                                                                                         \
+    } while (0)
+#elif HV_RECORD_FLOOR
 #define HV_TRACE_PART(t, api, r, trace)                                                            \
     do {                                                                                          \
         if (0) {                                                                                  \
             trace;                                                                                \
         } else if (HV_RECORD_FLOOR == 1) {                                                        \
-            uint64_t key_ = HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r));                          \
-            hv_call_commit((t), hv_call_start((t), key_, 0, 1));                                  \
+            HV_FLOOR_RECORD(t, api, r);                                                           \
         }                                                                                         \
     } while (0)
 #else
 #define HV_TRACE_PART(t, api, r, trace) trace
 #endif
 
-#if defined(HV_NO_CALL_PREFETCH) || HV_RECORD_FLOOR
+#if defined(HV_NO_CALL_PREFETCH) || HV_RECORD_FLOOR == 1 || HV_RECORD_FLOOR == 2
 #define HV_CALL_PREFETCH(t) ((void)(t))
 #else
 #define HV_CALL_PREFETCH(t) hv_call_prefetch(t, HV_WRAP_COPIES)
