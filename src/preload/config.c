@@ -137,8 +137,12 @@ static int parse_floor_apis(const char *v, uint8_t bits[HV_API__MAX / 8], int *s
             memset(bits, 0, HV_API__MAX / 8);
             return -1;
         }
-        for (unsigned i = all ? 0 : id; i < (all ? HV_API__MAX : id + 1u); i++)
-            bits[i >> 3] = (uint8_t)(add ? bits[i >> 3] | 1u << (i & 7) : bits[i >> 3] & ~(1u << (i & 7)));
+        if (all)
+            memset(bits, add ? 0xff : 0, HV_API__MAX / 8);
+        else if (add)
+            bits[id >> 3] |= (uint8_t)(1u << (id & 7));
+        else
+            bits[id >> 3] &= (uint8_t)~(1u << (id & 7));
         p += n;
     }
     return 0;

@@ -50,6 +50,12 @@ struct hv_config {
     } probe;
 };
 
+/* Whether HIPVIS_FLOOR_APIS names `api` (its bit in cfg->floor_apis). */
+static inline int hv_config_floor_picked(const struct hv_config *cfg, unsigned api)
+{
+    return (cfg->floor_apis[api >> 3] >> (api & 7)) & 1;
+}
+
 /* HIPVIS_START: when data calls (copies, memsets, launches, graph launches)
  * are recorded. State calls (allocations, modules, graphs, streams, events,
  * syncs) are always recorded so that findings inside a region stay exact. */

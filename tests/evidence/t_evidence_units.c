@@ -82,7 +82,7 @@ static void test_config(void)
         CHECK(rc == -1 && !c.enabled && strstr(err, bad[i][0]) && strstr(err, "tracing disabled"));
     }
     /* HIPVIS_FLOOR_APIS (the picked measurement build): names, "all", and "all" less some. */
-#define PICKED(api) ((c.floor_apis[(api) >> 3] >> ((api) & 7)) & 1)
+#define PICKED(api) hv_config_floor_picked(&c, (api))
     CHECK(load(none, &c, err, sizeof err) == 0 && !c.floor_apis_set && !PICKED(HV_API_cudaGraphLaunch));
     const char *const two[] = {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+cudaStreamSynchronize", NULL};
     CHECK(load(two, &c, err, sizeof err) == 0 && c.floor_apis_set && PICKED(HV_API_cudaGraphLaunch) &&

@@ -94,10 +94,9 @@
 #define HV_FLOOR_RECORD(t, api, r) \
     hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
 #if HV_RECORD_FLOOR == 3
-#define HV_FLOOR_PICKED(api) ((hv_tracer.cfg.floor_apis[(api) >> 3] >> ((api) & 7)) & 1)
 #define HV_TRACE_PART(t, api, r, trace)                                                            \
     do {                                                                                          \
-        if (HV_FLOOR_PICKED(api))                                                                 \
+        if (hv_config_floor_picked(&hv_tracer.cfg, (api)))                                        \
             HV_FLOOR_RECORD(t, api, r);                                                           \
         else {                                                                                    \
             trace;                                                                                \
