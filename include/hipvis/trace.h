@@ -637,7 +637,12 @@ struct hv_guard {
  * (hipvis_region_push, NVTX, roctx, profiler start/stop, SIGUSR2).
  * ======================================================================== */
 
-#define HV_HDR_PYFRAMES 0x10000u  /* HV_REC_PYSTACK records may be present (HIPVIS_PYFRAMES=1) */
+#define HV_HDR_PYFRAMES 0x10000u  /* HV_REC_PYSTACK records may be present (HIPVIS_PYFRAMES=1|first) */
+/* HIPVIS_PYFRAMES=first: a stack is recorded at the first call on each target
+ * only, never when a later call on it comes from other Python lines, so a
+ * call without a record of its own shows the first call's lines, not its
+ * own (docs/names.md "Python frames: every site or the first call"). */
+#define HV_HDR_PYFRAMES_FIRST 0x40000u
 #define HV_HDR_REGIONS  0x20000u  /* HIPVIS_START=profiler|signal: data calls outside regions not recorded */
 
 /* hipvis_name(ptr, bytes, name): from this point of the trace the range

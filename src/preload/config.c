@@ -161,7 +161,6 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
     static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
-    static const struct int_knob pyframes = {"HIPVIS_PYFRAMES", 0, 1, 1, 0};
     static const struct int_knob record_argv = {"HIPVIS_RECORD_ARGV", 0, 1, 1, 0};
     long long v;
     int rc = 0;
@@ -197,8 +196,21 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->rewrite_every = (uint32_t)v;
     rc |= parse_int(&stacks, getenv_fn(stacks.name), &v, err, errlen);
     cfg->stacks = (int)v;
-    rc |= parse_int(&pyframes, getenv_fn(pyframes.name), &v, err, errlen);
-    cfg->pyframes = (int)v;
+    /* Sidecar mode is what is left on in production (issue 12): its default
+     * reads Python frames at the first call on each target only. */
+    const char *py = getenv_fn("HIPVIS_PYFRAMES");
+    if (!py || !*py)
+        cfg->pyframes = cfg->sidecar ? HV_PYFRAMES_FIRST : HV_PYFRAMES_ALL;
+    else if (strcmp(py, "0") == 0)
+        cfg->pyframes = HV_PYFRAMES_OFF;
+    else if (strcmp(py, "1") == 0)
+        cfg->pyframes = HV_PYFRAMES_ALL;
+    else if (strcmp(py, "first") == 0)
+        cfg->pyframes = HV_PYFRAMES_FIRST;
+    else {
+        reject("HIPVIS_PYFRAMES", py, "0 (off), 1 (every site) or first (the first call on each target)", err, errlen);
+        rc = -1;
+    }
     rc |= parse_int(&record_argv, getenv_fn(record_argv.name), &v, err, errlen);
     cfg->record_argv = (int)v;
     const char *start = getenv_fn("HIPVIS_START");

@@ -10,6 +10,13 @@
 
 #include "hipvis/api.h"   /* HV_API__MAX */
 
+/* HIPVIS_PYFRAMES: off ("0"); every site ("1": every call reads the
+ * positions of its innermost Python frames, and a stack is recorded whenever
+ * a target's call comes from other lines than its previous one); the first
+ * call on each target only ("first": later calls read no frame, ~75 ns less
+ * a call in situ on the GPU decode loop, docs/validation.md twelfth session). */
+enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };
+
 struct hv_config {
     int enabled;                 /* HIPVIS_ENABLE: 0|1 (default 1) */
     char output[512];            /* HIPVIS_OUTPUT: path template, %p pid, %h host */
@@ -33,8 +40,9 @@ struct hv_config {
     uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
                                     thread, 1..65536 (default 16; 1 every copy) */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
-    int pyframes;                /* HIPVIS_PYFRAMES: 0|1 (default 1) — Python stacks at first writes,
-                                    replays, captures, instantiations, allocations (docs/names.md) */
+    int pyframes;                /* HIPVIS_PYFRAMES: enum hv_pyframes_mode (default all; first in
+                                    sidecar mode) — Python stacks at writes, replays, captures,
+                                    instantiations, allocations (docs/names.md) */
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */

@@ -55,6 +55,9 @@ int hv_py_walk(hv_py_frame_fn fn, void *ctx, uint32_t max, uint32_t *more);
  * used only on a thread where hv_py_walk already succeeded (the layout read
  * its frames with bounds checks); 0 before that, or with no Python frame. */
 HV_STEP_FN uint64_t hv_py_frames_key(void);
+/* 1 once hv_py_walk succeeded on the calling thread, else 0: what
+ * HIPVIS_PYFRAMES=first keys a site by instead (reads no frame). */
+HV_STEP_FN uint64_t hv_py_thread_walked(void);
 
 /* Line of byte offset `addr` of a code object with first line `first`,
  * from its 3.11+ location table (exposed for the unit test). -1: none. */

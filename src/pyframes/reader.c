@@ -249,6 +249,8 @@ static int frame_line(const unsigned char *co, uint64_t code, uint64_t instr)
 
 #define KEY_FRAMES 4
 
+uint64_t hv_py_thread_walked(void) { return walk_ok != 0; }
+
 uint64_t hv_py_frames_key(void)
 {
     if (!walk_ok)

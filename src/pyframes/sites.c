@@ -50,12 +50,15 @@ static void forget_after_fork(void)
 
 void hv_py_setup(const struct hv_config *cfg)
 {
-    hv_hot.py_on = cfg->pyframes && hv_py_present(NULL);
+    hv_hot.py_on = hv_py_present(NULL) ? (uint8_t)cfg->pyframes : HV_PYFRAMES_OFF;
     if (hv_hot.py_on)
         pthread_atfork(NULL, NULL, forget_after_fork);
 }
 
-uint32_t hv_py_header_flags(void) { return hv_hot.py_on ? HV_HDR_PYFRAMES : 0; }
+uint32_t hv_py_header_flags(void)
+{
+    return (hv_hot.py_on ? HV_HDR_PYFRAMES : 0) | (hv_hot.py_on == HV_PYFRAMES_FIRST ? HV_HDR_PYFRAMES_FIRST : 0);
+}
 
 /* Fibonacci hashing: spreads aligned addresses over the table's bits. */
 static uint64_t mix(uint64_t x) { return (x * 0x9e3779b97f4a7c15ull) ^ (x >> 29); }
@@ -170,8 +173,14 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
         record(t, seq, why, target, 0);
         return;
     }
+    /* HIPVIS_PYFRAMES=first keys a site by the target alone, not by the
+     * frames: the first call on a target from a Python thread records its
+     * stack, and no later call reads a frame (what the every-site key
+     * costs: docs/validation.md twelfth session). */
+    int first = hv_hot.py_on == HV_PYFRAMES_FIRST;
+    uint64_t walked = first ? hv_py_thread_walked() : 0;
     uint64_t k1 = mix(target ^ ((uint64_t)why << 56)) | 1;
-    uint64_t k2 = mix(k1 ^ hv_py_frames_key()) | 1;
+    uint64_t k2 = mix(k1 ^ (first ? walked : hv_py_frames_key())) | 1;
     uint32_t m = (uint32_t)(k1 >> 7) & (MEMO - 1), gen = atomic_load_explicit(&generation, memory_order_relaxed);
     if (memo_generation == gen && memo[m].k1 == k1 && memo[m].k2 == k2)
         return;   /* this thread's previous call on this target came from the same Python frames */
@@ -181,6 +190,14 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
     }
     memo[m].k1 = k1;
     memo[m].k2 = k2;
+    /* first: a thread whose frames were never read reads them here, past
+     * the shared tables, so that a thread outside Python (which has none)
+     * never marks a target as recorded for the Python threads; its next
+     * call on the target is answered by the memo. */
+    if (first && !walked) {
+        record(t, seq, why, target, 0);
+        return;
+    }
     int fresh;
     struct slot *last = find(0, k1, &fresh);
     if (!last)

@@ -64,6 +64,16 @@ static void test_config(void)
     CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};
     CHECK(load(sidecar, &c, err, sizeof err) == 0 && c.payload_bytes == 0);   /* user data: opt-in there */
+    /* Python frames: every site by default; the first call on each target
+     * in sidecar mode (left on in production), unless the variable says. */
+    CHECK(c.pyframes == HV_PYFRAMES_FIRST);
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_ALL);
+    const char *const side_all[] = {"HIPVIS_SIDECAR", "1", "HIPVIS_PYFRAMES", "1", NULL};
+    CHECK(load(side_all, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_ALL);
+    const char *const first[] = {"HIPVIS_PYFRAMES", "first", NULL};
+    CHECK(load(first, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_FIRST);
+    const char *const nopy[] = {"HIPVIS_PYFRAMES", "0", "HIPVIS_SIDECAR", "1", NULL};
+    CHECK(load(nopy, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_OFF);
     const char *const ranges[] = {"HIPVIS_PROBE", "0x7f0000001000:1028,4096:8", "HIPVIS_STACKS", "1", NULL};
     CHECK(load(ranges, &c, err, sizeof err) == 0 && c.probe.mode == HV_PROBE_RANGES && c.probe.n == 2 &&
           c.probe.r[0].addr == 0x7f0000001000ull && c.probe.r[0].len == 1028 && c.probe.r[1].addr == 4096 &&
@@ -73,7 +83,8 @@ static void test_config(void)
     static const char *const bad[][3] = {
         {"HIPVIS_PROBE", "sometimes", NULL}, {"HIPVIS_PROBE", "0x1000:0", NULL}, {"HIPVIS_PROBE", "0x1000:4097", NULL},
         {"HIPVIS_PROBE", "0x1000", NULL},    {"HIPVIS_PAYLOAD_BYTES", "16385", NULL},
-        {"HIPVIS_REWRITE_CHECK_KB", "-1", NULL}, {"HIPVIS_STACKS", "2", NULL},
+        {"HIPVIS_REWRITE_CHECK_KB", "-1", NULL}, {"HIPVIS_STACKS", "2", NULL}, {"HIPVIS_PYFRAMES", "2", NULL},
+        {"HIPVIS_PYFRAMES", "First", NULL},
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+noSuchApi", NULL}, {"HIPVIS_FLOOR_APIS", "all--hipFree", NULL},
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch,cudaStreamSynchronize", NULL},
     };

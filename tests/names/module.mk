@@ -6,7 +6,7 @@
 # installed; an unsupported one must say "no Python frames"). Optimised build
 # only, like check-evidence: the sanitizer build's libhipvis.so cannot be
 # preloaded into an uninstrumented interpreter.
-NAMES_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
+NAMES_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze $(BUILD)/hipvis-sidecar \
               $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco \
               $(BUILD)/tests/apps/decode_kernels-gfx950-nonames.hsaco
 

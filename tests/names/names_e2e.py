@@ -12,6 +12,8 @@ found on this machine:
   - an interpreter whose layout hipvis does not know (3.10) gives a clean
     "no Python frames" and still names the buffer;
   - HIPVIS_PYFRAMES=0 records no Python stacks;
+  - HIPVIS_PYFRAMES=first (the sidecar mode's default) records one stack per
+    target and the report marks ops shown with the first call's lines;
   - --regions: ops carry region "decode" and the "step" mark ordinal;
   - HIPVIS_START=profiler with --profile-window 4:12: only the window's data
     calls are recorded, the skipped ones are counted, findings stay;
@@ -40,6 +42,7 @@ KERNEL = "_convert_req_index_to_global_index_kernel"
 ARGNAME = f"qo_indptr (kernel arg 0 of {KERNEL})"
 ANALYZE = os.path.abspath(os.path.join(BUILD, "hipvis-analyze"))
 DUMP = os.path.abspath(os.path.join(BUILD, "hipvis-dump"))
+SIDECAR = os.path.abspath(os.path.join(BUILD, "hipvis-sidecar"))
 
 passed = failed = 0
 
@@ -107,6 +110,65 @@ def analyze(trace, json_mode):
 
 def frames_have(frames, line):
     return any(fr.get("line") == line and fr.get("file", "").endswith("ctypes_decode.py") for fr in frames or [])
+
+
+def first_mode(py, tmp):
+    """HIPVIS_PYFRAMES=first on the alternating case: one stack per target at
+    its first call, no reference records, and a finding whose op recorded
+    none says its lines are the first call's; a bad value is named."""
+    trace, out = traced(py, tmp, "first", {"HIPVIS_PYFRAMES": "first"}, ["--prefill-every", "2"])
+    check(trace is not None, "HIPVIS_PYFRAMES=first: traced run", out)
+    if not trace:
+        return
+    dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout
+    writes = re.findall(r"pystack nframes=(\d+) status=0 why=1 .*target=(0x[0-9a-f]+)", dump)
+    per_target = {}
+    for n, target in writes:
+        per_target.setdefault(target, []).append(int(n))
+    # A thread's very first site reads its frames outside the shared table
+    # (sites.c): at most one more full stack for the target of that call.
+    check(writes and all(int(n) > 0 for n, _ in writes) and all(len(v) <= 2 for v in per_target.values())
+          and sum(len(v) for v in per_target.values()) <= len(per_target) + 1,
+          f"first: full stacks only, once per write target ({per_target})")
+    doc = json.loads(analyze(trace, True))
+    same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
+    firsts = [f for f in same if f["earlier"].get("python_from") == "first_call"]
+    check(same and firsts and all(frames_have(f["earlier"].get("python"), COPY) for f in same),
+          f"first: writes named by the first call's line {COPY}, marked first_call ({len(firsts)} of {len(same)})")
+    # The text shows one occurrence per bug, here the target's first write
+    # (lines its own): the caveat goes with the JSON's first group.
+    text = analyze(trace, False)
+    check(("(the lines of the first call on this target: HIPVIS_PYFRAMES=first" in text) ==
+          (same[0]["earlier"].get("python_from") == "first_call" if same else False),
+          "first: the text report's caveat as the JSON's first group says")
+    trace, _ = traced(py, tmp, "all", None, ["--prefill-every", "2"])
+    doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
+    check(trace and not any("python_from" in f.get("earlier", {}) for f in doc["findings"]),
+          "HIPVIS_PYFRAMES=1: no finding says first_call")
+    # Sidecar mode (left on in production) records the first call's by default.
+    # Segments on a memory filesystem, as docs/sidecar.md asks (elsewhere the sidecar warns).
+    seg = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else tmp)
+    outdir = os.path.join(tmp, "sidecar-out")
+    os.makedirs(outdir, exist_ok=True)
+    sc = subprocess.Popen([SIDECAR, "--dir", seg, "-o", outdir, "--no-analysis", "--nice", "0", "-q"])
+    try:
+        env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_SIDECAR="1", HIPVIS_SIDECAR_DIR=seg, HIPVIS_QUIET="1")
+        env.pop("HIPVIS_PYFRAMES", None)
+        subprocess.run([py, APP, DBL, "--steps", "16", "--prefill-every", "2", "--code-object", HSACO], env=env,
+                       capture_output=True, text=True, timeout=120)
+    finally:
+        sc.terminate()   # SIGTERM: the sidecar drains what is left and closes its files
+        sc.wait(timeout=60)
+        shutil.rmtree(seg, ignore_errors=True)
+    files = glob.glob(os.path.join(outdir, "*.zst"))
+    doc = json.loads(analyze(files[0], True)) if files else {"findings": []}
+    check(any(f.get("earlier", {}).get("python_from") == "first_call" for f in doc["findings"]),
+          "HIPVIS_SIDECAR=1: Python frames of the first call by default", f"{len(files)} trace files")
+    bad = subprocess.run([py, APP, DBL, "--steps", "1"], capture_output=True, text=True,
+                         env=dict(os.environ, LD_PRELOAD=LIB, HIPVIS_PYFRAMES="sometimes",
+                                  HIPVIS_OUTPUT=os.path.join(tmp, "badpy.zst")))
+    check('HIPVIS_PYFRAMES="sometimes" is not accepted: expected 0 (off), 1 (every site) or first' in bad.stderr
+          and bad.returncode == 0, "HIPVIS_PYFRAMES bad value named, program unchanged")
 
 
 def one_interpreter(py, tmp):
@@ -293,6 +355,7 @@ def main():
         dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout if trace else ""
         refs = len(re.findall(r"pystack nframes=0 status=0 why=1 .* id=\d+", dump))
         check(refs > 0, f"alternating lines recorded as references to known stacks ({refs})")
+        first_mode(py, tmp)
 
         trace, _ = traced(py, tmp, "regions", None, ["--regions"])
         doc = json.loads(analyze(trace, True)) if trace else {"findings": []}

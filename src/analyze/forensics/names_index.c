@@ -81,6 +81,7 @@ struct want {
     uint64_t seq;
     uint32_t tid;              /* from its call record, NONE unknown */
     uint32_t stack;            /* pystk, NONE */
+    uint8_t inherited;         /* the stack is an earlier call's on the same target (the op recorded none) */
     uint32_t region;           /* string index of "a > b", NONE */
     uint32_t mark;             /* string index of the latest instant mark's text, NONE */
     uint64_t mark_n;           /* its ordinal among marks of that text */
@@ -91,6 +92,7 @@ struct tnames {
     uint64_t pid;
     char *path;                /* for the second read (regions need the ops' threads) */
     int regions_gated;         /* HV_HDR_REGIONS */
+    int pyframes_first;        /* HV_HDR_PYFRAMES_FIRST: an inherited stack is the target's first call's */
     int opens_regions;         /* a PUSH or START mark was seen */
     struct hv_u64map str_ix;   /* trace string id -> index into strs */
     struct hv_u64map want_ix;  /* seq -> want */
@@ -178,7 +180,7 @@ static void want_seq(void *ctx, uint64_t seq)
     struct tnames *t = ctx;
     if (!seq || hv_u64map_get(&t->want_ix, seq) != NONE || !HV_GROW(t->want, t->nwant, t->capwant, 64))
         return;
-    t->want[t->nwant] = (struct want){seq, NONE, NONE, NONE, NONE, 0, 0};
+    t->want[t->nwant] = (struct want){.seq = seq, .tid = NONE, .stack = NONE, .region = NONE, .mark = NONE};
     if (hv_u64map_put(&t->want_ix, seq, t->nwant) == 0)
         t->nwant++;
 }
@@ -494,6 +496,7 @@ static void stacks(struct tnames *t, const struct hv_findings *s)
             if (w == NONE)
                 continue;
             uint32_t st = hv_u64map_get(&t->seq_stack, sd->seq);
+            t->want[w].inherited = st == NONE;
             if (st == NONE) {
                 switch (sd->kind) {
                 case HV_SIDE_COPY:
@@ -562,6 +565,7 @@ int hv_names_begin(struct hv_names_index *x, const char *path, const struct hv_f
     memset(t, 0, sizeof *t);
     t->pid = h->pid;
     t->regions_gated = (h->flags & HV_HDR_REGIONS) != 0;
+    t->pyframes_first = (h->flags & HV_HDR_PYFRAMES_FIRST) != 0;
     t->path = strdup(path);
     hv_u64map_init(&t->str_ix);
     hv_u64map_init(&t->want_ix);
@@ -746,6 +750,13 @@ static const struct pystk *stack_of(const struct tnames *t, const struct want *w
     return t && w && w->stack != NONE ? &t->stk[w->stack] : NULL;
 }
 
+/* Whether w's Python lines are not its own but the first call's on its
+ * target (HIPVIS_PYFRAMES=first, the op recorded none): they may differ. */
+static int first_calls(const struct tnames *t, const struct want *w)
+{
+    return t && w && t->pyframes_first && w->inherited;
+}
+
 static const char *status_text(unsigned st)
 {
     switch (st) {
@@ -780,6 +791,8 @@ static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const st
             frame_json(x, out, &x->fr[s->first + i]);
         }
         fputc(']', out);
+        if (first_calls(t, w))
+            fprintf(out, ",\"python_from\":\"first_call\"");
     } else if (s) {
         fprintf(out, ",\"python\":null,\"python_status\":");
         hv_json_str(out, status_text(s->status));
@@ -814,6 +827,9 @@ static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const st
             frame_text(x, out, s, i);
         }
         fputc('\n', out);
+        if (first_calls(t, w))
+            fprintf(out, "                    (the lines of the first call on this target: HIPVIS_PYFRAMES=first; "
+                         "=1 records every site)\n");
     } else if (s && s->status != HV_PY_OK) {
         fprintf(out, "           python   (no Python frames: %s", status_text(s->status));
         if (s->status == HV_PY_UNSUPPORTED && s->version)
