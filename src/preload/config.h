@@ -13,7 +13,7 @@
 /* HIPVIS_PYFRAMES: off ("0"); every site ("1": every call reads the
  * positions of its innermost Python frames, and a stack is recorded whenever
  * a target's call comes from other lines than its previous one); the first
- * call on each target only ("first": later calls read no frame, ~75 ns less
+ * call on each target only ("first": later calls read no frame, ~70-80 ns less
  * a call in situ on the GPU decode loop, docs/validation.md twelfth session). */
 enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };
 
