@@ -9,7 +9,9 @@
 #   (carry build/libhipvis.so, .devlibs; ROUNDS=2 BLOCKS=60 by default)
 # An arm is "plain" (no hipvis), "defaults", or LABEL:VAR=x,VAR=y (the preload with
 # those variables; LIB=path, relative to the repository, preloads that build instead
-# of build/libhipvis.so: a build made for an experiment, carried beside it). Prints
+# of build/libhipvis.so: a build made for an experiment, carried beside it). When an
+# arm sets HIPVIS_SIDECAR=1 the script runs its own build/hipvis-sidecar (carry it)
+# on a private tmpfs directory, which such arms get as HIPVIS_SIDECAR_DIR. Prints
 # each arm's median block ratio: the median of its processes' medians with their
 # range, then pooled over the arm's processes with its 95% interval, and per process.
 set -u
@@ -23,6 +25,18 @@ lib=$root/build/libhipvis.so
 res=$OUT/ab_arms.jsonl
 : > "$res"
 ARMS=${ARMS:-plain defaults}
+# Sidecar arms: one hipvis-sidecar for the whole run, its segments on a tmpfs
+# (docs/sidecar.md), its traces in the work directory, stopped at the end.
+sidecar_dir= sidecar_pid=
+case " $ARMS " in *HIPVIS_SIDECAR=1*)
+    sidecar_dir=$(mktemp -d "${SEGDIR:-/dev/shm}/hvab-seg.XXXXXX") || exit 1
+    mkdir -p "$work/sidecar-traces"
+    env ${libpath:+LD_LIBRARY_PATH=$libpath} "$root/build/hipvis-sidecar" --dir "$sidecar_dir" \
+        -o "$work/sidecar-traces" --no-analysis --nice 0 -q > "$OUT/ab_sidecar.log" 2>&1 &
+    sidecar_pid=$!
+    trap 'kill "$sidecar_pid" 2>/dev/null; wait "$sidecar_pid" 2>/dev/null; rm -rf "$work" "$sidecar_dir"' EXIT
+    sleep 0.5 ;;
+esac
 for r in $(seq 1 "${ROUNDS:-2}"); do
     for arm in $ARMS; do
         label=${arm%%:*}
@@ -31,6 +45,7 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
         case ",${arm#*:}," in *,LIB=*) alib=$root/$(echo ",${arm#*:}," | sed 's/.*,LIB=\([^,]*\),.*/\1/') ;; esac
         pre=
         [ "$label" != plain ] && pre="LD_PRELOAD=$alib HIPVIS_OUTPUT=$work/ab.$label.%p.zst ${libpath:+LD_LIBRARY_PATH=$libpath}"
+        case ",${arm#*:}," in *,HIPVIS_SIDECAR=1,*) pre="$pre HIPVIS_SIDECAR_DIR=$sidecar_dir" ;; esac
         line=$(env PYTHONUNBUFFERED=1 HIPVIS_QUIET=1 $pre $vars timeout -k 5 120 python3 "$root/tests/gpu/cost.py" ab \
             --blocks "${BLOCKS:-60}" --threads 1 2>> "$OUT/ab_arms.err" | grep '^{"result"')
         echo "{\"arm\":\"$label\",\"round\":$r,\"out\":${line:-null}}" >> "$res"
