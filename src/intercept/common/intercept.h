@@ -103,12 +103,40 @@
         }                                                                                         \
     } while (0)
 #elif HV_RECORD_FLOOR
+/*
+ * Sleds on the floor build (HV_RECORD_FLOOR=1), for asking the GPU what a
+ * kind of work costs in situ (docs/validation.md, twelfth session): after
+ * its floor record, each wrapper's traced path runs a sled of its own.
+ * HV_SLED_LINES=N: N code lines of 64 bytes, one jump each (what a step's
+ * per-API code lines cost, when each is run once a step). HV_SLED_BRANCHES=N:
+ * N forward conditional branches that are always taken (on the context's
+ * tid, never 0 to the compiler's knowledge), so they cost nothing while
+ * the predictor keeps them and a mispredict each when it lost them between
+ * two calls. Never in the shipped build.
+ */
+#ifndef HV_SLED_LINES
+#define HV_SLED_LINES 0
+#endif
+#ifndef HV_SLED_BRANCHES
+#define HV_SLED_BRANCHES 0
+#endif
+#define HV_SLED_STR_(n) #n
+#define HV_SLED_STR(n) HV_SLED_STR_(n)
+#define HV_SLED(t)                                                                                \
+    do {                                                                                          \
+        if (HV_SLED_LINES)                                                                        \
+            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_LINES) "\n jmp 1f\n .p2align 6, 0xcc\n1:\n.endr"); \
+        if (HV_SLED_BRANCHES)                                                                     \
+            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_BRANCHES) "\n test %0, %0\n jnz 1f\n ud2\n1:\n.endr" \
+                             : : "r"((t)->tid | 1u) : "cc");                                        \
+    } while (0)
 #define HV_TRACE_PART(t, api, r, trace)                                                            \
     do {                                                                                          \
         if (0) {                                                                                  \
             trace;                                                                                \
         } else if (HV_RECORD_FLOOR == 1) {                                                        \
             HV_FLOOR_RECORD(t, api, r);                                                           \
+            HV_SLED(t);                                                                           \
         }                                                                                         \
     } while (0)
 #else
