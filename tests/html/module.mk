@@ -11,7 +11,8 @@ $(HTML_T)/mktrace: $(call obj,tests/html/mktrace.c tests/analyze/tbuild.c tests/
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
 
 HTML_DEPS := $(HTML_T)/mktrace $(BUILD)/hipvis-analyze $(BUILD)/hipvis-dump $(LIBHIPVIS) \
-             $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop
+             $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop \
+             $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco
 
 check-html: $(HTML_DEPS)
 	python3 tests/html/test_html.py $(BUILD)

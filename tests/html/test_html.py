@@ -12,6 +12,8 @@ plus the Perfetto export's flows, window and clock.
   2. a synthetic trace whose kernel is named "</script><script>...": the
      page still loads, runs nothing injected and shows the name as text.
   3. --window / --clock / flows in --perfetto and --html.
+  4. HIPVIS_PYFRAMES=first (tests/apps/ctypes_decode.py): a finding shown
+     with the first call's Python lines says so in the detail.
 Exit 0 when every check passes; prints each failure.
 """
 import json
@@ -24,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 analyze = os.path.join(build, "hipvis-analyze")
 failures = []
 passed = 0
@@ -185,6 +188,30 @@ with cdp.Browser() as b:
     page.navigate(url(cap_html))
     hdr = page.evaluate("document.querySelector('header').textContent")
     check("aggregated" in hdr and not page.console_errors, "past --html-max-ops the page says what it aggregated: %r" % hdr[:300])
+    page.close()
+
+    # --- 4. Python lines of the first call (HIPVIS_PYFRAMES=first) -----------
+    # ctypes_decode.py under the preload: a finding whose write recorded no
+    # stack of its own shows the target's first call's lines, and says so.
+    py_trace, py_html = os.path.join(tmp, "first.zst"), os.path.join(tmp, "first.html")
+    r = run(["python3", os.path.join(ROOT, "tests/apps/ctypes_decode.py"),
+             os.path.join(build, "tests/double/libamdhip64.so.5"), "--steps", "16", "--prefill-every", "2",
+             "--code-object", os.path.join(build, "tests/apps/decode_kernels-gfx950.hsaco")],
+            env=dict(os.environ, LD_PRELOAD=os.path.join(build, "libhipvis.so"), HIPVIS_OUTPUT=py_trace,
+                     HIPVIS_PYFRAMES="first", HIPVIS_QUIET="1"))
+    r2 = run([analyze, "--fail-on", "none", "--html", py_html, py_trace])
+    check(r.returncode == 0 and r2.returncode == 0, "first: ctypes_decode.py traced and its page made: " + r.stderr[-300:])
+    page = b.open()
+    page.navigate(url(py_html))
+    k = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+                      "var F=D.report.findings;for(var i=0;i<F.length;i++)"
+                      "if(F[i].earlier&&F[i].earlier.python_from==='first_call')return i;return -1})()")
+    check(k is not None and k >= 0, "first: the page's data holds a write shown with the first call's lines")
+    page.click('#findings li[data-i="%d"]' % max(k or 0, 0))
+    det = page.evaluate("document.getElementById('detail').textContent")
+    check("the lines of the first call on this target: HIPVIS_PYFRAMES=first" in det and "ctypes_decode.py:" in det,
+          "first: the detail gives the lines and says whose they are: %r" % det[:400])
+    check(not page.console_errors, "first: no console error")
     page.close()
 
 # --- Perfetto: flows, window, clock ----------------------------------------

@@ -450,7 +450,9 @@
   function pyFrame(f) { return typeof f === 'string' ? f : f.file + ':' + f.line + (f.function ? ' in ' + f.function : ''); }
   function stackRows(s) {
     var out = [];
-    if (s && s.python) out.push(row('python', (Array.isArray(s.python) ? s.python : [s.python]).map(pyFrame).join('\n')));
+    if (s && s.python) out.push(row('python', (Array.isArray(s.python) ? s.python : [s.python]).map(pyFrame).join('\n') +
+      /* HIPVIS_PYFRAMES=first: the target's first call's lines, not this op's own */
+      (s.python_from === 'first_call' ? '\n(the lines of the first call on this target: HIPVIS_PYFRAMES=first; =1 records every site)' : '')));
     else if (s && s.python_status) out.push(row('python', '(' + s.python_status + ')'));
     if (s && s.region) out.push(row('region', s.region));
     if (s && s.mark) out.push(row('after mark', s.mark.name + ' #' + s.mark.count));
