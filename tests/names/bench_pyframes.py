@@ -5,8 +5,7 @@ Times a ctypes loop of hipMemcpyAsync + hipGraphLaunch-free copies on the HIP
 runtime double under LD_PRELOAD=libhipvis.so, in child processes rotating
 HIPVIS_PYFRAMES=1, =first and =0 (the option is fixed per process), and prints
 the median ns per call of each and their differences from =0, with the load
-average. The
-loop: `copy(dst, src, 1 KiB)` 200 000 times from one Python line, so every
+average. The loop: `copy(dst, src, 1 KiB)` 200 000 times from one Python line, so every
 call after the first is a repeat (the steady state of a decode loop).
 Noisy on a shared machine: read the difference next to the spread.
 """
