@@ -13,7 +13,8 @@
 # arm sets HIPVIS_SIDECAR=1 the script runs its own build/hipvis-sidecar (carry it)
 # on a private tmpfs directory, which such arms get as HIPVIS_SIDECAR_DIR. Prints
 # each arm's median block ratio: the median of its processes' medians with their
-# range, then pooled over the arm's processes with its 95% interval, and per process.
+# range, then pooled over the arm's processes with its 95% interval, the records made
+# and dropped in its processes, and per process.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/gpu-out}
@@ -63,6 +64,10 @@ from cost import median_ci95
 # (docs/validation.md, ninth session: 1.013 to 1.033 for the same build, while
 # the arm without hipvis stayed within 0.991-1.002).
 per, pooled, meds = collections.defaultdict(list), collections.defaultdict(list), collections.defaultdict(list)
+# Records made and dropped in the arm's processes, as the library counted them
+# (hipvis_record_counts after the last block): a loss is printed, never hidden
+# behind a ratio (dropped records cost less than written ones).
+made, dropped = collections.Counter(), collections.Counter()
 for line in open(sys.argv[1]):
     o = json.loads(line)
     r = (o["out"] or {}).get("result")
@@ -72,6 +77,9 @@ for line in open(sys.argv[1]):
     per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
     meds[o["arm"]].append(r["median_block_ratio"])
     pooled[o["arm"]] += r.get("ratios") or []
+    counts = r.get("records_after") or {}
+    made[o["arm"]] += counts.get("made", 0)
+    dropped[o["arm"]] += counts.get("dropped", 0)
 for arm, cells in per.items():
     m = sorted(meds[arm])
     head = (f"median of {len(m)} processes' medians {statistics.median(m):.4f} (range {m[0]:.4f}-{m[-1]:.4f})"
@@ -79,5 +87,6 @@ for arm, cells in per.items():
     p = sorted(pooled[arm])
     ci = median_ci95(p) if p else None
     pool = f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} pairs)" if p else "pooled n/a"
-    print(f"ab_arms: {arm:10s} {head}; {pool}; per process {' '.join(cells)}")
+    loss = f"records made {made[arm]}, dropped {dropped[arm]}" if made[arm] else "no record counts"
+    print(f"ab_arms: {arm:10s} {head}; {pool}; {loss}; per process {' '.join(cells)}")
 PY
