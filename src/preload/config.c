@@ -53,6 +53,24 @@ static int parse_int(const struct int_knob *k, const char *v, long long *out, ch
     return 0;
 }
 
+/* Parses one setting that takes a word: unset or empty -> dflt, else the
+ * index of v in words[n] (the setting's enum numbers its values in that
+ * order); on anything else appends a message and returns -1. */
+static int parse_word(const char *name, const char *v, const char *const *words, int n, int dflt,
+                      const char *expected, int *out, char *err, unsigned errlen)
+{
+    *out = dflt;
+    if (!v || !*v)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    reject(name, v, expected, err, errlen);
+    return -1;
+}
+
 /* Parses one path setting into out[cap]: unset or empty -> dflt. */
 static int parse_path(const char *name, const char *v, const char *dflt, int absolute, const char *what, char *out,
                       size_t cap, char *err, unsigned errlen)
@@ -198,32 +216,15 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->stacks = (int)v;
     /* Sidecar mode is what is left on in production (issue 12): its default
      * reads Python frames at the first call on each target only. */
-    const char *py = getenv_fn("HIPVIS_PYFRAMES");
-    if (!py || !*py)
-        cfg->pyframes = cfg->sidecar ? HV_PYFRAMES_FIRST : HV_PYFRAMES_ALL;
-    else if (strcmp(py, "0") == 0)
-        cfg->pyframes = HV_PYFRAMES_OFF;
-    else if (strcmp(py, "1") == 0)
-        cfg->pyframes = HV_PYFRAMES_ALL;
-    else if (strcmp(py, "first") == 0)
-        cfg->pyframes = HV_PYFRAMES_FIRST;
-    else {
-        reject("HIPVIS_PYFRAMES", py, "0 (off), 1 (every site) or first (the first call on each target)", err, errlen);
-        rc = -1;
-    }
+    static const char *const py_words[] = {"0", "1", "first"};   /* enum hv_pyframes_mode */
+    rc |= parse_word("HIPVIS_PYFRAMES", getenv_fn("HIPVIS_PYFRAMES"), py_words, 3,
+                     cfg->sidecar ? HV_PYFRAMES_FIRST : HV_PYFRAMES_ALL,
+                     "0 (off), 1 (every site) or first (the first call on each target)", &cfg->pyframes, err, errlen);
     rc |= parse_int(&record_argv, getenv_fn(record_argv.name), &v, err, errlen);
     cfg->record_argv = (int)v;
-    const char *start = getenv_fn("HIPVIS_START");
-    if (!start || !*start || strcmp(start, "all") == 0) {
-        cfg->start = HV_START_ALL;
-    } else if (strcmp(start, "profiler") == 0) {
-        cfg->start = HV_START_PROFILER;
-    } else if (strcmp(start, "signal") == 0) {
-        cfg->start = HV_START_SIGNAL;
-    } else {
-        reject("HIPVIS_START", start, "all, profiler or signal", err, errlen);
-        rc = -1;
-    }
+    static const char *const start_words[] = {"all", "profiler", "signal"};   /* enum hv_start_mode */
+    rc |= parse_word("HIPVIS_START", getenv_fn("HIPVIS_START"), start_words, 3, HV_START_ALL,
+                     "all, profiler or signal", &cfg->start, err, errlen);
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
     rc |= parse_floor_apis(getenv_fn("HIPVIS_FLOOR_APIS"), cfg->floor_apis, &cfg->floor_apis_set, err, errlen);
 

@@ -15,7 +15,7 @@
  * a target's call comes from other lines than its previous one); the first
  * call on each target only ("first": later calls read no frame, ~70-80 ns less
  * a call in situ on the GPU decode loop, docs/validation.md twelfth session). */
-enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };
+enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };   /* in config.c's word order */
 
 struct hv_config {
     int enabled;                 /* HIPVIS_ENABLE: 0|1 (default 1) */

@@ -74,6 +74,9 @@ static void test_config(void)
     CHECK(load(first, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_FIRST);
     const char *const nopy[] = {"HIPVIS_PYFRAMES", "0", "HIPVIS_SIDECAR", "1", NULL};
     CHECK(load(nopy, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_OFF);
+    const char *const sig[] = {"HIPVIS_START", "signal", NULL};
+    CHECK(load(sig, &c, err, sizeof err) == 0 && c.start == HV_START_SIGNAL);
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.start == HV_START_ALL);
     const char *const ranges[] = {"HIPVIS_PROBE", "0x7f0000001000:1028,4096:8", "HIPVIS_STACKS", "1", NULL};
     CHECK(load(ranges, &c, err, sizeof err) == 0 && c.probe.mode == HV_PROBE_RANGES && c.probe.n == 2 &&
           c.probe.r[0].addr == 0x7f0000001000ull && c.probe.r[0].len == 1028 && c.probe.r[1].addr == 4096 &&
@@ -84,7 +87,7 @@ static void test_config(void)
         {"HIPVIS_PROBE", "sometimes", NULL}, {"HIPVIS_PROBE", "0x1000:0", NULL}, {"HIPVIS_PROBE", "0x1000:4097", NULL},
         {"HIPVIS_PROBE", "0x1000", NULL},    {"HIPVIS_PAYLOAD_BYTES", "16385", NULL},
         {"HIPVIS_REWRITE_CHECK_KB", "-1", NULL}, {"HIPVIS_STACKS", "2", NULL}, {"HIPVIS_PYFRAMES", "2", NULL},
-        {"HIPVIS_PYFRAMES", "First", NULL},
+        {"HIPVIS_PYFRAMES", "First", NULL}, {"HIPVIS_START", "sometimes", NULL},
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+noSuchApi", NULL}, {"HIPVIS_FLOOR_APIS", "all--hipFree", NULL},
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch,cudaStreamSynchronize", NULL},
     };
