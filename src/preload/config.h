@@ -40,8 +40,8 @@ struct hv_config {
     uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
                                     thread, 1..65536 (default 16; 1 every copy) */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
-    int pyframes;                /* HIPVIS_PYFRAMES: enum hv_pyframes_mode (default all; first in
-                                    sidecar mode) — Python stacks at writes, replays, captures,
+    int pyframes;                /* HIPVIS_PYFRAMES: enum hv_pyframes_mode (default first) — Python
+                                    stacks at writes, replays, captures,
                                     instantiations, allocations (docs/names.md) */
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */

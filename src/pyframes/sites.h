@@ -1,10 +1,11 @@
 /*
- * Python stacks at the calls that matter (HIPVIS_PYFRAMES=1, the default in
- * a Python process): copies / memsets into each destination, launches of
- * each graph exec and kernel, and allocations — once per (target, innermost
- * Python frames), with a reference record when a target's caller changes —
- * plus every capture begin/end and graph instantiation. The record
- * (HV_REC_PYSTACK) follows the call.
+ * Python stacks at the calls that matter (in a Python process, unless
+ * HIPVIS_PYFRAMES=0): copies / memsets into each destination, launches of
+ * each graph exec and kernel, and allocations — once per target at its
+ * first call (HIPVIS_PYFRAMES=first, the default), or once per (target,
+ * innermost Python frames) with a reference record when a target's caller
+ * changes (=1) — plus every capture begin/end and graph instantiation. The
+ * record (HV_REC_PYSTACK) follows the call.
  *
  * The hot-path cost of a repeated call is the test of hv_hot.py_on, a key of
  * the innermost Python frames (their instruction pointers, read directly

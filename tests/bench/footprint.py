@@ -65,6 +65,7 @@ def main():
     nstores = 0
     ours = False
     pc = 0
+    pc_end = 0
     with open(log) as fh:
         for line in fh:
             if line.startswith("I"):
@@ -72,8 +73,18 @@ def main():
                     continue
                 a, s = line[1:].strip().split(",")
                 a = int(a, 16)
+                # A taken control transfer out of the library's code (jump,
+                # taken conditional branch, call, return): the next
+                # instruction is not the one after the last. With the branch
+                # predictor's and BTB's state lost between two calls, each
+                # costs a front-end redirect (docs/validation.md, thirteenth
+                # session); a branch not taken costs nothing there.
+                if ours and a != pc_end:
+                    cur["taken"] += 1
+                    cur["sites"][pc] = cur["sites"].get(pc, 0) + 1
                 ours = in_code(a)
                 pc = a
+                pc_end = a + int(s)
                 if ours:
                     for l in range(a >> 6, (a + int(s) - 1 >> 6) + 1):
                         cur["code"].add(l)
@@ -86,7 +97,7 @@ def main():
             if kind in "SM" and a == mark:
                 nstores += 1
                 if nstores % 2:
-                    cur = {"code": set(), "data": {}}
+                    cur = {"code": set(), "data": {}, "taken": 0, "sites": {}}
                 else:
                     windows.append(cur)
                     cur = None
@@ -111,9 +122,10 @@ def main():
     dl = med(lambda w: len(nostack(w)))
     dp = med(lambda w: len({l >> 6 for l in nostack(w)}))
     sl = med(lambda w: sum(1 for r in w["data"].values() if r == "stack"))
+    tk = med(lambda w: w["taken"])
     print("footprint: %s: per %s, libhipvis's own instructions touch %d code lines on %d pages, "
-          "%d data lines on %d pages (+%d stack lines); median of %d windows (valgrind lackey)"
-          % (label, "window", cl, cp, dl, dp, sl, len(windows)))
+          "%d data lines on %d pages (+%d stack lines), and take %d branches; median of %d windows (valgrind lackey)"
+          % (label, "window", cl, cp, dl, dp, sl, tk, len(windows)))
     regions = {}
     for w in windows:
         for r in set(w["data"].values()):
@@ -122,6 +134,8 @@ def main():
                  len({l >> 6 for l, x in w["data"].items() if x == r})))
     if len(sys.argv) > 5:   # verbose: each data line of the last window, with the first instruction
         w = windows[-1]
+        for a, n in sorted(w["sites"].items()):
+            print("  taken branch at library offset %#x (x%d)" % (a - image_lo, n))
         for l, r in sorted(w["data"].items(), key=lambda x: (x[1], x[0])):
             print("  %-34s %#x  first touched by pc %#x (library offset %#x)" % (r, l << 6, w["by"][l], w["by"][l] - image_lo))
     for r, v in sorted(regions.items()):

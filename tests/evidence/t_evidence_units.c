@@ -64,10 +64,12 @@ static void test_config(void)
     CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};
     CHECK(load(sidecar, &c, err, sizeof err) == 0 && c.payload_bytes == 0);   /* user data: opt-in there */
-    /* Python frames: every site by default; the first call on each target
-     * in sidecar mode (left on in production), unless the variable says. */
+    /* Python frames: the first call on each target by default, in sidecar
+     * mode as in file mode, unless the variable says. */
     CHECK(c.pyframes == HV_PYFRAMES_FIRST);
-    CHECK(load(none, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_ALL);
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_FIRST);
+    const char *const every_site[] = {"HIPVIS_PYFRAMES", "1", NULL};
+    CHECK(load(every_site, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_ALL);
     const char *const side_all[] = {"HIPVIS_SIDECAR", "1", "HIPVIS_PYFRAMES", "1", NULL};
     CHECK(load(side_all, &c, err, sizeof err) == 0 && c.pyframes == HV_PYFRAMES_ALL);
     const char *const first[] = {"HIPVIS_PYFRAMES", "first", NULL};

@@ -12,8 +12,9 @@ found on this machine:
   - an interpreter whose layout hipvis does not know (3.10) gives a clean
     "no Python frames" and still names the buffer;
   - HIPVIS_PYFRAMES=0 records no Python stacks;
-  - HIPVIS_PYFRAMES=first (the sidecar mode's default) records one stack per
-    target and the report marks ops shown with the first call's lines;
+  - HIPVIS_PYFRAMES=first (the default, unset) records one stack per target
+    and the report marks ops shown with the first call's lines; =1 records
+    each site;
   - --regions: ops carry region "decode" and the "step" mark ordinal;
   - HIPVIS_START=profiler with --profile-window 4:12: only the window's data
     calls are recorded, the skipped ones are counted, findings stay;
@@ -94,6 +95,7 @@ def version(py):
 def traced(py, tmp, tag, extra_env=None, args=(), hsaco=HSACO):
     trace = os.path.join(tmp, f"{tag}.zst")
     env = dict(os.environ, LD_PRELOAD=LIB, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1")
+    env.pop("HIPVIS_PYFRAMES", None)   # each run's mode is the default or what it asks
     env.update(extra_env or {})
     r = subprocess.run([py, APP, DBL, "--steps", "16", "--prefill-every", "8", "--code-object", hsaco, *args],
                        env=env, capture_output=True, text=True, timeout=120)
@@ -113,11 +115,12 @@ def frames_have(frames, line):
 
 
 def first_mode(py, tmp):
-    """HIPVIS_PYFRAMES=first on the alternating case: one stack per target at
-    its first call, no reference records, and a finding whose op recorded
-    none says its lines are the first call's; a bad value is named."""
-    trace, out = traced(py, tmp, "first", {"HIPVIS_PYFRAMES": "first"}, ["--prefill-every", "2"])
-    check(trace is not None, "HIPVIS_PYFRAMES=first: traced run", out)
+    """HIPVIS_PYFRAMES=first, the default (unset here), on the alternating
+    case: one stack per target at its first call, no reference records, and
+    a finding whose op recorded none says its lines are the first call's; a
+    bad value is named."""
+    trace, out = traced(py, tmp, "first", None, ["--prefill-every", "2"])
+    check(trace is not None, "HIPVIS_PYFRAMES unset (first): traced run", out)
     if not trace:
         return
     dump = subprocess.run([DUMP, trace], capture_output=True, text=True).stdout
@@ -141,7 +144,7 @@ def first_mode(py, tmp):
     check(("(the lines of the first call on this target: HIPVIS_PYFRAMES=first" in text) ==
           (same[0]["earlier"].get("python_from") == "first_call" if same else False),
           "first: the text report's caveat as the JSON's first group says")
-    trace, _ = traced(py, tmp, "all", None, ["--prefill-every", "2"])
+    trace, _ = traced(py, tmp, "all", {"HIPVIS_PYFRAMES": "1"}, ["--prefill-every", "2"])
     doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
     check(trace and not any("python_from" in f.get("earlier", {}) for f in doc["findings"]),
           "HIPVIS_PYFRAMES=1: no finding says first_call")
@@ -346,7 +349,7 @@ def main():
 
         # Prefill copies (same native site, same destination, another line)
         # between decode copies: each finding's write is the decode line.
-        trace, _ = traced(py, tmp, "alternate", None, ["--prefill-every", "2"])
+        trace, _ = traced(py, tmp, "alternate", {"HIPVIS_PYFRAMES": "1"}, ["--prefill-every", "2"])
         doc = json.loads(analyze(trace, True)) if trace else {"findings": []}
         same = [f for f in doc["findings"] if f["rule"] == "same-epoch-write"]
         check(same and all(frames_have(f["earlier"].get("python"), COPY) and

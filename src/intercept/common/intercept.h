@@ -120,12 +120,19 @@
 #ifndef HV_SLED_BRANCHES
 #define HV_SLED_BRANCHES 0
 #endif
+/* HV_SLED_STRIDE=S (with HV_SLED_LINES): the sled's lines S bytes apart
+ * instead of adjacent (64), so that no next-line prefetch brings the next
+ * one: S=1024 asks what a code line costs when it is not the one after the
+ * last, S=4096 what it costs on a page of its own. */
+#ifndef HV_SLED_STRIDE
+#define HV_SLED_STRIDE 64
+#endif
 #define HV_SLED_STR_(n) #n
 #define HV_SLED_STR(n) HV_SLED_STR_(n)
 #define HV_SLED(t)                                                                                \
     do {                                                                                          \
         if (HV_SLED_LINES)                                                                        \
-            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_LINES) "\n jmp 1f\n .p2align 6, 0xcc\n1:\n.endr"); \
+            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_LINES) "\n jmp 1f\n .skip " HV_SLED_STR(HV_SLED_STRIDE) "-64, 0xcc\n .p2align 6, 0xcc\n1:\n.endr"); \
         if (HV_SLED_BRANCHES)                                                                     \
             __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_BRANCHES) "\n test %0, %0\n jnz 1f\n ud2\n1:\n.endr" \
                              : : "r"((t)->tid | 1u) : "cc");                                        \
