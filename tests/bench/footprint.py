@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Cache lines and pages the tracer's own instructions touch per window.
+"""Cache lines and pages the tracer's own instructions touch per window,
+and the branches they take.
 
 Reads valgrind lackey's --trace-mem=yes log and the traced program's
 stdout (`BENCH --footprint`), which names the marker variable ("fp mark
@@ -8,9 +9,10 @@ ADDR"), its TLS block ("fp tls ADDR") and its mappings ("fp map LINE",
 window (a call, or a step); every instruction executed in between whose
 address lies in the library's code counts, with the data it loads and
 stores. Prints, per window (the median over the windows): distinct 64-byte
-lines of code and of data, distinct 4 KiB pages of each, and the data lines
-by region, so a layout change shows as a count that does not move with the
-machine's load.
+lines of code and of data, distinct 4 KiB pages of each, the branches the
+library's code takes, and the data lines by region, so a layout change shows
+as a count that does not move with the machine's load (verbose: each branch
+site taken, by library offset).
 
 usage: footprint.py LACKEY_LOG STDOUT LIBNAME LABEL
 """
@@ -75,10 +77,10 @@ def main():
                 a = int(a, 16)
                 # A taken control transfer out of the library's code (jump,
                 # taken conditional branch, call, return): the next
-                # instruction is not the one after the last. With the branch
-                # predictor's and BTB's state lost between two calls, each
-                # costs a front-end redirect (docs/validation.md, thirteenth
-                # session); a branch not taken costs nothing there.
+                # instruction is not the one after the last. A count that
+                # does not move with the machine's load; what such branches
+                # cost in a serving loop, where the predictor has lost them
+                # between two calls: docs/validation.md, thirteenth session.
                 if ours and a != pc_end:
                     cur["taken"] += 1
                     cur["sites"][pc] = cur["sites"].get(pc, 0) + 1
