@@ -33,7 +33,9 @@ Subcommands (one process each; each prints one JSON line {"result": ...}):
   cost.py long [--steps N]            one long run; records made/dropped from hipvis_record_counts
   cost.py drive [--pairs N --blocks N --steps S --long-steps N --sidecar 0|1]
                                       runs all of the above as subprocesses (tests/gpu/cost.sh calls it),
-                                      writes JSON lines under $OUT and prints the summary.
+                                      writes JSON lines under $OUT and prints the summary, with the
+                                      whole processes split by step mode (step_modes)
+  cost.py modes FILE                  that split again, from a cost.jsonl drive wrote (no GPU needed)
 """
 import argparse
 import ctypes
@@ -196,6 +198,77 @@ def median_ci95(sorted_vals):
     lo = max(0, int(n / 2 - half))
     hi = min(n - 1, int(n / 2 + half + 0.999))
     return [sorted_vals[lo], sorted_vals[hi]]
+
+
+def fisher_p(a, b, c, d):
+    """Two-sided Fisher exact test of the 2x2 table [[a, b], [c, d]]: the probability, with the
+    margins fixed, of a table as unlikely as this one or less."""
+    from math import comb
+    n, r1, c1 = a + b + c + d, a + b, a + c
+    def p(x):
+        return comb(r1, x) * comb(n - r1, c1 - x) / comb(n, c1)
+    p0 = p(a)
+    return min(1.0, sum(p(x) for x in range(max(0, c1 - (n - r1)), min(r1, c1) + 1) if p(x) <= p0 * (1 + 1e-9)))
+
+
+def step_modes(per_arm, ref="plain"):
+    """The whole-process step times of this loop fall in two modes on the H200 host, each process in one
+    for its whole life (docs/validation.md, ninth and thirteenth sessions): a pair ratio then compares
+    modes as often as it compares arms. per_arm: {arm: [us/step of each process]}. Splits all processes
+    at the widest gap between two neighbours of the pooled sorted times (among the middle 80%), when
+    that gap is at least 5% of the lower time (in the thirteenth session 6.2%, 43.3 -> 46.0 us, where no
+    other gap of the middle 80% passed 4.5%); returns None for one mode. Per arm: how many processes
+    ran in each mode, each mode's median, the fast-mode median over `ref`'s, and Fisher's exact p of
+    the arm's mode counts against `ref`'s (does recording change which mode a process lands in?)."""
+    pooled = sorted(v for vals in per_arm.values() for v in vals)
+    n = len(pooled)
+    if n < 8:
+        return None
+    lo, hi = int(n * 0.1), int(n * 0.9)
+    gap, at = max((pooled[i + 1] / pooled[i], i) for i in range(lo, max(lo + 1, hi - 1)))
+    if gap < 1.05:
+        return None
+    split = (pooled[at] + pooled[at + 1]) / 2
+    out = {"split_us": split, "arms": {}}
+    for arm, vals in per_arm.items():
+        fast, slow = [v for v in vals if v < split], [v for v in vals if v >= split]
+        out["arms"][arm] = {"fast": len(fast), "slow": len(slow),
+                            "fast_median_us": statistics.median(fast) if fast else None,
+                            "slow_median_us": statistics.median(slow) if slow else None}
+    r = out["arms"].get(ref)
+    for arm, m in out["arms"].items():
+        if arm == ref or not r:
+            continue
+        if m["fast_median_us"] and r["fast_median_us"]:
+            m["fast_ratio"] = m["fast_median_us"] / r["fast_median_us"]
+        m["mode_counts_p"] = fisher_p(r["fast"], r["slow"], m["fast"], m["slow"])
+    return out
+
+
+def modes_line(modes, ref="plain"):
+    """One line for step_modes' answer."""
+    if not modes:
+        return "cost: step modes: one mode (no gap of 5% between the processes' step times)"
+    parts = []
+    for arm, m in modes["arms"].items():
+        t = f"{arm} {m['fast']} fast / {m['slow']} slow"
+        if m["fast_median_us"]:
+            t += f", fast median {m['fast_median_us']:.2f} us"
+        if "fast_ratio" in m:
+            t += f" ({m['fast_ratio']:.3f} of {ref}'s)"
+        if "mode_counts_p" in m:
+            t += f", counts against {ref}'s p={m['mode_counts_p']:.2f}"
+        parts.append(t)
+    return f"cost: step modes (split at {modes['split_us']:.1f} us/step): " + "; ".join(parts)
+
+
+def process_times(lines):
+    """{arm: [us/step of each whole process that ran]} from cost.jsonl's lines."""
+    per = {}
+    for o in lines:
+        if o.get("kind") == "process" and o.get("rc") == 0 and o.get("result"):
+            per.setdefault(o["arm"], []).append(o["result"]["us_per_step"])
+    return per
 
 
 def ring_mappings():
@@ -496,6 +569,7 @@ def drive(args):
         meds = sorted(statistics.median(rnd.choice(plain) / rnd.choice(plain) for _ in range(rounds))
                       for _ in range(4000))
         summary["pair_ratio_null90"] = [meds[200], meds[3800]]
+    summary["step_modes"] = step_modes(process_times(lines))
     emit(summary)
     print(json.dumps(summary, indent=1))
     # The in-process A/B side by side: one thread calling, then several (same process).
@@ -518,13 +592,15 @@ def drive(args):
             f"{a} {summary['arms'][a]['pair_ratio_median']:.3f}" for a in arms[1:]
             if summary["arms"][a].get("pair_ratio_median")) +
             f"; two plain arms would read {lo:.3f}-{hi:.3f} (90%, {rounds} pairs resampled from this run)", flush=True)
+    print(modes_line(summary["step_modes"]), flush=True)
     ok = all(o["rc"] == 0 for o in lines if "rc" in o)
     return 0 if ok else 1
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("cmd", choices=["step", "ab", "long", "drive"])
+    ap.add_argument("cmd", choices=["step", "ab", "long", "drive", "modes"])
+    ap.add_argument("file", nargs="?", help="modes: a cost.jsonl that drive wrote (read again on any machine)")
     ap.add_argument("--steps", type=int, default=2000, help="steps per whole process (step)")
     ap.add_argument("--block-steps", type=int, default=1000, help="steps per A/B block")
     ap.add_argument("--budget-s", type=float, default=300,
@@ -541,6 +617,12 @@ def main():
     args = ap.parse_args()
     if args.cmd == "drive":
         return drive(args)
+    if args.cmd == "modes":
+        if not args.file:
+            ap.error("modes needs the cost.jsonl to read")
+        with open(args.file) as f:
+            print(modes_line(step_modes(process_times(json.loads(x) for x in f if x.strip()))))
+        return 0
     result = {"step": sub_step, "ab": sub_ab, "long": sub_long}[args.cmd](args)
     import torch
     result.update({"cmd": args.cmd, "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
