@@ -56,7 +56,7 @@ trap cleanup EXIT
 
 python3 "$root/tests/gpu/cost.py" drive --pairs "${PAIRS:-20}" --blocks "${BLOCKS:-30}" \
     --steps "${STEPS:-2000}" --block-steps "${BLOCK_STEPS:-1000}" --long-steps "${LONG:-50000}" \
-    --sidecar "$SIDECAR" --budget-s "${BUDGET_S:-290}" --threads "${THREADS:-2}" \
+    --sidecar "$SIDECAR" --budget-s "${BUDGET_S:-360}" --threads "${THREADS:-2}" \
     --thread-blocks "${THREAD_BLOCKS:-20}" --helper-period-us "${HELPER_US:-1000}"
 rc=$?
 echo "cost: results in $OUT/cost.jsonl (exit $rc)"
