@@ -7,11 +7,12 @@
  * changes (=1) — plus every capture begin/end and graph instantiation. The
  * record (HV_REC_PYSTACK) follows the call.
  *
- * The hot-path cost of a repeated call is the test of hv_hot.py_on, a key of
- * the innermost Python frames (their instruction pointers, read directly
- * once the thread's frames were read with bounds checks) and a per-thread
- * memo of the last key per target; only a new key reads the Python frames
- * (bounded reads, a few microseconds).
+ * The hot-path cost of a repeated call is the test of hv_hot.py_on and a
+ * per-thread memo of the last key per target; with =1 the key also holds the
+ * innermost Python frames (their instruction pointers, read directly once
+ * the thread's frames were read with bounds checks), which is what =1 costs
+ * more in situ. Only a new key reads the Python frames (bounded reads, a few
+ * microseconds).
  */
 #ifndef HIPVIS_PYSITES_H
 #define HIPVIS_PYSITES_H
