@@ -19,3 +19,11 @@ test-programs: $(GPU_DIAG)/calltime.so $(GPU_DIAG)/tsc_cost
 .PHONY: selftime
 selftime:
 	$(MAKE) --no-print-directory BUILD=build-selftime EXTRA_CFLAGS=-DHV_SELFTIME build-selftime/libhipvis.so
+
+# What the GPU scripts compute from their results (cost.py's step-mode split,
+# Fisher's test), checked here on known inputs: no GPU needed.
+.PHONY: check-gpu-scripts
+check-gpu-scripts:
+	python3 tests/gpu/test_cost_modes.py
+
+CHECKS += check-gpu-scripts

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""test_cost_modes.py - cost.py's step-mode split and Fisher's test, on known inputs (no GPU).
+
+The split decides how docs/validation.md reads whole-process pairs; this checks that it finds
+two modes where there are two (the thirteenth session's returned step times), none where there is
+one, and that Fisher's exact p matches hand-computed values. Prints one line per check and
+"N passed, N failed"; exit 1 on a failure.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cost import fisher_p, modes_line, step_modes  # noqa: E402
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(("  ok   " if ok else "  FAIL ") + what)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+
+
+# The whole-process step times (us) of the thirteenth session's cost.sh run, per arm.
+RUN = {
+    "plain": [39.3, 39.5, 37.1, 52.2, 37.8, 36.6, 43.3, 39.0, 55.6, 50.7, 55.2, 65.3, 40.2, 39.0, 37.2, 36.9,
+              40.1, 60.6],
+    "defaults": [39.4, 41.8, 53.7, 59.7, 50.9, 37.7, 48.2, 51.0, 54.4, 55.7, 41.3, 36.5, 57.1, 60.1, 39.2, 36.9,
+                 55.1, 73.8],
+    "sidecar": [47.9, 47.5, 39.3, 60.4, 38.1, 55.1, 67.9, 51.4, 49.7, 46.0, 41.2, 49.7, 40.0, 40.0, 39.1, 38.7,
+                37.1, 41.2],
+}
+
+m = step_modes(RUN)
+check(m is not None and 43.3 < m["split_us"] < 46.0, f"two modes, split between 43.3 and 46.0 us ({m and m['split_us']})")
+a = m["arms"] if m else {}
+check(a.get("plain", {}).get("fast") == 12 and a["plain"]["slow"] == 6 and a["defaults"]["fast"] == 7
+      and a["sidecar"]["fast"] == 9, "mode counts 12/6, 7/11, 9/9")
+check(abs(a.get("defaults", {}).get("fast_median_us", 0) - 39.2) < 0.05 and
+      abs(a["defaults"]["fast_ratio"] - 39.2 / 39.0) < 0.002, "defaults' fast-mode median 39.2 us, 1.005 of plain's")
+check(abs(a.get("defaults", {}).get("mode_counts_p", 0) - 0.181) < 0.001, "defaults' counts against plain's: p 0.181")
+check(m is not None and f"split at {m['split_us']:.1f} us/step" in modes_line(m) and "defaults 7 fast / 11 slow" in modes_line(m),
+      "the printed line names the split and the counts")
+
+one = {"plain": [40.0 + 0.1 * i for i in range(18)], "defaults": [40.2 + 0.1 * i for i in range(18)]}
+check(step_modes(one) is None, "one mode: no split")
+check("one mode" in modes_line(None), "one mode: said so")
+check(step_modes({"plain": [40.0, 60.0]}) is None, "fewer than 8 processes: no split")
+
+# Fisher's exact test, two-sided, against hand-computed values.
+check(abs(fisher_p(12, 6, 9, 9) - 0.4998) < 0.001, "fisher_p(12,6,9,9) = 0.500")
+check(abs(fisher_p(3, 0, 0, 3) - 0.1) < 1e-9, "fisher_p(3,0,0,3) = 0.1")
+check(fisher_p(5, 5, 5, 5) == 1.0, "fisher_p of equal rows = 1")
+
+print(f"gpu-scripts: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
