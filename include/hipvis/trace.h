@@ -641,7 +641,7 @@ struct hv_guard {
 /* HIPVIS_PYFRAMES=first: a stack is recorded at the first call on each target
  * only, never when a later call on it comes from other Python lines, so a
  * call without a record of its own shows the first call's lines, not its
- * own (docs/names.md "Every site or the first call"). */
+ * own (docs/names.md "The first call (the default) or every site"). */
 #define HV_HDR_PYFRAMES_FIRST 0x40000u
 #define HV_HDR_REGIONS  0x20000u  /* HIPVIS_START=profiler|signal: data calls outside regions not recorded */
 
