@@ -118,4 +118,4 @@ install: all
 	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(PREFIX)/include/hipvis/
 
 clean:
-	rm -rf build build-san build-floor build-floor-none build-floor-pick
+	rm -rf build build-san build-floor build-floor-none build-floor-pick build-floor-raw

@@ -14,7 +14,12 @@ HIPVIS_FLOOR_APIS names and every other call in full: with the launches and
 synchronizes named, its copies must be the shipped library's but for their
 epochs (the synchronizes that advance them are at the floor) and the named
 calls at the floor; with "all" it must record as the floor build does, and
-unset as the shipped library does. All of them, like the shipped library,
+unset as the shipped library does. HV_RECORD_FLOOR=4 (BUILD-floor-raw) picks
+the same way, its picked calls' floor records also holding the wrapper's
+arguments as passed, one word each: with "all" every call record is the
+shipped library's call with no stream and a copy's first three words its
+destination, source and size; with hipMemcpyAsync named, those copies so
+and every other call as shipped. All of them, like the shipped library,
 must leave the traced program's output as it is without hipvis. The program
 is the decode loop on the runtime double (copies, eager launches, graph
 replays, synchronizes).
@@ -52,13 +57,16 @@ def calls(build, trace):
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
     pick = os.path.abspath(build + "-floor-pick/libhipvis.so")
+    raw = os.path.abspath(build + "-floor-raw/libhipvis.so")
     floored = ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")
     arms = {"shipped": (os.path.join(build, "libhipvis.so"), None),
             "floor": (os.path.abspath(build + "-floor/libhipvis.so"), None),
             "none": (os.path.abspath(build + "-floor-none/libhipvis.so"), None),
             "pick": (pick, "+".join(floored)),
             "pick-all": (pick, "all"),
-            "pick-unset": (pick, None)}
+            "pick-unset": (pick, None),
+            "raw-all": (raw, "all"),
+            "raw-copy": (raw, "hipMemcpyAsync")}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
@@ -111,6 +119,29 @@ def main():
         failed.append("pick-all: the call records differ from the floor build's")
     if not got["pick-unset"] or not same("pick-unset", "shipped", moving):
         failed.append("pick-unset: the call records differ from the shipped library's")
+    # The raw build: the call records the shipped library makes, each with no stream and its
+    # arguments as passed (hipMemcpyAsync(dst, src, bytes, kind, stream): its first three words read as
+    # the copy's dst, src and bytes); with one API named, that API so and the rest as shipped.
+    raw_all = collections.Counter(c["api"] for c in got["raw-all"])
+    if raw_all != shipped:
+        failed.append(f"raw-all: call records by api differ from the shipped library's: {dict(raw_all - shipped)} "
+                      f"more, {dict(shipped - raw_all)} fewer")
+    if any(c.get("stream") != "0x0" for c in got["raw-all"]):
+        failed.append("raw-all: a call record names a stream")
+    def copy_words(arm):
+        return [(c["dst"] != "0x0", c["src"] != "0x0", c["bytes"]) for c in got[arm] if c["api"] == "hipMemcpyAsync"]
+    want = [(True, True, c["bytes"]) for c in got["shipped"] if c["api"] == "hipMemcpyAsync"]
+    for arm in ("raw-all", "raw-copy"):
+        if copy_words(arm) != want:
+            failed.append(f"{arm}: hipMemcpyAsync records do not hold the arguments as passed: "
+                          f"{copy_words(arm)[:2]} / {want[:2]}")
+    if any(c.get("stream") != "0x0" or c.get("dst_mem") != "unknown" for c in got["raw-copy"]
+           if c["api"] == "hipMemcpyAsync"):
+        failed.append("raw-copy: a hipMemcpyAsync record carries what the raw build does not derive")
+    # The calls not named as shipped, but for what moves from run to run.
+    rest = lambda arm: [fields(c, moving) for c in got[arm] if c["api"] != "hipMemcpyAsync"]
+    if not rest("raw-copy") or rest("raw-copy") != rest("shipped"):
+        failed.append("raw-copy: the calls not named differ from the shipped library's")
     for f in failed:
         print("check-floor: FAIL", f)
     if failed:
@@ -120,7 +151,8 @@ def main():
           f"no-record build: no call but module registrations; "
           f"picked build: with launches and synchronizes at the floor, hipMemcpyAsync as shipped "
           f"({len(full)} calls) and those at the floor, with all the floor build's records, unset the "
-          f"shipped library's; the program's output unchanged in all six")
+          f"shipped library's; raw build: every call with its arguments as passed and no stream, or "
+          f"hipMemcpyAsync alone so; the program's output unchanged in all eight")
     return 0
 
 

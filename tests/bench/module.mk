@@ -82,6 +82,12 @@ bench-floor-libs:
 #   P=LIB=build-floor-pick/libhipvis.so
 #   ARMS="full:$P fgraph:$P,HIPVIS_FLOOR_APIS=cudaGraphLaunch" bash tests/gpu/ab_arms.sh
 FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
+# The raw build (HV_RECORD_FLOOR=4): picked the same way, the named calls'
+# floor records also holding the wrapper's arguments as passed and nothing
+# derived from them (docs/validation.md, fourteenth and fifteenth sessions):
+#   make BUILD=build-floor-raw EXTRA_CFLAGS=-DHV_RECORD_FLOOR=4 build-floor-raw/libhipvis.so
+#   ARMS="defaults rawall:LIB=build-floor-raw/libhipvis.so,HIPVIS_FLOOR_APIS=all" bash tests/gpu/ab_arms.sh
+FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
@@ -96,6 +102,8 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
              $(BUILD)/tests/double/libamdhip64.so
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-pick EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=3" \
 	    $(FLOOR_PICK_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-raw EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=4" \
+	    $(FLOOR_RAW_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor

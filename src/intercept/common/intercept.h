@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "guard/guard.h"
 #include "names/names.h"
@@ -75,10 +76,17 @@
  * at all (hv_enter, the real call, hv_leave); 3: the calls of the APIs
  * HIPVIS_FLOOR_APIS names as in 1, every other call in full, so that one
  * build gives every arm of a comparison of API families (each arm a
- * setting of the variable: docs/validation.md, eleventh session). The
+ * setting of the variable: docs/validation.md, eleventh session); 4: as
+ * 3, the named calls' floor records also holding the wrapper's arguments
+ * as passed, one 8-byte word each (the first 8 arguments, the first 8
+ * bytes of a wider one) and nothing derived from them (no canonical
+ * stream, epoch, memory kind or kernel argument): what a call costs when
+ * its record is its arguments alone, the rest to be derived by a reader
+ * (docs/validation.md, fourteenth session; HIPVIS_FLOOR_APIS=all records
+ * every call so). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
- * build 3 prefetches as the shipped library does and reads one more line
+ * builds 3 and 4 prefetch as the shipped library does and read one more line
  * per call (the variable's bits), in every arm alike. What the shipped
  * library costs above build 1 is what its records carry (streams and
  * epochs, arguments and memory kinds, evidence, Python frames), not the
@@ -93,14 +101,48 @@
 /* A floor record: the call-level fields only (hv_call_start with no stream, the arguments zeroed). */
 #define HV_FLOOR_RECORD(t, api, r) \
     hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
-#if HV_RECORD_FLOOR == 3
-#define HV_TRACE_PART(t, api, r, trace)                                                            \
+#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4
+/* An argument as one raw word: its first 8 bytes (a narrower one zero-extended as it lies in memory). */
+#define HV_RAW_STORE(c, i, x)                                                                    \
+    do {                                                                                         \
+        __typeof__(x) v_ = (x);                                                                  \
+        uint64_t w_ = 0;                                                                         \
+        memcpy(&w_, &v_, sizeof v_ < sizeof w_ ? sizeof v_ : sizeof w_);                         \
+        (c)->a.raw[i] = w_;                                                                      \
+    } while (0)
+#define HV_RAW_1(c, a) HV_RAW_STORE(c, 0, a)
+#define HV_RAW_2(c, a, b) HV_RAW_1(c, a); HV_RAW_STORE(c, 1, b)
+#define HV_RAW_3(c, a, b, d) HV_RAW_2(c, a, b); HV_RAW_STORE(c, 2, d)
+#define HV_RAW_4(c, a, b, d, e) HV_RAW_3(c, a, b, d); HV_RAW_STORE(c, 3, e)
+#define HV_RAW_5(c, a, b, d, e, f) HV_RAW_4(c, a, b, d, e); HV_RAW_STORE(c, 4, f)
+#define HV_RAW_6(c, a, b, d, e, f, g) HV_RAW_5(c, a, b, d, e, f); HV_RAW_STORE(c, 5, g)
+#define HV_RAW_7(c, a, b, d, e, f, g, h) HV_RAW_6(c, a, b, d, e, f, g); HV_RAW_STORE(c, 6, h)
+#define HV_RAW_8(c, a, b, d, e, f, g, h, i) HV_RAW_7(c, a, b, d, e, f, g, h); HV_RAW_STORE(c, 7, i)
+#define HV_RAW_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, N, ...) N
+/* Beyond 8 arguments the record holds the first 8. */
+#define HV_RAW_MORE(c, a, b, d, e, f, g, h, i, ...) HV_RAW_8(c, a, b, d, e, f, g, h, i)
+#define HV_RAW_PICK(c, ...)                                                                      \
+    HV_RAW_N(__VA_ARGS__, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, \
+             HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_MORE, HV_RAW_8,    \
+             HV_RAW_7, HV_RAW_6, HV_RAW_5, HV_RAW_4, HV_RAW_3, HV_RAW_2, HV_RAW_1, )(c, __VA_ARGS__)
+/* `args` as the wrapper passes them, "(a, b, ...)"; "()" stores nothing. */
+#define HV_RAW_UNPAREN(...) __VA_ARGS__
+#define HV_RAW_FILL_(c, ...) __VA_OPT__(HV_RAW_PICK(c, __VA_ARGS__);)
+#define HV_RAW_FILL(c, ...) HV_RAW_FILL_(c, __VA_ARGS__)
+#define HV_RAW_RECORD(t, api, r, args)                                                            \
     do {                                                                                          \
-        if (hv_config_floor_picked(&hv_tracer.cfg, (api)))                                        \
-            HV_FLOOR_RECORD(t, api, r);                                                           \
-        else {                                                                                    \
+        struct hv_call *rc_ = hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1); \
+        HV_RAW_FILL(rc_, HV_RAW_UNPAREN args)                                                     \
+        hv_call_commit((t), rc_);                                                                 \
+    } while (0)
+#define HV_TRACE_PART(t, api, r, args, trace)                                                      \
+    do {                                                                                          \
+        if (!hv_config_floor_picked(&hv_tracer.cfg, (api))) {                                     \
             trace;                                                                                \
-        }                                                                                         \
+        } else if (HV_RECORD_FLOOR == 4)                                                          \
+            HV_RAW_RECORD(t, api, r, args);                                                       \
+        else                                                                                      \
+            HV_FLOOR_RECORD(t, api, r);                                                           \
     } while (0)
 #elif HV_RECORD_FLOOR
 /*
@@ -137,7 +179,7 @@
             __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_BRANCHES) "\n test %0, %0\n jnz 1f\n ud2\n1:\n.endr" \
                              : : "r"((t)->tid | 1u) : "cc");                                        \
     } while (0)
-#define HV_TRACE_PART(t, api, r, trace)                                                            \
+#define HV_TRACE_PART(t, api, r, args, trace)                                                      \
     do {                                                                                          \
         if (0) {                                                                                  \
             trace;                                                                                \
@@ -147,7 +189,7 @@
         }                                                                                         \
     } while (0)
 #else
-#define HV_TRACE_PART(t, api, r, trace) trace
+#define HV_TRACE_PART(t, api, r, args, trace) trace
 #endif
 
 #if defined(HV_NO_CALL_PREFETCH) || HV_RECORD_FLOOR == 1 || HV_RECORD_FLOOR == 2
@@ -189,7 +231,7 @@
         always;                                                                             \
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
-            HV_TRACE_PART(t_, api_, r_, trace);                                             \
+            HV_TRACE_PART(t_, api_, r_, args, trace);                                       \
             hv_leave(t_);                                                                   \
             HV_ST_END(api_);                                                                \
             *ep_ = errno_;                                                                  \
