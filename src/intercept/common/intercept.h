@@ -82,7 +82,7 @@
  * bytes of a wider one) and nothing derived from them (no canonical
  * stream, epoch, memory kind or kernel argument): what a call costs when
  * its record is its arguments alone, the rest to be derived by a reader
- * (docs/validation.md, fourteenth session; HIPVIS_FLOOR_APIS=all records
+ * (docs/validation.md, fourteenth and fifteenth sessions; HIPVIS_FLOOR_APIS=all records
  * every call so). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
