@@ -23,3 +23,11 @@ $(OBSERVE_DIR)/handoff: $(BUILD)/obj/tests/observe/handoff.o | $(BUILD)/tests/do
 TEST_PROGRAMS += $(OBSERVE_DIR)/handoff
 test-programs: $(OBSERVE_DIR)/handoff
 check-observe: $(OBSERVE_DIR)/handoff
+
+$(OBSERVE_DIR)/derive_cases: $(BUILD)/obj/tests/observe/derive_cases.o | $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64
+
+TEST_PROGRAMS += $(OBSERVE_DIR)/derive_cases
+test-programs: $(OBSERVE_DIR)/derive_cases
+check-observe: $(OBSERVE_DIR)/derive_cases $(BUILD)/tests/apps/decode_loop

@@ -8,7 +8,11 @@ observation (or none), and replays a graph that reads A. The analyzer must
 conclude what the runtime guarantees (ROCm CLR, docs/semantics.md "Host
 observations"): a hazard where the observation does not cover the write, no
 finding where it does. And every observation must cost a constant number of
-records, whatever the number of live streams (issue 12).
+records, whatever the number of live streams (issue 12). And what the library
+derives at each call from its stream tables (epochs, capture state, an
+event's last record) must be what a reader derives from the records alone
+(derive_streams.py), on tests/observe/derive_cases.c, on every case here and
+on the decode loop.
 """
 import json
 import os
@@ -17,6 +21,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from hvsuite import Suite  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from derive_streams import mismatches  # noqa: E402
 
 # case -> rules the analyzer must report (empty: none at all)
 CASES = {
@@ -38,13 +45,15 @@ class Observe(Suite):
         self.prog = os.path.join(self.build, "tests", "observe", "sync_cases")
 
     def trace(self, case, streams=0):
-        out = os.path.join(self.tmp, f"{case}.{streams}.hvt")
+        return self.trace_of(f"{case}.{streams}", [self.prog, case, str(streams)])
+
+    def trace_of(self, name, argv, **env_extra):
+        out = os.path.join(self.tmp, f"{name}.hvt")
         env = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out,
-                   HIPVIS_QUIET="1")
-        p = subprocess.run([self.prog, case, str(streams)], env=env, capture_output=True, text=True,
-                           timeout=60)
+                   HIPVIS_QUIET="1", **env_extra)
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
-            raise RuntimeError(f"sync_cases {case}: exit {p.returncode}: {p.stderr.strip()}")
+            raise RuntimeError(f"{os.path.basename(argv[0])} {name}: exit {p.returncode}: {p.stderr.strip()}")
         return out
 
     def rules(self, trace):
@@ -99,8 +108,35 @@ class Observe(Suite):
             got = self.rules(out)
             self.check(got == want, f"handoff {mode}: findings {sorted(got)}", f"expected {sorted(want)}")
 
+    def case_derivable(self):
+        """Epochs and capture state as a reader derives them from the records
+        alone: the same as the library recorded at each call (issue 12: the
+        premise of moving that derivation off the calling thread)."""
+        prog = os.path.join(self.build, "tests", "observe", "derive_cases")
+        recs = self.records(self.trace_of("derive_cases", [prog], HIPDOUBLE_DEVICES="2"))
+        bad = mismatches(recs)
+        self.check(not bad, f"derive_cases: {len(recs)} records, every epoch and capture state derivable",
+                   "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]))
+        # The sequence must exercise what the rules are about, or the check proves nothing.
+        calls = [r for r in recs if r.get("type") == "call" and r.get("stream", "0x0") != "0x0"]
+        epochs = {(r["stream"], r["epoch"]) for r in calls}
+        devices = {r["device"] for r in recs if r.get("type") == "call"}
+        self.check(len(epochs) >= 20 and sum(r["capturing"] for r in calls) >= 6 and devices == {0, 1}
+                   and any(r.get("type") == "epoch" for r in recs)
+                   and any(r.get("record_stream", "0x0") != "0x0" for r in calls),
+                   f"derive_cases: {len(epochs)} stream epochs, captures, an epoch record, an event wait, "
+                   f"two devices", f"devices {sorted(devices)}")
+        traces = {case: self.trace_of(f"derive.{case}", [self.prog, case, "0"]) for case in CASES}
+        traces["decode_loop"] = self.trace_of("decode_loop", [os.path.join(self.apps, "decode_loop"), "--steps",
+                                                               "200", "--prefill-every", "8"])
+        for name, trace in traces.items():
+            bad = mismatches(self.records(trace))
+            self.check(not bad, f"{name}: every epoch and capture state derivable",
+                       "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]))
+
     def main(self):
-        return self.run_cases([self.case_semantics, self.case_constant_records, self.case_thread_handoff])
+        return self.run_cases([self.case_semantics, self.case_constant_records, self.case_thread_handoff,
+                               self.case_derivable])
 
 
 if __name__ == "__main__":
