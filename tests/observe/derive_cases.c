@@ -16,7 +16,10 @@
  * synchronize; the streams: blocking, non-blocking, the legacy stream, the
  * per-thread stream, and one created on device 1 and used from device 0.
  * The captures: one stream alone, then a capture forked to a second stream
- * through an event and joined back before it ends.
+ * through an event and joined back before it ends. The memory kinds
+ * (tests/observe/derive_kinds.py): Default-kind copies between device,
+ * pinned, registered, managed and pageable memory, inside and outside an
+ * allocation, before and after a free and a re-allocation.
  * Exit status 0, 1 when a runtime call failed.
  */
 #include "../runtime-double/hipdouble.h"
@@ -71,6 +74,42 @@ static void capture(hipStream_t a, hipStream_t b, hipStream_t *s)
     OK(hipEventDestroy(fork));
 }
 
+/* Every pair of memory kinds through hipMemcpyDefault, whose direction the
+ * record derives from both sides' kinds; then the same after the device
+ * buffer is freed (its address is unknown memory) and allocated again. */
+static void kinds(hipStream_t s)
+{
+    static char registered[N], pageable[N];
+    void *pinned = NULL, *managed = NULL, *device = NULL;
+    OK(hipHostMalloc(&pinned, N, 0));
+    OK(hipMallocManaged(&managed, N, hipMemAttachGlobal));
+    OK(hipMalloc(&device, N));
+    OK(hipHostRegister(registered, N, 0));
+    void *side[] = {device, pinned, registered, managed, pageable, (char *)device + N / 2};
+    const int k = (int)(sizeof side / sizeof side[0]);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < k; j++)
+                if (i != j)
+                    OK(hipMemcpyAsync(side[i], side[j], N / 4, hipMemcpyDefault, s));
+        OK(hipStreamSynchronize(s));
+        if (round == 0) {
+            OK(hipFree(device));
+            (void)hipMemcpyAsync(pinned, device, N / 4, hipMemcpyDefault, s);   /* freed: the runtime may refuse */
+            OK(hipStreamSynchronize(s));
+            OK(hipMalloc(&device, N));
+            side[0] = device;
+            side[k - 1] = (char *)device + N / 2;
+        }
+    }
+    OK(hipHostUnregister(registered));
+    (void)hipMemcpyAsync(device, registered, N / 4, hipMemcpyDefault, s);   /* unregistered: pageable */
+    OK(hipStreamSynchronize(s));
+    OK(hipFree(device));
+    OK(hipFree(managed));
+    OK(hipHostFree(pinned));
+}
+
 int main(void)
 {
     hipStream_t blocking, nonblocking, other;
@@ -115,6 +154,7 @@ int main(void)
     touch(all, n);
     capture(blocking, nonblocking, all);   /* all[0], all[1] */
     touch(all, n);
+    kinds(nonblocking);
     OK(hipDeviceSynchronize());
     OK(hipEventDestroy(ev));
     OK(hipStreamDestroy(other));

@@ -9,10 +9,11 @@ conclude what the runtime guarantees (ROCm CLR, docs/semantics.md "Host
 observations"): a hazard where the observation does not cover the write, no
 finding where it does. And every observation must cost a constant number of
 records, whatever the number of live streams (issue 12). And what the library
-derives at each call from its stream tables (epochs, capture state, an
-event's last record) must be what a reader derives from the records alone
-(derive_streams.py), on tests/observe/derive_cases.c, on every case here and
-on the decode loop.
+derives at each call from its tables (epochs, capture state, an event's last
+record, memory kinds and copy directions, kernel arguments' allocations) must
+be what a reader derives from the records alone (derive_streams.py,
+derive_kinds.py), on tests/observe/derive_cases.c, on every case here and on
+the decode loop.
 """
 import json
 import os
@@ -23,7 +24,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from hvsuite import Suite  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from derive_streams import mismatches  # noqa: E402
+import derive_kinds  # noqa: E402
+import derive_streams  # noqa: E402
+
+
+def mismatches(recs):
+    """What the library recorded at the call and a reader derives otherwise."""
+    return derive_streams.mismatches(recs) + derive_kinds.mismatches(recs)
 
 # case -> rules the analyzer must report (empty: none at all)
 CASES = {
@@ -109,13 +116,14 @@ class Observe(Suite):
             self.check(got == want, f"handoff {mode}: findings {sorted(got)}", f"expected {sorted(want)}")
 
     def case_derivable(self):
-        """Epochs and capture state as a reader derives them from the records
-        alone: the same as the library recorded at each call (issue 12: the
-        premise of moving that derivation off the calling thread)."""
+        """Epochs, capture state, memory kinds and arguments' allocations as a
+        reader derives them from the records alone: the same as the library
+        recorded at each call (issue 12: the premise of moving that derivation
+        off the calling thread)."""
         prog = os.path.join(self.build, "tests", "observe", "derive_cases")
         recs = self.records(self.trace_of("derive_cases", [prog], HIPDOUBLE_DEVICES="2"))
         bad = mismatches(recs)
-        self.check(not bad, f"derive_cases: {len(recs)} records, every epoch and capture state derivable",
+        self.check(not bad, f"derive_cases: {len(recs)} records, every derived field derivable",
                    "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]))
         # The sequence must exercise what the rules are about, or the check proves nothing.
         calls = [r for r in recs if r.get("type") == "call" and r.get("stream", "0x0") != "0x0"]
@@ -123,16 +131,20 @@ class Observe(Suite):
         devices = {r["device"] for r in recs if r.get("type") == "call"}
         self.check(len(epochs) >= 20 and sum(r["capturing"] for r in calls) >= 6 and devices == {0, 1}
                    and any(r.get("type") == "epoch" for r in recs)
-                   and any(r.get("record_stream", "0x0") != "0x0" for r in calls),
+                   and any(r.get("record_stream", "0x0") != "0x0" for r in calls)
+                   and len({(r["dir"], r["dst_mem"], r["src_mem"]) for r in calls if r.get("kind") == 4}) >= 15,
                    f"derive_cases: {len(epochs)} stream epochs, captures, an epoch record, an event wait, "
-                   f"two devices", f"devices {sorted(devices)}")
+                   f"two devices, Default-kind copies between every kind", f"devices {sorted(devices)}")
         traces = {case: self.trace_of(f"derive.{case}", [self.prog, case, "0"]) for case in CASES}
         traces["decode_loop"] = self.trace_of("decode_loop", [os.path.join(self.apps, "decode_loop"), "--steps",
                                                                "200", "--prefill-every", "8"])
         for name, trace in traces.items():
-            bad = mismatches(self.records(trace))
-            self.check(not bad, f"{name}: every epoch and capture state derivable",
-                       "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]))
+            recs = self.records(trace)
+            bad = mismatches(recs)
+            args = sum(len(r.get("args", [])) for r in recs if r.get("type") == "kargs")
+            self.check(not bad and (name != "decode_loop" or args > 0),
+                       f"{name}: every derived field derivable" + (f" ({args} kernel arguments)" if args else ""),
+                       "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]) or "no kernel arguments")
 
     def main(self):
         return self.run_cases([self.case_semantics, self.case_constant_records, self.case_thread_handoff,
