@@ -1,13 +1,15 @@
 /*
- * derive_cases.c - TEST-ONLY program: every way a stream's epoch advances
- * and its capture state changes, in one scripted sequence on the HIP runtime test double (two devices:
+ * derive_cases.c - TEST-ONLY program: every way a stream's epoch advances,
+ * its capture state changes and a copy's memory kinds are decided, in one
+ * scripted sequence on the HIP runtime test double (two devices:
  * HIPDOUBLE_DEVICES=2), each observation followed by a copy on every stream
  * it may or may not cover, so that each stream's epoch shows in a record.
  * tests/observe/observe.py runs it under libhipvis.so and checks, with
- * tests/observe/derive_streams.py, that every epoch and capture state the
- * library recorded at the call is the one a reader derives from the records
- * alone (the rules of src/preload/streams.h): the premise of deriving them
- * off the calling thread (issue 12, docs/validation.md fifteenth session).
+ * tests/observe/derive_streams.py and derive_kinds.py, that every such field
+ * the library recorded at the call is the one a reader derives from the
+ * records alone (the rules of src/preload/streams.h and allocmap.h): the
+ * premise of deriving them off the calling thread (issue 12,
+ * docs/validation.md fifteenth session).
  *
  * The observations: a legacy-NULL stream synchronize (the device's blocking
  * streams), a successful NULL-stream query, a stream synchronize, a
@@ -22,22 +24,12 @@
  * allocation, before and after a free and a re-allocation.
  * Exit status 0, 1 when a runtime call failed.
  */
-#include "../runtime-double/hipdouble.h"
+#define OK_PROG "derive_cases"
+#include "hip_ok.h"
 
 #include <stdio.h>
 
 #define N 256
-
-static int failed;
-
-#define OK(x)                                                                     \
-    do {                                                                          \
-        hipError_t e_ = (x);                                                      \
-        if (e_ != hipSuccess) {                                                   \
-            fprintf(stderr, "derive_cases: %s: %s\n", #x, hipGetErrorName(e_));   \
-            failed = 1;                                                           \
-        }                                                                         \
-    } while (0)
 
 static char host[N];
 static void *dev;
@@ -161,5 +153,5 @@ int main(void)
     OK(hipStreamDestroy(nonblocking));
     OK(hipStreamDestroy(blocking));
     OK(hipFree(dev));
-    return failed;
+    return ok_failed;
 }

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """derive_kinds.py - every memory kind and allocation a trace records, derived again from the records alone.
 
-    derive_kinds.py TRACE.jsonl     (hipvis-dump --json output; exit 1 on a mismatch)
+    (tests/observe/derive_check.py TRACE.jsonl runs it on a dump)
 
 The companion of derive_streams.py for the other fields the library derives
 at the call from its tables (src/preload/allocmap.h): a copy's direction and
@@ -21,8 +20,6 @@ kernel launch falls in. The reader's rule, as a model:
   value falls in, none otherwise.
 """
 import bisect
-import json
-import sys
 
 KINDS = ("H2H", "H2D", "D2H", "D2D")
 
@@ -101,19 +98,3 @@ def mismatches(records):
         elif op == "free" and r.get("result") == 0:
             m.remove(_hex(r.get("ptr")))
     return bad
-
-
-def main():
-    with open(sys.argv[1]) as f:
-        recs = [json.loads(line) for line in f if line.strip()]
-    bad = mismatches(recs)
-    for seq, what, detail in bad[:20]:
-        print(f"derive_kinds: seq {seq} {what}: {detail}")
-    print(f"derive_kinds: {sum(1 for r in recs if r.get('op') == 'copy')} copies, "
-          f"{sum(len(r.get('args', [])) for r in recs if r.get('type') == 'kargs')} kernel arguments, "
-          f"{len(bad)} mismatches")
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """derive_streams.py - every epoch and capture state a trace records, derived again from the records alone.
 
-    derive_streams.py TRACE.jsonl     (hipvis-dump --json output; exit 1 on a mismatch)
+    (tests/observe/derive_check.py TRACE.jsonl runs it on a dump)
 
 The preload library stamps each call on a stream with the stream's epoch, read
 from its in-process tables at the call (src/preload/streams.h). Issue 12's
@@ -35,8 +34,6 @@ call, the recorded value may differ from any order a reader can rebuild,
 so the check is for traces of one calling thread.
 """
 import collections
-import json
-import sys
 
 LEGACY = 0x8000000000000000
 NONBLOCKING = 0x1
@@ -129,17 +126,3 @@ def mismatches(records):
         elif op == "copy" and ok and not r.get("async") and not r.get("capturing") and stream:
             m.own[stream] += 1
     return bad
-
-
-def main():
-    with open(sys.argv[1]) as f:
-        recs = [json.loads(line) for line in f if line.strip()]
-    bad = mismatches(recs)
-    for seq, api, what in bad[:20]:
-        print(f"derive_streams: seq {seq} {api}: {what}")
-    print(f"derive_streams: {sum(1 for r in recs if r.get('type') == 'call')} calls, {len(bad)} mismatches")
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

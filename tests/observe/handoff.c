@@ -20,7 +20,8 @@
  * order the first three (no finding) and report the last.
  * usage: handoff MODE
  */
-#include "../runtime-double/hipdouble.h"
+#define OK_PROG "handoff"
+#include "hip_ok.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,16 +43,6 @@ static int ready_round = -1;         /* under mu */
 static _Atomic int flag_round = -1;
 static _Atomic int replayed_round = -1;
 static _Atomic int copied_round = -1;   /* race: B replays after A's copy, before A's sync */
-static int failed;
-
-#define OK(x)                                                              \
-    do {                                                                   \
-        hipError_t e_ = (x);                                               \
-        if (e_ != hipSuccess) {                                            \
-            fprintf(stderr, "handoff: %s: %s\n", #x, hipGetErrorName(e_)); \
-            failed = 1;                                                    \
-        }                                                                  \
-    } while (0)
 
 static void *thread_a(void *arg)
 {
@@ -158,5 +149,5 @@ int main(int argc, char **argv)
     }
     pthread_join(tb, NULL);
     OK(hipDeviceSynchronize());
-    return failed;
+    return ok_failed;
 }

@@ -23,7 +23,8 @@
  * STREAMS (default 0): extra non-blocking streams created first, as PyTorch's pools do.
  * Exit status 0, 2 on bad arguments, 1 when a runtime call failed.
  */
-#include "../runtime-double/hipdouble.h"
+#define OK_PROG "sync_cases"
+#include "hip_ok.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,16 +32,6 @@
 
 #define N 4096
 
-static int failed;
-
-#define OK(x)                                                           \
-    do {                                                                \
-        hipError_t e_ = (x);                                            \
-        if (e_ != hipSuccess) {                                         \
-            fprintf(stderr, "sync_cases: %s: %s\n", #x, hipGetErrorName(e_)); \
-            failed = 1;                                                 \
-        }                                                               \
-    } while (0)
 
 /* A graph whose one node reads A (copies it to B), replayed on `s`. */
 static hipGraphExec_t reader_graph(hipStream_t cap, void *a, void *b)
@@ -124,5 +115,5 @@ int main(int argc, char **argv)
     OK(hipDeviceSynchronize());
     OK(hipGraphExecDestroy(x));
     free(pageable);
-    return failed;
+    return ok_failed;
 }
