@@ -15,10 +15,15 @@ import derive_kinds
 import derive_streams
 
 
+def mismatches(recs):
+    """(seq, what, detail) for every field the library derived at a call that the models do not give back."""
+    return derive_streams.mismatches(recs) + derive_kinds.mismatches(recs)
+
+
 def main():
     with open(sys.argv[1]) as f:
         recs = [json.loads(line) for line in f if line.strip()]
-    bad = derive_streams.mismatches(recs) + derive_kinds.mismatches(recs)
+    bad = mismatches(recs)
     for seq, what, detail in bad[:20]:
         print(f"derive_check: seq {seq} {what}: {detail}")
     print(f"derive_check: {sum(1 for r in recs if r.get('type') == 'call')} calls, "

@@ -24,13 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from hvsuite import Suite  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import derive_kinds  # noqa: E402
-import derive_streams  # noqa: E402
-
-
-def mismatches(recs):
-    """What the library recorded at the call and a reader derives otherwise."""
-    return derive_streams.mismatches(recs) + derive_kinds.mismatches(recs)
+from derive_check import mismatches  # noqa: E402
 
 # case -> rules the analyzer must report (empty: none at all)
 CASES = {

@@ -15,8 +15,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "observe"))
 from hvsuite import Suite  # noqa: E402
-import derive_kinds  # noqa: E402
-import derive_streams  # noqa: E402
+from derive_check import mismatches  # noqa: E402
 
 
 class Semantics(Suite):
@@ -44,7 +43,7 @@ class Semantics(Suite):
             raise RuntimeError(f"hipvis-dump {out}: {d.stderr.strip()}")
         recs = [json.loads(x) for x in d.stdout.splitlines() if x.strip()]
         # What the library derived at each call, derived again from the records alone (issue 12).
-        bad = derive_streams.mismatches(recs) + derive_kinds.mismatches(recs)
+        bad = mismatches(recs)
         self.check(not bad, f"{case} {variant}: epochs, capture state and memory kinds derivable from the records",
                    "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:3]))
         a = subprocess.run([self.analyze, "--json", "--fail-on", "none", out], capture_output=True, text=True)
