@@ -21,11 +21,9 @@ kernel launch falls in. The reader's rule, as a model:
 """
 import bisect
 
+from derive_streams import word
+
 KINDS = ("H2H", "H2D", "D2H", "D2D")
-
-
-def _hex(v):
-    return int(v, 16) if isinstance(v, str) else int(v or 0)
 
 
 class AllocModel:
@@ -58,7 +56,7 @@ class AllocModel:
 
 def copy_fields(m, r):
     """(dir, dst_mem, src_mem) as the reader derives them for copy record r."""
-    dm, sm = m.kind(_hex(r["dst"])), m.kind(_hex(r["src"]))
+    dm, sm = m.kind(word(r["dst"])), m.kind(word(r["src"]))
     kind = r.get("kind", 4)
     if 0 <= kind < len(KINDS):
         d = KINDS[kind]
@@ -80,9 +78,9 @@ def mismatches(records):
         kind, op = r.get("type"), r.get("op")
         if kind == "kargs":
             for a in r.get("args", []):
-                f = m.find(_hex(a["value"]))
+                f = m.find(word(a["value"]))
                 want = (f[0], f[1]) if f else (0, 0)
-                got = (_hex(a["alloc_base"]), a["alloc_bytes"])
+                got = (word(a["alloc_base"]), a["alloc_bytes"])
                 if got != want:
                     bad.append((r.get("seq"), "kargs", f"argument {a['index']}: allocation {got} recorded, {want} derived"))
             continue
@@ -93,8 +91,8 @@ def mismatches(records):
             want = copy_fields(m, r)
             if got != want:
                 bad.append((r["seq"], r["api"], f"(dir, dst, src) {got} recorded, {want} derived"))
-        elif op == "alloc" and _hex(r.get("ptr")):
-            m.add(_hex(r["ptr"]), r["bytes"], r["mem"])
+        elif op == "alloc" and word(r.get("ptr")):
+            m.add(word(r["ptr"]), r["bytes"], r["mem"])
         elif op == "free" and r.get("result") == 0:
-            m.remove(_hex(r.get("ptr")))
+            m.remove(word(r.get("ptr")))
     return bad

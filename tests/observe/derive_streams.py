@@ -35,11 +35,11 @@ so the check is for traces of one calling thread.
 """
 import collections
 
-LEGACY = 0x8000000000000000
 NONBLOCKING = 0x1
 
 
-def _hex(v):
+def word(v):
+    """A record field as an integer: hex strings (addresses, handles) or numbers."""
     return int(v, 16) if isinstance(v, str) else int(v or 0)
 
 
@@ -73,20 +73,20 @@ def mismatches(records):
     for r in records:
         kind = r.get("type")
         if kind == "epoch":
-            s = _hex(r["stream"])
+            s = word(r["stream"])
             m.own[s] += 1
             if r.get("epoch") is not None and r["epoch"] != m.epoch(s):
                 bad.append((r.get("seq"), "epoch record", f"stream {s:#x}: {r['epoch']} recorded, {m.epoch(s)} derived"))
             continue
         if kind != "call":
             continue
-        dev, stream, ok = r.get("device", 0), _hex(r.get("stream")), r.get("result") == 0
-        if r.get("op") == "stream" and ok and _hex(r.get("handle")) and r["api"].startswith(("hipStreamCreate",
+        dev, stream, ok = r.get("device", 0), word(r.get("stream")), r.get("result") == 0
+        if r.get("op") == "stream" and ok and word(r.get("handle")) and r["api"].startswith(("hipStreamCreate",
                                                                                              "cudaStreamCreate",
                                                                                              "cuStreamCreate")):
-            h = _hex(r["handle"])
+            h = word(r["handle"])
             m.name(h, dev)
-            (m.nonblocking.add if _hex(r.get("flags")) & NONBLOCKING else m.nonblocking.discard)(h)
+            (m.nonblocking.add if word(r.get("flags")) & NONBLOCKING else m.nonblocking.discard)(h)
         op, api = r.get("op"), r.get("api", "")
         capturing = bool(stream and m.capture.get(stream))
         if stream:
@@ -94,10 +94,10 @@ def mismatches(records):
             if r.get("epoch") is not None and r["epoch"] != m.epoch(stream):
                 bad.append((r["seq"], api, f"stream {stream:#x}: {r['epoch']} recorded, {m.epoch(stream)} derived"))
         if op == "event" and ok and "EventRecord" in api and stream:
-            m.event[_hex(r["event"])] = (stream, m.epoch(stream))
+            m.event[word(r["event"])] = (stream, m.epoch(stream))
         elif op == "event" and ok and "WaitEvent" in api and stream:
-            src = m.event.get(_hex(r["event"]))
-            got = (_hex(r.get("record_stream")), r.get("record_epoch"))
+            src = m.event.get(word(r["event"]))
+            got = (word(r.get("record_stream")), r.get("record_epoch"))
             if src and got != src:
                 bad.append((r["seq"], api, f"event recorded at {got}, derived {src}"))
             if src and m.capture.get(src[0]):
@@ -113,7 +113,7 @@ def mismatches(records):
         if stream and r.get("epoch") is not None and r.get("capturing") != capturing:
             bad.append((r["seq"], api, f"capturing {r.get('capturing')} recorded, {capturing} derived"))
         if op == "sync" and ok:
-            done = _hex(r.get("completed_stream"))
+            done = word(r.get("completed_stream"))
             if done and r.get("new_epoch") is not None:
                 m.name(done, dev)
                 m.own[done] += 1
@@ -121,7 +121,7 @@ def mismatches(records):
                     bad.append((r["seq"], api, f"new_epoch {r['new_epoch']} recorded, {m.epoch(done)} derived"))
             if r.get("stream_form") == "legacy_null" and done:
                 m.gen_legacy[dev] += 1
-            elif not stream and not _hex(r.get("event")) and r.get("completed_seq") == r["seq"]:
+            elif not stream and not word(r.get("event")) and r.get("completed_seq") == r["seq"]:
                 m.gen_device[dev] += 1
         elif op == "copy" and ok and not r.get("async") and not r.get("capturing") and stream:
             m.own[stream] += 1
