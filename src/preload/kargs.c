@@ -17,6 +17,12 @@ struct scan_state {
     struct hv_alloc_span span;
     struct hv_span_memo *memo;
     uint64_t version;   /* the map's, read once per launch, for the memo */
+#if HV_LEAN & 4
+    int raw;            /* HV_LEAN=4 (a measurement build) on a learnt launch: words recorded as read */
+#define SCAN_RAW(st) ((st)->raw)
+#else
+#define SCAN_RAW(st) 0
+#endif
 };
 
 HV_STEP_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t index, uint8_t access, uint8_t origin,
@@ -24,6 +30,10 @@ HV_STEP_FN static int add_if_tracked(uint64_t value, uint32_t offset, uint16_t i
 {
     if (n >= max || value == 0)
         return n;
+    if (SCAN_RAW(st)) {
+        out[n] = (struct hv_karg){value, 0, 0, offset, index, access, origin};
+        return n + 1;
+    }
     struct hv_alloc_span *span = &st->span;
     if (!hv_alloc_span_holds_hot(span, value) &&
         !(st->memo ? hv_alloc_span_memo(hv_hot.allocs, st->version, value, st->memo, span)
@@ -137,6 +147,9 @@ int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *
     struct hv_karg_learn *l = k->learn;
     int full = !learnt || !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
                ++rescan_tick % HV_RESCAN_EVERY == 0;
+#if HV_LEAN & 4
+    st.raw = !full;
+#endif
     for (uint32_t i = 0; i < k->nargs && n < max; i++) {
         const struct hv_kernel_arg *a = &k->args[i];
         const uint8_t *src = params ? params[i]

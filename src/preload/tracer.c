@@ -375,7 +375,7 @@ HV_COLD_FN __attribute__((noinline)) static struct hv_call *call_start_slow(stru
         c = hv_call_scratch(t, seq, ts);
     uint64_t epoch = 0;
     int capturing = 0;
-    if (stream)
+    if (stream && !(HV_LEAN & 1))
         stream_fields(t, stream, &epoch, &capturing);
     call_fill(c, t, key, stream, epoch, capturing, zero);
     return c;
@@ -400,7 +400,7 @@ struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint64_t key, uint64_t st
      * sums them). */
     struct hv_ring *r = t->ring;
     struct hv_call *c;
-    if (__builtin_expect(!r || (stream && t->stream_id != stream) ||
+    if (__builtin_expect(!r || (!(HV_LEAN & 1) && stream && t->stream_id != stream) ||
                              !(c = hv_ring_reserve_fast(r, hv_thread_ring_mask(t), sizeof *c)), 0))
         return call_start_slow(t, key, stream, zero, ts);
     hv_ring_bump(&r->calls);
@@ -408,7 +408,7 @@ struct hv_call *hv_call_start(struct hv_thread_ctx *t, uint64_t key, uint64_t st
     hv_rec_header_fill(&c->h, HV_REC_CALL, sizeof *c, t->tid, seq, ts);
     uint64_t epoch = 0;
     int capturing = 0;
-    if (stream)
+    if (stream && !(HV_LEAN & 1))
         state_fields(t->stream_state, &epoch, &capturing);   /* the cached slot: never NULL */
     call_fill(c, t, key, stream, epoch, capturing, zero);
     return c;
@@ -429,6 +429,12 @@ struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq, uint64_t 
 
 struct hv_stream_state *hv_call_stream(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint8_t form)
 {
+    if (HV_LEAN & 1) {
+        c->stream = stream;
+        c->stream_form = form;
+        c->epoch = 0;
+        return NULL;
+    }
     uint64_t epoch;
     int capturing;
     struct hv_stream_state *s = stream_fields(t, stream, &epoch, &capturing);
@@ -472,15 +478,16 @@ int hv_obs_covers(const struct hv_obs *o, uint64_t stream)
 
 void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq)
 {
-    struct hv_stream_state *s = hv_stream_cached(t, stream);
+    struct hv_stream_state *s = HV_LEAN & 1 ? NULL : hv_stream_cached(t, stream);
     c->a.sync.completed_stream = stream;
     c->a.sync.completed_seq = completed_seq;
-    c->a.sync.new_epoch = s ? hv_stream_advance(hv_hot.streams, s) : HV_EPOCH_UNKNOWN;
+    c->a.sync.new_epoch = s ? hv_stream_advance(hv_hot.streams, s) : HV_LEAN & 1 ? 0 : HV_EPOCH_UNKNOWN;
 }
 
 void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope)
 {
-    hv_stream_advance_device(hv_hot.streams, device, scope == HV_OBS_LEGACY);
+    if (!(HV_LEAN & 1))
+        hv_stream_advance_device(hv_hot.streams, device, scope == HV_OBS_LEGACY);
     /* Evidence that waits for completion (rewrite check, probe read-back):
      * bounded by what is pending, not by the number of streams. */
     if (hv_ev(HV_EV_OBSERVE)) {
@@ -491,10 +498,10 @@ void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_
 
 void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record)
 {
-    struct hv_stream_state *s = hv_stream_cached(t, stream);
-    if (!s)
+    struct hv_stream_state *s = HV_LEAN & 1 ? NULL : hv_stream_cached(t, stream);
+    if (!s && !(HV_LEAN & 1))
         return;
-    uint64_t epoch = hv_stream_advance(hv_hot.streams, s);
+    uint64_t epoch = s ? hv_stream_advance(hv_hot.streams, s) : 0;
     struct hv_epoch *e = record ? hv_aux_begin(t, HV_REC_EPOCH, sizeof *e, seq) : NULL;
     if (e) {
         e->stream = stream;

@@ -112,7 +112,7 @@ static inline void hv_call_prefetch(const struct hv_thread_ctx *t, int copy)
     hv_prefetch_w(rec + 64);
     hv_prefetch_w(rec + sizeof(struct hv_call) - 1);
     hv_prefetch_w(t->ring);   /* the producer's line: head and counters */
-    if (copy) {
+    if (copy && !(HV_LEAN & 2)) {
         /* The context's later lines, which only copies read: the copy memo,
          * both ways (the context is not line-aligned: the memo spans up to
          * three lines; the first also holds the end of the hot part), and
@@ -121,9 +121,13 @@ static inline void hv_call_prefetch(const struct hv_thread_ctx *t, int copy)
         hv_prefetch_w(&t->copy_memo[1]);
         hv_prefetch_w((const uint8_t *)&t->copy_memo[1] + sizeof t->copy_memo[1] - 1);
         hv_prefetch_w((const uint8_t *)&t->ring_failed);
+    } else if (copy) {
+        hv_prefetch_w((const uint8_t *)&t->ring_failed);   /* the rewrite tick */
     } else {
         hv_prefetch_w((const uint8_t *)t + 63);   /* the hot part's last line (hv_enter read its first) */
     }
+    if (HV_LEAN & 1)
+        return;
     __builtin_prefetch(t->stream_state, 0, 3);
     struct hv_stream_table *st = hv_hot.streams;
     __builtin_prefetch(&st->gen[(uint32_t)t->device % HV_OBS_DEVICES], 0, 3);

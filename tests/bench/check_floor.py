@@ -20,7 +20,10 @@ arguments as passed, one word each: with "all" every call record is the
 shipped library's call with no stream and a copy's first three words its
 destination, source and size; with hipMemcpyAsync named, those copies so
 and every other call as shipped. All of them, like the shipped library,
-must leave the traced program's output as it is without hipvis. The program
+must leave the traced program's output as it is without hipvis. The HV_LEAN
+build with every bit (BUILD-lean, preload/hot.h) records the shipped
+library's calls with no epoch (0 on every call and synchronize: the stream
+table is never read) and no launch's kargs record (graph nodes' remain). The program
 is the decode loop on the runtime double (copies, eager launches, graph
 replays, synchronizes).
 """
@@ -51,7 +54,7 @@ def calls(build, trace):
     out = subprocess.run([os.path.join(build, "hipvis-dump"), "--json", trace], stdout=subprocess.PIPE,
                          check=True).stdout.decode()
     recs = [json.loads(line) for line in out.splitlines()]
-    return [r for r in recs if r.get("type") == "call"]
+    return [r for r in recs if r.get("type") == "call"], [r for r in recs if r.get("type") == "kargs"]
 
 
 def main():
@@ -66,16 +69,18 @@ def main():
             "pick-all": (pick, "all"),
             "pick-unset": (pick, None),
             "raw-all": (raw, "all"),
-            "raw-copy": (raw, "hipMemcpyAsync")}
+            "raw-copy": (raw, "hipMemcpyAsync"),
+            "lean": (os.path.abspath(build + "-lean/libhipvis.so"), None)}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
         got = {}
+        kargs = {}
         for arm, (lib, floor_apis) in arms.items():
             trace = os.path.join(tmp, arm + ".zst")
             if run(build, lib, trace, floor_apis) != plain:
                 failed.append(f"{arm}: the program's output differs from its output without hipvis")
-            got[arm] = calls(build, trace)
+            got[arm], kargs[arm] = calls(build, trace)
     shipped = collections.Counter(c["api"] for c in got["shipped"])
     floor = collections.Counter(c["api"] for c in got["floor"])
     if not shipped:
@@ -142,6 +147,20 @@ def main():
     rest = lambda arm: [fields(c, moving) for c in got[arm] if c["api"] != "hipMemcpyAsync"]
     if not rest("raw-copy") or rest("raw-copy") != rest("shipped"):
         failed.append("raw-copy: the calls not named differ from the shipped library's")
+    # The lean build: the same calls, no epoch derived at the call, no launch's pointer words written.
+    lean = collections.Counter(c["api"] for c in got["lean"])
+    if lean != shipped:
+        failed.append(f"lean: call records by api differ from the shipped library's: {dict(lean - shipped)} more, "
+                      f"{dict(shipped - lean)} fewer")
+    if not any(c.get("epoch") for c in got["shipped"]):
+        failed.append("shipped: no call record with a nonzero epoch (the lean check proves nothing)")
+    epochs = [c for c in got["lean"] if c.get("epoch") or c.get("new_epoch")]
+    if epochs:
+        failed.append(f"lean: {len(epochs)} records with an epoch, e.g. {epochs[0]}")
+    if not any(k["owner_node"] == "0x0" for k in kargs["shipped"]):
+        failed.append("shipped: no launch kargs record (the lean check proves nothing)")
+    if any(k["owner_node"] == "0x0" for k in kargs["lean"]):
+        failed.append("lean: a launch's kargs record was written")
     for f in failed:
         print("check-floor: FAIL", f)
     if failed:
@@ -152,7 +171,8 @@ def main():
           f"picked build: with launches and synchronizes at the floor, hipMemcpyAsync as shipped "
           f"({len(full)} calls) and those at the floor, with all the floor build's records, unset the "
           f"shipped library's; raw build: every call with its arguments as passed and no stream, or "
-          f"hipMemcpyAsync alone so; the program's output unchanged in all eight")
+          f"hipMemcpyAsync alone so; lean build: the same calls with no epoch and no launch kargs record; "
+          f"the program's output unchanged in all nine")
     return 0
 
 

@@ -88,6 +88,11 @@ FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
 #   make BUILD=build-floor-raw EXTRA_CFLAGS=-DHV_RECORD_FLOOR=4 build-floor-raw/libhipvis.so
 #   ARMS="defaults rawall:LIB=build-floor-raw/libhipvis.so,HIPVIS_FLOOR_APIS=all" bash tests/gpu/ab_arms.sh
 FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
+# The lean build (preload/hot.h HV_LEAN, every bit): what a call costs
+# without its derivations (docs/validation.md, sixteenth session), e.g.
+#   make BUILD=build-lean EXTRA_CFLAGS=-DHV_LEAN=7 build-lean/libhipvis.so
+#   ARMS="defaults lean:LIB=build-lean/libhipvis.so" bash tests/gpu/ab_arms.sh
+LEAN_LIB := $(BUILD)-lean/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
@@ -104,6 +109,7 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 	    $(FLOOR_PICK_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-raw EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=4" \
 	    $(FLOOR_RAW_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-lean EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_LEAN=63" $(LEAN_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor

@@ -14,9 +14,13 @@
 # on a private tmpfs directory, which such arms get as HIPVIS_SIDECAR_DIR. Prints
 # each arm's median block ratio: the median of its processes' medians with their
 # range, then pooled over the arm's processes with its 95% interval, the records made
-# and dropped in its processes, and per process.
+# and dropped in its processes, and per process; then each arm against the reference arm
+# (REF, "defaults" when there is one) round by round, the comparison a figure of another
+# call cannot give (the same library reads 0.5 points apart from call to call).
+#   REPORT=ab_arms.jsonl bash tests/gpu/ab_arms.sh   (only the report, of a returned file; no GPU)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${REPORT:-}" ]; then
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/hvab.XXXXXX)
@@ -53,10 +57,13 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
         rm -f "$work"/ab.*
     done
 done
+else
+    res=$REPORT
+fi
 python3 - "$res" "$root/tests/gpu" <<'PY'
-import json, statistics, sys, collections
+import json, os, statistics, sys, collections
 sys.path.insert(0, sys.argv[2])
-from cost import median_ci95
+from cost import median_ci95, paired_rounds
 # The arm's figure is the median of its processes' medians: a process settles
 # in a step mode of its own and its block pairs move together, so the pairs of
 # several processes pooled are not independent, and the pooled interval
@@ -68,6 +75,7 @@ per, pooled, meds = collections.defaultdict(list), collections.defaultdict(list)
 # (hipvis_record_counts after the last block): a loss is printed, never hidden
 # behind a ratio (dropped records cost less than written ones).
 made, dropped = collections.Counter(), collections.Counter()
+by_round = collections.defaultdict(dict)   # arm -> round -> process median
 for line in open(sys.argv[1]):
     o = json.loads(line)
     r = (o["out"] or {}).get("result")
@@ -76,6 +84,7 @@ for line in open(sys.argv[1]):
         continue
     per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
     meds[o["arm"]].append(r["median_block_ratio"])
+    by_round[o["arm"]][o.get("round")] = r["median_block_ratio"]
     pooled[o["arm"]] += r.get("ratios") or []
     counts = r.get("records_after") or {}
     made[o["arm"]] += counts.get("made", 0)
@@ -89,4 +98,14 @@ for arm, cells in per.items():
     pool = f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} pairs)" if p else "pooled n/a"
     loss = f"records made {made[arm]}, dropped {dropped[arm]}" if made[arm] else "no record counts"
     print(f"ab_arms: {arm:10s} {head}; {pool}; {loss}; per process {' '.join(cells)}")
+# Each arm against the reference arm of this call, round by round (cost.py paired_rounds): the
+# only comparison these figures support, since the same library reads differently from call to call.
+ref = os.environ.get("REF") or ("defaults" if "defaults" in by_round else None)
+for arm in per:
+    pr = paired_rounds(by_round[ref], by_round[arm]) if ref in by_round and arm != ref else None
+    if pr:
+        print(f"ab_arms: {arm:10s} minus {ref}, paired by round: median {pr['median']:+.4f} "
+              f"(95% CI {pr['ci95'][0]:+.4f}..{pr['ci95'][1]:+.4f}, {pr['rounds']} rounds); mean {pr['mean']:+.4f}"
+              + (f" +- {pr['half95']:.4f} (t, 95%)" if pr['half95'] is not None else "")
+              + f"; below in {pr['below']}, above in {pr['above']} (sign test p {pr['sign_p']:.2f})")
 PY

@@ -200,6 +200,34 @@ def median_ci95(sorted_vals):
     return [sorted_vals[lo], sorted_vals[hi]]
 
 
+def paired_rounds(ref, arm):
+    """An arm against a reference arm of the same call, round by round: ref and arm map a round to
+    that round's process median (tests/gpu/ab_arms.sh runs every arm once a round, one after the
+    other). The difference arm - ref of each round both finished cancels what moves the whole
+    call (the host's mode, the machine lent: the defaults read 1.0134-1.0198 in four calls of one
+    library, docs/validation.md sixteenth session). Returns None without a common round, else
+    {"rounds", "median", "ci95" (distribution-free, as median_ci95), "mean", "half95" (Student's t
+    half-width of the mean's 95% interval, None for one round: the resolution the rounds give),
+    "below", "above", "sign_p"}: rounds the arm read below / above the reference, and the two-sided
+    sign test's p."""
+    from math import comb
+    d = sorted(arm[r] - ref[r] for r in ref if r in arm)
+    if not d:
+        return None
+    below, above = sum(x < 0 for x in d), sum(x > 0 for x in d)
+    n, k = below + above, min(below, above)
+    p = min(1.0, 2 * sum(comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
+    df = len(d) - 1
+    half = T95[min(df, len(T95)) - 1] * statistics.stdev(d) / len(d) ** 0.5 if df else None
+    return {"rounds": len(d), "median": statistics.median(d), "ci95": median_ci95(d), "mean": statistics.mean(d),
+            "half95": half, "below": below, "above": above, "sign_p": p}
+
+
+# Student's t, two-sided 95%, for 1..30 degrees of freedom (beyond: the last, near 1.96).
+T95 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11,
+       2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05, 2.05, 2.04)
+
+
 def fisher_p(a, b, c, d):
     """Two-sided Fisher exact test of the 2x2 table [[a, b], [c, d]]: the probability, with the
     margins fixed, of a table as unlikely as this one or less."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_cost_modes.py - cost.py's step-mode split and Fisher's test, on known inputs (no GPU).
+"""test_cost_modes.py - cost.py's step-mode split, Fisher's test and paired rounds, on known inputs (no GPU).
 
 The split decides how docs/validation.md reads whole-process pairs; this checks that it finds
 two modes where there are two (the thirteenth session's returned step times), none where there is
@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cost import fisher_p, modes_line, step_modes  # noqa: E402
+from cost import fisher_p, modes_line, paired_rounds, step_modes  # noqa: E402
 
 passed = failed = 0
 
@@ -55,5 +55,19 @@ check(abs(fisher_p(12, 6, 9, 9) - 0.4998) < 0.001, "fisher_p(12,6,9,9) = 0.500")
 check(abs(fisher_p(3, 0, 0, 3) - 0.1) < 1e-9, "fisher_p(3,0,0,3) = 0.1")
 check(fisher_p(5, 5, 5, 5) == 1.0, "fisher_p of equal rows = 1")
 
+# paired_rounds: each round's difference, rounds one arm lacks left out, the sign test's p by hand
+# (3 of 3 below: 2 * 1/8).
+pr = paired_rounds({1: 1.02, 2: 1.01, 3: 1.03, 5: 1.02}, {1: 1.00, 2: 1.00, 3: 1.01, 4: 1.00})
+check(pr is not None and pr["rounds"] == 3 and abs(pr["median"] + 0.02) < 1e-9 and pr["below"] == 3
+      and pr["above"] == 0 and abs(pr["sign_p"] - 0.25) < 1e-9, f"paired rounds: median -0.02, 3 below, p 0.25 ({pr})")
+pr = paired_rounds({1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0}, {1: 1.01, 2: 0.99, 3: 1.02, 4: 0.98})
+check(pr["below"] == 2 and pr["above"] == 2 and pr["sign_p"] == 1.0 and abs(pr["median"]) < 1e-9,
+      f"paired rounds: two each way, p 1 ({pr})")
+check(paired_rounds({1: 1.0}, {2: 1.0}) is None, "paired rounds: none in common, no figure")
+# The mean's interval: differences -0.01, 0.00, +0.01 have sd 0.01, so 4.30 * 0.01 / sqrt(3).
+pr = paired_rounds({1: 1.0, 2: 1.0, 3: 1.0}, {1: 0.99, 2: 1.0, 3: 1.01})
+check(abs(pr["mean"]) < 1e-9 and abs(pr["half95"] - 4.30 * 0.01 / 3 ** 0.5) < 1e-9,
+      f"paired rounds: the mean's t interval ({pr['mean']}, {pr['half95']})")
+check(paired_rounds({1: 1.0}, {1: 1.01})["half95"] is None, "paired rounds: one round, no interval")
 print(f"gpu-scripts: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

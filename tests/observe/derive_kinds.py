@@ -5,7 +5,7 @@
 The companion of derive_streams.py for the other fields the library derives
 at the call from its tables (src/preload/allocmap.h): a copy's direction and
 the memory kinds of both sides, and the allocation each pointer argument of a
-kernel launch falls in. The reader's rule, as a model:
+kernel launch falls in. The rule, as a model:
 
 - the allocations are those the allocation records made (a successful call
   that returned a pointer: its base, size and kind; the same base again

@@ -3,11 +3,13 @@
     (tests/observe/derive_check.py TRACE.jsonl runs it on a dump)
 
 The preload library stamps each call on a stream with the stream's epoch, read
-from its in-process tables at the call (src/preload/streams.h). Issue 12's
-measurements (docs/validation.md, fourteenth and fifteenth sessions) say the
-defaults can only fit a 1% step budget if that derivation moves off the
-calling thread to a reader. This is the reader's rule, written once as a
-model, and a check that it gives back exactly what the library recorded:
+from its in-process tables at the call (src/preload/streams.h). This is the
+rule those tables implement, written once as a model that needs nothing but
+the records, and a check that it gives back exactly what the library
+recorded: an independent statement of what an epoch means, which a change to
+the tables (or a reader that derived epochs itself) must keep. (Written to
+specify moving the derivation to a reader for issue 12; the sixteenth
+session measured that moving it saves nothing on the GPU: docs/validation.md.)
 
 - a stream's epoch = its own observations + its device's device
   synchronizes + (unless it was created non-blocking) its device's

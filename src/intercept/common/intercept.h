@@ -362,6 +362,38 @@ HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, u
  * guard armed (or not read yet). */
 #define HV_GATES_COPY (HV_GATE_BITS(2, 0xff) | HV_GATE_BITS(3, 0xff))
 
+#if HV_LEAN & 2
+/* HV_LEAN=2's evidence test: the kinds are looked up only on the rewrite
+ * check's sampled turn (the tick counts async H2D or Default copies that
+ * could be eligible), and a turn whose copy is not from pinned memory
+ * leaves the tick at 0 for the next one. */
+static inline int hv_copy_wanted_lean(struct hv_thread_ctx *t, struct hv_call *c, const struct hv_copy_desc *cp)
+{
+    unsigned f = hv_hot.ev_flags;
+    if (!(f & HV_EV_COPY))
+        return 0;
+    struct hv_copy_args *a = &c->a.copy;
+    if (!(f & (HV_EV_COPY & ~HV_EV_REWRITE))) {
+        if (!(a->flags & HV_COPY_ASYNC) || (cp->kind != HV_KIND_H2D && cp->kind != HV_KIND_DEFAULT))
+            return 0;
+        if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
+            a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_skip) {
+            t->rewrite_skip--;
+            return 0;
+        }
+    }
+    unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), a->dst, a->src, t->copy_memo);
+    enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
+    enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
+    a->dir = (uint8_t)dir;
+    a->dst_mem = (uint8_t)(dir == HV_DIR_D2H || dir == HV_DIR_H2H ? hv_host_side(dm) : dm);
+    a->src_mem = (uint8_t)(dir == HV_DIR_H2D || dir == HV_DIR_H2H ? hv_host_side(sm) : sm);
+    return hv_ev_copy_wanted(t, c);
+}
+#else
+#define hv_copy_wanted_lean(t, c, cp) 0
+#endif
+
 /*
  * The copy's call record. Inline in every copy wrapper: the description is
  * a compound literal there, so its constant fields fold away and the common
@@ -379,9 +411,10 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_COPY_START, c = hv_call_start(t, HV_CALL_KEY(api, s.form, r), s.id, 0));   /* a copy names a stream */
     struct hv_copy_args *a = &c->a.copy;
-    unsigned kinds;
-    HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR(cp->dst),
-                                                                  HV_PTR(cp->src), t->copy_memo));
+    unsigned kinds = 0;
+    if (!(HV_LEAN & 2))
+        HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(),
+                                                                      HV_PTR(cp->dst), HV_PTR(cp->src), t->copy_memo));
     enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
     enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
     if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
@@ -407,7 +440,7 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * option that may want this copy (hv_trace_copy_rest decides). The
      * evidence test stays inline: at the defaults (the rewrite check on) it
      * is asked on every copy and says no to most. */
-    int evidence = hv_ev_copy_wanted(t, c);   /* once per copy: it may take a sampling turn */
+    int evidence = HV_LEAN & 2 ? hv_copy_wanted_lean(t, c, cp) : hv_ev_copy_wanted(t, c);
     if (__builtin_expect(!(cp->flags & HV_COPY_ASYNC) || evidence || (hv_hot.gates & HV_GATES_COPY), 0)) {
         hv_trace_copy_rest(t, c, cp->bytes, evidence);
         return;

@@ -81,8 +81,9 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     /* After hv_begin_on, which knows whether the stream is capturing: a
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];
-    int n;
-    HV_ST_PART(HV_ST_PART_LAUNCH_SCAN, n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
+    int n = 0;
+    if (!(HV_LEAN & 16))
+        HV_ST_PART(HV_ST_PART_LAUNCH_SCAN, n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
                                                             !(c->flags & HV_CALL_CAPTURING), t->launch_memo));
     struct hv_launch_args *a = &c->a.launch;
     a->func = l->func;
@@ -102,8 +103,11 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
         hv_ev_stack(t, seq);
         if (l->announce)
             hv_emit_kernel_sym(t, seq, l->announce, 0, 0);
-        hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
+        if (!(HV_LEAN & 8))
+            hv_kargs_emit(t, seq, 0, l->func, a->name_id, args, n);
     });
+    if (HV_LEAN & 32)
+        return;
     hv_py_site(t, seq, HV_PY_AT_LAUNCH, l->func);
     if (r == 0)
         HV_ST_PART(HV_ST_PART_LAUNCH_CODEOBJ, hv_costore_touch(t, seq, k)); /* first run of its code object: store it */
