@@ -79,22 +79,6 @@ extern struct hv_hot hv_hot;
  * hot ones branch to (.text.unlikely, and the branches to them laid out as
  * not taken).
  */
-/*
- * HV_LEAN: a measurement build, never shipped (like intercept.h's
- * HV_RECORD_FLOOR): which of a call's derivations the calling thread skips,
- * to ask the GPU what moving each to a reader would save (issue 12). Bits:
- * 1 streams (no epoch, capture state or observation advance: the stream
- * table is never read or written by a call), 2 copies (no memory-kind
- * lookup, except on the rewrite check's sampled turn), 4 eager launches (a
- * learnt launch's pointer words recorded as read, not placed in their
- * allocations); and parts of an eager launch: 8 no kargs record (its
- * pointer words scanned, not written), 16 no scan either, 32 no Python site
- * or code-object check. Its traces lack what was skipped: for counting only.
- */
-#ifndef HV_LEAN
-#define HV_LEAN 0
-#endif
-
 #define HV_HOT_FN __attribute__((hot))
 #define HV_COLD_FN __attribute__((cold))
 /* Data those calls read that is not in struct hv_hot (the wrappers' real
@@ -126,5 +110,23 @@ extern struct hv_hot hv_hot;
 #define HV_STEP_SECTION_(fe) __attribute__((hot, section(".text.sorted.hv_step" fe)))
 #define HV_STEP_fn HV_STEP_SECTION_(HV_STEP_FRONT_END)
 #define HV_STEP_data HV_STEP_DATA
+
+/*
+ * HV_LEAN: a measurement build, never shipped (like intercept.h's
+ * HV_RECORD_FLOOR): which of a call's derivations the calling thread skips,
+ * to ask the GPU what moving each to a reader would save (issue 12). Bits:
+ * 1 streams (no epoch, capture state or observation advance: the stream
+ * table is never read or written by a call), 2 copies (no memory-kind
+ * lookup, except on the rewrite check's sampled turn), 4 eager launches (a
+ * learnt launch's pointer words recorded as read, not placed in their
+ * allocations); and parts of an eager launch: 8 no kargs record (its
+ * pointer words scanned, not written), 16 no scan either, 32 no Python site
+ * or code-object check. Its traces lack what was skipped: for counting only.
+ * On the GPU decode loop none of it read apart from the shipped library in
+ * the same call (docs/validation.md, sixteenth session).
+ */
+#ifndef HV_LEAN
+#define HV_LEAN 0
+#endif
 
 #endif
