@@ -2,8 +2,9 @@
 # In-process A/B of tests/gpu/cost.py's decode loop (issue 12) for several
 # configurations of hipvis side by side: which setting moves the cost. Each arm
 # is one `cost.py ab` process (BLOCKS block pairs, recording on/off alternating
-# in the process); the arms rotate for ROUNDS rounds so that the host's per-process
-# step modes fall on all of them. About 11 s per process.
+# in the process); every arm runs once a round, for ROUNDS rounds, each round starting one
+# arm later, so that the host's per-process step modes fall on all of them. About 11 s per
+# process.
 #
 #   ARMS="plain defaults ring256:HIPVIS_RING_KB=256 nopy:HIPVIS_PYFRAMES=0" bash tests/gpu/ab_arms.sh
 #   (carry build/libhipvis.so, .devlibs; ROUNDS=2 BLOCKS=60 by default)
@@ -42,8 +43,12 @@ case " $ARMS " in *HIPVIS_SIDECAR=1*)
     trap 'kill "$sidecar_pid" 2>/dev/null; wait "$sidecar_pid" 2>/dev/null; rm -rf "$work" "$sidecar_dir"' EXIT
     sleep 0.5 ;;
 esac
+# Round r starts at arm r (mod the arms): each arm takes each place in a round in turn, so
+# that no arm always runs first, after the previous round's last process, or last.
+read -ra arms <<< "$ARMS"
 for r in $(seq 1 "${ROUNDS:-2}"); do
-    for arm in $ARMS; do
+    for i in "${!arms[@]}"; do
+        arm=${arms[$(( (i + r - 1) % ${#arms[@]} ))]}
         label=${arm%%:*}
         vars= alib=$lib
         [ "$arm" != "$label" ] && vars=$(echo "${arm#*:}" | tr ',' '\n' | grep -v '^LIB=' | tr '\n' ' ')
