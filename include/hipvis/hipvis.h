@@ -65,6 +65,13 @@ HIPVIS_DECL void hipvis_mark(const char *name);
  * affected. */
 HIPVIS_DECL void hipvis_record_this_thread(int on);
 
+/* Measurement only: turns the defaults' evidence features off for the whole
+ * process while their bit is set (1: Python frames, 2: the host-source
+ * rewrite check), as configured again once cleared. For comparing in one
+ * process what each costs; blocks run with a feature off lack its records.
+ * Returns 0, or -1 when not recording. */
+HIPVIS_DECL int hipvis_measure_features_off(unsigned mask);
+
 #ifdef __cplusplus
 }
 #endif

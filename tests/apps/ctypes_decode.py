@@ -12,6 +12,7 @@ stream and replays the graph captured for the batch size; every
 usage: ctypes_decode.py [LIB] [--steps N] [--prefill-every K] [--host-rewrite]
                         [--sync-before-replay] [--code-object FILE] [--call-log FILE]
                         [--regions] [--profile-window A:B] [--signal-window A:B] [--no-name]
+                        [--features-off A:B:MASK]
 LIB (or env HIPDOUBLE_LIB) is the path of the double's libamdhip64.so.5.
 --code-object: the image given to hipModuleLoadData, e.g. the gfx950 code
 object of tests/apps/decode_kernels.hip (a tracer then knows the kernel's
@@ -24,6 +25,8 @@ at each step (no-ops when not traced).
 before step B (what HIPVIS_START=profiler keys on).
 --signal-window A:B: sends itself SIGUSR2 before steps A and B (for
 HIPVIS_START=signal; without a SIGUSR2 handler that ends the process).
+--features-off A:B:MASK: calls hipvis_measure_features_off(MASK) before step A
+and hipvis_measure_features_off(0) before step B (under the tracer only).
 Under the tracer cu_seqlens_q is named through the hipvis module (python/hipvis),
 unless --no-name.
 Prints one summary line with the stale-read count; exit 0 unless arguments
@@ -186,7 +189,11 @@ class Decode:
         back = (C.c_int32 * NREQ)()
         window = [int(x) for x in self.o.profile_window.split(":")] if self.o.profile_window else None
         toggles = [int(x) for x in self.o.signal_window.split(":")] if self.o.signal_window else []
+        feat = [int(x) for x in self.o.features_off.split(":")] if self.o.features_off else None
+        feat_fn = getattr(C.CDLL(None), "hipvis_measure_features_off", None) if feat else None
         for step in range(self.o.steps):
+            if feat_fn and step in (feat[0], feat[1]):
+                feat_fn(C.c_uint(feat[2] if step == feat[0] else 0))
             if step in toggles:
                 os.kill(os.getpid(), signal.SIGUSR2)
             if window and step == window[0]:
@@ -236,6 +243,7 @@ def main():
     ap.add_argument("--profile-window")
     ap.add_argument("--signal-window")
     ap.add_argument("--no-name", action="store_true")
+    ap.add_argument("--features-off")
     opts = ap.parse_args()
     try:
         lib = C.CDLL(opts.lib)

@@ -114,6 +114,13 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 
 CHECKS += check-floor
 
+# hipvis_measure_features_off (src/preload/switch.c), the switch of cost.py ab
+# --feature-arms, turns off what it says for the steps it says (not a timing test).
+check-features-off: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/double/libamdhip64.so
+	python3 tests/bench/check_features_off.py $(BUILD)
+
+CHECKS += check-features-off
+
 # bench-intercept's LTTng-UST arm: built only where liblttng-ust-dev is
 # installed, run by lttng_arm.sh only where lttng-tools is (make check never
 # needs either).

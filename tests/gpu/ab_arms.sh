@@ -19,6 +19,9 @@
 # (REF, "defaults" when there is one) round by round, the comparison a figure of another
 # call cannot give (the same library reads 0.5 points apart from call to call).
 #   REPORT=ab_arms.jsonl bash tests/gpu/ab_arms.sh   (only the report, of a returned file; no GPU)
+# An arm with COST_AB_FEATURES=1+2 runs groups of blocks (off, on, on with Python frames off, on
+# with the rewrite check off: cost.py ab --feature-arms) and reports each feature against the
+# defaults in the same process, e.g. ARMS="feat:COST_AB_FEATURES=1+2+3".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${REPORT:-}" ]; then
@@ -81,6 +84,9 @@ per, pooled, meds = collections.defaultdict(list), collections.defaultdict(list)
 # behind a ratio (dropped records cost less than written ones).
 made, dropped = collections.Counter(), collections.Counter()
 by_round = collections.defaultdict(dict)   # arm -> round -> process median
+# COST_AB_FEATURES arms (cost.py ab --feature-arms): per (arm, mask), each process's median of
+# its blocks with those features off against its defaults' blocks, and the block ratios pooled.
+feat_meds, feat_pooled = collections.defaultdict(list), collections.defaultdict(list)
 for line in open(sys.argv[1]):
     o = json.loads(line)
     r = (o["out"] or {}).get("result")
@@ -90,6 +96,9 @@ for line in open(sys.argv[1]):
     per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
     meds[o["arm"]].append(r["median_block_ratio"])
     by_round[o["arm"]][o.get("round")] = r["median_block_ratio"]
+    for m, fa in (r.get("feature_arms") or {}).items():
+        feat_meds[(o["arm"], m)].append(fa["median_block_ratio"])
+        feat_pooled[(o["arm"], m)] += fa.get("ratios") or []
     pooled[o["arm"]] += r.get("ratios") or []
     counts = r.get("records_after") or {}
     made[o["arm"]] += counts.get("made", 0)
@@ -103,6 +112,13 @@ for arm, cells in per.items():
     pool = f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} pairs)" if p else "pooled n/a"
     loss = f"records made {made[arm]}, dropped {dropped[arm]}" if made[arm] else "no record counts"
     print(f"ab_arms: {arm:10s} {head}; {pool}; {loss}; per process {' '.join(cells)}")
+FEATURES = {"1": "Python frames", "2": "the rewrite check", "3": "Python frames and the rewrite check"}
+for (arm, m), fm in feat_meds.items():
+    fm, p = sorted(fm), sorted(feat_pooled[(arm, m)])
+    ci = median_ci95(p)
+    print(f"ab_arms: {arm:10s} with {FEATURES.get(m, 'mask ' + m)} off, against its defaults' blocks in the same "
+          f"process: median of {len(fm)} processes' medians {statistics.median(fm):.4f} (range {fm[0]:.4f}-{fm[-1]:.4f}); "
+          f"pooled {statistics.median(p):.4f} (95% CI {ci[0]:.4f}-{ci[1]:.4f}, {len(p)} groups)")
 # Each arm against the reference arm of this call, round by round (cost.py paired_rounds): the
 # only comparison these figures support, since the same library reads differently from call to call.
 ref = os.environ.get("REF") or ("defaults" if "defaults" in by_round else None)

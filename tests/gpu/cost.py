@@ -26,6 +26,10 @@ Subcommands (one process each; each prints one JSON line {"result": ...}):
   cost.py ab [--blocks N --steps S]   in-process A/B: blocks alternate hipvis_record_this_thread(1|0);
                                       without libhipvis the same alternation of two identical arms
                                       (the A/B noise floor)
+             [--feature-arms M+M...]   groups of blocks instead of pairs: off, on, and on with the
+                                      evidence features of each mask off (hipvis_measure_features_off:
+                                      1 Python frames, 2 the rewrite check; env COST_AB_FEATURES),
+                                      each mask's cost against the defaults in the same process
              [--threads N --thread-blocks B]
                                       then, in the same process, B more block pairs with N - 1 helper
                                       threads running (result "threads"): the A/B with several
@@ -50,6 +54,11 @@ META_INTS = 512          # 2 KiB of int32 metadata
 SIZES = (64, 128, 256)
 HIDDEN = 64
 PREFILL_EVERY = 8
+
+
+def feature_switch():
+    """hipvis_measure_features_off when libhipvis is preloaded (and has it), else None."""
+    return getattr(ctypes.CDLL(None), "hipvis_measure_features_off", None)
 
 
 def hipvis():
@@ -370,14 +379,45 @@ def ab_blocks(loop, switch, helpers, blocks, steps):
             (it_a if arm else it_b).append(sum(h.iters for h in helpers) - i0)
     set_arm(switch, helpers, 1)
     ratios = sorted(x / y for x, y in zip(a, b))
-    n = len(ratios)
-    out = {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b),
-           "median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
-           "median_ci95": median_ci95(ratios),
+    out = {"arm_on_us": statistics.median(a), "arm_off_us": statistics.median(b), **block_summary(ratios),
            "blocks": blocks, "steps": steps, "ratios": [round(x, 5) for x in ratios]}
     if helpers:
         out["helper_iters_per_block_on"] = statistics.median(it_a)
         out["helper_iters_per_block_off"] = statistics.median(it_b)
+    return out
+
+
+def block_summary(ratios):
+    """The median of sorted block ratios, its spread and its distribution-free 95% interval."""
+    n = len(ratios)
+    return {"median_block_ratio": statistics.median(ratios), "p10": ratios[n // 10], "p90": ratios[(9 * n) // 10],
+            "median_ci95": median_ci95(ratios)}
+
+
+def ab_feature_blocks(loop, switch, features, groups, steps, masks):
+    """Groups of blocks in one process: recording off, on at the defaults, and on with the features
+    of each mask off (features(mask): hipvis_measure_features_off), the order rotated group by group
+    so that each state takes each place in turn. Returns ab_blocks's figures for on against off and,
+    under "feature_arms", each mask's block against the defaults' block of its group: what the masked
+    features cost, with the host's state of that moment on both sides of each ratio."""
+    states = [None, 0] + [m for m in masks if m]   # None: recording off; 0: the defaults
+    t = {st: [] for st in states}
+    for k in range(groups):
+        r = k % len(states)
+        for st in states[r:] + states[:r]:
+            set_arm(switch, [], 0 if st is None else 1)
+            if st is not None:
+                features(st)
+            t[st].append(loop.block_us(steps))
+    set_arm(switch, [], 1)
+    features(0)
+    ratios = sorted(x / y for x, y in zip(t[0], t[None]))
+    out = {"arm_on_us": statistics.median(t[0]), "arm_off_us": statistics.median(t[None]), **block_summary(ratios),
+           "blocks": groups, "steps": steps, "ratios": [round(x, 5) for x in ratios], "feature_arms": {}}
+    for m in states[2:]:
+        fr = sorted(x / y for x, y in zip(t[m], t[0]))
+        out["feature_arms"][str(m)] = {**block_summary(fr), "arm_us": statistics.median(t[m]),
+                                       "ratios": [round(x, 5) for x in fr]}
     return out
 
 
@@ -408,7 +448,12 @@ def sub_ab(args):
         loop.step()
     before = record_counts(counts)
     f0 = minflt()
-    out = ab_blocks(loop, switch, [], args.blocks, args.block_steps)
+    masks = [int(x) for x in args.feature_arms.replace(",", "+").split("+") if x.strip()]
+    features = feature_switch() if masks and switch is not None else None
+    if features is not None:
+        out = ab_feature_blocks(loop, switch, features, args.blocks, args.block_steps, masks)
+    else:
+        out = ab_blocks(loop, switch, [], args.blocks, args.block_steps)
     out.update({"hipvis": switch is not None, "records_before": before, "records_after": record_counts(counts),
                 "minflt_blocks": minflt() - f0, "rings": ring_mappings() if switch is not None else None})
     if args.threads > 1 and args.thread_blocks > 0:
@@ -634,6 +679,8 @@ def main():
     ap.add_argument("--budget-s", type=float, default=300,
                     help="drive: start no new whole-process round after this many seconds")
     ap.add_argument("--blocks", type=int, default=30, help="A/B block pairs")
+    ap.add_argument("--feature-arms", default=os.environ.get("COST_AB_FEATURES", ""),
+                    help="ab: masks for hipvis_measure_features_off, e.g. 1+2 (block groups instead of pairs)")
     ap.add_argument("--pairs", type=int, default=20, help="whole-process rounds (each arm once per round)")
     ap.add_argument("--long-steps", type=int, default=50000)
     ap.add_argument("--sidecar", type=int, default=1, help="1: also the HIPVIS_SIDECAR=1 arm")

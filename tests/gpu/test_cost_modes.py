@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cost import fisher_p, modes_line, paired_rounds, step_modes  # noqa: E402
+from cost import ab_feature_blocks, fisher_p, modes_line, paired_rounds, step_modes  # noqa: E402
 
 passed = failed = 0
 
@@ -69,5 +69,42 @@ pr = paired_rounds({1: 1.0, 2: 1.0, 3: 1.0}, {1: 0.99, 2: 1.0, 3: 1.01})
 check(abs(pr["mean"]) < 1e-9 and abs(pr["half95"] - 4.30 * 0.01 / 3 ** 0.5) < 1e-9,
       f"paired rounds: the mean's t interval ({pr['mean']}, {pr['half95']})")
 check(paired_rounds({1: 1.0}, {1: 1.01})["half95"] is None, "paired rounds: one round, no interval")
+
+
+# ab_feature_blocks on a stand-in loop whose block time follows the switches: off 100 us, on 102,
+# with Python frames off (1) 101, with the rewrite check off (2) 101.5; every fourth group the host
+# runs 10% slower, on all its blocks alike (what a group cancels).
+class FakeLoop:
+    def __init__(self):
+        self.on, self.mask, self.blocks, self.first = 1, 0, 0, []
+
+    def block_us(self, steps):
+        self.blocks += 1
+        if (self.blocks - 1) % 4 == 0:
+            self.first.append(self.mask if self.on else None)
+        base = {0: 102.0, 1: 101.0, 2: 101.5}[self.mask] if self.on else 100.0
+        return base * (1.1 if (self.blocks - 1) // 4 % 4 == 3 else 1.0) * steps / 1000
+
+
+fake = FakeLoop()
+
+
+def fake_switch(on):
+    fake.on = on
+
+
+def fake_features(mask):
+    fake.mask = mask
+
+
+out = ab_feature_blocks(fake, fake_switch, fake_features, 8, 1000, [1, 2])
+fa = out["feature_arms"]
+check(abs(out["median_block_ratio"] - 1.02) < 1e-9 and abs(fa["1"]["median_block_ratio"] - 101 / 102) < 1e-9
+      and abs(fa["2"]["median_block_ratio"] - 101.5 / 102) < 1e-9,
+      f"feature blocks: on/off 1.02, frames off 101/102, rewrite off 101.5/102, slow groups cancelled "
+      f"({out['median_block_ratio']}, {fa['1']['median_block_ratio']}, {fa['2']['median_block_ratio']})")
+check(fake.on == 1 and fake.mask == 0 and fake.blocks == 32, "feature blocks: 8 groups of 4, left on at the defaults")
+check(sorted(fake.first, key=str) == sorted([None, 0, 1, 2] * 2, key=str),
+      f"feature blocks: each state first in two of the eight groups ({fake.first})")
 print(f"gpu-scripts: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
