@@ -112,8 +112,10 @@ class Observe(Suite):
     def case_derivable(self):
         """Epochs, capture state, memory kinds and arguments' allocations as a
         reader derives them from the records alone: the same as the library
-        recorded at each call (issue 12: the premise of moving that derivation
-        off the calling thread)."""
+        recorded at each call: the rules the library's tables follow, stated
+        independently of them (written for moving that derivation off the
+        calling thread, which the sixteenth session measured would save
+        nothing: docs/validation.md)."""
         prog = os.path.join(self.build, "tests", "observe", "derive_cases")
         recs = self.records(self.trace_of("derive_cases", [prog], HIPDOUBLE_DEVICES="2"))
         bad = mismatches(recs)

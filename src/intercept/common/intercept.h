@@ -344,6 +344,20 @@ static inline enum hv_dir hv_copy_dir(int kind, enum hv_mem dst, enum hv_mem src
 /* A host pointer the runtime never allocated or registered is pageable. */
 static inline enum hv_mem hv_host_side(enum hv_mem m) { return m == HV_MEM_UNKNOWN ? HV_MEM_HOST_PAGEABLE : m; }
 
+/* Declares `dir`, `dm` and `sm`: a copy's direction and both sides' memory
+ * kinds from the runtime kind and the allocation map's answer `kinds`
+ * (hv_alloc_copy_kinds: the destination's in the low byte); an unknown host
+ * side is pageable. A macro, not a function returning the three: so written,
+ * the copy wrappers compile to the same code as with the statements in
+ * place (a function moved GCC's block layout in every copy wrapper). */
+#define HV_COPY_SIDES(kind, kinds, dir, dm, sm)                                          \
+    enum hv_mem dm = (enum hv_mem)((kinds) & 0xff), sm = (enum hv_mem)((kinds) >> 8);   \
+    enum hv_dir dir = hv_copy_dir((kind), dm, sm);                                       \
+    if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)                                          \
+        sm = hv_host_side(sm);                                                           \
+    if (dir == HV_DIR_D2H || dir == HV_DIR_H2H)                                          \
+        dm = hv_host_side(dm)
+
 /* A copy record fills the whole argument union: hv_call_start leaves it as
  * the ring had it, so hv_trace_copy writes every field, none left over. */
 _Static_assert(sizeof(struct hv_copy_args) == sizeof(union hv_call_args), "copy args fill the record");
@@ -383,11 +397,10 @@ static inline int hv_copy_wanted_lean(struct hv_thread_ctx *t, struct hv_call *c
         }
     }
     unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), a->dst, a->src, t->copy_memo);
-    enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
-    enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
+    HV_COPY_SIDES(cp->kind, kinds, dir, dm, sm);
     a->dir = (uint8_t)dir;
-    a->dst_mem = (uint8_t)(dir == HV_DIR_D2H || dir == HV_DIR_H2H ? hv_host_side(dm) : dm);
-    a->src_mem = (uint8_t)(dir == HV_DIR_H2D || dir == HV_DIR_H2H ? hv_host_side(sm) : sm);
+    a->dst_mem = (uint8_t)dm;
+    a->src_mem = (uint8_t)sm;
     return hv_ev_copy_wanted(t, c);
 }
 #else
@@ -415,12 +428,7 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     if (!(HV_LEAN & 2))
         HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(),
                                                                       HV_PTR(cp->dst), HV_PTR(cp->src), t->copy_memo));
-    enum hv_mem dm = (enum hv_mem)(kinds & 0xff), sm = (enum hv_mem)(kinds >> 8);
-    enum hv_dir dir = hv_copy_dir(cp->kind, dm, sm);
-    if (dir == HV_DIR_H2D || dir == HV_DIR_H2H)
-        sm = hv_host_side(sm);
-    if (dir == HV_DIR_D2H || dir == HV_DIR_H2H)
-        dm = hv_host_side(dm);
+    HV_COPY_SIDES(cp->kind, kinds, dir, dm, sm);
     uint64_t height = cp->height ? cp->height : 1;
     a->dst = HV_PTR(cp->dst);
     a->src = HV_PTR(cp->src);
