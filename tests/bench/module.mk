@@ -58,6 +58,10 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	    INSTR_CACHE=1 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/instr.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	        $(BENCH_DIR)/instr "defaults, environment +$$pad B" HV_BENCH_ENV_PAD=$$(printf "%$${pad}s" "" | tr " " x) || exit 1; \
 	done
+	@echo "== bench-step: where the added L1 misses fall (callgrind, one run per arm): hipvis's own lines, or the"
+	@echo "   program's and runtime's lines that hipvis's displaced (what grows with 130 streams)"
+	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/displaced.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
+	    $(BENCH_DIR)/disp defaults
 	@echo "== bench-step cache lines, pages and branches taken per step (valgrind lackey; the same on a loaded machine as on a quiet one)"
 	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	    $(BENCH_DIR)/fp "defaults, one step"
