@@ -28,9 +28,9 @@ done
 # Each arm's self counts summed by object: "Ir I1mr D1mr D1mw  file:fn [object]".
 sums() {
     callgrind_annotate --show=I1mr,D1mr,D1mw --threshold=100 "$work/cg.$$.$1" 2>/dev/null | tr -d , |
-        sed 's/([^)]*)//g' | awk -v arm="$1" '
+        sed 's/([^)]*)//g' | awk -v arm="$1" -v lib="$(basename "$lib")" '
         /\[[^]]*\]$/ && $1 ~ /^[0-9]+$/ {
-            obj = $NF; gsub(/[][]/, "", obj); side = obj ~ /\/libhipvis[^\/]*\.so[^\/]*$/ ? "hipvis" : "app"
+            obj = $NF; gsub(/[][]/, "", obj); n = split(obj, part, "/"); side = part[n] == lib ? "hipvis" : "app"
             for (i = 1; i <= 3; i++) if ($i == ".") $i = 0
             im[side] += $1; dm[side] += $2 + $3
         }
