@@ -46,7 +46,7 @@ struct hv_config {
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
-    /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3 or 4,
+    /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
        src/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
        api id. "A+B" those, "all" every one, "all-A-B" all but those; unset or empty none. */
     uint8_t floor_apis[HV_API__MAX / 8];

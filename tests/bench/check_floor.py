@@ -25,7 +25,10 @@ build with every bit (BUILD-lean, preload/hot.h) records the shipped
 library's calls with no epoch (0 on every call and synchronize: the stream
 table is never read) and no launch's kargs record (graph nodes' remain). The program
 is the decode loop on the runtime double (copies, eager launches, graph
-replays, synchronizes).
+replays, synchronizes). The reader build (BUILD-reader: HV_RECORD_FLOOR=5
+with HV_LEAN=5) records its named calls as the raw build does, the rest as
+the shipped library but for epochs, and must take the shipped library's
+Python sites: on tests/apps/ctypes_decode.py the same (call, reason) pairs.
 """
 import collections
 import json
@@ -57,8 +60,24 @@ def calls(build, trace):
     return [r for r in recs if r.get("type") == "call"], [r for r in recs if r.get("type") == "kargs"]
 
 
+def sites(build, lib, trace, floor_apis):
+    """(api of the call, reason) of every Python stack a ctypes decode loop's trace holds."""
+    env = dict(os.environ, LD_PRELOAD=lib, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", HIPVIS_FLOOR_APIS=floor_apis)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    subprocess.run([sys.executable, os.path.join(root, "tests", "apps", "ctypes_decode.py"),
+                    os.path.join(build, "tests", "double", "libamdhip64.so.5"), "--steps", "12", "--prefill-every", "4"],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run([os.path.join(build, "hipvis-dump"), "--json", trace], stdout=subprocess.PIPE,
+                         check=True).stdout.decode()
+    recs = [json.loads(line) for line in out.splitlines()]
+    api = {r["seq"]: r["api"] for r in recs if r.get("type") == "call"}
+    return collections.Counter((api.get(r["seq"]), r["why"]) for r in recs if r.get("type") == "pystack")
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    reader = os.path.abspath(build + "-reader/libhipvis.so")
+    reader_apis = "hipMemcpyAsync+hipGraphLaunch+hipStreamSynchronize"
     pick = os.path.abspath(build + "-floor-pick/libhipvis.so")
     raw = os.path.abspath(build + "-floor-raw/libhipvis.so")
     floored = ("hipGraphLaunch", "hipStreamSynchronize", "hipLaunchKernel")
@@ -70,7 +89,8 @@ def main():
             "pick-unset": (pick, None),
             "raw-all": (raw, "all"),
             "raw-copy": (raw, "hipMemcpyAsync"),
-            "lean": (os.path.abspath(build + "-lean/libhipvis.so"), None)}
+            "lean": (os.path.abspath(build + "-lean/libhipvis.so"), None),
+            "reader": (reader, reader_apis)}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
@@ -81,6 +101,10 @@ def main():
             if run(build, lib, trace, floor_apis) != plain:
                 failed.append(f"{arm}: the program's output differs from its output without hipvis")
             got[arm], kargs[arm] = calls(build, trace)
+        # The Python sites, with the ctypes loop's copies, replays, synchronizes and kernel launches named.
+        py_apis = reader_apis + "+hipModuleLaunchKernel"
+        py_shipped = sites(build, os.path.join(build, "libhipvis.so"), os.path.join(tmp, "py-shipped.zst"), py_apis)
+        py_reader = sites(build, reader, os.path.join(tmp, "py-reader.zst"), py_apis)
     shipped = collections.Counter(c["api"] for c in got["shipped"])
     floor = collections.Counter(c["api"] for c in got["floor"])
     if not shipped:
@@ -161,6 +185,24 @@ def main():
         failed.append("shipped: no launch kargs record (the lean check proves nothing)")
     if any(k["owner_node"] == "0x0" for k in kargs["lean"]):
         failed.append("lean: a launch's kargs record was written")
+    # The reader build: its named calls raw (no stream, a copy's words as passed), every call without
+    # an epoch, the eager launches with their kargs record, and the shipped library's Python sites.
+    reader_calls = collections.Counter(c["api"] for c in got["reader"])
+    if reader_calls != shipped:
+        failed.append(f"reader: call records by api differ from the shipped library's: "
+                      f"{dict(reader_calls - shipped)} more, {dict(shipped - reader_calls)} fewer")
+    named = set(reader_apis.split("+"))
+    if any(c.get("stream") != "0x0" for c in got["reader"] if c["api"] in named):
+        failed.append("reader: a named call record names a stream")
+    if copy_words("reader") != want:
+        failed.append(f"reader: hipMemcpyAsync records do not hold the arguments as passed: {copy_words('reader')[:2]}")
+    if [c for c in got["reader"] if c.get("epoch") or c.get("new_epoch")]:
+        failed.append("reader: a record with an epoch (HV_LEAN=1 reads no stream table)")
+    if not any(k["owner_node"] == "0x0" for k in kargs["reader"]):
+        failed.append("reader: no eager launch's kargs record (the launches are not named: recorded in full)")
+    if not py_shipped or not any(why == 1 for _, why in py_shipped) or py_reader != py_shipped:
+        failed.append(f"reader: Python sites differ from the shipped library's: {sorted(py_reader.items(), key=str)} / "
+                      f"{sorted(py_shipped.items(), key=str)}")
     for f in failed:
         print("check-floor: FAIL", f)
     if failed:
@@ -172,7 +214,8 @@ def main():
           f"({len(full)} calls) and those at the floor, with all the floor build's records, unset the "
           f"shipped library's; raw build: every call with its arguments as passed and no stream, or "
           f"hipMemcpyAsync alone so; lean build: the same calls with no epoch and no launch kargs record; "
-          f"the program's output unchanged in all nine")
+          f"reader build: its named calls raw, no epoch, the eager launches' kargs and the shipped library's "
+          f"{sum(py_shipped.values())} Python stacks; the program's output unchanged in all ten")
     return 0
 
 

@@ -97,6 +97,14 @@ FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
 #   make BUILD=build-lean EXTRA_CFLAGS=-DHV_LEAN=7 build-lean/libhipvis.so
 #   ARMS="defaults lean:LIB=build-lean/libhipvis.so" bash tests/gpu/ab_arms.sh
 LEAN_LIB := $(BUILD)-lean/libhipvis.so
+# The reader build (intercept.h HV_RECORD_FLOOR=5 with HV_LEAN=5): the named
+# calls' arguments and Python sites, the rest as shipped but for the stream
+# table and launch-word placement; the calling thread of a design whose
+# reader derives the rest, measured before it is built:
+#   make BUILD=build-reader EXTRA_CFLAGS="-DHV_RECORD_FLOOR=5 -DHV_LEAN=5" build-reader/libhipvis.so
+#   ARMS="defaults reader:LIB=build-reader/libhipvis.so,HIPVIS_FLOOR_APIS=$S" bash tests/gpu/ab_arms.sh
+#   (S: the step's copies, graph launches and synchronizes, docs/validation.md eighteenth session)
+READER_LIB := $(BUILD)-reader/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
@@ -114,6 +122,8 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-raw EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=4" \
 	    $(FLOOR_RAW_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-lean EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_LEAN=63" $(LEAN_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-reader EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=5 -DHV_LEAN=5" \
+	    $(READER_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor

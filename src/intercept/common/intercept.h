@@ -83,7 +83,14 @@
  * stream, epoch, memory kind or kernel argument): what a call costs when
  * its record is its arguments alone, the rest to be derived by a reader
  * (docs/validation.md, fourteenth and fifteenth sessions; HIPVIS_FLOOR_APIS=all records
- * every call so). The
+ * every call so); 5: as 4, each named call also taking the Python site a
+ * reader could not derive later (hv_py_site, as the shipped library takes
+ * it: copies and memsets as writes of their first word, graph launches as
+ * replays of it, kernel launches as launches of it; built with HV_LEAN=5
+ * so that the calls not named, eager launches among them, record in full
+ * but for the stream table and the placement of launch words): the
+ * calling thread of a design whose reader derives the rest, measured
+ * before it is built (docs/validation.md, eighteenth session). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
  * builds 3 and 4 prefetch as the shipped library does and read one more line
@@ -101,7 +108,22 @@
 /* A floor record: the call-level fields only (hv_call_start with no stream, the arguments zeroed). */
 #define HV_FLOOR_RECORD(t, api, r) \
     hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
-#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4
+#if HV_RECORD_FLOOR == 5
+/* The Python site a named call of the reader build takes, by its API's op
+ * class (0: none); `target` its first argument word. */
+static inline void hv_floor_site(struct hv_thread_ctx *t, uint16_t api, uint64_t seq, uint64_t target)
+{
+    static const uint8_t why_of_op[HV_OP__COUNT] = {[HV_OP_COPY] = HV_PY_AT_WRITE, [HV_OP_MEMSET] = HV_PY_AT_WRITE,
+                                                    [HV_OP_LAUNCH] = HV_PY_AT_LAUNCH, [HV_OP_GRAPH] = HV_PY_AT_REPLAY};
+    unsigned why = why_of_op[hv_api_op(api)];
+    if (why)
+        hv_py_site(t, seq, why, target);
+}
+#define HV_FLOOR_SITE(t, api, seq, w0) hv_floor_site((t), (api), (seq), (w0))
+#else
+#define HV_FLOOR_SITE(t, api, seq, w0) ((void)0)
+#endif
+#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4 || HV_RECORD_FLOOR == 5
 /* An argument as one raw word: its first 8 bytes (a narrower one zero-extended as it lies in memory). */
 #define HV_RAW_STORE(c, i, x)                                                                    \
     do {                                                                                         \
@@ -133,13 +155,16 @@
     do {                                                                                          \
         struct hv_call *rc_ = hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1); \
         HV_RAW_FILL(rc_, HV_RAW_UNPAREN args)                                                     \
+        uint64_t seq_ = rc_->h.seq, w0_ = rc_->a.raw[0];                                          \
         hv_call_commit((t), rc_);                                                                 \
+        HV_FLOOR_SITE(t, api, seq_, w0_);                                                         \
+        (void)seq_, (void)w0_;                                                                    \
     } while (0)
 #define HV_TRACE_PART(t, api, r, args, trace)                                                      \
     do {                                                                                          \
         if (!hv_config_floor_picked(&hv_tracer.cfg, (api))) {                                     \
             trace;                                                                                \
-        } else if (HV_RECORD_FLOOR == 4)                                                          \
+        } else if (HV_RECORD_FLOOR >= 4)                                                          \
             HV_RAW_RECORD(t, api, r, args);                                                       \
         else                                                                                      \
             HV_FLOOR_RECORD(t, api, r);                                                           \
