@@ -353,15 +353,24 @@ int main(int argc, char **argv)
            many.pair_cpu_q1, many.pair_cpu_q3, many.pair_cpu_lo, many.pair_cpu_hi,
            one.pair_cpu > 0 ? many.pair_cpu / one.pair_cpu : 0.0);
     /* Both medians inside their intervals (>= 90% jointly): the ratio lies
-     * between these bounds. */
+     * between these bounds. The interval leaves out the layouts, which
+     * move the figure more (0.87x to 1.74x from one run to another): so
+     * the verdict is "within" or "above" only where the interval and at
+     * least 6 of the 8 turns agree, "undecided" otherwise. */
     if (record_this_thread && one.pair_cpu_lo > 0) {
         double rlo = many.pair_cpu_lo / one.pair_cpu_hi, rhi = many.pair_cpu_hi / one.pair_cpu_lo;
-        printf("bench-step: 130/1 thread-CPU ratio %.2fx, interval %.2f..%.2fx: %s the 1.2x target\n",
-               many.pair_cpu / one.pair_cpu, rlo, rhi,
-               rhi <= 1.2 ? "within" : rlo > 1.2 ? "above" : "undecided against");
+        int turns_within = 0;
+        for (int t = 0; t < TURNS; t++)
+            turns_within += turn_ratio[t] <= 1.2;
+        const char *verdict = rhi <= 1.2 && turns_within >= TURNS - 2   ? "within"
+                              : rlo > 1.2 && turns_within <= 2          ? "above"
+                                                                        : "undecided against";
         printf("bench-step: 130/1 thread-CPU ratio turn by turn (each turn's pool streams laid out anew): "
-               "%.2fx..%.2fx, median %.2fx over %d turns\n",
-               turn_ratio[0], turn_ratio[TURNS - 1], (turn_ratio[TURNS / 2 - 1] + turn_ratio[TURNS / 2]) / 2, TURNS);
+               "%.2fx..%.2fx, median %.2fx, %d of %d turns within 1.2x\n",
+               turn_ratio[0], turn_ratio[TURNS - 1], (turn_ratio[TURNS / 2 - 1] + turn_ratio[TURNS / 2]) / 2,
+               turns_within, TURNS);
+        printf("bench-step: 130/1 thread-CPU ratio %.2fx, interval %.2f..%.2fx: %s the 1.2x target\n",
+               many.pair_cpu / one.pair_cpu, rlo, rhi, verdict);
     }
     return 0;
 }
