@@ -93,7 +93,7 @@
  * before it is built (docs/validation.md, eighteenth session). The
  * wrappers' own recording code is still compiled (so the build checks the
  * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
- * builds 3 and 4 prefetch as the shipped library does and read one more line
+ * builds 3 to 5 prefetch as the shipped library does and read one more line
  * per call (the variable's bits), in every arm alike. What the shipped
  * library costs above build 1 is what its records carry (streams and
  * epochs, arguments and memory kinds, evidence, Python frames), not the
