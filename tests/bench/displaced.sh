@@ -18,7 +18,7 @@ trap 'rm -f "$work"/cg.$$.* "$work"/disp.$$.*.zst' EXIT
 arm() {
     env HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/disp.$$.%p.zst" LD_PRELOAD="$lib" \
         valgrind --tool=callgrind --cache-sim=yes --toggle-collect="$1" --callgrind-out-file="$work/cg.$$.$1" \
-        "$bin" --count >/dev/null 2>&1 </dev/null
+        "$bin" --count >"$work/cg.$$.$1.out" 2>/dev/null </dev/null
 }
 for n in 1 130; do
     arm count_off_$n & a=$!
@@ -36,10 +36,8 @@ sums() {
         }
         END { printf "%s %d %d %d %d\n", arm, im["hipvis"], dm["hipvis"], im["app"], dm["app"] }'
 }
-steps=$(sed -n 's/^pair [^ ]* [^ ]* [^ ]* \([0-9]*\) .*/\1/p' <<EOF2
-$(env HIPVIS_QUIET=1 HIPVIS_OUTPUT="$work/disp.$$.%p.zst" LD_PRELOAD="$lib" "$bin" --count 2>/dev/null | head -1)
-EOF2
-)
+# Steps per arm: the "pair WHAT FN_BASE FN_TRACED N UNIT" lines the runs printed (instr.sh).
+steps=$(sed -n '1s/^pair [^ ]* [^ ]* [^ ]* \([0-9]*\) .*/\1/p' "$work/cg.$$.count_on_1.out")
 [ -n "$steps" ] || { echo "$(basename "$bin"): displaced misses: no step count" >&2; exit 1; }
 for n in 1 130; do
     { sums count_off_$n; sums count_on_$n; } | awk -v prog="$(basename "$bin")" -v label="$label" -v n="$n" -v steps="$steps" '
