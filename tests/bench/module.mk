@@ -68,6 +68,23 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 
 BENCHES += bench-step
 
+# The same step with a second thread calling the runtime (bench_step
+# --helper-us, its head comment): what the second thread costs the first,
+# and, against bench-step's 1-stream line, what fencing the clock reads
+# costs once a second thread has called.
+bench-step-threads: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
+	@echo "== bench-step --helper-us 50 without preload (both arms direct: the noise floor, 1 and 2 threads)"
+	LD_LIBRARY_PATH=$(BUILD)/tests/double $(BENCH_DIR)/bench_step --helper-us 50
+	@echo "== bench-step --helper-us 50, LD_PRELOAD=$(LIBHIPVIS), defaults (every turn fenced)"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/step2.%p.zst LD_LIBRARY_PATH=$(BUILD)/tests/double \
+	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step --helper-us 50
+	@echo "== bench-step, defaults, one calling thread (no fence): its 1-stream line is the unfenced figure"
+	HIPVIS_QUIET=1 HIPVIS_OUTPUT=$(BENCH_DIR)/step2.%p.zst LD_LIBRARY_PATH=$(BUILD)/tests/double \
+	    LD_PRELOAD=$(abspath $(LIBHIPVIS)) $(BENCH_DIR)/bench_step --rounds 250
+	rm -f $(BENCH_DIR)/step2.*.zst
+
+BENCHES += bench-step-threads
+
 # The record floor beside the shipped library (tests/bench/floor.sh): two
 # builds of libhipvis made for the measurement only (intercept.h
 # HV_RECORD_FLOOR), each in a build directory of its own; the sub-make keeps
