@@ -85,6 +85,13 @@ bench-step-threads: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 
 BENCHES += bench-step-threads
 
+# bench_step --helper-us's second thread calls, is traced and follows the
+# main thread's arm (a behaviour test, no timing).
+check-step-threads: $(BENCH_DIR)/bench_step $(LIBHIPVIS) $(BUILD)/hipvis-dump
+	python3 tests/bench/check_step_threads.py $(BUILD)
+
+CHECKS += check-step-threads
+
 # The record floor beside the shipped library (tests/bench/floor.sh): two
 # builds of libhipvis made for the measurement only (intercept.h
 # HV_RECORD_FLOOR), each in a build directory of its own; the sub-make keeps
