@@ -218,6 +218,58 @@ enum hv_api {
     HV_API__MAX = 4096
 };
 
+/*
+ * The APIs a call of which HIPVIS_RECORD=args writes as its argument words
+ * (HV_CALL_ARGS, trace.h), one list for the wrappers that write them and
+ * the reader that rebuilds them (src/format/derive.c): X(name, family,
+ * per-thread default stream (1: an _spt / _ptsz entry point), legacy form).
+ * The legacy form is what the runtime's explicit legacy handle ((stream)1)
+ * is recorded as (enum hv_stream_form: HIP's hipStreamLegacy finishes the
+ * null stream alone, CUDA's cudaStreamLegacy is a synchronize on stream 0);
+ * the per-thread handle is (stream)2 for all three. Each family's words:
+ * COPY (dst, src, bytes, kind, stream), GRAPH (exec, stream), SSYNC
+ * (stream), DSYNC (), ESYNC (event).
+ */
+enum hv_args_family { HV_ARGS_NONE = 0, HV_ARGS_COPY, HV_ARGS_GRAPH, HV_ARGS_SSYNC, HV_ARGS_DSYNC, HV_ARGS_ESYNC };
+#define HV_ARGS_APIS(X)                                                                   \
+    X(hipMemcpyAsync, HV_ARGS_COPY, 0, HV_STREAM_FORM_LEGACY_HANDLE)                      \
+    X(hipMemcpyAsync_spt, HV_ARGS_COPY, 1, HV_STREAM_FORM_LEGACY_HANDLE)                  \
+    X(cudaMemcpyAsync, HV_ARGS_COPY, 0, HV_STREAM_FORM_LEGACY_NULL)                       \
+    X(cudaMemcpyAsync_ptsz, HV_ARGS_COPY, 1, HV_STREAM_FORM_LEGACY_NULL)                  \
+    X(hipGraphLaunch, HV_ARGS_GRAPH, 0, HV_STREAM_FORM_LEGACY_HANDLE)                     \
+    X(hipGraphLaunch_spt, HV_ARGS_GRAPH, 1, HV_STREAM_FORM_LEGACY_HANDLE)                 \
+    X(cudaGraphLaunch, HV_ARGS_GRAPH, 0, HV_STREAM_FORM_LEGACY_NULL)                      \
+    X(cudaGraphLaunch_ptsz, HV_ARGS_GRAPH, 1, HV_STREAM_FORM_LEGACY_NULL)                 \
+    X(cuGraphLaunch, HV_ARGS_GRAPH, 0, HV_STREAM_FORM_LEGACY_NULL)                        \
+    X(cuGraphLaunch_ptsz, HV_ARGS_GRAPH, 1, HV_STREAM_FORM_LEGACY_NULL)                   \
+    X(hipStreamSynchronize, HV_ARGS_SSYNC, 0, HV_STREAM_FORM_LEGACY_HANDLE)               \
+    X(hipStreamSynchronize_spt, HV_ARGS_SSYNC, 1, HV_STREAM_FORM_LEGACY_HANDLE)           \
+    X(cudaStreamSynchronize, HV_ARGS_SSYNC, 0, HV_STREAM_FORM_LEGACY_NULL)                \
+    X(cudaStreamSynchronize_ptsz, HV_ARGS_SSYNC, 1, HV_STREAM_FORM_LEGACY_NULL)           \
+    X(cuStreamSynchronize, HV_ARGS_SSYNC, 0, HV_STREAM_FORM_LEGACY_NULL)                  \
+    X(cuStreamSynchronize_ptsz, HV_ARGS_SSYNC, 1, HV_STREAM_FORM_LEGACY_NULL)             \
+    X(hipDeviceSynchronize, HV_ARGS_DSYNC, 0, HV_STREAM_FORM_NONE)                        \
+    X(cudaDeviceSynchronize, HV_ARGS_DSYNC, 0, HV_STREAM_FORM_NONE)                       \
+    X(cuCtxSynchronize, HV_ARGS_DSYNC, 0, HV_STREAM_FORM_NONE)                            \
+    X(hipEventSynchronize, HV_ARGS_ESYNC, 0, HV_STREAM_FORM_NONE)                         \
+    X(cudaEventSynchronize, HV_ARGS_ESYNC, 0, HV_STREAM_FORM_NONE)                        \
+    X(cuEventSynchronize, HV_ARGS_ESYNC, 0, HV_STREAM_FORM_NONE)
+
+/* The family of `api` in HV_ARGS_APIS, HV_ARGS_NONE for every other API
+ * (a constant where `api` is one). */
+static inline enum hv_args_family hv_args_family(unsigned api)
+{
+    switch (api) {
+#define HV_ARGS_CASE(name, family, spt, legacy_form) \
+    case HV_API_##name:                             \
+        return family;
+        HV_ARGS_APIS(HV_ARGS_CASE)
+#undef HV_ARGS_CASE
+    default:
+        return HV_ARGS_NONE;
+    }
+}
+
 /* Name and op class of an api id; "?" / HV_OP_OTHER for unknown ids so that
  * readers of newer traces degrade instead of failing. */
 const char *hv_api_name(uint16_t api);

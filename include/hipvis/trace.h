@@ -95,6 +95,12 @@ enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
  * per-thread seq) and renumber (docs/trace-format.md, "Per-thread
  * sequences"). Without it seq is one process-wide counter. */
 #define HV_HDR_THREAD_SEQ 0x10u
+/* HIPVIS_RECORD=args: the step's calls may be argument records
+ * (HV_CALL_ARGS), and no call's stream epoch or capture state was kept in
+ * the process: the reader derives them all, and those records' fields, from
+ * the merged records (src/format/derive.h, docs/trace-format.md "Argument
+ * records"). A trace without the flag is read as written. */
+#define HV_HDR_DERIVE 0x80000u
 
 struct hv_chunk_header {
     uint32_t magic;              /* HV_CHUNK_MAGIC */
@@ -339,6 +345,10 @@ union hv_call_args {
 
 #define HV_CALL_NESTED   0x1u   /* made from inside another traced call (runtime-internal) */
 #define HV_CALL_CAPTURING 0x2u  /* the stream was capturing at the call */
+/* As written (HV_HDR_DERIVE traces): the record holds the call's argument
+ * words in a.raw[] (the first 8, 8 bytes each) and no stream; the reader
+ * replaces them by the record the shipped fillers write, and clears the flag. */
+#define HV_CALL_ARGS 0x4u
 
 enum hv_capture_status { HV_CAPTURE_NONE = 0, HV_CAPTURE_ACTIVE = 1, HV_CAPTURE_INVALIDATED = 2 };
 

@@ -34,6 +34,7 @@ static const struct hv_field call_fields[] = {
     ENUM("capture", C, capture, hv_capture_name, T_),
     BIT("nested", C, flags, HV_CALL_NESTED, T_),
     BIT("capturing", C, flags, HV_CALL_CAPTURING, T_),
+    BIT("args", C, flags, HV_CALL_ARGS, T_),   /* still an argument record: only hipvis-dump --raw shows one */
 };
 
 static const struct hv_field copy_fields[] = {

@@ -14,6 +14,7 @@ FORMAT_SRCS += \
     src/format/reader_slots.c \
     src/format/reader_pipe.c \
     src/format/reader_merge.c \
+    src/format/derive.c \
     src/format/codec.c \
     src/format/reader.c \
     src/analyze/model/u64map.c \

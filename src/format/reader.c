@@ -294,7 +294,10 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
         r->batch_rc = 0;
         return rc;
     }
-    return next_one(r, rec);
+    int rc = next_one(r, rec);
+    if (rc == 1 && r->derive.on)
+        hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)*rec);
+    return rc;
 }
 
 /* How far ahead of the delivery cursor deliver_run asks for a record. A
@@ -536,6 +539,11 @@ long hv_reader_next_batch(struct hv_reader *r, const struct hv_rec_header **recs
         if (recs[n++] == (const void *)r->scratch)
             break;
     }
+    /* The derive stage sees the records in the order they are handed out,
+     * each once (the reader's own copies, as the merge renumbered them). */
+    if (r->derive.on)
+        for (size_t i = 0; i < n; i++)
+            hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)recs[i]);
     return (long)n;
 }
 
@@ -600,6 +608,7 @@ void hv_reader_close(struct hv_reader *r)
     hv_rd_slots_free(r);
     hv_reorder_free(&r->win);
     hv_merge_free(&r->merge);
+    hv_derive_free(&r->derive);
     free(r->codec_ctx);
     hv_strtab_free(&r->strings);
     ZSTD_freeDCtx(r->dctx);

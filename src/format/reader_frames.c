@@ -122,6 +122,7 @@ int hv_rd_read_header(struct hv_reader *r)
     r->hdr.knobs[sizeof r->hdr.knobs - 1] = '\0';
     hv_header_argv_sanitize(&r->hdr);
     r->merge.on = (r->hdr.flags & HV_HDR_THREAD_SEQ) != 0;
+    r->derive.on = (r->hdr.flags & HV_HDR_DERIVE) != 0;
     consume(r, HV_SKIPPABLE_HDR_BYTES + (size_t)size);
     return 0;
 }

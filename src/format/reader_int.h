@@ -15,6 +15,7 @@
 
 #include "format/codec.h"
 #include "format/frame.h"
+#include "format/derive.h"
 #include "format/reader_merge.h"
 #include "format/reorder.h"
 #include "format/strtab.h"
@@ -123,6 +124,7 @@ struct hv_reader {
     uint64_t last_seq, last_ord;    /* key of the last record delivered, for late_records */
     int emitted;
     struct hv_merge merge;  /* per-thread sequences (HV_HDR_THREAD_SEQ) */
+    struct hv_derive derive;   /* HIPVIS_RECORD=args traces (HV_HDR_DERIVE): applied to records as delivered */
 
     struct hv_strtab strings;
 

@@ -71,6 +71,39 @@ static int parse_word(const char *name, const char *v, const char *const *words,
     return -1;
 }
 
+/*
+ * HIPVIS_RECORD=args leaves a step call's derivations to the reader, so the
+ * settings that need them at the call cannot hold: each one set names
+ * itself. The rewrite check defaults on in full mode and off here (an
+ * explicit nonzero HIPVIS_REWRITE_CHECK_KB is the conflict).
+ */
+static int args_conflicts(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
+{
+    const char *rw = getenv_fn("HIPVIS_REWRITE_CHECK_KB"), *guard = getenv_fn("HIPVIS_GUARD");
+    struct {
+        int on;
+        const char *what;
+    } c[] = {
+        {rw && *rw && cfg->rewrite_check_bytes, "HIPVIS_REWRITE_CHECK_KB (the check hashes the source at the copy)"},
+        {cfg->payload_bytes != 0, "HIPVIS_PAYLOAD_BYTES (payloads are read at the copy)"},
+        {cfg->stacks, "HIPVIS_STACKS"},
+        {cfg->probe.mode != HV_PROBE_OFF, "HIPVIS_PROBE (its snapshots follow in-process epochs)"},
+        {guard && *guard && strcmp(guard, "off") != 0, "HIPVIS_GUARD (guards read in-process epochs)"},
+        {cfg->start != HV_START_ALL, "HIPVIS_START (windows are applied at the call)"},
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        if (c[i].on) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "hipvis: HIPVIS_RECORD=args cannot be combined with %s; tracing disabled\n",
+                     c[i].what);
+            append(err, errlen, msg);
+            rc = -1;
+        }
+    cfg->rewrite_check_bytes = 0;
+    return rc;
+}
+
 /* Parses one path setting into out[cap]: unset or empty -> dflt. */
 static int parse_path(const char *name, const char *v, const char *dflt, int absolute, const char *what, char *out,
                       size_t cap, char *err, unsigned errlen)
@@ -228,6 +261,11 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     rc |= parse_word("HIPVIS_START", getenv_fn("HIPVIS_START"), start_words, 3, HV_START_ALL,
                      "all, profiler or signal", &cfg->start, err, errlen);
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
+    static const char *const record_words[] = {"full", "args"};   /* enum hv_record_mode */
+    rc |= parse_word("HIPVIS_RECORD", getenv_fn("HIPVIS_RECORD"), record_words, 2, HV_RECORD_FULL,
+                     "full or args", &cfg->record, err, errlen);
+    if (cfg->record == HV_RECORD_ARGS)
+        rc |= args_conflicts(cfg, getenv_fn, err, errlen);
     rc |= parse_floor_apis(getenv_fn("HIPVIS_FLOOR_APIS"), cfg->floor_apis, &cfg->floor_apis_set, err, errlen);
 
     rc |= parse_path("HIPVIS_SIDECAR_DIR", getenv_fn("HIPVIS_SIDECAR_DIR"), "/dev/shm", 1, "an absolute directory path",

@@ -46,6 +46,7 @@ struct hv_config {
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
+    int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default full) */
     /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
        src/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
        api id. "A+B" those, "all" every one, "all-A-B" all but those; unset or empty none. */
@@ -71,6 +72,19 @@ enum hv_start_mode {
     HV_START_ALL = 0,            /* "all": from the start */
     HV_START_PROFILER = 1,       /* "profiler": between hip/cuda/cuProfilerStart and ...Stop */
     HV_START_SIGNAL = 2,         /* "signal": SIGUSR2 toggles, starting paused */
+};
+
+/* HIPVIS_RECORD: what a call of the serving step (async copy, graph launch,
+ * stream / device / event synchronize) writes on the calling thread. "full"
+ * (default): the record as the analyzer reads it, derived in the process.
+ * "args": its argument words, flagged HV_CALL_ARGS, and its Python site; the
+ * reader derives the rest from the merged records (src/format/derive.h,
+ * docs/trace-format.md "Argument records"). Needs what no reader can
+ * rebuild to be off: the rewrite check and payloads (hashes at the call),
+ * stacks, the probe, guards (in-process epochs), HIPVIS_START windows. */
+enum hv_record_mode {
+    HV_RECORD_FULL = 0,          /* "full" */
+    HV_RECORD_ARGS = 1,          /* "args" */
 };
 
 enum hv_probe_mode { HV_PROBE_OFF = 0, HV_PROBE_AUTO = 1, HV_PROBE_RANGES = 2 };

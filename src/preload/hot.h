@@ -45,6 +45,9 @@ struct hv_hot {
     _Atomic int guard_mode;           /* guard: enum hv_guard_mode once HIPVIS_GUARD is read, -1 before */
     uint32_t rewrite_limit;           /* evidence: largest copy the rewrite check hashes */
     uint32_t rewrite_every;           /* evidence: the check takes one such copy in this many */
+    /* tracer: HIPVIS_RECORD=args, the step's calls written as their
+     * arguments (intercept.h HV_ARGS_RECORD); set before the state is ON. */
+    uint32_t record_args;
     struct hv_stream_table *streams;  /* tracer: stream and event state */
     struct hv_alloc_map *allocs;      /* tracer: allocations */
     /* tracer: where this library's thread context (hv_tls, initial-exec TLS)

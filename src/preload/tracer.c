@@ -130,6 +130,7 @@ static int setup_locked(void)
     if (hv_tracer.col)
         hv_collector_init(hv_tracer.col, hv_tracer.cfg.ring_bytes);
     hv_evidence_setup(&hv_tracer.cfg);
+    hv_hot.record_args = hv_tracer.cfg.record == HV_RECORD_ARGS;
     hv_py_setup(&hv_tracer.cfg);
     hv_regions_setup(&hv_tracer.cfg);
     read_cmdline(hv_tracer.cfg.record_argv);
@@ -170,7 +171,8 @@ static void fill_header(struct hv_file_header *h)
     h->clock = hv_clock_use_tsc ? HV_CLOCK_TSC_MONOTONIC : HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
     h->ring_kb = (uint32_t)(hv_tracer.cfg.ring_bytes / 1024);
-    h->flags = hv_evidence_header_flags() | hv_py_header_flags() | hv_regions_header_flags() | HV_HDR_THREAD_SEQ;
+    h->flags = hv_evidence_header_flags() | hv_py_header_flags() | hv_regions_header_flags() | HV_HDR_THREAD_SEQ |
+               (hv_hot.record_args ? HV_HDR_DERIVE : 0);
     snprintf(h->hipvis_version, sizeof h->hipvis_version, "%s", HIPVIS_VERSION);
     gethostname(h->host, sizeof h->host - 1);
     snprintf(h->runtime_path, sizeof h->runtime_path, "%s", hv_runtime_path());

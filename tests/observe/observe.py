@@ -142,9 +142,115 @@ class Observe(Suite):
                        f"{name}: every derived field derivable" + (f" ({args} kernel arguments)" if args else ""),
                        "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]) or "no kernel arguments")
 
+    def case_args_records(self):
+        """HIPVIS_RECORD=args (argument records for the step's calls, the rest
+        derived by the reader, src/format/derive.c): the same program traced
+        once in full and once so reads the same, record for record and field
+        for field, and the analyzer reports the same findings. Full mode with
+        the rewrite check off (args mode has none: its copy records would
+        carry the check's hash). Address randomisation off (setarch -R), so
+        that both runs see the same pointers; a per-thread stream's id holds
+        its thread id, which differs between runs and is compared as the
+        record's own thread."""
+        decode = os.path.join(self.apps, "decode_loop")
+        hsaco = os.path.join(self.apps, "decode_kernels-gfx950.hsaco")
+        ctypes_app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "ctypes_decode.py")
+        programs = {
+            "derive_cases": ([os.path.join(self.build, "tests", "observe", "derive_cases")], {"HIPDOUBLE_DEVICES": "2"}),
+            "decode_loop": ([decode, "--steps", "64", "--prefill-every", "8"], {}),
+            "decode_loop --spt": ([decode, "--steps", "24", "--spt"], {}),
+            "decode_loop --event-sync-before-rewrite": ([decode, "--steps", "24", "--event-sync-before-rewrite"], {}),
+            "decode_loop --fork-join --event-wait": ([decode, "--steps", "24", "--fork-join", "--event-wait"], {}),
+            "ctypes_decode.py (Python sites)": ([sys.executable, ctypes_app, os.path.join(self.double, "libamdhip64.so.5"),
+                                                 "--steps", "16", "--prefill-every", "8", "--code-object", hsaco], {}),
+        }
+        programs.update({f"sync_cases {c}": ([self.prog, c, "3"], {}) for c in CASES})
+        rebuilt = 0
+        for name, (argv, env) in programs.items():
+            tag = name.replace(" ", "_").replace("/", "_")
+            full = self.trace_of(f"full.{tag}", ["setarch", "-R", *argv], HIPVIS_REWRITE_CHECK_KB="0", **env)
+            args = self.trace_of(f"args.{tag}", ["setarch", "-R", *argv], HIPVIS_RECORD="args", **env)
+            a, b = comparable(self.records(full)), comparable(self.records(args))
+            diff = [(x, y) for x, y in zip(a, b) if x != y]
+            raw = self.raw_records(args)
+            n_args = sum(1 for r in raw if r.get("args"))
+            rebuilt += n_args
+            self.check(len(a) == len(b) and not diff and n_args > 0,
+                       f"{name}: {len(b)} records the same in args mode ({n_args} argument records rebuilt)",
+                       f"{len(a)} / {len(b)} records; first differing: "
+                       + (repr({k: (v, diff[0][1].get(k)) for k, v in diff[0][0].items() if diff[0][1].get(k) != v})
+                          if diff else "none") + ("" if n_args else "; no argument record written"))
+            fa, fb = self.findings(full), self.findings(args)
+            self.check(fa == fb, f"{name}: the same {len(fa)} findings", f"{fa} / {fb}")
+        # Two calling threads: their interleaving and their threads' heaps differ
+        # between runs, so findings by rule and buffer (name and size), not address.
+        two = [decode, "--steps", "64", "--threads", "2"]
+        fa = self.findings(self.trace_of("full.threads", two, HIPVIS_REWRITE_CHECK_KB="0"), by_name=True)
+        fb = self.findings(self.trace_of("args.threads", two, HIPVIS_RECORD="args"), by_name=True)
+        self.check(fa == fb and fa, f"decode_loop --threads 2: the same {len(fa)} findings", f"{fa} / {fb}")
+
+    def case_args_conflicts(self):
+        """HIPVIS_RECORD=args with a setting it cannot honour, or a bad value:
+        tracing off, the message naming the variable; no trace written."""
+        for env, want in (({"HIPVIS_RECORD": "args", "HIPVIS_GUARD": "stream-sync"}, "HIPVIS_GUARD"),
+                          ({"HIPVIS_RECORD": "args", "HIPVIS_REWRITE_CHECK_KB": "16"}, "HIPVIS_REWRITE_CHECK_KB"),
+                          ({"HIPVIS_RECORD": "args", "HIPVIS_START": "profiler"}, "HIPVIS_START"),
+                          ({"HIPVIS_RECORD": "argz"}, 'HIPVIS_RECORD="argz" is not accepted: expected full or args')):
+            out = os.path.join(self.tmp, "conflict.hvt")
+            e = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out, **env)
+            p = subprocess.run([self.prog, "null-sync-blocking", "0"], env=e, capture_output=True, text=True,
+                               timeout=60)
+            self.check(p.returncode == 0 and want in p.stderr and "tracing disabled" in p.stderr
+                       and not os.path.exists(out), f"{env}: refused, naming {want.split('=')[0]}",
+                       f"rc {p.returncode}, stderr {p.stderr.strip()!r}")
+
+    def raw_records(self, trace):
+        p = subprocess.run([self.dump, "--raw", "--json", trace], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"hipvis-dump --raw --json {trace}: exit {p.returncode}: {p.stderr.strip()}")
+        return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+
+    def findings(self, trace, by_name=False):
+        """(rule, buffer) of each finding, sorted; `by_name`: the buffer as its name and size."""
+        p = subprocess.run([self.analyze, "--json", "--fail-on", "none", trace], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"hipvis-analyze {trace}: exit {p.returncode}: {p.stderr.strip()}")
+        found = json.loads(p.stdout)["findings"]
+        if by_name:
+            return sorted((f["rule"], (f.get("buffer") or {}).get("name"), (f.get("buffer") or {}).get("bytes"))
+                          for f in found)
+        return sorted((f["rule"], json.dumps(f.get("buffer"), sort_keys=True)) for f in found)
+
     def main(self):
         return self.run_cases([self.case_semantics, self.case_constant_records, self.case_thread_handoff,
-                               self.case_derivable])
+                               self.case_derivable, self.case_args_records, self.case_args_conflicts])
+
+
+# Fields that differ between two runs of one program whatever the mode.
+RUN_FIELDS = {"ts_ns", "tid", "pid", "ppid", "start_ns", "start_realtime_ns", "end_ns", "knobs", "seconds"}
+PER_THREAD = 0x4000000000000000
+
+
+def comparable(records):
+    """The records of a trace as two runs of one program can be compared:
+    header and footer out (times, settings), run-dependent fields out, a
+    per-thread stream id as its thread's order of first appearance."""
+    order = {}
+    out = []
+    for r in records:
+        if r.get("type") in ("header", "footer"):
+            continue
+        tid = order.setdefault(r.get("tid"), len(order))
+        c = {}
+        for k, v in r.items():
+            if k in RUN_FIELDS:
+                continue
+            if isinstance(v, str) and v.startswith("0x4") and len(v) == 18 and int(v, 16) & PER_THREAD:
+                v = f"per-thread stream of thread {order.setdefault(int(v, 16) & 0xffffffff, len(order))}"
+            c[k] = v
+        c["thread"] = tid
+        out.append(c)
+    return out
 
 
 if __name__ == "__main__":

@@ -108,22 +108,25 @@
 /* A floor record: the call-level fields only (hv_call_start with no stream, the arguments zeroed). */
 #define HV_FLOOR_RECORD(t, api, r) \
     hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
-#if HV_RECORD_FLOOR == 5
-/* The Python site a named call of the reader build takes, by its API's op
- * class (0: none); `target` its first argument word. */
-static inline void hv_floor_site(struct hv_thread_ctx *t, uint16_t api, uint64_t seq, uint64_t target)
+/* The Python site of an argument record (HIPVIS_RECORD=args, and the
+ * reader measurement build HV_RECORD_FLOOR=5), by its API's op class, as
+ * the full fillers take it: copies and memsets as writes of their first
+ * argument word `target`, graph launches as replays of it, kernel launches
+ * as launches of it; synchronizes none. Inline with `api` the wrapper's
+ * constant, the class folds for the argument records' APIs; the floor
+ * build's other APIs ask the table. */
+static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t seq, uint64_t target)
 {
     static const uint8_t why_of_op[HV_OP__COUNT] = {[HV_OP_COPY] = HV_PY_AT_WRITE, [HV_OP_MEMSET] = HV_PY_AT_WRITE,
                                                     [HV_OP_LAUNCH] = HV_PY_AT_LAUNCH, [HV_OP_GRAPH] = HV_PY_AT_REPLAY};
-    unsigned why = why_of_op[hv_api_op(api)];
+    enum hv_args_family f = hv_args_family(api);
+    unsigned why = f == HV_ARGS_COPY    ? HV_PY_AT_WRITE
+                   : f == HV_ARGS_GRAPH ? HV_PY_AT_REPLAY
+                   : f != HV_ARGS_NONE  ? 0
+                                        : why_of_op[hv_api_op(api)];
     if (why)
         hv_py_site(t, seq, why, target);
 }
-#define HV_FLOOR_SITE(t, api, seq, w0) hv_floor_site((t), (api), (seq), (w0))
-#else
-#define HV_FLOOR_SITE(t, api, seq, w0) ((void)0)
-#endif
-#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4 || HV_RECORD_FLOOR == 5
 /* An argument as one raw word: its first 8 bytes (a narrower one zero-extended as it lies in memory). */
 #define HV_RAW_STORE(c, i, x)                                                                    \
     do {                                                                                         \
@@ -151,21 +154,38 @@ static inline void hv_floor_site(struct hv_thread_ctx *t, uint16_t api, uint64_t
 #define HV_RAW_UNPAREN(...) __VA_ARGS__
 #define HV_RAW_FILL_(c, ...) __VA_OPT__(HV_RAW_PICK(c, __VA_ARGS__);)
 #define HV_RAW_FILL(c, ...) HV_RAW_FILL_(c, __VA_ARGS__)
-#define HV_RAW_RECORD(t, api, r, args)                                                            \
+/* A call as its argument words (a.raw[], the rest zero) with record flags
+ * `cflags`; `site`: take its Python site (hv_args_site) after the commit. */
+#define HV_RAW_RECORD(t, api, r, args, cflags, site)                                              \
     do {                                                                                          \
-        struct hv_call *rc_ = hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1); \
+        struct hv_call *rc_ = hv_call_start(                                                      \
+            (t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)) | (uint64_t)(cflags) << 24, 0, 1);   \
         HV_RAW_FILL(rc_, HV_RAW_UNPAREN args)                                                     \
         uint64_t seq_ = rc_->h.seq, w0_ = rc_->a.raw[0];                                          \
         hv_call_commit((t), rc_);                                                                 \
-        HV_FLOOR_SITE(t, api, seq_, w0_);                                                         \
-        (void)seq_, (void)w0_;                                                                    \
+        if (site)                                                                                 \
+            hv_args_site((t), (api), seq_, w0_);                                                  \
     } while (0)
+
+/* The trace part of a wrapper: an argument record when HIPVIS_RECORD=args
+ * and the API is one of HV_ARGS_APIS (hipvis/api.h; `api` is the wrapper's
+ * constant, so the test folds away in every other wrapper), else `trace`
+ * (through HV_TRACE_PART). */
+#define HV_TRACE_CALL(t, api, r, args, trace)                                                     \
+    do {                                                                                          \
+        if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 0))                     \
+            HV_RAW_RECORD(t, api, r, args, HV_CALL_ARGS, 1);                                      \
+        else                                                                                      \
+            HV_TRACE_PART(t, api, r, args, trace);                                                \
+    } while (0)
+
+#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4 || HV_RECORD_FLOOR == 5
 #define HV_TRACE_PART(t, api, r, args, trace)                                                      \
     do {                                                                                          \
         if (!hv_config_floor_picked(&hv_tracer.cfg, (api))) {                                     \
             trace;                                                                                \
         } else if (HV_RECORD_FLOOR >= 4)                                                          \
-            HV_RAW_RECORD(t, api, r, args);                                                       \
+            HV_RAW_RECORD(t, api, r, args, 0, HV_RECORD_FLOOR == 5);                              \
         else                                                                                      \
             HV_FLOOR_RECORD(t, api, r);                                                           \
     } while (0)
@@ -256,7 +276,7 @@ static inline void hv_floor_site(struct hv_thread_ctx *t, uint16_t api, uint64_t
         always;                                                                             \
         if (t_) {                                                                           \
             const uint16_t api_ = HV_API_##name;                                            \
-            HV_TRACE_PART(t_, api_, r_, args, trace);                                       \
+            HV_TRACE_CALL(t_, api_, r_, args, trace);                                       \
             hv_leave(t_);                                                                   \
             HV_ST_END(api_);                                                                \
             *ep_ = errno_;                                                                  \

@@ -1,0 +1,383 @@
+/* The reader's derive stage: see derive.h. */
+#include "format/derive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hipvis/api.h"
+
+/* What the rules need to know of an API besides its op class; by name,
+ * as tests/observe/derive_streams.py tells them apart. */
+enum {
+    CLS_NONE = 0,
+    CLS_STREAM_CREATE,     /* op stream, a *StreamCreate* entry point */
+    CLS_EVENT_RECORD,      /* op event, *EventRecord* */
+    CLS_WAIT_EVENT,        /* op event, *WaitEvent* */
+    CLS_BEGIN_CAPTURE,     /* op capture, *BeginCapture* */
+    CLS_END_CAPTURE,       /* op capture, *EndCapture* */
+};
+
+/* The stream flag that makes a created stream non-blocking: hipStreamNonBlocking,
+ * cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are all 1. */
+#define NONBLOCKING 0x1u
+
+static uint8_t api_class(struct hv_derive *d, uint16_t api)
+{
+    if (api >= HV_API__MAX)
+        return CLS_NONE;
+    uint8_t v = d->cls[api];
+    if (v)
+        return (uint8_t)(v - 1);
+    const char *n = hv_api_name(api);
+    enum hv_op op = hv_api_op(api);
+    uint8_t c = CLS_NONE;
+    if (op == HV_OP_STREAM && (!strncmp(n, "hipStreamCreate", 15) || !strncmp(n, "cudaStreamCreate", 16) ||
+                               !strncmp(n, "cuStreamCreate", 14)))
+        c = CLS_STREAM_CREATE;
+    else if (op == HV_OP_EVENT && strstr(n, "EventRecord"))
+        c = CLS_EVENT_RECORD;
+    else if (op == HV_OP_EVENT && strstr(n, "WaitEvent"))
+        c = CLS_WAIT_EVENT;
+    else if (op == HV_OP_CAPTURE && strstr(n, "BeginCapture"))
+        c = CLS_BEGIN_CAPTURE;
+    else if (op == HV_OP_CAPTURE && strstr(n, "EndCapture"))
+        c = CLS_END_CAPTURE;
+    d->cls[api] = (uint8_t)(c + 1);
+    return c;
+}
+
+void hv_derive_free(struct hv_derive *d)
+{
+    hv_u64map_free(&d->stream_ix);
+    hv_u64map_free(&d->device_ix);
+    hv_u64map_free(&d->event_ix);
+    free(d->streams);
+    free(d->devices);
+    free(d->events);
+    free(d->allocs);
+    memset(d, 0, sizeof *d);
+}
+
+/* Room for one more `size`-byte entry in *arr (n used of *cap); -1 out of memory. */
+static int room(void **arr, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t nc = *cap ? *cap * 2 : 16;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+/* Index of `key` in a table kept through `ix`, a new zeroed entry when it
+ * has none (`made` set); HV_U64MAP_NONE out of memory. */
+static uint32_t entry(struct hv_derive *d, struct hv_u64map *ix, void **arr, uint32_t *n, uint32_t *cap,
+                      size_t size, uint64_t key, int *made)
+{
+    uint32_t i = hv_u64map_get(ix, key);
+    if (made)
+        *made = 0;
+    if (i != HV_U64MAP_NONE)
+        return i;
+    if (room(arr, cap, *n, size) != 0 || hv_u64map_put(ix, key, *n) != 0) {
+        d->oom = 1;
+        return HV_U64MAP_NONE;
+    }
+    memset((char *)*arr + (size_t)*n * size, 0, size);
+    if (made)
+        *made = 1;
+    return (*n)++;
+}
+
+/* A stream's entry, made on first mention; `device` (-1: none) is the
+ * device it is first named on (derive_streams.py EpochModel.name). NULL
+ * out of memory. */
+#define UNNAMED INT32_MIN
+static struct hv_derive_stream *stream_at(struct hv_derive *d, uint64_t id)
+{
+    int made;
+    uint32_t i = entry(d, &d->stream_ix, (void **)&d->streams, &d->nstreams, &d->cap_streams, sizeof *d->streams, id,
+                       &made);
+    if (i == HV_U64MAP_NONE)
+        return NULL;
+    if (made)
+        d->streams[i].device = UNNAMED;
+    return &d->streams[i];
+}
+
+static struct hv_derive_stream *stream_named(struct hv_derive *d, uint64_t id, int32_t device)
+{
+    struct hv_derive_stream *s = stream_at(d, id);
+    if (s && s->device == UNNAMED)
+        s->device = device;
+    return s;
+}
+
+static struct hv_derive_device *device_at(struct hv_derive *d, int32_t dev)
+{
+    uint32_t i = entry(d, &d->device_ix, (void **)&d->devices, &d->ndevices, &d->cap_devices, sizeof *d->devices,
+                       (uint64_t)(uint32_t)dev, NULL);
+    return i == HV_U64MAP_NONE ? NULL : &d->devices[i];
+}
+
+/* A stream's epoch: its own observations, its device's device
+ * synchronizes and, unless it is non-blocking, its device's legacy-stream
+ * synchronizes (derive_streams.py EpochModel.epoch). */
+static uint64_t epoch_of(struct hv_derive *d, const struct hv_derive_stream *s)
+{
+    if (!s)
+        return HV_EPOCH_UNKNOWN;
+    struct hv_derive_device *g = device_at(d, s->device == UNNAMED ? 0 : s->device);
+    if (!g)
+        return HV_EPOCH_UNKNOWN;
+    return s->own + g->gen_device + (s->nonblocking ? 0 : g->gen_legacy);
+}
+
+/* ---- allocations (derive_kinds.py AllocModel) ---- */
+
+/* Index of the first allocation with base > addr. */
+static uint32_t alloc_upper(const struct hv_derive *d, uint64_t addr)
+{
+    uint32_t lo = 0, hi = d->nallocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void alloc_add(struct hv_derive *d, uint64_t base, uint64_t bytes, uint8_t mem)
+{
+    uint32_t i = alloc_upper(d, base);
+    if (i && d->allocs[i - 1].base == base) {   /* the same base again replaces the entry */
+        d->allocs[i - 1].bytes = bytes;
+        d->allocs[i - 1].mem = mem;
+        return;
+    }
+    if (room((void **)&d->allocs, &d->cap_allocs, d->nallocs, sizeof *d->allocs) != 0) {
+        d->oom = 1;
+        return;
+    }
+    memmove(&d->allocs[i + 1], &d->allocs[i], (size_t)(d->nallocs - i) * sizeof *d->allocs);
+    d->allocs[i] = (struct hv_derive_alloc){base, bytes, mem};
+    d->nallocs++;
+}
+
+static void alloc_remove(struct hv_derive *d, uint64_t base)
+{
+    uint32_t i = alloc_upper(d, base);
+    if (!i || d->allocs[i - 1].base != base)
+        return;
+    memmove(&d->allocs[i - 1], &d->allocs[i], (size_t)(d->nallocs - i) * sizeof *d->allocs);
+    d->nallocs--;
+}
+
+/* The memory kind of the allocation holding addr, HV_MEM_UNKNOWN for none. */
+static uint8_t mem_at(const struct hv_derive *d, uint64_t addr)
+{
+    uint32_t i = alloc_upper(d, addr);
+    if (!i)
+        return HV_MEM_UNKNOWN;
+    const struct hv_derive_alloc *a = &d->allocs[i - 1];
+    return addr - a->base < a->bytes ? a->mem : HV_MEM_UNKNOWN;
+}
+
+/* ---- argument records ---- */
+
+struct args_api {
+    uint8_t family, spt, legacy_form;
+};
+
+static struct args_api args_api(uint16_t api)
+{
+    switch (api) {
+#define ARGS_ROW(name, family, spt, legacy_form) \
+    case HV_API_##name:                        \
+        return (struct args_api){family, spt, legacy_form};
+        HV_ARGS_APIS(ARGS_ROW)
+#undef ARGS_ROW
+    default:
+        return (struct args_api){HV_ARGS_NONE, 0, 0};
+    }
+}
+
+/* A stream argument canonicalised as the wrappers do (intercept.h
+ * hv_sref_of): 0 and the two special handles ((stream)1 legacy, (stream)2
+ * per-thread) by the entry point's default-stream convention. */
+static void set_stream(struct hv_call *c, uint64_t s, const struct args_api *a)
+{
+    uint64_t pt_id = HV_STREAM_PER_THREAD | c->h.tid, leg_id = HV_STREAM_LEGACY | (uint32_t)c->device;
+    int is_pt = s == 2, is_leg = s == 1, is_null = s == 0;
+    c->stream = is_pt || (is_null && a->spt) ? pt_id : is_leg || is_null ? leg_id : s;
+    c->stream_form = is_pt     ? HV_STREAM_FORM_PER_THREAD
+                     : is_leg  ? a->legacy_form
+                     : is_null ? (a->spt ? HV_STREAM_FORM_SPT_NULL : HV_STREAM_FORM_LEGACY_NULL)
+                               : HV_STREAM_FORM_EXPLICIT;
+}
+
+/* A copy's direction and sides as the wrappers write them (intercept.h HV_COPY_SIDES). */
+static void copy_sides(const struct hv_derive *d, struct hv_copy_args *a)
+{
+    uint8_t dm = mem_at(d, a->dst), sm = mem_at(d, a->src);
+    uint8_t dir;
+    if (a->kind <= 3) {
+        dir = (uint8_t)(HV_DIR_H2H + a->kind);
+    } else {
+        int dd = dm == HV_MEM_DEVICE || dm == HV_MEM_MANAGED, sd = sm == HV_MEM_DEVICE || sm == HV_MEM_MANAGED;
+        dir = dd ? (sd ? HV_DIR_D2D : HV_DIR_H2D) : (sd ? HV_DIR_D2H : HV_DIR_H2H);
+    }
+    if ((dir == HV_DIR_H2D || dir == HV_DIR_H2H) && sm == HV_MEM_UNKNOWN)
+        sm = HV_MEM_HOST_PAGEABLE;
+    if ((dir == HV_DIR_D2H || dir == HV_DIR_H2H) && dm == HV_MEM_UNKNOWN)
+        dm = HV_MEM_HOST_PAGEABLE;
+    a->dir = dir;
+    a->dst_mem = dm;
+    a->src_mem = sm;
+}
+
+/* Replaces an argument record's words by the fields the full filler writes
+ * (the stream's epoch and new epochs follow in derive_call). */
+static void rebuild(struct hv_derive *d, struct hv_call *c)
+{
+    struct args_api a = args_api(c->api);
+    uint64_t w[8];
+    memcpy(w, c->a.raw, sizeof w);
+    memset(&c->a, 0, sizeof c->a);
+    c->flags &= (uint8_t)~HV_CALL_ARGS;
+    int ok = c->result == 0;
+    switch (a.family) {
+    case HV_ARGS_COPY: {
+        set_stream(c, w[4], &a);
+        struct hv_copy_args *cp = &c->a.copy;
+        cp->dst = w[0];
+        cp->src = w[1];
+        cp->bytes = w[2];
+        cp->height = 1;
+        cp->kind = (uint32_t)w[3];
+        cp->flags = HV_COPY_ASYNC;
+        cp->dst_device = -1;
+        cp->src_device = -1;
+        copy_sides(d, cp);
+        break;
+    }
+    case HV_ARGS_GRAPH:
+        set_stream(c, w[1], &a);
+        c->a.graph.exec = w[0];
+        break;
+    case HV_ARGS_SSYNC:
+        set_stream(c, w[0], &a);
+        if (ok) {
+            c->a.sync.completed_stream = c->stream;
+            c->a.sync.completed_seq = c->h.seq;
+        }
+        break;
+    case HV_ARGS_DSYNC:
+        c->a.sync.completed_seq = ok ? c->h.seq : 0;
+        break;
+    case HV_ARGS_ESYNC: {
+        c->a.sync.event = w[0];
+        uint32_t i = hv_u64map_get(&d->event_ix, w[0]);
+        if (i != HV_U64MAP_NONE) {
+            const struct hv_derive_event *e = &d->events[i];
+            c->stream = e->stream;   /* the event's stream, form none (sync.c hv_trace_event_sync) */
+            if (ok) {
+                c->a.sync.completed_stream = e->stream;
+                /* seqs were per thread at the call: the record's own only when this thread made it */
+                c->a.sync.completed_seq = e->tid == c->h.tid ? e->seq : 0;
+            }
+        }
+        break;
+    }
+    default:
+        return;   /* an API this reader has no layout for: left as written */
+    }
+    d->rebuilt++;
+    struct hv_derive_stream *s = c->stream ? stream_named(d, c->stream, c->device) : NULL;
+    int capturing = s && s->capture;
+    c->flags = (uint8_t)((c->flags & ~HV_CALL_CAPTURING) | (capturing ? HV_CALL_CAPTURING : 0));
+    c->capture = capturing ? HV_CAPTURE_ACTIVE : HV_CAPTURE_NONE;
+}
+
+/* ---- the rules, record by record (derive_streams.py mismatches) ---- */
+
+static void derive_call(struct hv_derive *d, struct hv_call *c)
+{
+    if (c->flags & HV_CALL_ARGS)
+        rebuild(d, c);
+    int32_t dev = c->device;
+    int ok = c->result == 0;
+    enum hv_op op = hv_api_op(c->api);
+    uint8_t cls = api_class(d, c->api);
+    if (cls == CLS_STREAM_CREATE && ok && c->a.stream.handle) {
+        struct hv_derive_stream *s = stream_named(d, c->a.stream.handle, dev);
+        if (s)
+            s->nonblocking = (c->a.stream.flags & NONBLOCKING) != 0;
+    }
+    struct hv_derive_stream *s = c->stream ? stream_named(d, c->stream, dev) : NULL;
+    if (c->stream)
+        c->epoch = epoch_of(d, s);
+    if (cls == CLS_EVENT_RECORD && ok && s) {
+        int made;
+        uint32_t i = entry(d, &d->event_ix, (void **)&d->events, &d->nevents, &d->cap_events, sizeof *d->events,
+                           c->a.event.event, &made);
+        if (i != HV_U64MAP_NONE)
+            d->events[i] = (struct hv_derive_event){c->stream, c->epoch, c->h.seq, c->h.tid};
+    } else if (cls == CLS_WAIT_EVENT && ok && s) {
+        uint32_t i = hv_u64map_get(&d->event_ix, c->a.event.event);
+        if (i != HV_U64MAP_NONE) {
+            const struct hv_derive_event *e = &d->events[i];
+            c->a.event.record_stream = e->stream;
+            c->a.event.record_epoch = e->epoch;
+            struct hv_derive_stream *src = stream_at(d, e->stream);
+            if (src && src->capture)
+                s->capture = src->capture;   /* the wait pulls its stream into the capture */
+        }
+    }
+    if (ok && s && cls == CLS_BEGIN_CAPTURE) {
+        s->capture = ++d->next_capture;
+    } else if (ok && s && cls == CLS_END_CAPTURE && s->capture) {
+        uint32_t ended = s->capture;
+        for (uint32_t i = 0; i < d->nstreams; i++)   /* rare: an end of capture */
+            if (d->streams[i].capture == ended)
+                d->streams[i].capture = 0;
+    }
+    if (op == HV_OP_SYNC && ok) {
+        uint64_t done = c->a.sync.completed_stream;
+        if (done) {
+            struct hv_derive_stream *t = stream_named(d, done, dev);
+            if (t)
+                t->own++;
+            c->a.sync.new_epoch = epoch_of(d, t);
+        }
+        struct hv_derive_device *g = device_at(d, dev);
+        if (g && c->stream_form == HV_STREAM_FORM_LEGACY_NULL && done)
+            g->gen_legacy++;
+        else if (g && !c->stream && !c->a.sync.event && c->a.sync.completed_seq == c->h.seq)
+            g->gen_device++;
+    } else if (op == HV_OP_COPY && ok && !(c->a.copy.flags & HV_COPY_ASYNC) && !(c->flags & HV_CALL_CAPTURING) && s) {
+        s->own++;   /* a blocking copy observes its stream */
+    } else if (op == HV_OP_ALLOC && c->a.alloc.ptr) {
+        alloc_add(d, c->a.alloc.ptr, c->a.alloc.bytes, c->a.alloc.mem);
+    } else if (op == HV_OP_FREE && ok) {
+        alloc_remove(d, c->a.alloc.ptr);
+    }
+}
+
+void hv_derive_record(struct hv_derive *d, struct hv_rec_header *h)
+{
+    if (h->type == HV_REC_CALL && h->size >= sizeof(struct hv_call)) {
+        derive_call(d, (struct hv_call *)(void *)h);
+    } else if (h->type == HV_REC_EPOCH && h->size >= sizeof(struct hv_epoch)) {
+        struct hv_epoch *e = (struct hv_epoch *)(void *)h;
+        struct hv_derive_stream *s = stream_at(d, e->stream);
+        if (s)
+            s->own++;
+        e->epoch = epoch_of(d, s);
+    }
+}

@@ -1,0 +1,74 @@
+/*
+ * The reader's derive stage (internal; derive.c): for traces written with
+ * HIPVIS_RECORD=args (header flag HV_HDR_DERIVE), what the preload library
+ * left out at the call, rebuilt from the records in merged order.
+ *
+ * - Argument records (HV_CALL_ARGS: a call of HV_ARGS_APIS written as its
+ *   argument words) become the records the full fillers write: canonical
+ *   stream and form, epoch, capture state, and per family the copy's sides
+ *   and direction, the graph launch's exec, the synchronize's completed
+ *   stream, seq and new epoch.
+ * - Every stream epoch in the trace (a call's, a synchronize's new epoch, an
+ *   event wait's record epoch, an HV_REC_EPOCH's) is the derived one: the
+ *   process kept none once its synchronizes stopped advancing them.
+ *
+ * The rules are tests/observe/derive_streams.py's and derive_kinds.py's,
+ * which check on every test trace that they give back what the shipped
+ * library records; check-derive compares a program's trace in both modes
+ * field by field. Exact for one calling thread; where two threads race a
+ * synchronize and a call, the merged order stands for the order the
+ * process's tables saw (docs/trace-format.md "Argument records").
+ */
+#ifndef HV_FORMAT_DERIVE_H
+#define HV_FORMAT_DERIVE_H
+
+#include <stdint.h>
+
+#include "analyze/model/u64map.h"
+#include "hipvis/api.h"
+#include "hipvis/trace.h"
+
+struct hv_derive_stream {
+    int32_t device;            /* the calling thread's device where the stream was first named */
+    uint8_t nonblocking;       /* created with the non-blocking flag */
+    uint32_t capture;          /* capture id while capturing, 0 otherwise */
+    uint64_t own;              /* observations of this stream itself */
+};
+
+struct hv_derive_device {
+    uint64_t gen_device;       /* device synchronizes */
+    uint64_t gen_legacy;       /* legacy-stream synchronizes (blocking streams) */
+};
+
+struct hv_derive_event {
+    uint64_t stream, epoch;    /* where and at which epoch it was last recorded */
+    uint64_t seq;              /* that record's call (merged numbering) */
+    uint32_t tid;
+};
+
+struct hv_derive_alloc {
+    uint64_t base, bytes;
+    uint8_t mem;               /* enum hv_mem */
+};
+
+/* All zero is the empty state (the reader is calloc'd); `on` is set from the header. */
+struct hv_derive {
+    int on;                    /* the trace has HV_HDR_DERIVE */
+    int oom;                   /* a table could not grow: later fields are as written */
+    struct hv_u64map stream_ix, device_ix, event_ix;
+    struct hv_derive_stream *streams;
+    struct hv_derive_device *devices;
+    struct hv_derive_event *events;
+    uint32_t nstreams, cap_streams, ndevices, cap_devices, nevents, cap_events;
+    struct hv_derive_alloc *allocs;   /* sorted by base */
+    uint32_t nallocs, cap_allocs;
+    uint32_t next_capture;
+    uint64_t rebuilt;          /* argument records rebuilt */
+    uint8_t cls[HV_API__MAX];  /* per api: 0 not asked yet, else derive.c's class + 1 */
+};
+
+void hv_derive_free(struct hv_derive *d);
+/* Derives record `h` (the reader's own copy, delivered in merged order) in place. */
+void hv_derive_record(struct hv_derive *d, struct hv_rec_header *h);
+
+#endif
