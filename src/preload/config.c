@@ -72,36 +72,41 @@ static int parse_word(const char *name, const char *v, const char *const *words,
 }
 
 /*
- * HIPVIS_RECORD=args leaves a step call's derivations to the reader, so the
- * settings that need them at the call cannot hold: each one set names
- * itself. The rewrite check defaults on in full mode and off here (an
- * explicit nonzero HIPVIS_REWRITE_CHECK_KB is the conflict).
+ * HIPVIS_RECORD=args leaves a step call's derivations to the reader
+ * (intercept.h HV_TRACE_CALL), so the settings that need them at the call
+ * cannot hold with it: payloads and stacks are taken at the copy, the
+ * probe's snapshots and guards follow in-process epochs, HIPVIS_START's
+ * windows are applied at the call. Returns how many are set; `err` (NULL:
+ * say nothing) gets one message naming each.
  */
-static int args_conflicts(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen)
+static int args_conflicts(const struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err,
+                          unsigned errlen)
 {
-    const char *rw = getenv_fn("HIPVIS_REWRITE_CHECK_KB"), *guard = getenv_fn("HIPVIS_GUARD");
+    const char *guard = getenv_fn("HIPVIS_GUARD");
     struct {
         int on;
         const char *what;
     } c[] = {
-        {rw && *rw && cfg->rewrite_check_bytes, "HIPVIS_REWRITE_CHECK_KB (the check hashes the source at the copy)"},
-        {cfg->payload_bytes != 0, "HIPVIS_PAYLOAD_BYTES (payloads are read at the copy)"},
+        {cfg->payload_bytes != 0, "HIPVIS_PAYLOAD_BYTES"},
         {cfg->stacks, "HIPVIS_STACKS"},
-        {cfg->probe.mode != HV_PROBE_OFF, "HIPVIS_PROBE (its snapshots follow in-process epochs)"},
-        {guard && *guard && strcmp(guard, "off") != 0, "HIPVIS_GUARD (guards read in-process epochs)"},
-        {cfg->start != HV_START_ALL, "HIPVIS_START (windows are applied at the call)"},
+        {cfg->probe.mode != HV_PROBE_OFF, "HIPVIS_PROBE"},
+        {guard && *guard && strcmp(guard, "off") != 0, "HIPVIS_GUARD"},
+        {cfg->start != HV_START_ALL, "HIPVIS_START"},
     };
-    int rc = 0;
+    int n = 0;
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         if (c[i].on) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "hipvis: HIPVIS_RECORD=args cannot be combined with %s; tracing disabled\n",
-                     c[i].what);
-            append(err, errlen, msg);
-            rc = -1;
+            n++;
+            if (err) {
+                char msg[300];
+                snprintf(msg, sizeof msg,
+                         "hipvis: HIPVIS_RECORD=args cannot be combined with %s (it needs the full record at "
+                         "the call; HIPVIS_RECORD=full, or unset, takes it); tracing disabled\n",
+                         c[i].what);
+                append(err, errlen, msg);
+            }
         }
-    cfg->rewrite_check_bytes = 0;
-    return rc;
+    return n;
 }
 
 /* Parses one path setting into out[cap]: unset or empty -> dflt. */
@@ -261,11 +266,17 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     rc |= parse_word("HIPVIS_START", getenv_fn("HIPVIS_START"), start_words, 3, HV_START_ALL,
                      "all, profiler or signal", &cfg->start, err, errlen);
     rc |= parse_probe(getenv_fn("HIPVIS_PROBE"), &cfg->probe, err, errlen);
+    /* Argument records unless asked otherwise, or unless a setting needs the
+     * full record (then full, silently: that setting asked for it); asked
+     * for explicitly, a setting that cannot hold with them is an error. */
     static const char *const record_words[] = {"full", "args"};   /* enum hv_record_mode */
-    rc |= parse_word("HIPVIS_RECORD", getenv_fn("HIPVIS_RECORD"), record_words, 2, HV_RECORD_FULL,
-                     "full or args", &cfg->record, err, errlen);
-    if (cfg->record == HV_RECORD_ARGS)
-        rc |= args_conflicts(cfg, getenv_fn, err, errlen);
+    const char *record = getenv_fn("HIPVIS_RECORD");
+    rc |= parse_word("HIPVIS_RECORD", record, record_words, 2, HV_RECORD_ARGS, "full or args", &cfg->record, err,
+                     errlen);
+    if (cfg->record == HV_RECORD_ARGS && record && *record && args_conflicts(cfg, getenv_fn, err, errlen))
+        rc = -1;
+    else if (cfg->record == HV_RECORD_ARGS && args_conflicts(cfg, getenv_fn, NULL, 0))
+        cfg->record = HV_RECORD_FULL;
     rc |= parse_floor_apis(getenv_fn("HIPVIS_FLOOR_APIS"), cfg->floor_apis, &cfg->floor_apis_set, err, errlen);
 
     rc |= parse_path("HIPVIS_SIDECAR_DIR", getenv_fn("HIPVIS_SIDECAR_DIR"), "/dev/shm", 1, "an absolute directory path",

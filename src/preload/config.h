@@ -46,7 +46,7 @@ struct hv_config {
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
-    int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default full) */
+    int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default args; full when a setting needs it) */
     /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
        src/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
        api id. "A+B" those, "all" every one, "all-A-B" all but those; unset or empty none. */
@@ -75,13 +75,15 @@ enum hv_start_mode {
 };
 
 /* HIPVIS_RECORD: what a call of the serving step (async copy, graph launch,
- * stream / device / event synchronize) writes on the calling thread. "full"
- * (default): the record as the analyzer reads it, derived in the process.
- * "args": its argument words, flagged HV_CALL_ARGS, and its Python site; the
- * reader derives the rest from the merged records (src/format/derive.h,
- * docs/trace-format.md "Argument records"). Needs what no reader can
- * rebuild to be off: the rewrite check and payloads (hashes at the call),
- * stacks, the probe, guards (in-process epochs), HIPVIS_START windows. */
+ * stream / device / event synchronize) writes on the calling thread.
+ * "args" (the default): its argument words, flagged HV_CALL_ARGS, and its
+ * Python site; the reader derives the rest from the merged records
+ * (src/format/derive.h, docs/trace-format.md "Argument records"), and the
+ * rewrite check's sampled calls still take the full path. "full": the
+ * record as the analyzer reads it, derived in the process. Unset, a setting
+ * that needs the full record at the call (payloads, stacks, the probe,
+ * guards, HIPVIS_START windows) selects "full"; "args" set with one of them
+ * is an error naming it. */
 enum hv_record_mode {
     HV_RECORD_FULL = 0,          /* "full" */
     HV_RECORD_ARGS = 1,          /* "args" */

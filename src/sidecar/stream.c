@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "format/derive.h"
 #include "format/reorder.h"
 #include "format/strtab.h"
 
@@ -53,6 +54,9 @@ static void block_free(struct block *b)
 
 struct sc_stream {
     struct hv_engine *e;
+    /* HIPVIS_RECORD=args processes (HV_HDR_DERIVE): what the reader derives,
+     * derived here, on the records in the order the engine gets them. */
+    struct hv_derive derive;
     struct hv_findings f;
     struct hv_strtab strings;
     struct hv_reorder q;
@@ -93,6 +97,7 @@ struct sc_stream *sc_stream_new(const struct hv_file_header *hdr, const char *la
     s->f.observer_ctx = s;
     s->on_new = on_new;
     s->ctx = ctx;
+    s->derive.on = (hdr->flags & HV_HDR_DERIVE) != 0;
     /* Sized for a cycle's usual volume up front: growing while the rings
      * are full is when it hurts. */
     for (int i = 0; i < 2; i++)
@@ -137,6 +142,8 @@ static const struct hv_rec_header *resolve(const struct sc_stream *s, const stru
 
 static void feed(struct sc_stream *s, const struct hv_rec_header *rec)
 {
+    if (s->derive.on)   /* the stream's own copy (sc_stream_stage) */
+        hv_derive_record(&s->derive, (struct hv_rec_header *)(uintptr_t)rec);
     if (rec->type == HV_REC_STRING && rec->size >= sizeof(struct hv_string)) {
         const struct hv_string *str = (const struct hv_string *)rec;
         if (str->len <= rec->size - sizeof *str)
@@ -195,6 +202,7 @@ void sc_stream_free(struct sc_stream *s)
     hv_findings_free(&s->f);
     hv_strtab_free(&s->strings);
     hv_reorder_free(&s->q);
+    hv_derive_free(&s->derive);
     block_free(&s->blk[0]);
     block_free(&s->blk[1]);
     free(s);

@@ -40,7 +40,10 @@ import tempfile
 
 
 def run(build, lib, trace, floor_apis=None):
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "tests", "double"), HIPVIS_QUIET="1")
+    # Every build here, the shipped one included, against the full records
+    # (HIPVIS_RECORD=full): the floor builds' figures are measured against them.
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "tests", "double"), HIPVIS_QUIET="1",
+               HIPVIS_RECORD="full")
     env.pop("LD_PRELOAD", None)
     env.pop("HIPVIS_FLOOR_APIS", None)
     if floor_apis is not None:
@@ -62,7 +65,8 @@ def calls(build, trace):
 
 def sites(build, lib, trace, floor_apis):
     """(api of the call, reason) of every Python stack a ctypes decode loop's trace holds."""
-    env = dict(os.environ, LD_PRELOAD=lib, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", HIPVIS_FLOOR_APIS=floor_apis)
+    env = dict(os.environ, LD_PRELOAD=lib, HIPVIS_OUTPUT=trace, HIPVIS_QUIET="1", HIPVIS_FLOOR_APIS=floor_apis,
+               HIPVIS_RECORD="full")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     subprocess.run([sys.executable, os.path.join(root, "tests", "apps", "ctypes_decode.py"),
                     os.path.join(build, "tests", "double", "libamdhip64.so.5"), "--steps", "12", "--prefill-every", "4"],

@@ -143,15 +143,19 @@ class Observe(Suite):
                        "; ".join(f"seq {q} {a}: {w}" for q, a, w in bad[:5]) or "no kernel arguments")
 
     def case_args_records(self):
-        """HIPVIS_RECORD=args (argument records for the step's calls, the rest
-        derived by the reader, src/format/derive.c): the same program traced
-        once in full and once so reads the same, record for record and field
-        for field, and the analyzer reports the same findings. Full mode with
-        the rewrite check off (args mode has none: its copy records would
-        carry the check's hash). Address randomisation off (setarch -R), so
-        that both runs see the same pointers; a per-thread stream's id holds
-        its thread id, which differs between runs and is compared as the
-        record's own thread."""
+        """HIPVIS_RECORD=args, the default (argument records for the step's
+        calls, the rest derived by the reader, src/format/derive.c): the same
+        program traced with HIPVIS_RECORD=full and with args reads the same,
+        record for record and field for field, and the analyzer reports the
+        same findings. Twice: with the rewrite check off (every step call an
+        argument record) and with it on every copy (HIPVIS_REWRITE_EVERY=1:
+        async copies and the synchronizes that observe them take the full
+        path, the graph launches stay argument records: the two kinds
+        mixed); at the default sampling the two modes check different copies
+        (args counts every async copy). Address randomisation off (setarch
+        -R), so that both runs see the same pointers; a per-thread stream's id
+        holds its thread id, which differs between runs and is compared as
+        the record's own thread."""
         decode = os.path.join(self.apps, "decode_loop")
         hsaco = os.path.join(self.apps, "decode_kernels-gfx950.hsaco")
         ctypes_app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "ctypes_decode.py")
@@ -165,44 +169,61 @@ class Observe(Suite):
                                                  "--steps", "16", "--prefill-every", "8", "--code-object", hsaco], {}),
         }
         programs.update({f"sync_cases {c}": ([self.prog, c, "3"], {}) for c in CASES})
-        rebuilt = 0
-        for name, (argv, env) in programs.items():
-            tag = name.replace(" ", "_").replace("/", "_")
-            full = self.trace_of(f"full.{tag}", ["setarch", "-R", *argv], HIPVIS_REWRITE_CHECK_KB="0", **env)
-            args = self.trace_of(f"args.{tag}", ["setarch", "-R", *argv], HIPVIS_RECORD="args", **env)
-            a, b = comparable(self.records(full)), comparable(self.records(args))
-            diff = [(x, y) for x, y in zip(a, b) if x != y]
-            raw = self.raw_records(args)
-            n_args = sum(1 for r in raw if r.get("args"))
-            rebuilt += n_args
-            self.check(len(a) == len(b) and not diff and n_args > 0,
-                       f"{name}: {len(b)} records the same in args mode ({n_args} argument records rebuilt)",
-                       f"{len(a)} / {len(b)} records; first differing: "
-                       + (repr({k: (v, diff[0][1].get(k)) for k, v in diff[0][0].items() if diff[0][1].get(k) != v})
-                          if diff else "none") + ("" if n_args else "; no argument record written"))
-            fa, fb = self.findings(full), self.findings(args)
-            self.check(fa == fb, f"{name}: the same {len(fa)} findings", f"{fa} / {fb}")
+        for check, evidence in (("rewrite check off", {"HIPVIS_REWRITE_CHECK_KB": "0"}),
+                                ("every copy checked", {"HIPVIS_REWRITE_EVERY": "1"})):
+            for name, (argv, env) in programs.items():
+                tag = (check + "." + name).replace(" ", "_").replace("/", "_")
+                full = self.trace_of(f"full.{tag}", ["setarch", "-R", *argv], HIPVIS_RECORD="full", **evidence, **env)
+                args = self.trace_of(f"args.{tag}", ["setarch", "-R", *argv], **evidence, **env)
+                a, b = comparable(self.records(full)), comparable(self.records(args))
+                diff = [(x, y) for x, y in zip(a, b) if x != y]
+                raw = self.raw_records(args)
+                n_args = sum(1 for r in raw if r.get("type") == "call" and r.get("argument_record"))
+                flagged = raw[0].get("argument_records") and not self.raw_records(full)[0].get("argument_records")
+                self.check(len(a) == len(b) and not diff and n_args > 0 and flagged,
+                           f"{check}, {name}: {len(b)} records the same ({n_args} argument records rebuilt)",
+                           f"{len(a)} / {len(b)} records; first differing: "
+                           + (repr({k: (v, diff[0][1].get(k)) for k, v in diff[0][0].items() if diff[0][1].get(k) != v})
+                              if diff else "none") + ("" if n_args else "; no argument record written")
+                           + ("" if flagged else "; header flags wrong"))
+                fa, fb = self.findings(full), self.findings(args)
+                self.check(fa == fb, f"{check}, {name}: the same {len(fa)} findings", f"{fa} / {fb}")
         # Two calling threads: their interleaving and their threads' heaps differ
         # between runs, so findings by rule and buffer (name and size), not address.
         two = [decode, "--steps", "64", "--threads", "2"]
-        fa = self.findings(self.trace_of("full.threads", two, HIPVIS_REWRITE_CHECK_KB="0"), by_name=True)
-        fb = self.findings(self.trace_of("args.threads", two, HIPVIS_RECORD="args"), by_name=True)
+        fa = self.findings(self.trace_of("full.threads", two, HIPVIS_RECORD="full"), by_name=True)
+        fb = self.findings(self.trace_of("args.threads", two), by_name=True)
         self.check(fa == fb and fa, f"decode_loop --threads 2: the same {len(fa)} findings", f"{fa} / {fb}")
+        # At the defaults the rewrite check still samples the copies in args mode.
+        recs = self.raw_records(self.trace_of("args.sampled", [decode, "--steps", "64", "--host-rewrite"]))
+        full_copies = [r for r in recs if r.get("api") == "hipMemcpyAsync" and not r.get("argument_record")]
+        args_copies = [r for r in recs if r.get("api") == "hipMemcpyAsync" and r.get("argument_record")]
+        hashed = [r for r in full_copies if r.get("payload_hash", "0x0") != "0x0"]
+        self.check(hashed and len(args_copies) > 10 * len(full_copies),
+                   f"defaults: {len(hashed)} of {len(full_copies) + len(args_copies)} async copies checked "
+                   f"(full records), the rest argument records",
+                   f"{len(full_copies)} full, {len(args_copies)} argument records, {len(hashed)} hashed")
 
     def case_args_conflicts(self):
-        """HIPVIS_RECORD=args with a setting it cannot honour, or a bad value:
-        tracing off, the message naming the variable; no trace written."""
-        for env, want in (({"HIPVIS_RECORD": "args", "HIPVIS_GUARD": "stream-sync"}, "HIPVIS_GUARD"),
-                          ({"HIPVIS_RECORD": "args", "HIPVIS_REWRITE_CHECK_KB": "16"}, "HIPVIS_REWRITE_CHECK_KB"),
-                          ({"HIPVIS_RECORD": "args", "HIPVIS_START": "profiler"}, "HIPVIS_START"),
-                          ({"HIPVIS_RECORD": "argz"}, 'HIPVIS_RECORD="argz" is not accepted: expected full or args')):
-            out = os.path.join(self.tmp, "conflict.hvt")
+        """HIPVIS_RECORD=args with a setting that needs the full record at the
+        call, or a bad value: tracing off, the message naming the variable, no
+        trace written; the same setting without HIPVIS_RECORD traces in full."""
+        for i, (env, want) in enumerate((({"HIPVIS_RECORD": "args", "HIPVIS_GUARD": "stream-sync"}, "HIPVIS_GUARD"),
+                                         ({"HIPVIS_RECORD": "args", "HIPVIS_PAYLOAD_BYTES": "64"}, "HIPVIS_PAYLOAD_BYTES"),
+                                         ({"HIPVIS_RECORD": "args", "HIPVIS_START": "profiler"}, "HIPVIS_START"),
+                                         ({"HIPVIS_RECORD": "argz"},
+                                          'HIPVIS_RECORD="argz" is not accepted: expected full or args'))):
+            out = os.path.join(self.tmp, f"conflict{i}.hvt")
             e = dict(os.environ, LD_LIBRARY_PATH=self.double, LD_PRELOAD=self.lib, HIPVIS_OUTPUT=out, **env)
             p = subprocess.run([self.prog, "null-sync-blocking", "0"], env=e, capture_output=True, text=True,
                                timeout=60)
             self.check(p.returncode == 0 and want in p.stderr and "tracing disabled" in p.stderr
                        and not os.path.exists(out), f"{env}: refused, naming {want.split('=')[0]}",
                        f"rc {p.returncode}, stderr {p.stderr.strip()!r}")
+        raw = self.raw_records(self.trace_of("payload.full", [self.prog, "null-sync-blocking", "0"],
+                                             HIPVIS_PAYLOAD_BYTES="64"))
+        self.check(not raw[0].get("argument_records") and not any(r.get("argument_record") for r in raw),
+                   "HIPVIS_PAYLOAD_BYTES=64 alone: full records", repr(raw[0]))
 
     def raw_records(self, trace):
         p = subprocess.run([self.dump, "--raw", "--json", trace], capture_output=True, text=True)

@@ -100,7 +100,9 @@
  * record machinery (ordered clock, ring reserve and commit, the record's
  * lines): on the GPU decode loop build 1 read within the noise floor where
  * the shipped library reads +2-3% (docs/validation.md, tenth session). Its
- * traces are for counting, not for the analyzer.
+ * traces are for counting, not for the analyzer. These builds compare
+ * against the full records: run them with HIPVIS_RECORD=full (otherwise
+ * the step's calls are argument records before the floor is asked).
  */
 #ifndef HV_RECORD_FLOOR
 #define HV_RECORD_FLOOR 0
@@ -167,13 +169,44 @@ static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t 
             hv_args_site((t), (api), seq_, w0_);                                                  \
     } while (0)
 
-/* The trace part of a wrapper: an argument record when HIPVIS_RECORD=args
- * and the API is one of HV_ARGS_APIS (hipvis/api.h; `api` is the wrapper's
- * constant, so the test folds away in every other wrapper), else `trace`
- * (through HV_TRACE_PART). */
+/*
+ * Whether this call, of HV_ARGS_APIS family `f`, is written as its
+ * arguments (HIPVIS_RECORD=args): yes, but where the rewrite check wants
+ * the full filler. An async copy takes the full path once in
+ * HIPVIS_REWRITE_EVERY per thread (its tick, t->args_tick, counts every
+ * async copy: no memory kind is looked up here), with the check's own tick
+ * at 0 so that the filler checks it when it is an eligible pinned H2D copy
+ * (a turn that is not one leaves nothing to observe); a synchronize takes
+ * it while a checked copy waits for its observation (hv_hot.ev_pending),
+ * so that the filler re-hashes the source. Everything else the full
+ * fillers would do at these calls is the reader's (derive.c) or refused
+ * in this mode (config.c).
+ */
+static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f)
+{
+    if (f == HV_ARGS_COPY) {
+        if (!(hv_hot.ev_flags & HV_EV_REWRITE))
+            return 1;
+        if (t->args_tick) {
+            t->args_tick--;
+            return 1;
+        }
+        t->args_tick = hv_hot.rewrite_every - 1;
+        t->rewrite_skip = 0;
+        return 0;
+    }
+    if (f == HV_ARGS_GRAPH)
+        return 1;
+    return atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed) == 0;
+}
+/* The trace part of a wrapper: an argument record when HIPVIS_RECORD=args,
+ * the API is one of HV_ARGS_APIS (hipvis/api.h; `api` is the wrapper's
+ * constant, so the test folds away in every other wrapper) and
+ * hv_args_now says so, else `trace` (through HV_TRACE_PART). */
 #define HV_TRACE_CALL(t, api, r, args, trace)                                                     \
     do {                                                                                          \
-        if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 0))                     \
+        if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 0) && \
+            hv_args_now((t), hv_args_family(api)))                                                \
             HV_RAW_RECORD(t, api, r, args, HV_CALL_ARGS, 1);                                      \
         else                                                                                      \
             HV_TRACE_PART(t, api, r, args, trace);                                                \
