@@ -34,7 +34,7 @@ static const struct hv_field call_fields[] = {
     ENUM("capture", C, capture, hv_capture_name, T_),
     BIT("nested", C, flags, HV_CALL_NESTED, T_),
     BIT("capturing", C, flags, HV_CALL_CAPTURING, T_),
-    BIT("argument_record", C, flags, HV_CALL_ARGS, T_),   /* not derived yet: only hipvis-dump --raw shows one */
+    BIT("argument_record", C, flags, HV_CALL_ARGS, HV_FLD_IFSET),   /* not derived yet: only --raw shows one */
 };
 
 static const struct hv_field copy_fields[] = {
@@ -435,7 +435,7 @@ static const struct hv_field header_fields[] = {
     F("ring_kb", H, ring_kb, HV_FMT_U, 0),
     BIT("payloads", H, flags, HV_HDR_PAYLOADS, 0),
     BIT("stacks", H, flags, HV_HDR_STACKS, 0),
-    BIT("argument_records", H, flags, HV_HDR_DERIVE, 0),   /* HIPVIS_RECORD=args: the reader derives */
+    BIT("argument_records", H, flags, HV_HDR_DERIVE, HV_FLD_IFSET),   /* HIPVIS_RECORD=args: the reader derives */
     CHARS("hipvis_version", H, hipvis_version),
     CHARS("host", H, host),
     CHARS("runtime_path", H, runtime_path),

@@ -32,6 +32,10 @@ enum hv_field_fmt {
 #define HV_FLD_TERSE    0x1u  /* text mode leaves it out when 0 */
 #define HV_FLD_TERSE_M1 0x2u  /* text mode leaves it out when -1 */
 #define HV_FLD_NOTEXT   0x4u  /* text mode prints it elsewhere (or not at all) */
+/* Every mode leaves it out when 0: a field added after traces without it
+ * were written, so that what they print stays byte for byte as it was
+ * (tests/format/check_v1.py). */
+#define HV_FLD_IFSET    0x8u
 
 struct hv_field {
     const char *name;

@@ -118,9 +118,14 @@ static void value(struct em *e, const struct hv_field *f, const void *base, unsi
         fprintf(e->o, "%" PRIu64, v);
 }
 
-/* Text mode's terse rule: leave out fields at their "nothing to say" value. */
-static int skip_in_text(const struct em *e, const struct hv_field *f, const void *base)
+/* Text mode's terse rule: leave out fields at their "nothing to say" value
+ * (and, in every mode, an HV_FLD_IFSET field at 0). */
+static int skip_field(const struct em *e, const struct hv_field *f, const void *base)
 {
+    if ((f->flags & HV_FLD_IFSET) && f->count == 1 &&
+        (f->fmt == HV_FMT_BIT ? ((uint64_t)hv_field_get_signed(f, base, 0) & f->mask) == 0
+                              : hv_field_get_signed(f, base, 0) == 0))
+        return 1;
     if (e->json)
         return 0;
     if (f->flags & HV_FLD_NOTEXT)
@@ -141,7 +146,7 @@ static void fields(struct em *e, struct hv_field_list l, const void *base)
 {
     for (size_t k = 0; k < l.n; k++) {
         const struct hv_field *f = &l.f[k];
-        if (skip_in_text(e, f, base))
+        if (skip_field(e, f, base))
             continue;
         key(e, f->name);
         if (f->count > 1 && f->fmt != HV_FMT_CHARS) {

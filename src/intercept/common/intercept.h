@@ -169,23 +169,29 @@ static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t 
             hv_args_site((t), (api), seq_, w0_);                                                  \
     } while (0)
 
+/* The runtime memcpy kinds: hipMemcpyKind and cudaMemcpyKind number
+ * HostToHost..Default 0..4 alike (front ends assert it). */
+enum hv_copy_kind { HV_KIND_H2H = 0, HV_KIND_H2D = 1, HV_KIND_D2H = 2, HV_KIND_D2D = 3, HV_KIND_DEFAULT = 4 };
+
 /*
  * Whether this call, of HV_ARGS_APIS family `f`, is written as its
  * arguments (HIPVIS_RECORD=args): yes, but where the rewrite check wants
- * the full filler. An async copy takes the full path once in
- * HIPVIS_REWRITE_EVERY per thread (its tick, t->args_tick, counts every
- * async copy: no memory kind is looked up here), with the check's own tick
- * at 0 so that the filler checks it when it is an eligible pinned H2D copy
- * (a turn that is not one leaves nothing to observe); a synchronize takes
- * it while a checked copy waits for its observation (hv_hot.ev_pending),
- * so that the filler re-hashes the source. Everything else the full
- * fillers would do at these calls is the reader's (derive.c) or refused
- * in this mode (config.c).
+ * the full filler. An async copy whose kind may be host-to-device (`kind`
+ * H2D or Default: the check's candidates, told apart with no memory-kind
+ * lookup) takes the full path once in HIPVIS_REWRITE_EVERY per thread
+ * (its tick, t->args_tick), with the check's own tick at 0 so that the
+ * filler checks it when its source is pinned (a turn that is not leaves
+ * nothing to observe; other copies never tick, so a loop's other copies
+ * cannot make the turns miss its H2D ones); a synchronize takes it while a
+ * checked copy waits for its observation (hv_hot.ev_pending), so that the
+ * filler re-hashes the source. Everything else the full fillers would do
+ * at these calls is the reader's (derive.c) or refused in this mode
+ * (config.c).
  */
-static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f)
+static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, int kind)
 {
     if (f == HV_ARGS_COPY) {
-        if (!(hv_hot.ev_flags & HV_EV_REWRITE))
+        if (!(hv_hot.ev_flags & HV_EV_REWRITE) || (kind != HV_KIND_H2D && kind != HV_KIND_DEFAULT))
             return 1;
         if (t->args_tick) {
             t->args_tick--;
@@ -199,6 +205,19 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f)
         return 1;
     return atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed) == 0;
 }
+/* A copy's kind among a wrapper's `args` (its fourth: HV_ARGS_APIS's copy
+ * words), 0 for a call with fewer; taken as its first bytes, as
+ * HV_RAW_STORE takes a word, so that it compiles for any wrapper (only the
+ * copies' is ever used). */
+#define HV_ARG4_(a, b, c, d, ...) d
+#define HV_ARG4(...) HV_ARG4_(__VA_ARGS__)
+#define HV_ARGS_KIND(args)                                                                        \
+    __extension__({                                                                               \
+        __typeof__(HV_ARG4(HV_RAW_UNPAREN args, 0, 0, 0, 0)) k_ = HV_ARG4(HV_RAW_UNPAREN args, 0, 0, 0, 0); \
+        uint64_t w_ = 0;                                                                          \
+        memcpy(&w_, &k_, sizeof k_ < sizeof w_ ? sizeof k_ : sizeof w_);                          \
+        (int)w_;                                                                                  \
+    })
 /* The trace part of a wrapper: an argument record when HIPVIS_RECORD=args,
  * the API is one of HV_ARGS_APIS (hipvis/api.h; `api` is the wrapper's
  * constant, so the test folds away in every other wrapper) and
@@ -206,7 +225,7 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f)
 #define HV_TRACE_CALL(t, api, r, args, trace)                                                     \
     do {                                                                                          \
         if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 0) && \
-            hv_args_now((t), hv_args_family(api)))                                                \
+            hv_args_now((t), hv_args_family(api), hv_args_family(api) == HV_ARGS_COPY ? HV_ARGS_KIND(args) : 0)) \
             HV_RAW_RECORD(t, api, r, args, HV_CALL_ARGS, 1);                                      \
         else                                                                                      \
             HV_TRACE_PART(t, api, r, args, trace);                                                \
@@ -400,7 +419,6 @@ struct hv_copy_desc {
     int dst_device, src_device;
 };
 
-enum hv_copy_kind { HV_KIND_H2H = 0, HV_KIND_H2D = 1, HV_KIND_D2H = 2, HV_KIND_D2D = 3, HV_KIND_DEFAULT = 4 };
 
 /* Direction of a copy: the runtime kind when it names one; for the Default
  * kind, by address, as the runtime decides, from the allocations we saw
