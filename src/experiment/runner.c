@@ -35,6 +35,9 @@ static void child_env(const struct ex_job *job, const struct ex_arm *arm, const 
     unsetenv("HIPVIS_GUARD");
     unsetenv("HIPVIS_PROBE");
     unsetenv("HIPVIS_SIDECAR");
+    /* Each arm's settings choose the record mode (a guard arm needs full
+     * records): an inherited HIPVIS_RECORD=args would refuse them. */
+    unsetenv("HIPVIS_RECORD");
     snprintf(out, sizeof out, "%s/hipvis.%%p.zst", dir);
     setenv("HIPVIS_OUTPUT", out, 1);
     setenv("HIPVIS_QUIET", "1", 1);

@@ -21,13 +21,11 @@ enum {
  * cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are all 1. */
 #define NONBLOCKING 0x1u
 
-static uint8_t api_class(struct hv_derive *d, uint16_t api)
+/* An API's op class (low 4 bits) and class above (CLS_*), asked once per
+ * API and kept in d->info (0: not asked yet; bit 7 set once it is). */
+#define INFO_KNOWN 0x80u
+static uint8_t api_info_slow(struct hv_derive *d, uint16_t api)
 {
-    if (api >= HV_API__MAX)
-        return CLS_NONE;
-    uint8_t v = d->cls[api];
-    if (v)
-        return (uint8_t)(v - 1);
     const char *n = hv_api_name(api);
     enum hv_op op = hv_api_op(api);
     uint8_t c = CLS_NONE;
@@ -42,8 +40,15 @@ static uint8_t api_class(struct hv_derive *d, uint16_t api)
         c = CLS_BEGIN_CAPTURE;
     else if (op == HV_OP_CAPTURE && strstr(n, "EndCapture"))
         c = CLS_END_CAPTURE;
-    d->cls[api] = (uint8_t)(c + 1);
-    return c;
+    _Static_assert(HV_OP__COUNT <= 16, "an op class fits 4 bits");
+    return d->info[api] = (uint8_t)(INFO_KNOWN | c << 4 | (unsigned)op);
+}
+static inline uint8_t api_info(struct hv_derive *d, uint16_t api)
+{
+    if (api >= HV_API__MAX)
+        return INFO_KNOWN | HV_OP_OTHER;
+    uint8_t v = d->info[api];
+    return v ? v : api_info_slow(d, api);
 }
 
 void hv_derive_free(struct hv_derive *d)
@@ -96,7 +101,7 @@ static uint32_t entry(struct hv_derive *d, struct hv_u64map *ix, void **arr, uin
  * device it is first named on (derive_streams.py EpochModel.name). NULL
  * out of memory. */
 #define UNNAMED INT32_MIN
-static struct hv_derive_stream *stream_at(struct hv_derive *d, uint64_t id)
+static struct hv_derive_stream *stream_at_slow(struct hv_derive *d, uint64_t id)
 {
     int made;
     uint32_t i = entry(d, &d->stream_ix, (void **)&d->streams, &d->nstreams, &d->cap_streams, sizeof *d->streams, id,
@@ -105,34 +110,55 @@ static struct hv_derive_stream *stream_at(struct hv_derive *d, uint64_t id)
         return NULL;
     if (made)
         d->streams[i].device = UNNAMED;
+    d->last_stream = id;
+    d->last_stream_ix = i + 1;
     return &d->streams[i];
 }
+static inline struct hv_derive_stream *stream_at(struct hv_derive *d, uint64_t id)
+{
+    if (d->last_stream_ix && d->last_stream == id)
+        return &d->streams[d->last_stream_ix - 1];
+    return stream_at_slow(d, id);
+}
 
-static struct hv_derive_stream *stream_named(struct hv_derive *d, uint64_t id, int32_t device)
+static inline struct hv_derive_stream *stream_named(struct hv_derive *d, uint64_t id, int32_t device)
 {
     struct hv_derive_stream *s = stream_at(d, id);
-    if (s && s->device == UNNAMED)
+    if (s && s->device == UNNAMED) {
         s->device = device;
+        s->device_ix = 0;   /* epoch_of looked up device 0 for it until now */
+    }
     return s;
 }
 
-static struct hv_derive_device *device_at(struct hv_derive *d, int32_t dev)
+static inline struct hv_derive_device *device_at(struct hv_derive *d, int32_t dev)
 {
+    int small = dev >= 0 && dev < HV_DERIVE_DEVICES;
+    if (small && d->device_slot[dev])
+        return &d->devices[d->device_slot[dev] - 1];
     uint32_t i = entry(d, &d->device_ix, (void **)&d->devices, &d->ndevices, &d->cap_devices, sizeof *d->devices,
                        (uint64_t)(uint32_t)dev, NULL);
-    return i == HV_U64MAP_NONE ? NULL : &d->devices[i];
+    if (i == HV_U64MAP_NONE)
+        return NULL;
+    if (small)
+        d->device_slot[dev] = i + 1;
+    return &d->devices[i];
 }
 
 /* A stream's epoch: its own observations, its device's device
  * synchronizes and, unless it is non-blocking, its device's legacy-stream
  * synchronizes (derive_streams.py EpochModel.epoch). */
-static uint64_t epoch_of(struct hv_derive *d, const struct hv_derive_stream *s)
+static inline __attribute__((always_inline)) uint64_t epoch_of(struct hv_derive *d, struct hv_derive_stream *s)
 {
     if (!s)
         return HV_EPOCH_UNKNOWN;
-    struct hv_derive_device *g = device_at(d, s->device == UNNAMED ? 0 : s->device);
-    if (!g)
-        return HV_EPOCH_UNKNOWN;
+    if (!s->device_ix) {
+        struct hv_derive_device *g = device_at(d, s->device == UNNAMED ? 0 : s->device);
+        if (!g)
+            return HV_EPOCH_UNKNOWN;
+        s->device_ix = (uint32_t)(g - d->devices) + 1;
+    }
+    const struct hv_derive_device *g = &d->devices[s->device_ix - 1];
     return s->own + g->gen_device + (s->nonblocking ? 0 : g->gen_legacy);
 }
 
@@ -154,6 +180,7 @@ static uint32_t alloc_upper(const struct hv_derive *d, uint64_t addr)
 
 static void alloc_add(struct hv_derive *d, uint64_t base, uint64_t bytes, uint8_t mem)
 {
+    d->alloc_memo[0] = d->alloc_memo[1] = 0;
     uint32_t i = alloc_upper(d, base);
     if (i && d->allocs[i - 1].base == base) {   /* the same base again replaces the entry */
         d->allocs[i - 1].bytes = bytes;
@@ -171,6 +198,7 @@ static void alloc_add(struct hv_derive *d, uint64_t base, uint64_t bytes, uint8_
 
 static void alloc_remove(struct hv_derive *d, uint64_t base)
 {
+    d->alloc_memo[0] = d->alloc_memo[1] = 0;
     uint32_t i = alloc_upper(d, base);
     if (!i || d->allocs[i - 1].base != base)
         return;
@@ -178,14 +206,25 @@ static void alloc_remove(struct hv_derive *d, uint64_t base)
     d->nallocs--;
 }
 
-/* The memory kind of the allocation holding addr, HV_MEM_UNKNOWN for none. */
-static uint8_t mem_at(const struct hv_derive *d, uint64_t addr)
+/* The memory kind of the allocation holding addr, HV_MEM_UNKNOWN for none.
+ * The last two allocations found answer first (a step copies between the
+ * same two buffers); any change to the allocations forgets them. */
+static inline uint8_t mem_at(struct hv_derive *d, uint64_t addr)
 {
+    for (int k = 0; k < 2; k++) {
+        uint32_t m = d->alloc_memo[k];
+        if (m && addr - d->allocs[m - 1].base < d->allocs[m - 1].bytes)
+            return d->allocs[m - 1].mem;
+    }
     uint32_t i = alloc_upper(d, addr);
     if (!i)
         return HV_MEM_UNKNOWN;
     const struct hv_derive_alloc *a = &d->allocs[i - 1];
-    return addr - a->base < a->bytes ? a->mem : HV_MEM_UNKNOWN;
+    if (addr - a->base >= a->bytes)
+        return HV_MEM_UNKNOWN;
+    d->alloc_memo[1] = d->alloc_memo[0];
+    d->alloc_memo[0] = i;
+    return a->mem;
 }
 
 /* ---- argument records ---- */
@@ -222,7 +261,7 @@ static void set_stream(struct hv_call *c, uint64_t s, const struct args_api *a)
 }
 
 /* A copy's direction and sides as the wrappers write them (intercept.h HV_COPY_SIDES). */
-static void copy_sides(const struct hv_derive *d, struct hv_copy_args *a)
+static void copy_sides(struct hv_derive *d, struct hv_copy_args *a)
 {
     uint8_t dm = mem_at(d, a->dst), sm = mem_at(d, a->src);
     uint8_t dir;
@@ -312,8 +351,9 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
         rebuild(d, c);
     int32_t dev = c->device;
     int ok = c->result == 0;
-    enum hv_op op = hv_api_op(c->api);
-    uint8_t cls = api_class(d, c->api);
+    uint8_t info = api_info(d, c->api);
+    enum hv_op op = (enum hv_op)(info & 0xf);
+    uint8_t cls = (uint8_t)(info >> 4 & 0x7);
     if (cls == CLS_STREAM_CREATE && ok && c->a.stream.handle) {
         struct hv_derive_stream *s = stream_named(d, c->a.stream.handle, dev);
         if (s)

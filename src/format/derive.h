@@ -30,6 +30,7 @@
 
 struct hv_derive_stream {
     int32_t device;            /* the calling thread's device where the stream was first named */
+    uint32_t device_ix;        /* its entry in devices + 1 (0: not looked up since it was named) */
     uint8_t nonblocking;       /* created with the non-blocking flag */
     uint32_t capture;          /* capture id while capturing, 0 otherwise */
     uint64_t own;              /* observations of this stream itself */
@@ -56,15 +57,24 @@ struct hv_derive {
     int on;                    /* the trace has HV_HDR_DERIVE */
     int oom;                   /* a table could not grow: later fields are as written */
     struct hv_u64map stream_ix, device_ix, event_ix;
+    /* The stream named last (a loop names one stream call after call): its
+     * id and index + 1 (0: none yet). */
+    uint64_t last_stream;
+    uint32_t last_stream_ix;
     struct hv_derive_stream *streams;
     struct hv_derive_device *devices;
+    /* Devices 0..HV_DERIVE_DEVICES-1 index by number (device + 1 into
+     * device_slot, 0: none yet); others through device_ix. */
+#define HV_DERIVE_DEVICES 64
+    uint32_t device_slot[HV_DERIVE_DEVICES];
     struct hv_derive_event *events;
     uint32_t nstreams, cap_streams, ndevices, cap_devices, nevents, cap_events;
     struct hv_derive_alloc *allocs;   /* sorted by base */
     uint32_t nallocs, cap_allocs;
+    uint32_t alloc_memo[2];    /* the last two allocations mem_at found, index + 1 (0: none) */
     uint32_t next_capture;
     uint64_t rebuilt;          /* argument records rebuilt */
-    uint8_t cls[HV_API__MAX];  /* per api: 0 not asked yet, else derive.c's class + 1 */
+    uint8_t info[HV_API__MAX]; /* per api: 0 not asked yet, else its op and derive.c's class */
 };
 
 void hv_derive_free(struct hv_derive *d);
