@@ -285,6 +285,8 @@ static void copy_sides(struct hv_derive *d, struct hv_copy_args *a)
 static void rebuild(struct hv_derive *d, struct hv_call *c)
 {
     struct args_api a = args_api(c->api);
+    if (a.family == HV_ARGS_NONE)
+        return;   /* an API this reader has no layout for (a newer writer's): left as written */
     uint64_t w[8];
     memcpy(w, c->a.raw, sizeof w);
     memset(&c->a, 0, sizeof c->a);
@@ -334,9 +336,8 @@ static void rebuild(struct hv_derive *d, struct hv_call *c)
         break;
     }
     default:
-        return;   /* an API this reader has no layout for: left as written */
+        break;
     }
-    d->rebuilt++;
     struct hv_derive_stream *s = c->stream ? stream_named(d, c->stream, c->device) : NULL;
     int capturing = s && s->capture;
     c->flags = (uint8_t)((c->flags & ~HV_CALL_CAPTURING) | (capturing ? HV_CALL_CAPTURING : 0));
@@ -409,7 +410,7 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
     }
 }
 
-void hv_derive_record(struct hv_derive *d, struct hv_rec_header *h)
+int hv_derive_record(struct hv_derive *d, struct hv_rec_header *h)
 {
     if (h->type == HV_REC_CALL && h->size >= sizeof(struct hv_call)) {
         derive_call(d, (struct hv_call *)(void *)h);
@@ -420,4 +421,5 @@ void hv_derive_record(struct hv_derive *d, struct hv_rec_header *h)
             s->own++;
         e->epoch = epoch_of(d, s);
     }
+    return d->oom ? -1 : 0;
 }

@@ -55,7 +55,7 @@ struct hv_derive_alloc {
 /* All zero is the empty state (the reader is calloc'd); `on` is set from the header. */
 struct hv_derive {
     int on;                    /* the trace has HV_HDR_DERIVE */
-    int oom;                   /* a table could not grow: later fields are as written */
+    int oom;                   /* a table could not grow: the reader stops with HV_READ_NOMEM */
     struct hv_u64map stream_ix, device_ix, event_ix;
     /* The stream named last (a loop names one stream call after call): its
      * id and index + 1 (0: none yet). */
@@ -73,12 +73,13 @@ struct hv_derive {
     uint32_t nallocs, cap_allocs;
     uint32_t alloc_memo[2];    /* the last two allocations mem_at found, index + 1 (0: none) */
     uint32_t next_capture;
-    uint64_t rebuilt;          /* argument records rebuilt */
     uint8_t info[HV_API__MAX]; /* per api: 0 not asked yet, else its op and derive.c's class */
 };
 
 void hv_derive_free(struct hv_derive *d);
-/* Derives record `h` (the reader's own copy, delivered in merged order) in place. */
-void hv_derive_record(struct hv_derive *d, struct hv_rec_header *h);
+/* Derives record `h` (the reader's own copy, delivered in merged order) in
+ * place. -1 once a table could not grow (out of memory): from then on the
+ * records cannot be derived, and the caller stops reading. */
+int hv_derive_record(struct hv_derive *d, struct hv_rec_header *h);
 
 #endif

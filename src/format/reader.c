@@ -286,6 +286,16 @@ static int next_one(struct hv_reader *r, const struct hv_rec_header **rec)
     return 1;
 }
 
+/* The derive stage ran out of memory: the records from here on cannot be
+ * given as their writer meant them, so reading stops, as for the window. */
+static int derive_failed(struct hv_reader *r)
+{
+    hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory deriving argument records");
+    r->src = HV_SRC_DEAD;
+    r->err.records_salvaged = r->st.records - 1;   /* the record being derived is not delivered */
+    return -1;
+}
+
 int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
 {
     release_all(r);
@@ -295,8 +305,8 @@ int hv_reader_next(struct hv_reader *r, const struct hv_rec_header **rec)
         return rc;
     }
     int rc = next_one(r, rec);
-    if (rc == 1 && r->derive.on)
-        hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)*rec);
+    if (rc == 1 && r->derive.on && hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)*rec) != 0)
+        return derive_failed(r);
     return rc;
 }
 
@@ -543,7 +553,14 @@ long hv_reader_next_batch(struct hv_reader *r, const struct hv_rec_header **recs
      * each once (the reader's own copies, as the merge renumbered them). */
     if (r->derive.on)
         for (size_t i = 0; i < n; i++)
-            hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)recs[i]);
+            if (hv_derive_record(&r->derive, (struct hv_rec_header *)(uintptr_t)recs[i]) != 0) {
+                int rc = derive_failed(r);
+                r->err.records_salvaged = r->st.records - (n - i);
+                if (!i)
+                    return rc;
+                r->batch_rc = rc;   /* reported by the next call, after the i derived ones */
+                return (long)i;
+            }
     return (long)n;
 }
 

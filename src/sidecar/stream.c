@@ -142,8 +142,12 @@ static const struct hv_rec_header *resolve(const struct sc_stream *s, const stru
 
 static void feed(struct sc_stream *s, const struct hv_rec_header *rec)
 {
-    if (s->derive.on)   /* the stream's own copy (sc_stream_stage) */
-        hv_derive_record(&s->derive, (struct hv_rec_header *)(uintptr_t)rec);
+    /* The stream's own copy (sc_stream_stage); one the derive stage could
+     * not take (out of memory) goes unanalyzed, counted. */
+    if (s->derive.on && hv_derive_record(&s->derive, (struct hv_rec_header *)(uintptr_t)rec) != 0) {
+        s->st.unanalyzed++;
+        return;
+    }
     if (rec->type == HV_REC_STRING && rec->size >= sizeof(struct hv_string)) {
         const struct hv_string *str = (const struct hv_string *)rec;
         if (str->len <= rec->size - sizeof *str)

@@ -419,7 +419,6 @@ struct hv_copy_desc {
     int dst_device, src_device;
 };
 
-
 /* Direction of a copy: the runtime kind when it names one; for the Default
  * kind, by address, as the runtime decides, from the allocations we saw
  * (untracked memory is taken to be host memory). */
