@@ -96,10 +96,11 @@ enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
  * sequences"). Without it seq is one process-wide counter. */
 #define HV_HDR_THREAD_SEQ 0x10u
 /* HIPVIS_RECORD=args: the step's calls may be argument records
- * (HV_CALL_ARGS), and no call's stream epoch or capture state was kept in
- * the process: the reader derives them all, and those records' fields, from
- * the merged records (src/format/derive.h, docs/trace-format.md "Argument
- * records"). A trace without the flag is read as written. */
+ * (HV_CALL_ARGS), and the process no longer advanced stream epochs at the
+ * synchronizes it wrote so: the reader derives every epoch in the trace and
+ * those records' fields from the merged records (src/format/derive.h,
+ * docs/trace-format.md "Argument records"). A trace without the flag is
+ * read as written. */
 #define HV_HDR_DERIVE 0x80000u
 
 struct hv_chunk_header {
@@ -347,7 +348,7 @@ union hv_call_args {
 #define HV_CALL_CAPTURING 0x2u  /* the stream was capturing at the call */
 /* As written (HV_HDR_DERIVE traces): the record holds the call's argument
  * words in a.raw[] (the first 8, 8 bytes each) and no stream; the reader
- * replaces them by the record the shipped fillers write, and clears the flag. */
+ * replaces them by the record the full fillers write, and clears the flag. */
 #define HV_CALL_ARGS 0x4u
 
 enum hv_capture_status { HV_CAPTURE_NONE = 0, HV_CAPTURE_ACTIVE = 1, HV_CAPTURE_INVALIDATED = 2 };

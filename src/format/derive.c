@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hipvis/api.h"
+#include "util/grow.h"
 
 /* What the rules need to know of an API besides its op class; by name,
  * as tests/observe/derive_streams.py tells them apart. */
@@ -63,39 +64,26 @@ void hv_derive_free(struct hv_derive *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Room for one more `size`-byte entry in *arr (n used of *cap); -1 out of memory. */
-static int room(void **arr, uint32_t *cap, uint32_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    uint32_t nc = *cap ? *cap * 2 : 16;
-    void *p = realloc(*arr, (size_t)nc * size);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = nc;
-    return 0;
-}
-
-/* Index of `key` in a table kept through `ix`, a new zeroed entry when it
- * has none (`made` set); HV_U64MAP_NONE out of memory. */
-static uint32_t entry(struct hv_derive *d, struct hv_u64map *ix, void **arr, uint32_t *n, uint32_t *cap,
-                      size_t size, uint64_t key, int *made)
-{
-    uint32_t i = hv_u64map_get(ix, key);
-    if (made)
-        *made = 0;
-    if (i != HV_U64MAP_NONE)
-        return i;
-    if (room(arr, cap, *n, size) != 0 || hv_u64map_put(ix, key, *n) != 0) {
-        d->oom = 1;
-        return HV_U64MAP_NONE;
-    }
-    memset((char *)*arr + (size_t)*n * size, 0, size);
-    if (made)
-        *made = 1;
-    return (*n)++;
-}
+/* Index of `key` in the table `arr` (n of cap entries) kept through map
+ * `ix`, a new zeroed entry when it has none (*made set); HV_U64MAP_NONE
+ * out of memory (d->oom set). A macro: the tables' entries differ in type,
+ * and HV_GROW (util/grow.h) grows each as its own. */
+#define TABLE_ENTRY(d, ix, arr, n, cap, key, made)                                           \
+    __extension__({                                                                          \
+        uint64_t k_ = (key);                                                                 \
+        uint32_t i_ = hv_u64map_get(&(ix), k_);                                              \
+        *(made) = 0;                                                                         \
+        if (i_ == HV_U64MAP_NONE) {                                                          \
+            if (!HV_GROW((arr), (n), (cap), 16) || hv_u64map_put(&(ix), k_, (n)) != 0) {      \
+                (d)->oom = 1;                                                                \
+            } else {                                                                         \
+                memset(&(arr)[(n)], 0, sizeof *(arr));                                       \
+                *(made) = 1;                                                                 \
+                i_ = (n)++;                                                                  \
+            }                                                                                \
+        }                                                                                    \
+        i_;                                                                                  \
+    })
 
 /* A stream's entry, made on first mention; `device` (-1: none) is the
  * device it is first named on (derive_streams.py EpochModel.name). NULL
@@ -104,8 +92,7 @@ static uint32_t entry(struct hv_derive *d, struct hv_u64map *ix, void **arr, uin
 static struct hv_derive_stream *stream_at_slow(struct hv_derive *d, uint64_t id)
 {
     int made;
-    uint32_t i = entry(d, &d->stream_ix, (void **)&d->streams, &d->nstreams, &d->cap_streams, sizeof *d->streams, id,
-                       &made);
+    uint32_t i = TABLE_ENTRY(d, d->stream_ix, d->streams, d->nstreams, d->cap_streams, id, &made);
     if (i == HV_U64MAP_NONE)
         return NULL;
     if (made)
@@ -136,8 +123,8 @@ static inline struct hv_derive_device *device_at(struct hv_derive *d, int32_t de
     int small = dev >= 0 && dev < HV_DERIVE_DEVICES;
     if (small && d->device_slot[dev])
         return &d->devices[d->device_slot[dev] - 1];
-    uint32_t i = entry(d, &d->device_ix, (void **)&d->devices, &d->ndevices, &d->cap_devices, sizeof *d->devices,
-                       (uint64_t)(uint32_t)dev, NULL);
+    int made;
+    uint32_t i = TABLE_ENTRY(d, d->device_ix, d->devices, d->ndevices, d->cap_devices, (uint64_t)(uint32_t)dev, &made);
     if (i == HV_U64MAP_NONE)
         return NULL;
     if (small)
@@ -187,7 +174,7 @@ static void alloc_add(struct hv_derive *d, uint64_t base, uint64_t bytes, uint8_
         d->allocs[i - 1].mem = mem;
         return;
     }
-    if (room((void **)&d->allocs, &d->cap_allocs, d->nallocs, sizeof *d->allocs) != 0) {
+    if (!HV_GROW(d->allocs, d->nallocs, d->cap_allocs, 16)) {
         d->oom = 1;
         return;
     }
@@ -365,8 +352,7 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
         c->epoch = epoch_of(d, s);
     if (cls == CLS_EVENT_RECORD && ok && s) {
         int made;
-        uint32_t i = entry(d, &d->event_ix, (void **)&d->events, &d->nevents, &d->cap_events, sizeof *d->events,
-                           c->a.event.event, &made);
+        uint32_t i = TABLE_ENTRY(d, d->event_ix, d->events, d->nevents, d->cap_events, c->a.event.event, &made);
         if (i != HV_U64MAP_NONE)
             d->events[i] = (struct hv_derive_event){c->stream, c->epoch, c->h.seq, c->h.tid};
     } else if (cls == CLS_WAIT_EVENT && ok && s) {

@@ -46,7 +46,7 @@ struct hv_hot {
     uint32_t rewrite_limit;           /* evidence: largest copy the rewrite check hashes */
     uint32_t rewrite_every;           /* evidence: the check takes one such copy in this many */
     /* tracer: HIPVIS_RECORD=args, the step's calls written as their
-     * arguments (intercept.h HV_ARGS_RECORD); set before the state is ON. */
+     * arguments (intercept.h HV_TRACE_CALL); set before the state is ON. */
     uint32_t record_args;
     struct hv_stream_table *streams;  /* tracer: stream and event state */
     struct hv_alloc_map *allocs;      /* tracer: allocations */
