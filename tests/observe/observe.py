@@ -13,7 +13,9 @@ derives at each call from its tables (epochs, capture state, an event's last
 record, memory kinds and copy directions, kernel arguments' allocations) must
 be what a reader derives from the records alone (derive_streams.py,
 derive_kinds.py), on tests/observe/derive_cases.c, on every case here and on
-the decode loop.
+the decode loop. And the default argument records (HIPVIS_RECORD=args: the
+step's calls as their arguments, the reader's derive stage the rest) must
+read, record for record and finding for finding, as HIPVIS_RECORD=full.
 """
 import json
 import os
@@ -151,8 +153,9 @@ class Observe(Suite):
         argument record) and with it on every copy (HIPVIS_REWRITE_EVERY=1:
         async copies and the synchronizes that observe them take the full
         path, the graph launches stay argument records: the two kinds
-        mixed); at the default sampling the two modes check different copies
-        (args counts every async copy). Address randomisation off (setarch
+        mixed); at the default sampling the two modes may check different
+        copies (args counts async copies of kind H2D or Default, full mode
+        eligible ones). Address randomisation off (setarch
         -R), so that both runs see the same pointers; a per-thread stream's id
         holds its thread id, which differs between runs and is compared as
         the record's own thread."""
