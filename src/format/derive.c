@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/call_rules.h"
 #include "hipvis/api.h"
 #include "util/grow.h"
 
@@ -85,9 +86,8 @@ void hv_derive_free(struct hv_derive *d)
         i_;                                                                                  \
     })
 
-/* A stream's entry, made on first mention; `device` (-1: none) is the
- * device it is first named on (derive_streams.py EpochModel.name). NULL
- * out of memory. */
+/* A stream's entry, made on first mention (its device unnamed until
+ * stream_named: derive_streams.py EpochModel.name). NULL out of memory. */
 #define UNNAMED INT32_MIN
 static struct hv_derive_stream *stream_at_slow(struct hv_derive *d, uint64_t id)
 {
@@ -233,38 +233,24 @@ static struct args_api args_api(uint16_t api)
     }
 }
 
-/* A stream argument canonicalised as the wrappers do (intercept.h
- * hv_sref_of): 0 and the two special handles ((stream)1 legacy, (stream)2
- * per-thread) by the entry point's default-stream convention. */
+/* A stream argument canonicalised as the wrappers do (call_rules.h): 0 and
+ * the two special handles ((stream)1 legacy, (stream)2 per-thread, the same
+ * in all three runtimes) by the entry point's default-stream convention. */
 static void set_stream(struct hv_call *c, uint64_t s, const struct args_api *a)
 {
-    uint64_t pt_id = HV_STREAM_PER_THREAD | c->h.tid, leg_id = HV_STREAM_LEGACY | (uint32_t)c->device;
-    int is_pt = s == 2, is_leg = s == 1, is_null = s == 0;
-    c->stream = is_pt || (is_null && a->spt) ? pt_id : is_leg || is_null ? leg_id : s;
-    c->stream_form = is_pt     ? HV_STREAM_FORM_PER_THREAD
-                     : is_leg  ? a->legacy_form
-                     : is_null ? (a->spt ? HV_STREAM_FORM_SPT_NULL : HV_STREAM_FORM_LEGACY_NULL)
-                               : HV_STREAM_FORM_EXPLICIT;
+    struct hv_sref r = hv_sref_canon(s, a->spt, 1, 2, a->legacy_form, c->h.tid, c->device);
+    c->stream = r.id;
+    c->stream_form = r.form;
 }
 
-/* A copy's direction and sides as the wrappers write them (intercept.h HV_COPY_SIDES). */
+/* A copy's direction and sides as the wrappers write them (call_rules.h HV_COPY_SIDES). */
 static void copy_sides(struct hv_derive *d, struct hv_copy_args *a)
 {
-    uint8_t dm = mem_at(d, a->dst), sm = mem_at(d, a->src);
-    uint8_t dir;
-    if (a->kind <= 3) {
-        dir = (uint8_t)(HV_DIR_H2H + a->kind);
-    } else {
-        int dd = dm == HV_MEM_DEVICE || dm == HV_MEM_MANAGED, sd = sm == HV_MEM_DEVICE || sm == HV_MEM_MANAGED;
-        dir = dd ? (sd ? HV_DIR_D2D : HV_DIR_H2D) : (sd ? HV_DIR_D2H : HV_DIR_H2H);
-    }
-    if ((dir == HV_DIR_H2D || dir == HV_DIR_H2H) && sm == HV_MEM_UNKNOWN)
-        sm = HV_MEM_HOST_PAGEABLE;
-    if ((dir == HV_DIR_D2H || dir == HV_DIR_H2H) && dm == HV_MEM_UNKNOWN)
-        dm = HV_MEM_HOST_PAGEABLE;
-    a->dir = dir;
-    a->dst_mem = dm;
-    a->src_mem = sm;
+    unsigned kinds = mem_at(d, a->dst) | (unsigned)mem_at(d, a->src) << 8;
+    HV_COPY_SIDES((int)a->kind, kinds, dir, dm, sm);
+    a->dir = (uint8_t)dir;
+    a->dst_mem = (uint8_t)dm;
+    a->src_mem = (uint8_t)sm;
 }
 
 /* Replaces an argument record's words by the fields the full filler writes

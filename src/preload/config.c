@@ -273,10 +273,13 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     const char *record = getenv_fn("HIPVIS_RECORD");
     rc |= parse_word("HIPVIS_RECORD", record, record_words, 2, HV_RECORD_ARGS, "full or args", &cfg->record, err,
                      errlen);
-    if (cfg->record == HV_RECORD_ARGS && record && *record && args_conflicts(cfg, getenv_fn, err, errlen))
-        rc = -1;
-    else if (cfg->record == HV_RECORD_ARGS && args_conflicts(cfg, getenv_fn, NULL, 0))
-        cfg->record = HV_RECORD_FULL;
+    int asked = record && *record;
+    if (cfg->record == HV_RECORD_ARGS && args_conflicts(cfg, getenv_fn, asked ? err : NULL, errlen)) {
+        if (asked)
+            rc = -1;
+        else
+            cfg->record = HV_RECORD_FULL;
+    }
     rc |= parse_floor_apis(getenv_fn("HIPVIS_FLOOR_APIS"), cfg->floor_apis, &cfg->floor_apis_set, err, errlen);
 
     rc |= parse_path("HIPVIS_SIDECAR_DIR", getenv_fn("HIPVIS_SIDECAR_DIR"), "/dev/shm", 1, "an absolute directory path",
