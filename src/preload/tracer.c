@@ -350,7 +350,8 @@ static inline __attribute__((always_inline)) void call_fill(struct hv_call *c, c
 #endif
     c->stream = stream;
     c->epoch = epoch;
-    if (zero)
+    /* Expected: the argument records (the default) ask for it. */
+    if (__builtin_expect(zero != 0, 1))
         memset(&c->a, 0, sizeof c->a);
 }
 

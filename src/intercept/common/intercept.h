@@ -188,9 +188,10 @@ static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t 
 static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, int kind)
 {
     if (f == HV_ARGS_COPY) {
-        if (!(hv_hot.ev_flags & HV_EV_REWRITE) || (kind != HV_KIND_H2D && kind != HV_KIND_DEFAULT))
+        /* The H2D copy is the step's own (the loop's metadata): its path falls through. */
+        if (__builtin_expect(!(hv_hot.ev_flags & HV_EV_REWRITE) || (kind != HV_KIND_H2D && kind != HV_KIND_DEFAULT), 0))
             return 1;
-        if (t->args_tick) {
+        if (__builtin_expect(t->args_tick != 0, 1)) {
             t->args_tick--;
             return 1;
         }
@@ -200,7 +201,7 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
     }
     if (f == HV_ARGS_GRAPH)
         return 1;
-    return atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed) == 0;
+    return __builtin_expect(atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed) == 0, 1);
 }
 /* A copy's kind among a wrapper's `args` (its fourth: HV_ARGS_APIS's copy
  * words), 0 for a call with fewer; taken as its first bytes, as
@@ -218,10 +219,15 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
 /* The trace part of a wrapper: an argument record when HIPVIS_RECORD=args,
  * the API is one of HV_ARGS_APIS (hipvis/api.h; `api` is the wrapper's
  * constant, so the test folds away in every other wrapper) and
- * hv_args_now says so, else `trace` (through HV_TRACE_PART). */
+ * hv_args_now says so, else `trace` (through HV_TRACE_PART). The
+ * argument record is the expected branch, as it is the default: laid out
+ * as the wrapper's fall-through path, a step's call takes no jump to a
+ * far block and back (each such taken branch a line and a guess the
+ * predictor may have lost between two calls: docs/validation.md,
+ * thirteenth session), and the full fillers go out of line. */
 #define HV_TRACE_CALL(t, api, r, args, trace)                                                     \
     do {                                                                                          \
-        if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 0) && \
+        if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 1) && \
             hv_args_now((t), hv_args_family(api), hv_args_family(api) == HV_ARGS_COPY ? HV_ARGS_KIND(args) : 0)) \
             HV_RAW_RECORD(t, api, r, args, HV_CALL_ARGS, 1);                                      \
         else                                                                                      \
