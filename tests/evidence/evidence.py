@@ -116,6 +116,36 @@ class Evidence(E2E):
                    "host-rewrite: an event synchronize before the rewrite -> nothing",
                    json.dumps(self.rule(rep3, "host-source-rewritten"))[:300])
 
+    def case_pending_bounds(self):
+        """The rewrite check's pending lists at their bounds (tests/evidence/pending_bounds.c): 64 streams
+        with copies waiting for their observation, 32 copies a stream; a synchronize frees the lists."""
+        trace = os.path.join(self.tmp, "pending_bounds.zst")
+        env = dict(self.on_double(), HIPVIS_REWRITE_EVERY="1")
+        rc, out, err = self.run([os.path.join(self.build, "tests", "evidence", "pending_bounds")], env, trace=trace)
+        if not self.check(rc == 0 and "src=" in out, "pending-bounds: the program ran", f"rc={rc} {err.strip()}"):
+            return
+        src = int(out.split("src=")[1].split()[0], 16)
+        recs = self.records(trace)
+        syncs = sorted(c["seq"] for c in self.calls(recs) if c["api"] == "hipDeviceSynchronize")
+        if not self.check(len(syncs) == 4, "pending-bounds: four device synchronizes", str(syncs)):
+            return
+        phases = [[], [], [], []]
+        for p in self.of_type(recs, "payload"):
+            phases[sum(1 for s in syncs if s < p["seq"])].append(p)
+        when = [sorted(p["when"] for p in ph) for ph in phases]
+        slice_of = lambda p: (int(p["src"], 16) - src) // 64  # noqa: E731
+        self.check(when[0] == [0] * 64 + [2] * 6 and sorted(slice_of(p) for p in phases[0] if p["when"] == 2)
+                   == list(range(64, 70)), "pending-bounds: 70 streams: the first 64 checked, the last 6 unchecked",
+                   str(when[0]))
+        self.check(when[1] == [0] * 3, "pending-bounds: after the synchronize the freed lists take new copies",
+                   str(when[1]))
+        self.check(when[2] == [0] * 32 + [2] * 8, "pending-bounds: 40 copies on one stream: 32 checked, 8 not",
+                   str(when[2]))
+        seen = [p for p in phases[3] if p["when"] == 1]
+        self.check(when[3] == [0] * 10 + [1] and len(seen) == 1 and slice_of(seen[0]) == 7
+                   and seen[0]["seq"] == syncs[3], "pending-bounds: the rewrite of stream 7's source is observed "
+                   "by the device synchronize (a list that is not the first in use)", str(when[3]))
+
     # ---- three-point probe ------------------------------------------------
     def probe_run(self, name, fault, *args, env=None):
         env_add = {"HIPVIS_PROBE": "auto"}
@@ -233,8 +263,8 @@ class Evidence(E2E):
         self.check(g and g[0]["later"].get("stack"), "stacks: and its replay")
 
     def main(self):
-        return self.run_cases((self.case_payloads, self.case_host_rewrite, self.case_probe, self.case_find_value,
-                               self.case_stacks))
+        return self.run_cases((self.case_payloads, self.case_host_rewrite, self.case_pending_bounds, self.case_probe,
+                               self.case_find_value, self.case_stacks))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -4,7 +4,16 @@
 # build only, like check-e2e (the sanitizer build's libhipvis.so cannot be
 # preloaded); the rules' unit tests run in check-analyze, sanitized too.
 EVIDENCE_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
-                 $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop
+                 $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop \
+                 $(BUILD)/tests/evidence/pending_bounds
+
+# The rewrite check's pending lists at their bounds (pending_bounds.c).
+$(BUILD)/tests/evidence/pending_bounds: $(BUILD)/obj/tests/evidence/pending_bounds.o | $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64
+
+TEST_PROGRAMS += $(BUILD)/tests/evidence/pending_bounds
+test-programs: $(BUILD)/tests/evidence/pending_bounds
 
 check-evidence: $(EVIDENCE_DEPS) check-evidence-units
 	python3 tests/evidence/evidence.py $(BUILD)
