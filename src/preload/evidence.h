@@ -20,6 +20,7 @@
 #include "hipvis/trace.h"
 #include "preload/config.h"
 #include "preload/hot.h"
+#include "preload/selftime.h"
 #include "record/collector.h"
 
 enum {
@@ -112,7 +113,7 @@ HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const 
 static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed))
-        hv_ev_observed_now(t, seq, o, upto);
+        HV_ST_PART(HV_ST_PART_OBSERVE_EV, hv_ev_observed_now(t, seq, o, upto));
 }
 
 /* Around a graph launch on canonical stream `stream`: before() runs before

@@ -40,6 +40,7 @@ static const char *const part_names[HV_ST_PART__N] = {
     [HV_ST_PART_LAUNCH_SCAN] = "part:launch-scan",
     [HV_ST_PART_LAUNCH_REC] = "part:launch-rec",
     [HV_ST_PART_LAUNCH_CODEOBJ] = "part:launch-codeobj",
+    [HV_ST_PART_OBSERVE_EV] = "part:observe-evidence",
 };
 
 static void add(unsigned slot, uint64_t ticks)

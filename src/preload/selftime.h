@@ -28,6 +28,8 @@ enum hv_st_part {
     HV_ST_PART_LAUNCH_SCAN,   /* hv_trace_launch: the pointer arguments found (hv_kargs_collect) */
     HV_ST_PART_LAUNCH_REC,    /* hv_trace_launch: the call committed, the arguments' record (hv_kargs_emit) */
     HV_ST_PART_LAUNCH_CODEOBJ, /* hv_trace_launch: whether the kernel's code object is stored (hv_costore_touch) */
+    HV_ST_PART_OBSERVE_EV,    /* hv_ev_observed: an observation's evidence work (the rewrite check's
+                               * second hash of each copy it completes, the probe's snapshots) */
     HV_ST_PART__N
 };
 
