@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/realsym.h"
 #include "preload/tracer.h"
 

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/realsym.h"
 #include "preload/streams.h"
 #include "preload/tracer.h"

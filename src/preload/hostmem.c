@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "util/mono.h"
 
 #define HV_MAPS_MAX 65536u

@@ -10,7 +10,7 @@
  *
  * From Python: ctypes.CDLL(None).hipvis_record_this_thread(0).
  */
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/realsym.h"
 #include "preload/tracer.h"
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/realsym.h"
 #include "preload/runtime_version.h"
 

@@ -18,7 +18,7 @@
 #include "analyze/forensics/forensics.h"
 #include "analyze/forensics/symbolize.h"
 #include "preload/config.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 
 int t_pass, t_fail;
 

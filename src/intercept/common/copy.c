@@ -3,7 +3,7 @@
 #include "names/names.h"
 #include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "guard/guard.h"
 
 void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence)

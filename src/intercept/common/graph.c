@@ -10,7 +10,7 @@
 
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "guard/guard.h"
 #include "preload/kargs.h"
 

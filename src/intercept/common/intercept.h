@@ -20,7 +20,7 @@
 #include "format/call_rules.h"
 #include "guard/guard.h"
 #include "names/names.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/kernels.h"
 #include "preload/realsym.h"
 #include "preload/selftime.h"

@@ -4,7 +4,7 @@
 #include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
 #include "preload/costore.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/kargs.h"
 
 const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,

@@ -4,7 +4,7 @@
 #include "names/names.h"
 #include "pyframes/sites.h"
 #include "intercept/common/intercept.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 
 /* Success from a sync or query means the stream's earlier work is done;
  * anything else (not ready, errors) observes nothing. Every observation is

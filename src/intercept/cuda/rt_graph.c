@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "intercept/cuda/cuda_common.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "guard/guard.h"
 
 /* Kernel nodes set through the runtime name a host stub: learn its layout

@@ -6,7 +6,7 @@
  */
 #include "intercept/hip/guard_hip.h"
 #include "intercept/hip/hip_common.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 
 /* The runtime functions the walk needs; not intercepted, so resolved per walk. */
 struct graph_api {

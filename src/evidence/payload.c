@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/safecopy.h"
 #include "preload/tracer.h"
 

@@ -5,6 +5,6 @@
  * in tests/evidence/t_evidence_units.c.
  */
 #include "codeobj/codeobj.h"
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 
 uint64_t hv_hash64(const void *data, size_t len) { return hv_co_hash64(data, len); }

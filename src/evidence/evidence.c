@@ -1,6 +1,6 @@
 /* Evidence hooks: the dispatch from the record fillers to payload.c,
  * probe.c and stacks.c (see evidence.h). */
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 
 #include "preload/tracer.h"
 

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "preload/evidence.h"
+#include "evidence/evidence.h"
 #include "preload/tracer.h"
 
 #define HV_STACK_SLOTS 16384u      /* distinct stacks with an id; more are recorded in full each time */
