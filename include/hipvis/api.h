@@ -277,4 +277,19 @@ enum hv_op hv_api_op(uint16_t api);
 /* Reverse lookup for configuration (`HIPVIS_APIS=`); 0 when unknown. */
 uint16_t hv_api_by_name(const char *name);
 
+/* What a call does beyond its op class, decided once from the API name so
+ * that the HIP, CUDA and driver twins (hipGraphLaunch / cudaGraphLaunch /
+ * cuGraphLaunch) are read alike: by the analyzer's engine and by the
+ * reader's derive stage (src/format/derive.c). */
+enum hv_api_kind {
+    HV_K_NONE = 0,
+    HV_K_INSTANTIATE, HV_K_GRAPH_LAUNCH, HV_K_EXEC_DESTROY, HV_K_EXEC_UPDATE, HV_K_NODE_SETPARAMS,
+    HV_K_STREAM_SYNC, HV_K_EVENT_SYNC, HV_K_DEVICE_SYNC,
+    HV_K_EVENT_RECORD, HV_K_STREAM_WAIT, HV_K_EVENT_DESTROY,
+    HV_K_STREAM_CREATE, HV_K_STREAM_DESTROY,
+    HV_K_BEGIN_CAPTURE, HV_K_END_CAPTURE,
+};
+/* HV_K_NONE for unknown ids. The first call fills the table (once per process). */
+enum hv_api_kind hv_api_kind(uint16_t api);
+
 #endif

@@ -29,33 +29,8 @@ const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
     return NULL;
 }
 
-static uint8_t kind_of(const char *name)
-{
-    /* Order matters where one name contains another. */
-    static const struct { const char *pat; uint8_t kind; } tab[] = {
-        {"GraphInstantiate", HV_K_INSTANTIATE}, {"GraphLaunch", HV_K_GRAPH_LAUNCH},
-        {"GraphExecDestroy", HV_K_EXEC_DESTROY}, {"GraphExecUpdate", HV_K_EXEC_UPDATE},
-        {"StreamSynchronize", HV_K_STREAM_SYNC}, {"StreamQuery", HV_K_STREAM_SYNC},
-        {"EventSynchronize", HV_K_EVENT_SYNC}, {"EventQuery", HV_K_EVENT_SYNC},
-        {"DeviceSynchronize", HV_K_DEVICE_SYNC}, {"CtxSynchronize", HV_K_DEVICE_SYNC},
-        {"StreamWaitEvent", HV_K_STREAM_WAIT}, {"EventRecord", HV_K_EVENT_RECORD},
-        {"EventDestroy", HV_K_EVENT_DESTROY},
-        {"StreamCreate", HV_K_STREAM_CREATE}, {"StreamDestroy", HV_K_STREAM_DESTROY},
-        {"GraphNodeSetEnabled", HV_K_NODE_SETPARAMS},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (strstr(name, tab[i].pat))
-            return tab[i].kind;
-    /* hipGraphExecKernelNodeSetParams, cudaGraphExecMemcpyNodeSetParams,
-     * cudaGraphExecEventRecordNodeSetEvent...: one node of an exec changed. */
-    if (strstr(name, "GraphExec") && (strstr(name, "SetParams") || strstr(name, "SetEvent")))
-        return HV_K_NODE_SETPARAMS;
-    return HV_K_NONE;
-}
-
-/* What each api id means to the engine, from its name: 60k string searches,
- * done once per process rather than once per engine (the sidecar and the
- * fuzzer make many engines). */
+/* What each api id means to the engine (op, kind, class), once per process
+ * rather than once per engine (the sidecar and the fuzzer make many). */
 static uint8_t api_op[HV_API__MAX], api_kind[HV_API__MAX], api_cls[HV_API__MAX];
 static pthread_once_t api_tables_once = PTHREAD_ONCE_INIT;
 
@@ -85,7 +60,7 @@ static void fill_api_tables(void)
 {
     for (uint32_t api = 0; api < HV_API__MAX; api++) {
         api_op[api] = (uint8_t)hv_api_op((uint16_t)api);
-        api_kind[api] = api ? kind_of(hv_api_name((uint16_t)api)) : HV_K_NONE;
+        api_kind[api] = (uint8_t)hv_api_kind((uint16_t)api);
         api_cls[api] = class_of(api_op[api], api_kind[api]);
     }
 }

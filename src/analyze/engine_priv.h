@@ -3,16 +3,9 @@
 #define HV_ANALYZE_ENGINE_PRIV_H
 
 #include "analyze/engine.h"
+#include "hipvis/api.h"
 
-/* What a call does, beyond its op class, decided once from the API name so
- * that HIP and CUDA twins (hipGraphLaunch / cudaGraphLaunch) behave alike. */
-enum hv_call_kind {
-    HV_K_NONE = 0,
-    HV_K_INSTANTIATE, HV_K_GRAPH_LAUNCH, HV_K_EXEC_DESTROY, HV_K_EXEC_UPDATE, HV_K_NODE_SETPARAMS,
-    HV_K_STREAM_SYNC, HV_K_EVENT_SYNC, HV_K_DEVICE_SYNC,
-    HV_K_EVENT_RECORD, HV_K_STREAM_WAIT, HV_K_EVENT_DESTROY,
-    HV_K_STREAM_CREATE, HV_K_STREAM_DESTROY,
-};
+/* What a call does beyond its op class: enum hv_api_kind (hipvis/api.h, hv_api_kind). */
 
 /* What the engine does with a successful call, from its op and kind: the
  * stream-ordered classes (every record of a serving loop but a few) are

@@ -8,50 +8,9 @@
 #include "hipvis/api.h"
 #include "util/grow.h"
 
-/* What the rules need to know of an API besides its op class; by name,
- * as tests/observe/derive_streams.py tells them apart. */
-enum {
-    CLS_NONE = 0,
-    CLS_STREAM_CREATE,     /* op stream, a *StreamCreate* entry point */
-    CLS_EVENT_RECORD,      /* op event, *EventRecord* */
-    CLS_WAIT_EVENT,        /* op event, *WaitEvent* */
-    CLS_BEGIN_CAPTURE,     /* op capture, *BeginCapture* */
-    CLS_END_CAPTURE,       /* op capture, *EndCapture* */
-};
-
 /* The stream flag that makes a created stream non-blocking: hipStreamNonBlocking,
  * cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are all 1. */
 #define NONBLOCKING 0x1u
-
-/* An API's op class (low 4 bits) and class above (CLS_*), asked once per
- * API and kept in d->info (0: not asked yet; bit 7 set once it is). */
-#define INFO_KNOWN 0x80u
-static uint8_t api_info_slow(struct hv_derive *d, uint16_t api)
-{
-    const char *n = hv_api_name(api);
-    enum hv_op op = hv_api_op(api);
-    uint8_t c = CLS_NONE;
-    if (op == HV_OP_STREAM && (!strncmp(n, "hipStreamCreate", 15) || !strncmp(n, "cudaStreamCreate", 16) ||
-                               !strncmp(n, "cuStreamCreate", 14)))
-        c = CLS_STREAM_CREATE;
-    else if (op == HV_OP_EVENT && strstr(n, "EventRecord"))
-        c = CLS_EVENT_RECORD;
-    else if (op == HV_OP_EVENT && strstr(n, "WaitEvent"))
-        c = CLS_WAIT_EVENT;
-    else if (op == HV_OP_CAPTURE && strstr(n, "BeginCapture"))
-        c = CLS_BEGIN_CAPTURE;
-    else if (op == HV_OP_CAPTURE && strstr(n, "EndCapture"))
-        c = CLS_END_CAPTURE;
-    _Static_assert(HV_OP__COUNT <= 16, "an op class fits 4 bits");
-    return d->info[api] = (uint8_t)(INFO_KNOWN | c << 4 | (unsigned)op);
-}
-static inline uint8_t api_info(struct hv_derive *d, uint16_t api)
-{
-    if (api >= HV_API__MAX)
-        return INFO_KNOWN | HV_OP_OTHER;
-    uint8_t v = d->info[api];
-    return v ? v : api_info_slow(d, api);
-}
 
 void hv_derive_free(struct hv_derive *d)
 {
@@ -325,10 +284,14 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
         rebuild(d, c);
     int32_t dev = c->device;
     int ok = c->result == 0;
-    uint8_t info = api_info(d, c->api);
-    enum hv_op op = (enum hv_op)(info & 0xf);
-    uint8_t cls = (uint8_t)(info >> 4 & 0x7);
-    if (cls == CLS_STREAM_CREATE && ok && c->a.stream.handle) {
+    enum hv_op op = hv_api_op(c->api);
+    /* The kind within the op class it belongs to (derive_streams.py's rules
+     * name both; a graph node's "EventRecord" is not an event record). */
+    enum hv_api_kind kind = hv_api_kind(c->api);
+    int cls = (op == HV_OP_STREAM && kind == HV_K_STREAM_CREATE) || (op == HV_OP_CAPTURE &&
+              (kind == HV_K_BEGIN_CAPTURE || kind == HV_K_END_CAPTURE)) || (op == HV_OP_EVENT &&
+              (kind == HV_K_EVENT_RECORD || kind == HV_K_STREAM_WAIT)) ? (int)kind : HV_K_NONE;
+    if (cls == HV_K_STREAM_CREATE && ok && c->a.stream.handle) {
         struct hv_derive_stream *s = stream_named(d, c->a.stream.handle, dev);
         if (s)
             s->nonblocking = (c->a.stream.flags & NONBLOCKING) != 0;
@@ -336,12 +299,12 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
     struct hv_derive_stream *s = c->stream ? stream_named(d, c->stream, dev) : NULL;
     if (c->stream)
         c->epoch = epoch_of(d, s);
-    if (cls == CLS_EVENT_RECORD && ok && s) {
+    if (cls == HV_K_EVENT_RECORD && ok && s) {
         int made;
         uint32_t i = TABLE_ENTRY(d, d->event_ix, d->events, d->nevents, d->cap_events, c->a.event.event, &made);
         if (i != HV_U64MAP_NONE)
             d->events[i] = (struct hv_derive_event){c->stream, c->epoch, c->h.seq, c->h.tid};
-    } else if (cls == CLS_WAIT_EVENT && ok && s) {
+    } else if (cls == HV_K_STREAM_WAIT && ok && s) {
         uint32_t i = hv_u64map_get(&d->event_ix, c->a.event.event);
         if (i != HV_U64MAP_NONE) {
             const struct hv_derive_event *e = &d->events[i];
@@ -352,9 +315,9 @@ static void derive_call(struct hv_derive *d, struct hv_call *c)
                 s->capture = src->capture;   /* the wait pulls its stream into the capture */
         }
     }
-    if (ok && s && cls == CLS_BEGIN_CAPTURE) {
+    if (ok && s && cls == HV_K_BEGIN_CAPTURE) {
         s->capture = ++d->next_capture;
-    } else if (ok && s && cls == CLS_END_CAPTURE && s->capture) {
+    } else if (ok && s && cls == HV_K_END_CAPTURE && s->capture) {
         uint32_t ended = s->capture;
         for (uint32_t i = 0; i < d->nstreams; i++)   /* rare: an end of capture */
             if (d->streams[i].capture == ended)

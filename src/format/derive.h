@@ -73,7 +73,6 @@ struct hv_derive {
     uint32_t nallocs, cap_allocs;
     uint32_t alloc_memo[2];    /* the last two allocations mem_at found, index + 1 (0: none) */
     uint32_t next_capture;
-    uint8_t info[HV_API__MAX]; /* per api: 0 not asked yet, else its op and derive.c's class */
 };
 
 void hv_derive_free(struct hv_derive *d);
