@@ -58,10 +58,21 @@ if [ -n "${BASE_AB:-}" ] && [ -f "$stbase" ] && [ -f "$stlib" ]; then
     done
 else
 arm plain plain
-if [ -f "$stlib" ]; then # hipvis's own time per API (make selftime; carry build-selftime/libhipvis.so)
+if [ -n "${SELFTIME_ONLY:-}" ] && [ -f "$stlib" ]; then
+    # SELFTIME_ONLY=N: the selftime library only, N rounds of the defaults,
+    # the rewrite check off, and the check on every eligible copy (what a
+    # checked copy costs when its path stays warm, against one in 16), so
+    # the check's share of hipvis's own time reads by difference.
+    for k in $(seq 1 "$SELFTIME_ONLY"); do
+        arm "selftime.$k" selftime
+        arm "selftime-nocheck.$k" selftime HIPVIS_REWRITE_CHECK_KB=0
+        arm "selftime-every1.$k" selftime HIPVIS_REWRITE_EVERY=1
+    done
+elif [ -f "$stlib" ]; then # hipvis's own time per API (make selftime; carry build-selftime/libhipvis.so)
     arm selftime selftime
     arm selftime-core selftime HIPVIS_PYFRAMES=0 HIPVIS_REWRITE_CHECK_KB=0
 fi
+if [ -z "${SELFTIME_ONLY:-}" ]; then
 if [ -f "$stbase" ]; then
     arm selftime-base selftime-base
     [ -f "$stlib" ] && arm selftime2 selftime
@@ -101,6 +112,7 @@ if [ -x "$root/build/tests/bench/bench_intercept" ]; then
     rm -f /tmp/hvattr.bench.*.zst
     tail -n 25 "$OUT/bench_intercept.txt"
 fi
+fi # SELFTIME_ONLY
 fi # BASE_AB
 python3 - "$res" <<'EOF'
 import json, sys
