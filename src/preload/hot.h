@@ -124,11 +124,15 @@ extern struct hv_hot hv_hot;
  * learnt launch's pointer words recorded as read, not placed in their
  * allocations); and parts of an eager launch: 8 no kargs record (its
  * pointer words scanned, not written), 16 no scan either, 32 no Python site
- * or code-object check. Its traces lack what was skipped: for counting only.
+ * or code-object check, 64 no kernel lookup (no layout, no name), 128 no
+ * stream (the launch's record is opened with none: no stream-table read).
+ * Its traces lack what was skipped: for counting only.
  * On the GPU decode loop bits 1-4 together read as the shipped library in
  * the same call (docs/validation.md, sixteenth and eighteenth sessions);
  * all six saved 0.4-1.2 points on the H200 host, none on an H100
- * (seventeenth, eighteenth).
+ * (seventeenth, eighteenth); with argument records the default, the
+ * launch's bits 8-32 saved ~0.15 points and a launch recorded as its raw
+ * arguments ~0.8 (twenty-second session): bits 64 and 128 split the rest.
  */
 #ifndef HV_LEAN
 #define HV_LEAN 0

@@ -179,11 +179,36 @@ static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t ap
 /* A record in the ring has its size; the scratch record (hv_call_scratch)
  * has size 0. Telling them apart by the header just written, not by the
  * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
+/*
+ * HV_DEMOTE (a measurement build, never the shipped one): after a record is
+ * published, `cldemote` each of its lines, a hint that moves a line from
+ * the core's L1/L2 to the shared L3 (a no-op on cores without it). The
+ * calling thread never reads its records again and the writer thread runs
+ * on another core, so the question is whether the lines the ring takes
+ * from the program's working set at every call are part of what a step
+ * costs in situ (docs/validation.md, twenty-second session).
+ */
+#ifndef HV_DEMOTE
+#define HV_DEMOTE 0
+#endif
+static inline void hv_demote_lines(const void *p, uint32_t bytes)
+{
+#if HV_DEMOTE
+    const uint8_t *b = (const uint8_t *)((uintptr_t)p & ~(uintptr_t)63), *e = (const uint8_t *)p + bytes;
+    for (int k = 0; b < e && k < 8; b += 64, k++)
+        __asm__ volatile("cldemote %0" : : "m"(*b));
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
 {
     if (__builtin_expect(c->h.size != 0, 1)) {
         hv_ring_commit_at(t->ring, c, sizeof *c);
         t->next_rec = (const uint8_t *)(c + 1);
+        hv_demote_lines(c, sizeof *c);
     }
 }
 
@@ -216,7 +241,12 @@ static inline void *hv_aux_begin(struct hv_thread_ctx *t, uint16_t type, uint32_
     return h;
 }
 
-static inline void hv_aux_commit(struct hv_thread_ctx *t, void *rec) { hv_emit_commit(t, rec); }
+static inline void hv_aux_commit(struct hv_thread_ctx *t, void *rec)
+{
+    uint32_t size = ((const struct hv_rec_header *)rec)->size;
+    hv_emit_commit(t, rec);
+    hv_demote_lines(rec, size);
+}
 
 /*
  * Host observations of completion, each O(1) in the number of streams: the

@@ -189,6 +189,13 @@ def main():
         failed.append("shipped: no launch kargs record (the lean check proves nothing)")
     if any(k["owner_node"] == "0x0" for k in kargs["lean"]):
         failed.append("lean: a launch's kargs record was written")
+    # Bits 64 and 128: an eager launch's record has no kernel (name, layout) and no stream.
+    launches = lambda arm: [c for c in got[arm] if c.get("op") == "launch" and not c.get("captured")]
+    if not any(c.get("name_id") and c.get("stream") != "0x0" for c in launches("shipped")):
+        failed.append("shipped: no eager launch with a kernel name and a stream (the lean check proves nothing)")
+    named_launch = [c for c in launches("lean") if c.get("name_id") or c.get("stream") != "0x0"]
+    if not launches("lean") or named_launch:
+        failed.append(f"lean: expected eager launches with no kernel name and no stream, got {named_launch[:1]}")
     # The reader build: its named calls raw (no stream, a copy's words as passed), every call without
     # an epoch, the eager launches with their kargs record, and the shipped library's Python sites.
     reader_calls = collections.Counter(c["api"] for c in got["reader"])
@@ -217,7 +224,7 @@ def main():
           f"picked build: with launches and synchronizes at the floor, hipMemcpyAsync as shipped "
           f"({len(full)} calls) and those at the floor, with all the floor build's records, unset the "
           f"shipped library's; raw build: every call with its arguments as passed and no stream, or "
-          f"hipMemcpyAsync alone so; lean build: the same calls with no epoch and no launch kargs record; "
+          f"hipMemcpyAsync alone so; lean build: the same calls with no epoch, no launch kargs record and no launch kernel or stream; "
           f"reader build: its named calls raw, no epoch, the eager launches' kargs and the shipped library's "
           f"{sum(py_shipped.values())} Python stacks; the program's output unchanged in all ten")
     return 0

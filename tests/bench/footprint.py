@@ -128,6 +128,12 @@ def main():
     print("footprint: %s: per %s, libhipvis's own instructions touch %d code lines on %d pages, "
           "%d data lines on %d pages (+%d stack lines), and take %d branches; median of %d windows (valgrind lackey)"
           % (label, "window", cl, cp, dl, dp, sl, tk, len(windows)))
+    if len(sys.argv) > 5:
+        # Each window on its own: a serving loop's rarer steps (bench_step's
+        # eager prefill, one step in 8; a sampled rewrite check) touch more
+        # than the median step, and in situ those lines are the coldest.
+        print("footprint: %s: windows (code lines, data lines, taken branches): %s" % (
+            label, " ".join("%d/%d/%d" % (len(w["code"]), len(nostack(w)), w["taken"]) for w in windows)))
     regions = {}
     for w in windows:
         for r in set(w["data"].values()):

@@ -145,7 +145,7 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 	    $(FLOOR_PICK_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-floor-raw EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=4" \
 	    $(FLOOR_RAW_LIB)
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)-lean EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_LEAN=63" $(LEAN_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-lean EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_LEAN=255" $(LEAN_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-reader EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=5 -DHV_LEAN=5" \
 	    $(READER_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)

@@ -74,10 +74,10 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     /* The CUDA front end looks the kernel up itself (l->known, timed there
      * as the same part); the other front ends leave it to this lookup. */
     const struct hv_kernel_info *k = l->kernel;
-    if (!l->known)
+    if (!l->known && !(HV_LEAN & 64))
         HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
     struct hv_call *c;
-    HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, s, NULL));
+    HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, (HV_LEAN & 128) ? HV_NO_STREAM : s, NULL));
     /* After hv_begin_on, which knows whether the stream is capturing: a
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];

@@ -7,7 +7,12 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_
 {
     int fresh;
     const struct hv_kernel_info *k;
-    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cu_kernel(t, HV_PTR(f), f, 0, &fresh));
+    if (HV_LEAN & 64) {
+        k = NULL;
+        fresh = 0;
+    } else {
+        HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cu_kernel(t, HV_PTR(f), f, 0, &fresh));
+    }
     struct hv_launch_desc l = {.func = HV_PTR(f), .grid = {grid[0], grid[1], grid[2]},
                                .block = {block[0], block[1], block[2]}, .shmem = shm, .params = params,
                                .form = HV_LAUNCH_PARAMS};

@@ -7,7 +7,12 @@ static void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct 
 {
     int fresh;
     const struct hv_kernel_info *k;
-    HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cudart_kernel(t, stub, real, &fresh));
+    if (HV_LEAN & 64) {
+        k = NULL;
+        fresh = 0;
+    } else {
+        HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cudart_kernel(t, stub, real, &fresh));
+    }
     struct hv_launch_desc l = {.func = HV_PTR(stub), .grid = {g.x, g.y, g.z}, .block = {b.x, b.y, b.z},
                                .shmem = shm, .params = args, .form = HV_LAUNCH_PARAMS};
     hv_cu_trace_launch(t, api, (int32_t)r, s, &l, k, fresh);
