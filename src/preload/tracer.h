@@ -176,9 +176,6 @@ static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t ap
     return hv_call_start(t, HV_CALL_KEY(api, HV_STREAM_FORM_NONE, result), 0, 1);
 }
 
-/* A record in the ring has its size; the scratch record (hv_call_scratch)
- * has size 0. Telling them apart by the header just written, not by the
- * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
 /*
  * HV_DEMOTE (a measurement build, never the shipped one): after a record is
  * published, `cldemote` each of its lines, a hint that moves a line from
@@ -203,6 +200,9 @@ static inline void hv_demote_lines(const void *p, uint32_t bytes)
 #endif
 }
 
+/* A record in the ring has its size; the scratch record (hv_call_scratch)
+ * has size 0. Telling them apart by the header just written, not by the
+ * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
 static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
 {
     if (__builtin_expect(c->h.size != 0, 1)) {

@@ -23,7 +23,10 @@ and every other call as shipped. All of them, like the shipped library,
 must leave the traced program's output as it is without hipvis. The HV_LEAN
 build with every bit (BUILD-lean, preload/hot.h) records the shipped
 library's calls with no epoch (0 on every call and synchronize: the stream
-table is never read) and no launch's kargs record (graph nodes' remain). The program
+table is never read), no launch's kargs record (graph nodes' remain) and
+eager launches with no kernel and no stream. The demote build
+(BUILD-demote, preload/tracer.h HV_DEMOTE) records what the shipped library
+records (a cache hint after each commit, nothing else). The program
 is the decode loop on the runtime double (copies, eager launches, graph
 replays, synchronizes). The reader build (BUILD-reader: HV_RECORD_FLOOR=5
 with HV_LEAN=5) records its named calls as the raw build does, the rest as
@@ -94,7 +97,8 @@ def main():
             "raw-all": (raw, "all"),
             "raw-copy": (raw, "hipMemcpyAsync"),
             "lean": (os.path.abspath(build + "-lean/libhipvis.so"), None),
-            "reader": (reader, reader_apis)}
+            "reader": (reader, reader_apis),
+            "demote": (os.path.abspath(build + "-demote/libhipvis.so"), None)}
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = run(build, None, None)
@@ -196,6 +200,10 @@ def main():
     named_launch = [c for c in launches("lean") if c.get("name_id") or c.get("stream") != "0x0"]
     if not launches("lean") or named_launch:
         failed.append(f"lean: expected eager launches with no kernel name and no stream, got {named_launch[:1]}")
+    # The demote build (HV_DEMOTE, preload/tracer.h: a hint after each commit) records what the shipped
+    # library records.
+    if not got["demote"] or not same("demote", "shipped", moving):
+        failed.append("demote: the call records differ from the shipped library's")
     # The reader build: its named calls raw (no stream, a copy's words as passed), every call without
     # an epoch, the eager launches with their kargs record, and the shipped library's Python sites.
     reader_calls = collections.Counter(c["api"] for c in got["reader"])
@@ -226,7 +234,8 @@ def main():
           f"shipped library's; raw build: every call with its arguments as passed and no stream, or "
           f"hipMemcpyAsync alone so; lean build: the same calls with no epoch, no launch kargs record and no launch kernel or stream; "
           f"reader build: its named calls raw, no epoch, the eager launches' kargs and the shipped library's "
-          f"{sum(py_shipped.values())} Python stacks; the program's output unchanged in all ten")
+          f"{sum(py_shipped.values())} Python stacks; demote build: the shipped library's records; "
+          f"the program's output unchanged in all eleven")
     return 0
 
 

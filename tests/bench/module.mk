@@ -129,6 +129,12 @@ LEAN_LIB := $(BUILD)-lean/libhipvis.so
 #   ARMS="defaults reader:LIB=build-reader/libhipvis.so,HIPVIS_FLOOR_APIS=$S" bash tests/gpu/ab_arms.sh
 #   (S: the step's copies, graph launches and synchronizes, docs/validation.md eighteenth session)
 READER_LIB := $(BUILD)-reader/libhipvis.so
+# The demote build (preload/tracer.h HV_DEMOTE): each record's lines demoted
+# from the core's caches once published (docs/validation.md, twenty-second
+# session):
+#   make BUILD=build-demote EXTRA_CFLAGS=-DHV_DEMOTE=1 build-demote/libhipvis.so
+#   ARMS="defaults demote:LIB=build-demote/libhipvis.so" bash tests/gpu/ab_arms.sh
+DEMOTE_LIB := $(BUILD)-demote/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
 	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
@@ -148,6 +154,7 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-lean EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_LEAN=255" $(LEAN_LIB)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)-reader EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_RECORD_FLOOR=5 -DHV_LEAN=5" \
 	    $(READER_LIB)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-demote EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DHV_DEMOTE=1" $(DEMOTE_LIB)
 	python3 tests/bench/check_floor.py $(BUILD)
 
 CHECKS += check-floor
