@@ -132,8 +132,9 @@ def main():
         # Each window on its own: a serving loop's rarer steps (bench_step's
         # eager prefill, one step in 8; a sampled rewrite check) touch more
         # than the median step, and in situ those lines are the coldest.
-        print("footprint: %s: windows (code lines, data lines, taken branches): %s" % (
-            label, " ".join("%d/%d/%d" % (len(w["code"]), len(nostack(w)), w["taken"]) for w in windows)))
+        print("footprint: %s: windows (code lines / data lines / taken branches / code pages): %s" % (
+            label, " ".join("%d/%d/%d/%d" % (len(w["code"]), len(nostack(w)), w["taken"],
+                                             len({l >> 6 for l in w["code"]})) for w in windows)))
     regions = {}
     for w in windows:
         for r in set(w["data"].values()):

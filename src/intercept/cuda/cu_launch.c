@@ -2,7 +2,10 @@
  * record's function; layout and name from the driver (kernels.c). */
 #include "intercept/cuda/cuda_common.h"
 
-static void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
+/* In the step's pages with the wrappers (preload/hot.h HV_STEP_fn): a prefill's
+ * eager launch ran it from a page of its own (docs/validation.md, twenty-second
+ * session). */
+static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
                    const unsigned grid[3], const unsigned block[3], unsigned shm, void **params, void **extra)
 {
     int fresh;

@@ -51,12 +51,11 @@ static CUresult read_layout(void *f, int is_kernel, struct hv_kernel_info *info,
     return first;
 }
 
-const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, uint64_t key, void *f, int is_kernel, int *fresh)
+/* A handle's first launch or lookup: its layout and name from the driver. */
+HV_COLD_FN __attribute__((noinline)) static const struct hv_kernel_info *cu_kernel_learn(struct hv_thread_ctx *t,
+                                                                                        uint64_t key, void *f,
+                                                                                        int is_kernel, int *fresh)
 {
-    *fresh = 0;
-    const struct hv_kernel_info *k = hv_kernels_find(key);
-    if (k || !f)
-        return k;
     struct hv_kernel_arg args[HV_MAX_KERNEL_ARGS];
     struct hv_kernel_info info = {.func = key, .args = args};
     /* cuLaunchKernel(Ex) also accepts a CUkernel cast to CUfunction. */
@@ -73,12 +72,23 @@ const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, uint64_t key,
     return hv_kernels_find(key);
 }
 
-const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const void *stub, void *real, int *fresh)
+/* Every eager launch's lookup: in the step's pages (preload/hot.h), the
+ * driver queries of a new handle out of them. */
+HV_STEP_FN const struct hv_kernel_info *hv_cu_kernel(struct hv_thread_ctx *t, uint64_t key, void *f, int is_kernel,
+                                                     int *fresh)
 {
     *fresh = 0;
-    const struct hv_kernel_info *k = hv_kernels_find(HV_PTR(stub));
-    if (k || !stub)
+    const struct hv_kernel_info *k = hv_kernels_find(key);
+    if (__builtin_expect(k || !f, 1))
         return k;
+    return cu_kernel_learn(t, key, f, is_kernel, fresh);
+}
+
+/* A stub's first launch or lookup (runtime and driver queries). */
+HV_COLD_FN __attribute__((noinline)) static const struct hv_kernel_info *cudart_kernel_learn(struct hv_thread_ctx *t,
+                                                                                            const void *stub,
+                                                                                            void *real, int *fresh)
+{
     /* The function of the runtime copy that launched it: a process may hold
      * several (PyTorch's, a library's own). */
     Dl_info dl;
@@ -100,4 +110,15 @@ const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const voi
         return NULL;
     *fresh = 1;
     return hv_kernels_find(HV_PTR(stub));
+}
+
+/* Every runtime launch's lookup, in the step's pages as hv_cu_kernel. */
+HV_STEP_FN const struct hv_kernel_info *hv_cudart_kernel(struct hv_thread_ctx *t, const void *stub, void *real,
+                                                         int *fresh)
+{
+    *fresh = 0;
+    const struct hv_kernel_info *k = hv_kernels_find(HV_PTR(stub));
+    if (__builtin_expect(k || !stub, 1))
+        return k;
+    return cudart_kernel_learn(t, stub, real, fresh);
 }

@@ -2,7 +2,8 @@
  * name come from the driver through cudaGetFuncBySymbol (kernels.c). */
 #include "intercept/cuda/cuda_common.h"
 
-static void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct hv_sref s, const void *stub,
+/* In the step's pages with the wrappers, as cu_launch.c's. */
+static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct hv_sref s, const void *stub,
                    void *real, dim3 g, dim3 b, size_t shm, void **args)
 {
     int fresh;

@@ -2,8 +2,9 @@
  * arguments; launches on a capturing stream become graph nodes. */
 #include "intercept/hip/hip_common.h"
 
-/* Fills the `extra` form's packed argument block, if given, and records. */
-static void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStream_t s, enum hv_spt spt,
+/* Fills the `extra` form's packed argument block, if given, and records; in
+ * the step's pages with the wrappers (preload/hot.h HV_STEP_fn). */
+static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t r, hipStream_t s, enum hv_spt spt,
                    struct hv_launch_desc l, void **extra)
 {
     l.kblock = hip_extra_block(extra, &l.kblock_bytes);
