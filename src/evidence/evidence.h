@@ -127,7 +127,7 @@ static inline void hv_ev_replay_after(struct hv_thread_ctx *t, uint64_t seq, int
         hv_ev_replay_done(t, seq, r);
 }
 
-/* ---- internal to src/preload/{payload,probe,stacks}.c ---- */
+/* ---- internal to src/evidence/{payload,probe,stacks}.c ---- */
 
 /* XXH64, seed 0, of n bytes: the hash in HV_REC_PAYLOAD (xxh64.c). */
 uint64_t hv_hash64(const void *p, size_t n);

@@ -671,9 +671,22 @@ HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r
                      const struct hv_launch_desc *l);
 
 /* The packed argument block of an `extra` launch array, given the runtime's
- * markers (HIP and CUDA differ in the end marker). */
-const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,
-                           size_t *bytes);
+ * markers (HIP and CUDA differ in the end marker). Inline: the usual launch
+ * has no `extra`, and then costs one test, with no call to a function
+ * outside the step's pages (preload/hot.h HV_STEP_*). */
+static inline const void *hv_extra_block(void **extra, const void *end, const void *ptr_key,
+                                         const void *size_key, size_t *bytes)
+{
+    const void *buf = NULL;
+    *bytes = 0;
+    for (int i = 0; extra && i < 16 && extra[i] != end; i += 2) {
+        if (extra[i] == ptr_key)
+            buf = extra[i + 1];
+        else if (extra[i] == size_key && extra[i + 1])
+            *bytes = *(size_t *)extra[i + 1];
+    }
+    return buf;
+}
 
 /* HV_REC_KERNEL for `info` (bound to handle info->func), after call `seq`. */
 void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,

@@ -7,20 +7,6 @@
 #include "evidence/evidence.h"
 #include "preload/kargs.h"
 
-const void *hv_extra_block(void **extra, const void *end, const void *ptr_key, const void *size_key,
-                           size_t *bytes)
-{
-    const void *buf = NULL;
-    *bytes = 0;
-    for (int i = 0; extra && i < 16 && extra[i] != end; i += 2) {
-        if (extra[i] == ptr_key)
-            buf = extra[i + 1];
-        else if (extra[i] == size_key && extra[i + 1])
-            *bytes = *(size_t *)extra[i + 1];
-    }
-    return buf;
-}
-
 void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,
                         uint64_t code_object_hash)
 {

@@ -109,9 +109,6 @@ static inline void hv_cu_trace_launch(struct hv_thread_ctx *t, uint16_t api, int
 /* The packed argument block of a CUDA `extra` array, NULL when none. */
 static inline const void *hv_cu_extra_block(void **extra, size_t *bytes)
 {
-    *bytes = 0;
-    if (!extra)   /* the usual launch: no call into common/launch.c's page */
-        return NULL;
     return hv_extra_block(extra, CU_LAUNCH_PARAM_END, CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
                           bytes);
 }

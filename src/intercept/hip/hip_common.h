@@ -38,9 +38,6 @@
 /* The packed argument block of a HIP `extra` array, NULL when none. */
 static inline const void *hip_extra_block(void **extra, size_t *bytes)
 {
-    *bytes = 0;
-    if (!extra)   /* the usual launch: no call into common/launch.c's page */
-        return NULL;
     return hv_extra_block(extra, HIP_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE,
                           bytes);
 }
