@@ -132,7 +132,11 @@ extern struct hv_hot hv_hot;
  * all six saved 0.4-1.2 points on the H200 host, none on an H100
  * (seventeenth, eighteenth); with argument records the default, the
  * launch's bits 8-32 saved ~0.15 points and a launch recorded as its raw
- * arguments ~0.8 (twenty-second session): bits 64 and 128 split the rest.
+ * arguments ~0.8 (twenty-second session); with bits 8-32, bit 64 saved
+ * ~0.5 points (resolved) and bit 128 ~0.25 (not), while a per-thread
+ * kernel memo and a launch record with no stream read, evidence kept,
+ * saved nothing measurable (twenty-third session): the kernel's data as
+ * the evidence reads it, not the table or the stream, is the share.
  */
 #ifndef HV_LEAN
 #define HV_LEAN 0

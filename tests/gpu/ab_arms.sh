@@ -19,6 +19,9 @@
 # (REF, "defaults" when there is one) round by round, the comparison a figure of another
 # call cannot give (the same library reads 0.5 points apart from call to call).
 #   REPORT=ab_arms.jsonl bash tests/gpu/ab_arms.sh   (only the report, of a returned file; no GPU)
+# THREADS=N (N >= 2): each process then also runs THREAD_BLOCKS (20) block pairs with N - 1 helper
+# threads calling the runtime next to the loop (cost.py ab --threads), reported per arm and paired
+# by round as "ARM, N threads".
 # An arm with COST_AB_FEATURES=1+2 runs groups of blocks (off, on, on with Python frames off, on
 # with the rewrite check off: cost.py ab --feature-arms) and reports each feature against the
 # defaults in the same process, e.g. ARMS="feat:COST_AB_FEATURES=1+2+3".
@@ -60,7 +63,8 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
         [ "$label" != plain ] && pre="LD_PRELOAD=$alib HIPVIS_OUTPUT=$work/ab.$label.%p.zst ${libpath:+LD_LIBRARY_PATH=$libpath}"
         case ",${arm#*:}," in *,HIPVIS_SIDECAR=1,*) pre="$pre HIPVIS_SIDECAR_DIR=$sidecar_dir" ;; esac
         line=$(env PYTHONUNBUFFERED=1 HIPVIS_QUIET=1 $pre $vars timeout -k 5 120 python3 "$root/tests/gpu/cost.py" ab \
-            --blocks "${BLOCKS:-60}" --threads 1 2>> "$OUT/ab_arms.err" | grep '^{"result"')
+            --blocks "${BLOCKS:-60}" --threads "${THREADS:-1}" --thread-blocks "${THREAD_BLOCKS:-20}" \
+            2>> "$OUT/ab_arms.err" | grep '^{"result"')
         echo "{\"arm\":\"$label\",\"round\":$r,\"out\":${line:-null}}" >> "$res"
         rm -f "$work"/ab.*
     done
@@ -93,16 +97,22 @@ for line in open(sys.argv[1]):
     if not r:
         per[o["arm"]].append("FAILED")
         continue
-    per[o["arm"]].append(f"{r['median_block_ratio']:.3f}@{r['arm_off_us']:.0f}us")
-    meds[o["arm"]].append(r["median_block_ratio"])
-    by_round[o["arm"]][o.get("round")] = r["median_block_ratio"]
+    # The several-threads blocks of the process (THREADS), as an arm of their own.
+    for arm, res in ((o["arm"], r), (f"{o['arm']}, {(r.get('threads') or {}).get('threads')} threads", r.get("threads"))):
+        if not res or "median_block_ratio" not in res:
+            continue
+        per[arm].append(f"{res['median_block_ratio']:.3f}@{res['arm_off_us']:.0f}us")
+        meds[arm].append(res["median_block_ratio"])
+        by_round[arm][o.get("round")] = res["median_block_ratio"]
+        pooled[arm] += res.get("ratios") or []
+        # The process's counts from its start to its last single-thread block; the threads
+        # blocks' own, from their first block to their last.
+        after, before = res.get("records_after") or {}, (res.get("records_before") or {}) if res is not r else {}
+        made[arm] += after.get("made", 0) - before.get("made", 0)
+        dropped[arm] += after.get("dropped", 0) - before.get("dropped", 0)
     for m, fa in (r.get("feature_arms") or {}).items():
         feat_meds[(o["arm"], m)].append(fa["median_block_ratio"])
         feat_pooled[(o["arm"], m)] += fa.get("ratios") or []
-    pooled[o["arm"]] += r.get("ratios") or []
-    counts = r.get("records_after") or {}
-    made[o["arm"]] += counts.get("made", 0)
-    dropped[o["arm"]] += counts.get("dropped", 0)
 for arm, cells in per.items():
     m = sorted(meds[arm])
     head = (f"median of {len(m)} processes' medians {statistics.median(m):.4f} (range {m[0]:.4f}-{m[-1]:.4f})"
@@ -123,9 +133,11 @@ for (arm, m), fm in feat_meds.items():
 # only comparison these figures support, since the same library reads differently from call to call.
 ref = os.environ.get("REF") or ("defaults" if "defaults" in by_round else None)
 for arm in per:
-    pr = paired_rounds(by_round[ref], by_round[arm]) if ref in by_round and arm != ref else None
+    # A threads arm against the reference's threads blocks.
+    base = ref if not arm.endswith(" threads") else f"{ref}, {arm.rsplit(', ', 1)[1]}"
+    pr = paired_rounds(by_round[base], by_round[arm]) if base in by_round and arm != base else None
     if pr:
-        print(f"ab_arms: {arm:10s} minus {ref}, paired by round: median {pr['median']:+.4f} "
+        print(f"ab_arms: {arm:10s} minus {base}, paired by round: median {pr['median']:+.4f} "
               f"(95% CI {pr['ci95'][0]:+.4f}..{pr['ci95'][1]:+.4f}, {pr['rounds']} rounds); mean {pr['mean']:+.4f}"
               + (f" +- {pr['half95']:.4f} (t, 95%)" if pr['half95'] is not None else "")
               + f"; below in {pr['below']}, above in {pr['above']} (sign test p {pr['sign_p']:.2f})")
