@@ -350,6 +350,10 @@ union hv_call_args {
  * words in a.raw[] (the first 8, 8 bytes each) and no stream; the reader
  * replaces them by the record the full fillers write, and clears the flag. */
 #define HV_CALL_ARGS 0x4u
+/* An eager launch not drawn by HIPVIS_LAUNCH_EVERY: its kernel was not
+ * looked up (no name, no layout) and its pointer arguments, Python site
+ * and code-object check were not recorded. */
+#define HV_CALL_UNSAMPLED 0x8u
 
 enum hv_capture_status { HV_CAPTURE_NONE = 0, HV_CAPTURE_ACTIVE = 1, HV_CAPTURE_INVALIDATED = 2 };
 

@@ -452,8 +452,10 @@ HOT int call_on_stream(struct hv_engine *e, const struct hv_call *c, uint8_t cls
         hv_event_recorded(m, c->a.event.event, s, c->h.seq);
     else if (cls == HV_C_REPLAY)
         on_replay(e, c, s);
-    else if (cls == HV_C_LAUNCH)
+    else if (cls == HV_C_LAUNCH) {
         e->sum.launches++;
+        e->sum.launches_unsampled += (c->flags & HV_CALL_UNSAMPLED) != 0;
+    }
     else if (cls == HV_C_MEMSET)
         on_memset(e, c, s);
     else if (cls == HV_C_MEMOP)

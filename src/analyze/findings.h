@@ -115,6 +115,7 @@ struct hv_trace_summary {
     uint16_t first_failed_api;
     int32_t  first_failed_result;
     uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
+    uint64_t launches_unsampled;      /* eager launches HIPVIS_LAUNCH_EVERY did not draw: no kernel, no arguments */
     uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
     uint64_t orphan_records;          /* aux records with no call to attach to */
     uint64_t first_ts, last_ts, last_seq;

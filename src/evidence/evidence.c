@@ -5,9 +5,12 @@
 #include "preload/tracer.h"
 
 
+uint32_t hv_launch_below HV_STEP_DATA = UINT32_MAX;
+
 void hv_evidence_setup(const struct hv_config *cfg)
 {
     unsigned f = 0;
+    hv_launch_below = cfg->launch_every > 1 ? UINT32_MAX / cfg->launch_every : UINT32_MAX;
     if (cfg->payload_bytes)
         f |= HV_EV_PAYLOAD;
     if (cfg->rewrite_check_bytes)

@@ -39,6 +39,31 @@ static inline int hv_ev(unsigned bits)
     return __builtin_expect((hv_hot.ev_flags & bits) != 0, 0);
 }
 
+/*
+ * HIPVIS_LAUNCH_EVERY: whether an eager launch looks its kernel up and
+ * records its evidence (pointer arguments, Python site, code-object check).
+ * Drawn per launch with probability 1/N from the thread's xorshift state,
+ * not counted: a count aliases with a step's fixed sequence of kernels
+ * (four launches a prefill and one in 16 taken: always the same kernel),
+ * where independent draws scan every kernel of a repeating step within a
+ * few of its launches, so that a hazard that recurs every step is seen.
+ * hv_launch_below is UINT32_MAX / N (every launch at the default N = 1: no
+ * draw); on the step's data lines, which the launch's wrapper reads anyway.
+ */
+extern uint32_t hv_launch_below;
+static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
+{
+    uint32_t below = hv_launch_below;
+    if (__builtin_expect(below == UINT32_MAX, 1))
+        return 1;
+    uint32_t x = t->launch_draw ? t->launch_draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    t->launch_draw = x;
+    return x <= below;
+}
+
 /* Reads the options (after hv_config_load); sets hv_hot.ev_flags. */
 void hv_evidence_setup(const struct hv_config *cfg);
 /* HV_HDR_* bits for the trace header. */

@@ -35,6 +35,7 @@ static const struct hv_field call_fields[] = {
     BIT("nested", C, flags, HV_CALL_NESTED, T_),
     BIT("capturing", C, flags, HV_CALL_CAPTURING, T_),
     BIT("argument_record", C, flags, HV_CALL_ARGS, HV_FLD_IFSET),   /* not derived yet: only --raw shows one */
+    BIT("unsampled", C, flags, HV_CALL_UNSAMPLED, HV_FLD_IFSET),    /* HIPVIS_LAUNCH_EVERY: no kernel, no evidence */
 };
 
 static const struct hv_field copy_fields[] = {

@@ -39,6 +39,10 @@ struct hv_config {
                                     KiB, 0..1024 (default 16; 0 off) */
     uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
                                     thread, 1..65536 (default 16; 1 every copy) */
+    uint32_t launch_every;       /* HIPVIS_LAUNCH_EVERY: an eager launch looks its kernel up and records
+                                    its evidence (pointer arguments, Python site, code-object check) with
+                                    probability 1 in this many, drawn per launch, 1..65536 (default 1:
+                                    every launch); launches on a capturing stream always */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
     int pyframes;                /* HIPVIS_PYFRAMES: enum hv_pyframes_mode (default first) — Python
                                     stacks at writes, replays, captures,

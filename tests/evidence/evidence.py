@@ -262,9 +262,41 @@ class Evidence(E2E):
                    "stacks: a finding's write has a symbolized stack with the app's functions", json.dumps(names))
         self.check(g and g[0]["later"].get("stack"), "stacks: and its replay")
 
+    def case_launch_every(self):
+        """HIPVIS_LAUNCH_EVERY=4: about one eager launch in four looks its kernel up and
+        records its pointer arguments, drawn per launch (both kernels of the loop's
+        fixed sequence are drawn, which a count of one in four would not do: the
+        loop launches them in turn, two a step); the others are recorded as launches
+        flagged `unsampled`, with no kernel and no kernel-argument record; launches
+        inside a capture are always drawn (graph nodes); the analyzer counts the
+        undrawn ones where the reader sees them; the graph findings stay."""
+        _, recs1, rep1, _ = self.decode("launch-every-1", "--steps", "400")
+        _, recs, rep, _ = self.decode("launch-every-4", "--steps", "400", env_add={"HIPVIS_LAUNCH_EVERY": "4"})
+        launches = [r for r in self.calls(recs) if self.base(r.get("api")) == "hipLaunchKernel"]
+        un = [r for r in launches if r.get("unsampled")]
+        drawn = [r for r in launches if not r.get("unsampled")]
+        owners = {r["seq"] for r in self.of_type(recs, "kargs")}
+        self.check(un and drawn and 0.1 < len(drawn) / len(launches) < 0.5,
+                   f"launch every 4: {len(drawn)} of {len(launches)} eager launches drawn",
+                   f"{len(un)} not drawn")
+        self.check(not any(r.get("kernel") or r.get("nptr") or r["seq"] in owners for r in un),
+                   "launch every 4: an undrawn launch has no kernel and no kernel-argument record")
+        kernels = {r.get("kernel") for r in drawn if not r.get("captured")}
+        self.check(len(kernels) == 2, f"launch every 4: both kernels of the loop drawn outside captures: {sorted(kernels)}")
+        self.check(all(not r.get("unsampled") for r in launches if r.get("captured")) and
+                   any(r.get("captured") for r in launches), "launch every 4: every captured launch drawn")
+        counted = [t.get("launches_unsampled") for t in rep.get("traces", [])]
+        self.check(counted == [len(un)], f"launch every 4: the analyzer counts {counted} undrawn launches",
+                   f"the trace holds {len(un)}")
+        self.check(not any(t.get("launches_unsampled") for t in rep1.get("traces", [])),
+                   "launch every 1 (the default): no launch undrawn")
+        rules = lambda r: sorted((g["rule"], g.get("count")) for g in r["findings"])   # noqa: E731
+        self.check(rules(rep) == rules(rep1), f"launch every 4: the same findings as every launch: {rules(rep)}",
+                   f"{rules(rep1)}")
+
     def main(self):
         return self.run_cases((self.case_payloads, self.case_host_rewrite, self.case_pending_bounds, self.case_probe,
-                               self.case_find_value, self.case_stacks))
+                               self.case_find_value, self.case_stacks, self.case_launch_every))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -268,7 +268,7 @@ static void trace(FILE *out, const struct hv_trace_summary *t)
     U(records) U(calls) U(failed_calls) U(copies) U(memsets) U(launches) U(replays) U(instantiates) U(syncs)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
-    U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies)
+    U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
 #undef U
     if (t->failed_calls) {
         fprintf(out, ",\"first_failure\":{\"api\":");

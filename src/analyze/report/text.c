@@ -348,6 +348,11 @@ static void trace(FILE *out, const struct hv_trace_summary *t, const struct hv_r
         fprintf(out, "   WARNING: %" PRIu64 " records dropped by the tracer, %" PRIu64 " chunk gaps, %" PRIu64
                      " late records\n",
                 t->dropped, t->chunk_gaps, t->late_records);
+    if (t->launches_unsampled)
+        fprintf(out, "   note: %" PRIu64 " of %" PRIu64 " launches not drawn by HIPVIS_LAUNCH_EVERY: recorded without "
+                     "their kernel, pointer arguments and Python line, so a hazard whose only reader or writer is such "
+                     "a launch is not seen here (rerun with HIPVIS_LAUNCH_EVERY=1 to see every one)\n",
+                t->launches_unsampled, t->launches);
     if (o->trace_text)
         o->trace_text(o->names_ctx, out, t->pid);
 }

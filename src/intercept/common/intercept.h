@@ -665,7 +665,22 @@ struct hv_launch_desc {
      * look it up a second time. */
     const struct hv_kernel_info *kernel;
     uint8_t known;
+    /* Not drawn by HIPVIS_LAUNCH_EVERY (hv_launch_evidence): no lookup, no
+     * evidence; the record says so (HV_CALL_UNSAMPLED). */
+    uint8_t unsampled;
 };
+
+/* Whether an eager launch on `s` looks its kernel up and records its
+ * evidence: one drawn by HIPVIS_LAUNCH_EVERY, and every launch on a
+ * capturing stream (it becomes a graph node, which a replay runs again and
+ * again). The capture state is read only for a launch not drawn. */
+static inline int hv_launch_evidence(struct hv_thread_ctx *t, struct hv_sref s)
+{
+    if (__builtin_expect(hv_ev_launch_drawn(t), 1))
+        return 1;
+    struct hv_stream_state *st = s.id ? hv_stream_cached(t, s.id) : NULL;
+    return st && atomic_load_explicit(&st->capture_id, memory_order_acquire) != 0;
+}
 
 HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l);

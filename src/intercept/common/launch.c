@@ -60,7 +60,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     /* The CUDA front end looks the kernel up itself (l->known, timed there
      * as the same part); the other front ends leave it to this lookup. */
     const struct hv_kernel_info *k = l->kernel;
-    if (!l->known && !(HV_LEAN & 64))
+    if (!l->known && !l->unsampled && !(HV_LEAN & 64))
         HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_kernels_find(l->func));
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_LAUNCH_CALL, c = hv_begin_on(t, api, r, (HV_LEAN & 128) ? HV_NO_STREAM : s, NULL));
@@ -68,7 +68,7 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
      * captured launch becomes a graph node and is scanned in full. */
     struct hv_karg args[HV_MAX_KARGS];
     int n = 0;
-    if (!(HV_LEAN & 16))
+    if (!(HV_LEAN & 16) && !l->unsampled)
         HV_ST_PART(HV_ST_PART_LAUNCH_SCAN, n = hv_kargs_collect(k, l->params, l->kblock, l->kblock_bytes, args, HV_MAX_KARGS,
                                                             !(c->flags & HV_CALL_CAPTURING), t->launch_memo));
     struct hv_launch_args *a = &c->a.launch;
@@ -84,6 +84,13 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     a->event_start = l->ev_start;
     a->event_stop = l->ev_stop;
     uint64_t seq = c->h.seq;
+    if (l->unsampled) {
+        /* Not drawn (HIPVIS_LAUNCH_EVERY): the launch itself, no kernel,
+         * pointer arguments, stack, Python site or code-object check. */
+        c->flags |= HV_CALL_UNSAMPLED;
+        hv_call_commit(t, c);
+        return;
+    }
     HV_ST_PART(HV_ST_PART_LAUNCH_REC, {
         hv_call_commit(t, c);
         hv_ev_stack(t, seq);

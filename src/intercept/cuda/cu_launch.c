@@ -8,10 +8,10 @@
 static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
                    const unsigned grid[3], const unsigned block[3], unsigned shm, void **params, void **extra)
 {
-    int fresh;
+    int fresh, evidence = 1;
     const struct hv_kernel_info *k;
-    if (HV_LEAN & 64) {
-        k = NULL;
+    if ((HV_LEAN & 64) || !(evidence = hv_launch_evidence(t, s))) {
+        k = NULL;   /* not drawn (HIPVIS_LAUNCH_EVERY): no lookup */
         fresh = 0;
     } else {
         HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cu_kernel(t, HV_PTR(f), f, 0, &fresh));
@@ -20,6 +20,7 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r,
                                .block = {block[0], block[1], block[2]}, .shmem = shm, .params = params,
                                .form = HV_LAUNCH_PARAMS};
     l.kblock = hv_cu_extra_block(extra, &l.kblock_bytes);
+    l.unsampled = !evidence;
     hv_cu_trace_launch(t, api, (int32_t)r, s, &l, k, fresh);
 }
 

@@ -6,16 +6,17 @@
 static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct hv_sref s, const void *stub,
                    void *real, dim3 g, dim3 b, size_t shm, void **args)
 {
-    int fresh;
+    int fresh, evidence = 1;
     const struct hv_kernel_info *k;
-    if (HV_LEAN & 64) {
-        k = NULL;
+    if ((HV_LEAN & 64) || !(evidence = hv_launch_evidence(t, s))) {
+        k = NULL;   /* not drawn (HIPVIS_LAUNCH_EVERY): no lookup */
         fresh = 0;
     } else {
         HV_ST_PART(HV_ST_PART_LAUNCH_KERNEL, k = hv_cudart_kernel(t, stub, real, &fresh));
     }
     struct hv_launch_desc l = {.func = HV_PTR(stub), .grid = {g.x, g.y, g.z}, .block = {b.x, b.y, b.z},
                                .shmem = shm, .params = args, .form = HV_LAUNCH_PARAMS};
+    l.unsampled = !evidence;
     hv_cu_trace_launch(t, api, (int32_t)r, s, &l, k, fresh);
 }
 

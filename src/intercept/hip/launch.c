@@ -8,7 +8,9 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t 
                    struct hv_launch_desc l, void **extra)
 {
     l.kblock = hip_extra_block(extra, &l.kblock_bytes);
-    hv_trace_launch(t, api, (int32_t)r, HV_HIP_SREF(t, s, spt), &l);
+    struct hv_sref sr = HV_HIP_SREF(t, s, spt);
+    l.unsampled = !hv_launch_evidence(t, sr);
+    hv_trace_launch(t, api, (int32_t)r, sr, &l);
 }
 
 #define LAUNCH(spt, extra, ...) launch(t_, api_, r_, s, spt, (struct hv_launch_desc){__VA_ARGS__}, extra)
