@@ -135,8 +135,8 @@ extern struct hv_hot hv_hot;
  * arguments ~0.8 (twenty-second session); with bits 8-32, bit 64 saved
  * ~0.5 points (resolved) and bit 128 ~0.25 (not), while a per-thread
  * kernel memo and a launch record with no stream read, evidence kept,
- * saved nothing measurable (twenty-third session): the kernel's data as
- * the evidence reads it, not the table or the stream, is the share.
+ * saved nothing measurable (twenty-third session): the share most likely
+ * is the kernel's data as the evidence reads it, not the table or stream.
  */
 #ifndef HV_LEAN
 #define HV_LEAN 0
