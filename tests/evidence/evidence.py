@@ -266,7 +266,7 @@ class Evidence(E2E):
         """HIPVIS_LAUNCH_EVERY=4: about one eager launch in four looks its kernel up and
         records its pointer arguments, drawn per launch (both kernels of the loop's
         fixed sequence are drawn, which a count of one in four would not do: the
-        loop launches them in turn, two a step); the others are recorded as launches
+        loop launches them in turn, two a prefill step); the others are recorded as launches
         flagged `unsampled`, with no kernel and no kernel-argument record; launches
         inside a capture are always drawn (graph nodes); the analyzer counts the
         undrawn ones where the reader sees them; the graph findings stay."""
