@@ -42,20 +42,29 @@ static inline int hv_ev(unsigned bits)
 /*
  * HIPVIS_LAUNCH_EVERY: whether an eager launch looks its kernel up and
  * records its evidence (pointer arguments, Python site, code-object check).
- * Drawn per launch with probability 1/N from the thread's xorshift state,
- * not counted: a count aliases with a step's fixed sequence of kernels
- * (four launches a prefill and one in 16 taken: always the same kernel),
- * where independent draws scan every kernel of a repeating step within a
- * few of its launches, so that a hazard that recurs every step is seen.
- * hv_launch_below is UINT32_MAX / N (every launch at the default N = 1: no
- * draw); on the step's data lines, which the launch's wrapper reads anyway.
+ * Each thread's first HIPVIS_LAUNCH_FIRST launches all do: a short program,
+ * a test, and a serving loop's first steps (every kernel of its prefill)
+ * are seen whole, so that what N > 1 leaves out is only the repeats of a
+ * long-running loop. After them, drawn per launch with probability 1/N from
+ * the thread's xorshift state, not counted: a count aliases with a step's
+ * fixed sequence of kernels (four launches a prefill and one in 16 taken:
+ * always the same kernel), where independent draws scan every kernel of a
+ * repeating step within a few of its launches, so that a hazard that recurs
+ * every step is seen. hv_launch_below is UINT32_MAX / N (UINT32_MAX at N = 1:
+ * every launch, no count, no draw); both on the step's data lines, which the
+ * launch's wrapper reads anyway.
  */
-extern uint32_t hv_launch_below;
+extern uint32_t hv_launch_below, hv_launch_first;
 static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
 {
     uint32_t below = hv_launch_below;
-    if (__builtin_expect(below == UINT32_MAX, 1))
+    if (__builtin_expect(below == UINT32_MAX, 0))
         return 1;
+    /* Saturates at hv_launch_first: no wrap back into the warm-up. */
+    if (__builtin_expect(t->launches_first < hv_launch_first, 0)) {
+        t->launches_first++;
+        return 1;
+    }
     uint32_t x = t->launch_draw ? t->launch_draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
     x ^= x << 13;
     x ^= x >> 17;

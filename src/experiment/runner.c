@@ -41,6 +41,10 @@ static void child_env(const struct ex_job *job, const struct ex_arm *arm, const 
     snprintf(out, sizeof out, "%s/hipvis.%%p.zst", dir);
     setenv("HIPVIS_OUTPUT", out, 1);
     setenv("HIPVIS_QUIET", "1", 1);
+    /* Arms are told apart by the stale reads each run counts: every eager
+     * launch's evidence, not one drawn in HIPVIS_LAUNCH_EVERY, whose chance
+     * would differ from run to run. */
+    setenv("HIPVIS_LAUNCH_EVERY", "1", 1);
     const char *old = getenv("LD_PRELOAD");
     if (old && *old && !strstr(old, job->libhipvis)) {
         snprintf(out, sizeof out, "%s:%s", job->libhipvis, old);

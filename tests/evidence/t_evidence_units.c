@@ -60,10 +60,11 @@ static void test_config(void)
           c.rewrite_every == 16 && !c.stacks && c.probe.mode == HV_PROBE_OFF);
     const char *const every[] = {"HIPVIS_REWRITE_EVERY", "1", "HIPVIS_PAYLOAD_BYTES", "4096", NULL};
     CHECK(load(every, &c, err, sizeof err) == 0 && c.rewrite_every == 1 && c.payload_bytes == 4096);
-    /* Every eager launch's evidence by default; one drawn in N when asked. */
-    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 1);
-    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "16", NULL};
-    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 16);
+    /* Each thread's first 4096 eager launches carry their evidence by
+     * default, then one drawn in 16; every one when asked. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 4096);
+    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "1", "HIPVIS_LAUNCH_FIRST", "0", NULL};
+    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 0);
     const char *const bad_every[] = {"HIPVIS_REWRITE_EVERY", "0", NULL};
     CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};
@@ -97,6 +98,7 @@ static void test_config(void)
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch+noSuchApi", NULL}, {"HIPVIS_FLOOR_APIS", "all--hipFree", NULL},
         {"HIPVIS_FLOOR_APIS", "cudaGraphLaunch,cudaStreamSynchronize", NULL},
         {"HIPVIS_LAUNCH_EVERY", "0", NULL}, {"HIPVIS_LAUNCH_EVERY", "65537", NULL}, {"HIPVIS_LAUNCH_EVERY", "x", NULL},
+        {"HIPVIS_LAUNCH_FIRST", "-1", NULL}, {"HIPVIS_LAUNCH_FIRST", "1048577", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = load(bad[i], &c, err, sizeof err);

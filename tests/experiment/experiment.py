@@ -12,6 +12,7 @@ rule-of-three bound; a copy on a side stream without a wait is a program
 race; a hanging job is killed after --timeout and counted; bad usage exits 2.
 Prints one line per check and "experiment: N passed, M failed".
 """
+import glob
 import json
 import os
 import re
@@ -146,6 +147,15 @@ class Experiment(Suite):
         self.check(a.get("failures") == 2 and rep["runs"][0]["exit"] == 3,
                    "a job that exits non-zero shows the symptom (exit status recorded)")
 
+    def case_env(self):
+        p, rep, out = self.experiment(None, ["sh", "-c", "echo every=$HIPVIS_LAUNCH_EVERY"], "-n", "1",
+                                      "--arms", "baseline")
+        logs = glob.glob(os.path.join(out, "**", "job.log"), recursive=True)
+        text = "".join(open(f).read() for f in logs)
+        self.check(p.returncode == 0 and "every=1" in text,
+                   "every run counts every eager launch (HIPVIS_LAUNCH_EVERY=1 in the job's environment)",
+                   f"{logs}: {text.strip()[:200]}")
+
     def case_usage(self):
         for args, want in ((["--arms", "bogus"], "unknown arm 'bogus'"),
                            (["--fail-pattern", "("], "--fail-pattern"),
@@ -164,7 +174,7 @@ class Experiment(Suite):
 
     def main(self):
         return self.run_cases((self.case_models, self.case_clean, self.case_race, self.case_custom_arm,
-                               self.case_hang, self.case_usage))
+                               self.case_hang, self.case_env, self.case_usage))
 
 
 if __name__ == "__main__":
