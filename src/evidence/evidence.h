@@ -58,7 +58,7 @@ extern uint32_t hv_launch_below, hv_launch_first;
 static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
 {
     uint32_t below = hv_launch_below;
-    if (__builtin_expect(below == UINT32_MAX, 0))
+    if (__builtin_expect(below == UINT32_MAX, 1))
         return 1;
     /* Saturates at hv_launch_first: no wrap back into the warm-up. */
     if (__builtin_expect(t->launches_first < hv_launch_first, 0)) {

@@ -41,8 +41,8 @@ struct hv_config {
                                     thread, 1..65536 (default 16; 1 every copy) */
     uint32_t launch_every;       /* HIPVIS_LAUNCH_EVERY: an eager launch looks its kernel up and records
                                     its evidence (pointer arguments, Python site, code-object check) with
-                                    probability 1 in this many, drawn per launch, 1..65536 (default 16);
-                                    launches on a capturing stream always */
+                                    probability 1 in this many, drawn per launch, 1..65536 (default 1:
+                                    every launch); launches on a capturing stream always */
     uint32_t launch_first;       /* HIPVIS_LAUNCH_FIRST: each thread's first this many eager launches
                                     all carry their evidence before HIPVIS_LAUNCH_EVERY draws,
                                     0..1048576 (default 4096) */

@@ -263,19 +263,19 @@ class Evidence(E2E):
         self.check(g and g[0]["later"].get("stack"), "stacks: and its replay")
 
     def case_launch_every(self):
-        """HIPVIS_LAUNCH_EVERY=4 after no warm-up (HIPVIS_LAUNCH_FIRST=0): about one eager
+        """HIPVIS_LAUNCH_EVERY=4 with no warm-up (HIPVIS_LAUNCH_FIRST=0): about one eager
         launch in four looks its kernel up and records its pointer arguments, drawn per
         launch (both kernels of the loop's fixed sequence are drawn, which a count of one
         in four would not do: the loop launches them in turn, two a prefill step); the
         others are recorded as launches flagged `unsampled`, with no kernel and no
         kernel-argument record; launches inside a capture are always drawn (graph nodes);
         the analyzer counts the undrawn ones where the reader sees them; the graph
-        findings stay. At the defaults (one in 16 after each thread's first 4096) the
+        findings stay. With the default warm-up (each thread's first 4096 launches) the
         loop's launches are all drawn; with HIPVIS_LAUNCH_FIRST=40 the thread's first 40
         launches are, and later eager ones only as drawn."""
-        every1 = {"HIPVIS_LAUNCH_EVERY": "1"}
-        _, recs1, rep1, _ = self.decode("launch-every-1", "--steps", "400", env_add=every1)
-        _, recsd, repd, _ = self.decode("launch-defaults", "--steps", "400")
+        _, recs1, rep1, _ = self.decode("launch-every-1", "--steps", "400")
+        _, recsd, repd, _ = self.decode("launch-first-default", "--steps", "400",
+                                        env_add={"HIPVIS_LAUNCH_EVERY": "4"})
         _, recs, rep, _ = self.decode("launch-every-4", "--steps", "400",
                                       env_add={"HIPVIS_LAUNCH_EVERY": "4", "HIPVIS_LAUNCH_FIRST": "0"})
         _, recsw, _, _ = self.decode("launch-first-40", "--steps", "400",
@@ -298,11 +298,12 @@ class Evidence(E2E):
         self.check(counted == [len(un)], f"launch every 4: the analyzer counts {counted} undrawn launches",
                    f"the trace holds {len(un)}")
         self.check(not any(t.get("launches_unsampled") for t in rep1.get("traces", [])),
-                   "launch every 1: no launch undrawn")
+                   "launch every 1 (the default): no launch undrawn")
         dl = eager(recsd)
         self.check(dl and not any(r.get("unsampled") for r in dl) and
                    not any(t.get("launches_unsampled") for t in repd.get("traces", [])),
-                   f"defaults: the loop's {len(dl)} eager launches are all within each thread's first 4096: all drawn")
+                   f"launch every 4, the default warm-up: the loop's {len(dl)} launches are all within "
+                   "the thread's first 4096: all drawn")
         # The warm-up counts every launch of the thread, a capture's too.
         wl = sorted(eager(recsw), key=lambda r: r["seq"])
         first, later = wl[:40], [r for r in wl[40:] if not r.get("captured")]

@@ -60,11 +60,11 @@ static void test_config(void)
           c.rewrite_every == 16 && !c.stacks && c.probe.mode == HV_PROBE_OFF);
     const char *const every[] = {"HIPVIS_REWRITE_EVERY", "1", "HIPVIS_PAYLOAD_BYTES", "4096", NULL};
     CHECK(load(every, &c, err, sizeof err) == 0 && c.rewrite_every == 1 && c.payload_bytes == 4096);
-    /* Each thread's first 4096 eager launches carry their evidence by
-     * default, then one drawn in 16; every one when asked. */
-    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 4096);
-    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "1", "HIPVIS_LAUNCH_FIRST", "0", NULL};
-    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 0);
+    /* Every eager launch's evidence by default; when one in N is asked,
+     * each thread's first 4096 launches still carry theirs. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 4096);
+    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "16", "HIPVIS_LAUNCH_FIRST", "0", NULL};
+    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 0);
     const char *const bad_every[] = {"HIPVIS_REWRITE_EVERY", "0", NULL};
     CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};
