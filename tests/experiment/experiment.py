@@ -53,10 +53,10 @@ class Experiment(Suite):
         env.update(extra or {})
         return env
 
-    def experiment(self, fault, job, *opts):
+    def experiment(self, fault, job, *opts, extra=None):
         self.n += 1
         out = os.path.join(self.tmp, f"x{self.n}")
-        p = subprocess.run([self.hipvis, "experiment", *opts, "-o", out, "--", *job], env=self.env(fault),
+        p = subprocess.run([self.hipvis, "experiment", *opts, "-o", out, "--", *job], env=self.env(fault, extra),
                            capture_output=True, text=True, timeout=300)
         rep = None
         if os.path.exists(os.path.join(out, "report.json")):
@@ -148,12 +148,17 @@ class Experiment(Suite):
                    "a job that exits non-zero shows the symptom (exit status recorded)")
 
     def case_env(self):
+        # The user's shell asks for one launch in 16; the runs must not inherit it.
         p, rep, out = self.experiment(None, ["sh", "-c", "echo every=$HIPVIS_LAUNCH_EVERY"], "-n", "1",
-                                      "--arms", "baseline")
+                                      "--arms", "baseline", extra={"HIPVIS_LAUNCH_EVERY": "16"})
+        text = ""
         logs = glob.glob(os.path.join(out, "**", "job.log"), recursive=True)
-        text = "".join(open(f).read() for f in logs)
-        self.check(p.returncode == 0 and "every=1" in text,
-                   "every run counts every eager launch (HIPVIS_LAUNCH_EVERY=1 in the job's environment)",
+        for name in logs:
+            with open(name) as f:
+                text += f.read()
+        self.check(p.returncode == 0 and "every=1\n" in text,
+                   "every run counts every eager launch (HIPVIS_LAUNCH_EVERY=1 in the job's environment, "
+                   "over the user's 16)",
                    f"{logs}: {text.strip()[:200]}")
 
     def case_usage(self):
