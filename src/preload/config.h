@@ -43,8 +43,8 @@ struct hv_config {
                                     its evidence (pointer arguments, Python site, code-object check) with
                                     probability 1 in this many, drawn per launch, 1..65536 (default 1:
                                     every launch); launches on a capturing stream always */
-    uint32_t launch_first;       /* HIPVIS_LAUNCH_FIRST: each thread's first this many eager launches
-                                    all carry their evidence before HIPVIS_LAUNCH_EVERY draws,
+    uint32_t launch_first;       /* HIPVIS_LAUNCH_FIRST: each thread's first this many kernel launches
+                                    (a capture's too) all carry their evidence before HIPVIS_LAUNCH_EVERY draws,
                                     0..1048576 (default 4096) */
     int stacks;                  /* HIPVIS_STACKS: 0|1 — caller stacks at writes and graph launches */
     int pyframes;                /* HIPVIS_PYFRAMES: enum hv_pyframes_mode (default first) — Python
