@@ -7,12 +7,14 @@
 
 uint32_t hv_launch_below HV_STEP_DATA = UINT32_MAX;
 uint32_t hv_launch_first HV_STEP_DATA;
+uint32_t hv_rewrite_first HV_STEP_DATA;
 
 void hv_evidence_setup(const struct hv_config *cfg)
 {
     unsigned f = 0;
     hv_launch_below = cfg->launch_every > 1 ? UINT32_MAX / cfg->launch_every : UINT32_MAX;
     hv_launch_first = cfg->launch_first;
+    hv_rewrite_first = cfg->rewrite_first;
     if (cfg->payload_bytes)
         f |= HV_EV_PAYLOAD;
     if (cfg->rewrite_check_bytes)

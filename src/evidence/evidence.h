@@ -54,6 +54,18 @@ static inline int hv_ev(unsigned bits)
  * every launch, no count, no draw); both on the step's data lines, which the
  * launch's wrapper reads anyway.
  */
+/* The thread's next draw (xorshift32, seeded from the thread id): the
+ * samplings' only source of chance, so a thread's draws are its own. */
+static inline uint32_t hv_ev_draw(struct hv_thread_ctx *t)
+{
+    uint32_t x = t->draw ? t->draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    t->draw = x;
+    return x;
+}
+
 extern uint32_t hv_launch_below, hv_launch_first;
 static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
 {
@@ -65,12 +77,31 @@ static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
         t->launches_first++;
         return 1;
     }
-    uint32_t x = t->launch_draw ? t->launch_draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    t->launch_draw = x;
-    return x <= below;
+    return hv_ev_draw(t) <= below;
+}
+
+/*
+ * HIPVIS_REWRITE_FIRST and HIPVIS_REWRITE_EVERY: each thread's first N
+ * eligible copies are all checked, as the launches' warm-up does (a short
+ * program or a test is checked whole; only a long-running loop's repeats
+ * are sampled), then about one in HIPVIS_REWRITE_EVERY. The eligible copies
+ * to skip after the copy being taken now (which payload.c then counts in
+ * t->rewrites_first): none while that copy is not the warm-up's last;
+ * after it, a gap drawn uniformly from 0..2(E-1), whose mean E-1 keeps the
+ * rate one in E. Drawn, not a fixed E-1: a fixed gap aliases with a step
+ * pattern whose period shares a factor with E (a prefill that rewrites the
+ * pinned source every 8th step and a gap of 15: the check lands on the
+ * same phase of the pattern for ever, and may never see the rewrite). The
+ * skipped copies only count down (no draw, no division on the hot path);
+ * this runs on the sampled turn only (both ticks' reloads).
+ */
+extern uint32_t hv_rewrite_first;
+static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
+{
+    uint32_t e = hv_hot.rewrite_every;
+    if (t->rewrites_first + 1 < hv_rewrite_first || e <= 1)
+        return 0;
+    return hv_ev_draw(t) % (2 * (e - 1) + 1);
 }
 
 /* Reads the options (after hv_config_load); sets hv_hot.ev_flags. */

@@ -132,12 +132,16 @@ void hv_payload_hash(struct hv_copy_ev *ev)
      * within that many steps (docs/evidence.md "Defaults"). */
     if (want_check && hv_hot.rewrite_every > 1) {
         /* One eligible copy checked, then rewrite_every - 1 skipped (the
-         * count down evidence.h's hv_ev_copy_wanted shares). */
+         * count down evidence.h's hv_ev_copy_wanted shares); none skipped
+         * in the thread's warm-up (hv_ev_rewrite_gap). */
         if (hv_tls.rewrite_skip) {
             hv_tls.rewrite_skip--;
             want_check = 0;
         } else {
-            hv_tls.rewrite_skip = hv_hot.rewrite_every - 1;
+            hv_tls.rewrite_skip = hv_ev_rewrite_gap(&hv_tls);
+            /* Saturates at hv_rewrite_first: no wrap back into the warm-up. */
+            if (hv_tls.rewrites_first < hv_rewrite_first)
+                hv_tls.rewrites_first++;
         }
     }
     ev->checked = (uint8_t)want_check;

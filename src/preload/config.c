@@ -216,6 +216,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
     static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
+    static const struct int_knob rewrite_first = {"HIPVIS_REWRITE_FIRST", 0, 1048576, 4096, 0};
     static const struct int_knob launch_every = {"HIPVIS_LAUNCH_EVERY", 1, 65536, 1, 0};
     static const struct int_knob launch_first = {"HIPVIS_LAUNCH_FIRST", 0, 1048576, 4096, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
@@ -252,6 +253,8 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->rewrite_check_bytes = (uint32_t)v * 1024u;
     rc |= parse_int(&rewrite_every, getenv_fn(rewrite_every.name), &v, err, errlen);
     cfg->rewrite_every = (uint32_t)v;
+    rc |= parse_int(&rewrite_first, getenv_fn(rewrite_first.name), &v, err, errlen);
+    cfg->rewrite_first = (uint32_t)v;
     rc |= parse_int(&launch_every, getenv_fn(launch_every.name), &v, err, errlen);
     cfg->launch_every = (uint32_t)v;
     rc |= parse_int(&launch_first, getenv_fn(launch_first.name), &v, err, errlen);

@@ -111,8 +111,9 @@ struct hv_thread_ctx {
     struct hv_span_memo launch_memo[HV_SPAN_MEMO_WAYS];
     uint32_t rewrite_skip;   /* evidence: eligible copies the rewrite check skips before its next one */
     uint32_t args_tick;      /* HIPVIS_RECORD=args: async copies written as arguments before the next full one */
-    uint32_t launch_draw;    /* evidence: HIPVIS_LAUNCH_EVERY's xorshift state (0: not seeded yet) */
+    uint32_t draw;           /* evidence: the samplings' xorshift state (0: not seeded yet) */
     uint32_t launches_first; /* evidence: launches counted against HIPVIS_LAUNCH_FIRST (saturates there) */
+    uint32_t rewrites_first; /* evidence: copies checked against HIPVIS_REWRITE_FIRST (saturates there) */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
 };

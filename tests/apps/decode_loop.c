@@ -46,6 +46,7 @@ struct opts {
     bool sync_before_replay, side_copy, event_wait, host_rewrite, event_sync_before_rewrite;
     bool fork_join, spt, print_buffers, name_buffers;
     int free_realloc; /* 0 no, 1 new address, 2 same address */
+    int rewrite_every; /* --host-rewrite-every K: the host rewrites only in steps K-1, 2K-1, ... (1: every step) */
 };
 
 /* Counters written by the kernel, whatever thread runs it. */
@@ -352,7 +353,7 @@ static int step(struct ctx *c, long i, bool *prepared)
         CHECK(c, SPT(c, hipGraphLaunch, c->exec[si], c->main));
         c->replays++;
     }
-    if (o->host_rewrite && i + 1 < o->steps) {
+    if (o->host_rewrite && i + 1 < o->steps && (i + 1) % o->rewrite_every == 0) {
         /* the host prepares the next step while this one is still queued */
         if (o->event_sync_before_rewrite)
             CHECK(c, hipEventSynchronize(c->ev_copy));
@@ -406,7 +407,8 @@ static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--steps N] [--prefill-every K] [--threads T] [--sync-before-replay]\n"
-            "  [--side-stream-copy] [--event-wait] [--host-rewrite] [--event-sync-before-rewrite]\n"
+            "  [--side-stream-copy] [--event-wait] [--host-rewrite] [--host-rewrite-every K]\n"
+            "  [--event-sync-before-rewrite]\n"
             "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers] [--name-buffers] [--graph-nodes N]\n",
             argv0);
     return 2;
@@ -424,7 +426,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-    *o = (struct opts){.steps = 200, .prefill_every = 8, .threads = 1};
+    *o = (struct opts){.steps = 200, .prefill_every = 8, .threads = 1, .rewrite_every = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
@@ -445,6 +447,8 @@ static int parse(int argc, char **argv, struct opts *o)
             o->event_wait = true;
         else if (!strcmp(a, "--host-rewrite"))
             o->host_rewrite = true;
+        else if (!strcmp(a, "--host-rewrite-every") && has_val && parse_long(argv[++i], 1, 1000000, &v))
+            o->host_rewrite = true, o->rewrite_every = (int)v;
         else if (!strcmp(a, "--event-sync-before-rewrite"))
             o->host_rewrite = o->event_sync_before_rewrite = true;
         else if (!strcmp(a, "--free-realloc") || !strcmp(a, "--free-realloc=new"))

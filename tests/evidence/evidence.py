@@ -91,25 +91,65 @@ class Evidence(E2E):
         self.check(stale > 0 and sum(x["count"] for x in groups) >= 1, "host-rewrite: the double copied rewritten "
                    f"data ({stale} stale reads) and hipvis saw the rewrite")
 
-        # The defaults: no payloads, one eligible copy in 16 checked.
-        _, recs2, rep2, _ = self.decode("rewrite_hash", "--steps", "40", "--host-rewrite")
+        # The defaults: no payloads; each thread's first 4096 eligible copies
+        # checked (HIPVIS_REWRITE_FIRST), then one in 16 (HIPVIS_REWRITE_EVERY).
+        def checked(tag, steps=40, *args, **env):
+            """(eligible copies' seqs by thread, the checked ones, the findings)."""
+            _, rs, rp, _ = self.decode(tag, "--steps", str(steps), *(args or ("--host-rewrite",)), env_add=env)
+            eligible = {}
+            for c in sorted(self.calls(rs), key=lambda c: c["seq"]):
+                if (c.get("op") == "copy" and c.get("dir") == "H2D" and c.get("async") and c["result"] == 0
+                        and c.get("src_mem") in ("host_pinned", "host_registered") and not c.get("capturing")
+                        and not c.get("copy_2d") and int(c["src"], 16) and c["bytes"] <= 16 << 10):
+                    eligible.setdefault(c["tid"], []).append(c["seq"])
+            # Each checked copy has its enqueue payload record (hash only), no other copy has one.
+            got = {(p["tid"], p["seq"]) for p in self.of_type(rs, "payload") if p["when"] in (0, 2)}
+            return eligible, got, rp
+
+        def pick(eligible, keep):
+            return {(tid, s) for tid, seqs in eligible.items() for i, s in enumerate(seqs) if keep(i)}
+
+        eligible, got, rep2 = checked("rewrite_hash")
         g2 = self.rule(rep2, "host-source-rewritten")
         self.check(g2 and not g2[0].get("detail") and "hash" in g2[0]["note"],
-                   "host-rewrite: at the defaults (payloads off, 1 copy in 16 checked) the hash still tells")
-        # Which copies: each thread's 1st, 17th, 33rd... copy that could be
-        # checked (async H2D from pinned/registered memory that ran, 1D, at
-        # most HIPVIS_REWRITE_CHECK_KB=16 KiB); each checked copy has its
-        # enqueue payload record (hash only), no other copy has one.
-        eligible = {}
-        for c in sorted(self.calls(recs2), key=lambda c: c["seq"]):
-            if (c.get("op") == "copy" and c.get("dir") == "H2D" and c.get("async") and c["result"] == 0
-                    and c.get("src_mem") in ("host_pinned", "host_registered") and not c.get("capturing")
-                    and not c.get("copy_2d") and int(c["src"], 16) and c["bytes"] <= 16 << 10):
-                eligible.setdefault(c["tid"], []).append(c["seq"])
-        want = {(tid, s) for tid, seqs in eligible.items() for i, s in enumerate(seqs) if i % 16 == 0}
-        got = {(p["tid"], p["seq"]) for p in self.of_type(recs2, "payload") if p["when"] in (0, 2)}
-        self.check(want and got == want, "host-rewrite: at the defaults the checked copies are each thread's "
-                   "1st, 17th, 33rd... eligible copy", f"{len(got)} checked, {len(want)} expected")
+                   "host-rewrite: at the defaults (payloads off) the hash still tells")
+        self.check(eligible and got == pick(eligible, lambda i: True),
+                   "host-rewrite: at the defaults a short run's eligible copies are all checked "
+                   "(within each thread's first 4096)", f"{len(got)} checked of {sum(map(len, eligible.values()))}")
+        # With no warm-up and one copy in 4: each thread's first eligible copy
+        # (async H2D from pinned/registered memory that ran, 1D, at most
+        # HIPVIS_REWRITE_CHECK_KB=16 KiB), then gaps drawn with mean 3, with
+        # argument records (the defaults: the turn is a tick over async copies)
+        # and with full records (a count of eligible copies).
+        for mode in ("args", "full"):
+            eligible, got, rep0 = checked(f"rewrite_first0_{mode}", 400, HIPVIS_REWRITE_FIRST="0",
+                                          HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
+            n = sum(map(len, eligible.values()))
+            idx = sorted(i for tid, seqs in eligible.items() for i, q in enumerate(seqs) if (tid, q) in got)
+            gaps = {b - a for a, b in zip(idx, idx[1:])}
+            self.check(got <= pick(eligible, lambda i: True) and idx[:1] == [0] and 0.15 < len(got) / n < 0.4
+                       and len(gaps) > 2, f"host-rewrite: HIPVIS_REWRITE_FIRST=0 HIPVIS_REWRITE_EVERY=4 ({mode} "
+                       f"records) checks the first eligible copy, then {len(got)} of {n} at drawn gaps",
+                       f"checked {idx[:12]}..., gaps {sorted(gaps)}")
+            self.check(self.rule(rep0, "host-source-rewritten"), f"host-rewrite: ({mode} records) sampled, "
+                       "it still sees the rewrite")
+        # A warm-up of 5: the first 5 eligible copies, then about one in 4.
+        for mode in ("args", "full"):
+            eligible, got, _ = checked(f"rewrite_first5_{mode}", 400, HIPVIS_REWRITE_FIRST="5",
+                                       HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
+            later = pick(eligible, lambda i: i >= 5)
+            self.check(pick(eligible, lambda i: i < 5) <= got and 0.15 < len(got & later) / len(later) < 0.4,
+                       f"host-rewrite: HIPVIS_REWRITE_FIRST=5 ({mode} records) checks each thread's first 5 "
+                       f"eligible copies, then {len(got & later)} of the {len(later)} later ones")
+        # A rewrite every 8th step (steps 7, 15, ...), one copy in 8 checked,
+        # no warm-up: a fixed gap of 7 would check steps 0, 8, 16, ... for
+        # ever and never see it; the drawn gaps land on its steps.
+        eligible, got, rep8 = checked("rewrite_period8", 1600, "--host-rewrite-every", "8",
+                                      HIPVIS_REWRITE_FIRST="0", HIPVIS_REWRITE_EVERY="8")
+        phases = {i % 8 for tid, seqs in eligible.items() for i, q in enumerate(seqs) if (tid, q) in got}
+        self.check(len(phases) == 8 and self.rule(rep8, "host-source-rewritten"),
+                   "host-rewrite: a rewrite every 8th step is seen with one copy in 8 checked (the checks land "
+                   f"on all {len(phases)} phases of the 8-step pattern)", f"phases {sorted(phases)}")
 
         out3, _, rep3, _ = self.decode("rewrite_fixed", "--steps", "20", "--event-sync-before-rewrite")
         self.check(not self.rule(rep3, "host-source-rewritten") and "stale_reads=0" in out3,

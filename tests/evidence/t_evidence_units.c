@@ -65,6 +65,12 @@ static void test_config(void)
     CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 4096);
     const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "16", "HIPVIS_LAUNCH_FIRST", "0", NULL};
     CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 0);
+    /* The rewrite check's warm-up: each thread's first 4096 eligible copies. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.rewrite_first == 4096);
+    const char *const rewrite_first[] = {"HIPVIS_REWRITE_FIRST", "0", NULL};
+    CHECK(load(rewrite_first, &c, err, sizeof err) == 0 && c.rewrite_first == 0);
+    const char *const bad_first[] = {"HIPVIS_REWRITE_FIRST", "1048577", NULL};
+    CHECK(load(bad_first, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_FIRST"));
     const char *const bad_every[] = {"HIPVIS_REWRITE_EVERY", "0", NULL};
     CHECK(load(bad_every, &c, err, sizeof err) != 0 && strstr(err, "HIPVIS_REWRITE_EVERY"));
     const char *const sidecar[] = {"HIPVIS_SIDECAR", "1", NULL};

@@ -195,7 +195,7 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
             t->args_tick--;
             return 1;
         }
-        t->args_tick = hv_hot.rewrite_every - 1;
+        t->args_tick = hv_ev_rewrite_gap(t);   /* 0 in the warm-up: every such copy in full */
         t->rewrite_skip = 0;
         return 0;
     }
