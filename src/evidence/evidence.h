@@ -84,24 +84,46 @@ static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
  * HIPVIS_REWRITE_FIRST and HIPVIS_REWRITE_EVERY: each thread's first N
  * eligible copies are all checked, as the launches' warm-up does (a short
  * program or a test is checked whole; only a long-running loop's repeats
- * are sampled), then about one in HIPVIS_REWRITE_EVERY. The eligible copies
- * to skip after the copy being taken now (which payload.c then counts in
- * t->rewrites_first): none while that copy is not the warm-up's last;
- * after it, a gap drawn uniformly from 0..2(E-1), whose mean E-1 keeps the
- * rate one in E. Drawn, not a fixed E-1: a fixed gap aliases with a step
- * pattern whose period shares a factor with E (a prefill that rewrites the
- * pinned source every 8th step and a gap of 15: the check lands on the
- * same phase of the pattern for ever, and may never see the rewrite). The
- * skipped copies only count down (no draw, no division on the hot path);
- * this runs on the sampled turn only (both ticks' reloads).
+ * are sampled), then one in each window of E = HIPVIS_REWRITE_EVERY
+ * consecutive eligible copies, at a place in the window drawn anew for each
+ * window (jittered systematic sampling). Not the E-th copy every time: a
+ * fixed gap aliases with a step pattern whose period shares a factor with E
+ * (a prefill that rewrites the pinned source every 8th step and one copy in
+ * 16: the check lands on the same phase of the pattern for ever, and may
+ * never see the rewrite). Not independent draws either: one check a window
+ * keeps the rate exactly 1/E (over n copies n/E, +-1), so a count of checks
+ * and bench-step's instructions do not move from run to run. The copies
+ * between two checks only count down (no draw, no division on the hot
+ * path); the draw is made on the checked copy.
+ *
+ * The warm-up counts turns, the copies a tick takes (t->rewrites_first,
+ * saturating): with argument records an async H2D or Default copy through
+ * hv_args_now (intercept.h), whether or not it turns out eligible, so that a
+ * loop whose copies are all pageable leaves its warm-up too; on the full
+ * path an eligible copy (payload.c). hv_ev_rewrite_count counts the turn
+ * being taken; hv_ev_rewrite_warm says whether the thread is still in its
+ * warm-up after it (nothing to skip); hv_ev_rewrite_gap gives the eligible
+ * copies to skip after it, which moves the thread to its next window.
  */
 extern uint32_t hv_rewrite_first;
+static inline void hv_ev_rewrite_count(struct hv_thread_ctx *t)
+{
+    if (t->rewrites_first < hv_rewrite_first)
+        t->rewrites_first++;
+}
+static inline int hv_ev_rewrite_warm(const struct hv_thread_ctx *t)
+{
+    return t->rewrites_first < hv_rewrite_first;
+}
 static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
 {
     uint32_t e = hv_hot.rewrite_every;
-    if (t->rewrites_first + 1 < hv_rewrite_first || e <= 1)
+    if (hv_ev_rewrite_warm(t) || e <= 1)
         return 0;
-    return hv_ev_draw(t) % (2 * (e - 1) + 1);
+    uint32_t next = hv_ev_draw(t) % e;   /* the place in the next window */
+    uint32_t gap = e - 1 - t->rewrite_pos + next;
+    t->rewrite_pos = next;
+    return gap;
 }
 
 /* Reads the options (after hv_config_load); sets hv_hot.ev_flags. */

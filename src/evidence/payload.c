@@ -133,15 +133,20 @@ void hv_payload_hash(struct hv_copy_ev *ev)
     if (want_check && hv_hot.rewrite_every > 1) {
         /* One eligible copy checked, then rewrite_every - 1 skipped (the
          * count down evidence.h's hv_ev_copy_wanted shares); none skipped
-         * in the thread's warm-up (hv_ev_rewrite_gap). */
+         * in the thread's warm-up, then one in each window of rewrite_every
+         * at a drawn place (hv_ev_rewrite_gap). */
         if (hv_tls.rewrite_skip) {
             hv_tls.rewrite_skip--;
             want_check = 0;
         } else {
-            hv_tls.rewrite_skip = hv_ev_rewrite_gap(&hv_tls);
-            /* Saturates at hv_rewrite_first: no wrap back into the warm-up. */
-            if (hv_tls.rewrites_first < hv_rewrite_first)
-                hv_tls.rewrites_first++;
+            /* A copy written as an argument record when not on its turn
+             * had its turn counted by hv_args_now already. */
+            if (!(hv_hot.record_args && hv_args_family(ev->api) == HV_ARGS_COPY))
+                hv_ev_rewrite_count(&hv_tls);
+            /* Both ticks: the full path's count of eligible copies, and
+             * argument records' count of async H2D copies (intercept.h
+             * hv_args_now), which this checked copy's turn reloaded. */
+            hv_tls.rewrite_skip = hv_tls.args_tick = hv_ev_rewrite_gap(&hv_tls);
         }
     }
     ev->checked = (uint8_t)want_check;

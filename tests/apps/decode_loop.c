@@ -44,7 +44,7 @@ struct opts {
     int prefill_every, threads;
     int graph_nodes; /* --graph-nodes: no-op layer kernels captured ahead of the reader */
     bool sync_before_replay, side_copy, event_wait, host_rewrite, event_sync_before_rewrite;
-    bool fork_join, spt, print_buffers, name_buffers;
+    bool fork_join, spt, print_buffers, name_buffers, pageable;
     int free_realloc; /* 0 no, 1 new address, 2 same address */
     int rewrite_every; /* --host-rewrite-every K: the host rewrites only in steps K-1, 2K-1, ... (1: every step) */
 };
@@ -274,7 +274,14 @@ static int capture(struct ctx *c, int bs, hipGraphExec_t *exec)
 static int setup(struct ctx *c)
 {
     c->main = c->o->spt ? hipStreamPerThread : NULL;
-    CHECK(c, hipHostMalloc((void **)&c->pinned, NSEQ * sizeof(int32_t), 0));
+    /* --pageable: the metadata from ordinary heap memory (the runtime stages
+     * it before the call returns: no copy is eligible for a rewrite check). */
+    if (c->o->pageable)
+        c->pinned = calloc(NSEQ, sizeof(int32_t));
+    else
+        CHECK(c, hipHostMalloc((void **)&c->pinned, NSEQ * sizeof(int32_t), 0));
+    if (!c->pinned)
+        return -1;
     CHECK(c, hipMalloc((void **)&c->cu, NSEQ * sizeof(int32_t)));
     CHECK(c, hipMalloc((void **)&c->out, NREQ * sizeof(int32_t)));
     CHECK(c, hipMalloc((void **)&c->tokens, NREQ * sizeof(int32_t)));
@@ -388,7 +395,10 @@ static void teardown(struct ctx *c)
     (void)hipFree(c->cu);
     (void)hipFree(c->out);
     (void)hipFree(c->tokens);
-    (void)hipHostFree(c->pinned);
+    if (c->o->pageable)
+        free(c->pinned);
+    else
+        (void)hipHostFree(c->pinned);
 }
 
 static void *run(void *arg)
@@ -408,7 +418,7 @@ static int usage(const char *argv0)
     fprintf(stderr,
             "usage: %s [--steps N] [--prefill-every K] [--threads T] [--sync-before-replay]\n"
             "  [--side-stream-copy] [--event-wait] [--host-rewrite] [--host-rewrite-every K]\n"
-            "  [--event-sync-before-rewrite]\n"
+            "  [--event-sync-before-rewrite] [--pageable]\n"
             "  [--free-realloc[=new|same]] [--fork-join] [--spt] [--print-buffers] [--name-buffers] [--graph-nodes N]\n",
             argv0);
     return 2;
@@ -455,6 +465,8 @@ static int parse(int argc, char **argv, struct opts *o)
             o->free_realloc = 1;
         else if (!strcmp(a, "--free-realloc=same"))
             o->free_realloc = 2;
+        else if (!strcmp(a, "--pageable"))
+            o->pageable = true;
         else if (!strcmp(a, "--fork-join"))
             o->fork_join = true;
         else if (!strcmp(a, "--spt"))

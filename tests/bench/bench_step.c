@@ -67,6 +67,13 @@
 
 #define META_BYTES 2048
 #define BLOCK 400          /* steps per block */
+/* Recorded steps before anything is counted or timed: past the ring's claim
+ * and the writer's start, and past the thread's rewrite-check warm-up
+ * (HIPVIS_REWRITE_FIRST: its first 4096 eligible copies all checked; one a
+ * step here), so that every figure is a long-running loop's steady state.
+ * (--footprint's lackey trace cannot afford them: footprint.sh's caller sets
+ * HIPVIS_REWRITE_FIRST=0 instead.) */
+#define WARM_STEPS 4800
 #define ROUNDS_MAX 5000   /* blocks per arm and turn, at most */
 static int rounds = 500;  /* blocks per arm and turn (--rounds) */
 /* Turns per stream count. The 129 pool streams are made again for every
@@ -427,7 +434,7 @@ int main(int argc, char **argv)
     if (!record_this_thread)
         printf("bench-step: not under libhipvis: both arms run the same direct calls (noise floor)\n");
     if (count) {
-        steps(1, BLOCK);   /* warm-up: ring claimed, writer started */
+        steps(1, WARM_STEPS);
         count_off_1(COUNT_STEPS);
         count_on_1(COUNT_STEPS);
         for (int i = 0; i < POOL_STREAMS; i++) {
@@ -451,6 +458,7 @@ int main(int argc, char **argv)
         OK(hipMalloc(&h.dev, HELPER_BYTES));
         helper_start();   /* after its first iteration every call's clock read is fenced */
     }
+    steps(1, WARM_STEPS);
     for (int turn = 0; turn < TURNS; turn++) {
         run_turn(&s1);
         if (h.period_us) {

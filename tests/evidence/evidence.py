@@ -116,31 +116,55 @@ class Evidence(E2E):
         self.check(eligible and got == pick(eligible, lambda i: True),
                    "host-rewrite: at the defaults a short run's eligible copies are all checked "
                    "(within each thread's first 4096)", f"{len(got)} checked of {sum(map(len, eligible.values()))}")
+        def windows(idx, start, e, n):
+            """Checks in each whole window of e eligible copies from index start, and the places."""
+            per = [[i - w for i in idx if w <= i < w + e] for w in range(start, n - e + 1, e)]
+            return [len(x) for x in per], {p for x in per for p in x}
+
         # With no warm-up and one copy in 4: each thread's first eligible copy
         # (async H2D from pinned/registered memory that ran, 1D, at most
-        # HIPVIS_REWRITE_CHECK_KB=16 KiB), then gaps drawn with mean 3, with
-        # argument records (the defaults: the turn is a tick over async copies)
-        # and with full records (a count of eligible copies).
+        # HIPVIS_REWRITE_CHECK_KB=16 KiB), then one in each window of 4 at a
+        # drawn place, with argument records (the defaults: the turn is a tick
+        # over async copies) and with full records (a count of eligible copies).
         for mode in ("args", "full"):
             eligible, got, rep0 = checked(f"rewrite_first0_{mode}", 400, HIPVIS_REWRITE_FIRST="0",
                                           HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
-            n = sum(map(len, eligible.values()))
-            idx = sorted(i for tid, seqs in eligible.items() for i, q in enumerate(seqs) if (tid, q) in got)
-            gaps = {b - a for a, b in zip(idx, idx[1:])}
-            self.check(got <= pick(eligible, lambda i: True) and idx[:1] == [0] and 0.15 < len(got) / n < 0.4
-                       and len(gaps) > 2, f"host-rewrite: HIPVIS_REWRITE_FIRST=0 HIPVIS_REWRITE_EVERY=4 ({mode} "
-                       f"records) checks the first eligible copy, then {len(got)} of {n} at drawn gaps",
-                       f"checked {idx[:12]}..., gaps {sorted(gaps)}")
+            (tid, seqs), = eligible.items()
+            idx = [i for i, q in enumerate(seqs) if (tid, q) in got]
+            counts, places = windows(idx, 0, 4, len(seqs))
+            self.check(idx[:1] == [0] and len(got) == len(idx) and set(counts) == {1} and len(places) == 4,
+                       f"host-rewrite: HIPVIS_REWRITE_FIRST=0 HIPVIS_REWRITE_EVERY=4 ({mode} records): the first "
+                       f"eligible copy, then one in each of the {len(counts)} windows of 4, at every place of the "
+                       "window", f"checked {idx[:12]}..., checks a window {sorted(set(counts))}, places {places}")
             self.check(self.rule(rep0, "host-source-rewritten"), f"host-rewrite: ({mode} records) sampled, "
                        "it still sees the rewrite")
-        # A warm-up of 5: the first 5 eligible copies, then about one in 4.
+        # A warm-up of 5: the first 5 eligible copies, then one in each window
+        # of 4 from the warm-up's last (index 4).
         for mode in ("args", "full"):
             eligible, got, _ = checked(f"rewrite_first5_{mode}", 400, HIPVIS_REWRITE_FIRST="5",
                                        HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
-            later = pick(eligible, lambda i: i >= 5)
-            self.check(pick(eligible, lambda i: i < 5) <= got and 0.15 < len(got & later) / len(later) < 0.4,
+            (tid, seqs), = eligible.items()
+            idx = [i for i, q in enumerate(seqs) if (tid, q) in got]
+            counts, _ = windows(idx, 4, 4, len(seqs))
+            self.check(idx[:5] == [0, 1, 2, 3, 4] and 5 not in idx and set(counts) == {1},
                        f"host-rewrite: HIPVIS_REWRITE_FIRST=5 ({mode} records) checks each thread's first 5 "
-                       f"eligible copies, then {len(got & later)} of the {len(later)} later ones")
+                       f"eligible copies, then one in each of the next {len(counts)} windows of 4",
+                       f"checked {idx[:12]}..., checks a window {sorted(set(counts))}")
+        # Copies from pageable memory are never eligible; with argument records
+        # the warm-up counts the tick's turns all the same, so that such a loop
+        # leaves it: past the first 5, one async H2D copy in 16 in full.
+        self.decode("rewrite_pageable", "--steps", "200", "--pageable", env_add={"HIPVIS_REWRITE_FIRST": "5"})
+        p = subprocess.run([self.dump, "--raw", "--json", os.path.join(self.tmp, "rewrite_pageable.zst")],
+                           capture_output=True, text=True, check=True)
+        rs = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+        h2d = [c for c in sorted(self.calls(rs), key=lambda c: c["seq"])
+               if self.base(c["api"]) == "hipMemcpyAsync"]   # the loop's only async copies: H2D
+        full = [c for c in h2d if not c.get("argument_record")]
+        self.check(len(h2d) > 200 and h2d[:5] == full[:5] and 5 + len(h2d) // 16 - 1 <= len(full) <= 5 + len(h2d) // 16 + 1,
+                   f"host-rewrite: pageable copies leave the warm-up (HIPVIS_REWRITE_FIRST=5): {len(full)} of "
+                   f"{len(h2d)} async H2D copies in full, the first 5 and one in 16 after them",
+                   f"{len(full)} in full")
+
         # A rewrite every 8th step (steps 7, 15, ...), one copy in 8 checked,
         # no warm-up: a fixed gap of 7 would check steps 0, 8, 16, ... for
         # ever and never see it; the drawn gaps land on its steps.

@@ -421,9 +421,18 @@ def ab_feature_blocks(loop, switch, features, groups, steps, masks):
     return out
 
 
+# Steps run before anything is timed: past the ring's claim and the writer's start, and past
+# hipvis's per-thread warm-ups, so that every figure is a long-running loop's steady state: each
+# thread's first 4096 eligible pinned copies are all rewrite-checked (HIPVIS_REWRITE_FIRST, one a
+# step here) and, with HIPVIS_LAUNCH_EVERY above 1, its first 4096 kernel launches all carry their
+# evidence (HIPVIS_LAUNCH_FIRST; ~0.5 a step here: a prefill's ~4 every 8th step). ~0.4 s.
+WARM_STEPS = 10000
+HELPER_WARM_ITERS = 4200
+
+
 def sub_step(args):
     loop = Loop()
-    for _ in range(200):
+    for _ in range(WARM_STEPS):
         loop.step()
     _, counts = hipvis()
     blocks = [loop.block_us(args.steps // 5) for _ in range(5)]
@@ -444,7 +453,7 @@ def last_cpu():
 def sub_ab(args):
     switch, counts = hipvis()
     loop = Loop()
-    for _ in range(200):
+    for _ in range(WARM_STEPS):
         loop.step()
     before = record_counts(counts)
     f0 = minflt()
@@ -460,7 +469,10 @@ def sub_ab(args):
         helpers = [Helper(loop.torch, switch, args.helper_period_us, k) for k in range(args.threads - 1)]
         for h in helpers:
             h.thread.start()
-        for _ in range(200):   # helpers warm (their rings claimed, recording on)
+        # Helpers warm: rings claimed, recording on, and past their own warm-ups (WARM_STEPS' note):
+        # 4096 checked copies each, one an iteration, ~4 s at the default period (at most 30 s).
+        t_end = time.perf_counter() + 30
+        while min(h.iters for h in helpers) < HELPER_WARM_ITERS and time.perf_counter() < t_end:
             loop.step()
         t_before = record_counts(counts)
         th = ab_blocks(loop, switch, helpers, args.thread_blocks, args.block_steps)

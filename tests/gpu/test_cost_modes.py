@@ -106,5 +106,49 @@ check(abs(out["median_block_ratio"] - 1.02) < 1e-9 and abs(fa["1"]["median_block
 check(fake.on == 1 and fake.mask == 0 and fake.blocks == 32, "feature blocks: 8 groups of 4, left on at the defaults")
 check(sorted(fake.first, key=str) == sorted([None, 0, 1, 2] * 2, key=str),
       f"feature blocks: each state first in two of the eight groups ({fake.first})")
+
+
+# sub_ab times a long-running loop's steady state: a stand-in loop whose recorded step costs 110 us
+# for the thread's first 4096 recorded steps (hipvis's per-thread warm-ups: every eligible copy
+# checked, HIPVIS_REWRITE_FIRST), 102 after them, 100 unrecorded. Timed from the first step, 40
+# pairs of 1000 steps would put ~4 of the recorded blocks in the warm-up.
+class WarmLoop:
+    def __init__(self):
+        self.on, self.recorded, self.steps, self.before_first = 1, 0, 0, None
+
+    def step(self):
+        self.steps += 1
+        self.recorded += self.on
+
+    def block_us(self, steps):
+        if self.before_first is None:
+            self.before_first = self.steps
+        t = 0.0
+        for _ in range(steps):
+            t += (110.0 if self.recorded < 4096 else 102.0) if self.on else 100.0
+            self.recorded += self.on
+        return t / steps
+
+
+import cost  # noqa: E402
+
+warm = WarmLoop()
+
+
+def warm_switch(on):
+    warm.on = on
+
+
+cost.hipvis, cost.Loop, cost.ring_mappings = (lambda: (warm_switch, None)), (lambda: warm), (lambda: None)
+
+
+class AbArgs:
+    feature_arms, blocks, block_steps, threads, thread_blocks = "", 40, 1000, 1, 0
+
+
+res = cost.sub_ab(AbArgs())
+check(warm.before_first >= cost.WARM_STEPS > 8192 and res["median_block_ratio"] == 1.02 and res["p90"] == 1.02,
+      f"ab: {warm.before_first} steps before the first timed block (past 4096 copies and 8192 steps of "
+      f"launches' warm-up), every block pair the steady 1.02 ({res['median_block_ratio']}, p90 {res['p90']})")
 print(f"gpu-scripts: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

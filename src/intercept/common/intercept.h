@@ -195,7 +195,12 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
             t->args_tick--;
             return 1;
         }
-        t->args_tick = hv_ev_rewrite_gap(t);   /* 0 in the warm-up: every such copy in full */
+        /* The turn: this copy in full, counted against the warm-up. If it
+         * is checked, payload.c sets the tick to the drawn gap (evidence.h
+         * hv_ev_rewrite_gap); this is the gap after a turn whose copy was
+         * not eligible (pageable). */
+        hv_ev_rewrite_count(t);
+        t->args_tick = hv_ev_rewrite_warm(t) ? 0 : hv_hot.rewrite_every - 1;
         t->rewrite_skip = 0;
         return 0;
     }
