@@ -121,18 +121,24 @@ class Evidence(E2E):
             per = [[i - w for i in idx if w <= i < w + e] for w in range(start, n - e + 1, e)]
             return [len(x) for x in per], {p for x in per for p in x}
 
+        def one_in_4(first, mode):
+            """400 steps, one copy in 4 after a warm-up of `first`: (the checked
+            copies' indices among the thread's eligible ones, how many those are,
+            how many copies were checked, the findings)."""
+            eligible, got, rep = checked(f"rewrite_first{first}_{mode}", 400, HIPVIS_REWRITE_FIRST=str(first),
+                                         HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
+            (tid, seqs), = eligible.items()
+            return [i for i, q in enumerate(seqs) if (tid, q) in got], len(seqs), len(got), rep
+
         # With no warm-up and one copy in 4: each thread's first eligible copy
         # (async H2D from pinned/registered memory that ran, 1D, at most
         # HIPVIS_REWRITE_CHECK_KB=16 KiB), then one in each window of 4 at a
         # drawn place, with argument records (the defaults: the turn is a tick
         # over async copies) and with full records (a count of eligible copies).
         for mode in ("args", "full"):
-            eligible, got, rep0 = checked(f"rewrite_first0_{mode}", 400, HIPVIS_REWRITE_FIRST="0",
-                                          HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
-            (tid, seqs), = eligible.items()
-            idx = [i for i, q in enumerate(seqs) if (tid, q) in got]
-            counts, places = windows(idx, 0, 4, len(seqs))
-            self.check(idx[:1] == [0] and len(got) == len(idx) and set(counts) == {1} and len(places) == 4,
+            idx, n, n_got, rep0 = one_in_4(0, mode)
+            counts, places = windows(idx, 0, 4, n)
+            self.check(idx[:1] == [0] and n_got == len(idx) and set(counts) == {1} and len(places) == 4,
                        f"host-rewrite: HIPVIS_REWRITE_FIRST=0 HIPVIS_REWRITE_EVERY=4 ({mode} records): the first "
                        f"eligible copy, then one in each of the {len(counts)} windows of 4, at every place of the "
                        "window", f"checked {idx[:12]}..., checks a window {sorted(set(counts))}, places {places}")
@@ -141,11 +147,8 @@ class Evidence(E2E):
         # A warm-up of 5: the first 5 eligible copies, then one in each window
         # of 4 from the warm-up's last (index 4).
         for mode in ("args", "full"):
-            eligible, got, _ = checked(f"rewrite_first5_{mode}", 400, HIPVIS_REWRITE_FIRST="5",
-                                       HIPVIS_REWRITE_EVERY="4", HIPVIS_RECORD=mode)
-            (tid, seqs), = eligible.items()
-            idx = [i for i, q in enumerate(seqs) if (tid, q) in got]
-            counts, _ = windows(idx, 4, 4, len(seqs))
+            idx, n, _, _ = one_in_4(5, mode)
+            counts, _ = windows(idx, 4, 4, n)
             self.check(idx[:5] == [0, 1, 2, 3, 4] and 5 not in idx and set(counts) == {1},
                        f"host-rewrite: HIPVIS_REWRITE_FIRST=5 ({mode} records) checks each thread's first 5 "
                        f"eligible copies, then one in each of the next {len(counts)} windows of 4",
