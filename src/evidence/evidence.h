@@ -39,6 +39,18 @@ static inline int hv_ev(unsigned bits)
     return __builtin_expect((hv_hot.ev_flags & bits) != 0, 0);
 }
 
+/* The thread's next draw (xorshift32, seeded from the thread id): the
+ * samplings' only source of chance, so a thread's draws are its own. */
+static inline uint32_t hv_ev_draw(struct hv_thread_ctx *t)
+{
+    uint32_t x = t->draw ? t->draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    t->draw = x;
+    return x;
+}
+
 /*
  * HIPVIS_LAUNCH_EVERY: whether an eager launch looks its kernel up and
  * records its evidence (pointer arguments, Python site, code-object check).
@@ -54,18 +66,6 @@ static inline int hv_ev(unsigned bits)
  * every launch, no count, no draw); both on the step's data lines, which the
  * launch's wrapper reads anyway.
  */
-/* The thread's next draw (xorshift32, seeded from the thread id): the
- * samplings' only source of chance, so a thread's draws are its own. */
-static inline uint32_t hv_ev_draw(struct hv_thread_ctx *t)
-{
-    uint32_t x = t->draw ? t->draw : (t->tid * 2654435761u) | 1u;   /* never 0 */
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    t->draw = x;
-    return x;
-}
-
 extern uint32_t hv_launch_below, hv_launch_first;
 static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
 {

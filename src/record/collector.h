@@ -113,7 +113,7 @@ struct hv_thread_ctx {
     uint32_t args_tick;      /* HIPVIS_RECORD=args: async copies written as arguments before the next full one */
     uint32_t draw;           /* evidence: the samplings' xorshift state (0: not seeded yet) */
     uint32_t launches_first; /* evidence: launches counted against HIPVIS_LAUNCH_FIRST (saturates there) */
-    uint32_t rewrites_first; /* evidence: copies checked against HIPVIS_REWRITE_FIRST (saturates there) */
+    uint32_t rewrites_first; /* evidence: the rewrite check's turns counted against HIPVIS_REWRITE_FIRST (saturates there) */
     uint32_t rewrite_pos;    /* evidence: the last checked copy's place in its window of HIPVIS_REWRITE_EVERY */
     int32_t ring_failed;     /* the claim failed once; do not retry on every call */
     alignas(8) uint8_t scratch[sizeof(struct hv_call)];  /* target of dropped calls */
