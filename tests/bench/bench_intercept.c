@@ -505,6 +505,12 @@ static void compare_gpu_like(void)
  * arm alone; the writer gets its pause between blocks as above. No timing:
  * instruction counts do not depend on the machine's load. */
 #define COUNT_CALLS 20000
+/* Traced calls before a count or a footprint: the ring claimed, the writer
+ * started, pages touched, and past the thread's rewrite-check warm-up
+ * (HIPVIS_REWRITE_FIRST: its first 4096 async H2D copies all take the full
+ * path, checked when eligible), so that both see a long-running loop's
+ * calls. */
+#define WARM_CALLS 5000
 static void arm_loop(call_fn fn, long n)
 {
     for (long done = 0; done < n; done += 1000) {
@@ -531,7 +537,7 @@ static __attribute__((noipa)) void count_traced(long n)
 volatile int fp_mark;
 static void footprint(void)
 {
-    arm_loop(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
+    arm_loop(null_traced, WARM_CALLS);
     int here;
     printf("fp mark %p\nfp tls %p\nfp stack %p\n", (void *)&fp_mark, (void *)&errno, (void *)&here);
     fflush(stdout);
@@ -562,7 +568,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--count") == 0) {
-        arm_loop(null_traced, 2000);   /* warm-up: ring claimed, writer started, pages touched */
+        arm_loop(null_traced, WARM_CALLS);
         count_direct(COUNT_CALLS);
         count_traced(COUNT_CALLS);
         printf("pair hipMemcpyAsync_back_to_back count_direct count_traced %d call\n", COUNT_CALLS);
