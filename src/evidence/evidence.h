@@ -117,8 +117,8 @@ static inline int hv_ev_rewrite_warm(const struct hv_thread_ctx *t)
 }
 static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
 {
-    uint32_t e = hv_hot.rewrite_every;
-    if (hv_ev_rewrite_warm(t) || e <= 1)
+    uint32_t e = hv_hot.rewrite_every;   /* above 1: payload.c samples only then */
+    if (hv_ev_rewrite_warm(t))
         return 0;
     uint32_t next = hv_ev_draw(t) % e;   /* the place in the next window */
     uint32_t gap = e - 1 - t->rewrite_pos + next;
