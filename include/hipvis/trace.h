@@ -507,7 +507,8 @@ struct hv_payload {
     uint64_t src;
     uint32_t len;             /* bytes captured (<= HIPVIS_PAYLOAD_BYTES) */
     uint32_t when;            /* 0 at enqueue, 1 when first observed complete (hv_payload_when) */
-    uint64_t hash;            /* XXH64 (seed 0) of the whole source range */
+    uint64_t hash;            /* XXH3-64 (seed 0) of the whole source range (older traces:
+                                 XXH64; hashes are compared within one trace) */
     /* uint8_t bytes[len], padded to 8 */
 };
 
@@ -530,10 +531,10 @@ static inline size_t hv_rec_padded(size_t n) { return (n + (HV_REC_ALIGN - 1)) &
 
 #define HV_HDR_PROBES   0x4u     /* three-point probe records may be present */
 
-/* hv_payload.when. Hashes are XXH64 (seed 0) of the copy's whole 1D source
- * range (a byte-serial hash such as FNV-1a costs ten times more on the
- * hot path); hv_copy_args.payload_hash holds the low 32 bits of the
- * enqueue one. */
+/* hv_payload.when. Hashes are XXH3-64 (seed 0) of the copy's whole 1D
+ * source range (docs/evidence.md "Why XXH3"; XXH64 in older traces, whose
+ * hashes are likewise compared only with each other); hv_copy_args.payload_hash
+ * holds the low 32 bits of the enqueue one. */
 enum hv_payload_when {
     HV_PAYLOAD_ENQUEUE = 0,   /* right after the async H2D copy was enqueued; seq = the copy */
     /* The source hashed differently when the host first observed the copy

@@ -216,7 +216,7 @@ static inline void hv_ev_replay_after(struct hv_thread_ctx *t, uint64_t seq, int
 
 /* ---- internal to src/evidence/{payload,probe,stacks}.c ---- */
 
-/* XXH64, seed 0, of n bytes: the hash in HV_REC_PAYLOAD (xxh64.c). */
+/* XXH3-64, seed 0, of n bytes: the hash in HV_REC_PAYLOAD (srchash.c). */
 uint64_t hv_hash64(const void *p, size_t n);
 /* Copies n bytes of host memory at src (kind `mem`) into dst without ever
  * faulting: directly for memory the runtime allocated or registered for

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the evidence pieces that run without a traced program, so
  * they also run sanitized (check-evidence-units is in SAN_CHECKS): the
- * payload hash (XXH64 reference vectors), HIPVIS_* parsing of the evidence
+ * payload hash (XXH3-64 values of xxhsum -H3, both builds alike), HIPVIS_* parsing of the evidence
  * knobs, --find-value over a synthetic trace (epoch distances, D2D
  * provenance, not found), and ELF symbolization of this program.
  *
@@ -19,16 +19,56 @@
 #include "analyze/forensics/symbolize.h"
 #include "preload/config.h"
 #include "evidence/evidence.h"
+#include "evidence/srchash.h"
 
 int t_pass, t_fail;
 
+/* The test input: byte i is (i * 131 + 7) & 0xff. */
+static void fill(unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = (unsigned char)(i * 131 + 7);
+}
+
 static void test_hash(void)
 {
-    const char *s = "Nobody inspects the spammish repetition";
-    CHECK_EQ_U(hv_hash64("", 0), 0xef46db3751d8e999ull);
-    CHECK_EQ_U(hv_hash64("a", 1), 0xd24ec4f1a98c6e5bull);
-    CHECK_EQ_U(hv_hash64("abc", 3), 0x44bc2cf5ad770999ull);
-    CHECK_EQ_U(hv_hash64(s, strlen(s)), 0xfbcea83c8a378bf1ull);   /* 39 bytes: the 4-lane loop and every tail */
+    /* xxhsum -H3 (Debian's xxhash 0.8.1) over files of this input: every
+     * length class of XXH3 (0, 1-3, 4-8, 9-16, 17-128, 129-240, the striped
+     * loop past 240 with a partial stripe and a partial block). */
+    static const struct { size_t n; uint64_t h; } want[] = {
+        {0, 0x2d06800538d394c2ull},    {1, 0x4c5cca45d0f4811full},    {3, 0x6e3e2670e61106acull},
+        {4, 0x5c4c63133443d03full},    {8, 0xf9fd4dd0b04d78f5ull},    {9, 0x7c20df9712c26edfull},
+        {16, 0x86abf6baccea0858ull},   {17, 0xb58bf5dc5022d071ull},   {128, 0x10d17f72c0ccba41ull},
+        {129, 0x1648bdc3db49d1a2ull},  {240, 0xb6cfaf343fab81e6ull},  {241, 0x956cae592c67279eull},
+        {1024, 0x70bd377d9574f4bbull}, {2048, 0x8b46caa67dab3a30ull}, {4097, 0x34eecaecd32195a4ull},
+    };
+    unsigned char *b = malloc(4097 + 64);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    fill(b, 4097);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        CHECK_EQ_U(hv_hash64(b, want[i].n), want[i].h);
+        CHECK_EQ_U(hv_srchash_base(b, want[i].n), want[i].h);
+    }
+    /* The AVX2 build returns what the base build returns, at every length
+     * to 4 KiB and from every alignment of a 64-byte line: the hash in a
+     * trace cannot depend on the CPU that wrote it. */
+    if (hv_srchash_avx2_usable()) {
+        unsigned char *u = b + 1;
+        size_t differ = 0;
+        for (size_t off = 0; off < 64; off += 7) {
+            fill(b + off, 4097);
+            for (size_t n = 0; n <= 4097; n += off ? 61 : 1)
+                differ += hv_srchash_avx2(b + off, n) != hv_srchash_base(b + off, n);
+        }
+        CHECK_EQ_U(differ, 0);
+        fill(u, 2048);
+        CHECK_EQ_U(hv_srchash_avx2(u, 2048), 0x8b46caa67dab3a30ull);
+    } else {
+        printf("  (no AVX2 here: only the base build checked)\n");
+    }
+    free(b);
 }
 
 /* ---- configuration ---- */
