@@ -9,6 +9,10 @@
  * 2 KiB source about three times faster on the machines measured
  * (docs/evidence.md "Why XXH3"). hv_hash64 (evidence.h) picks one per call.
  * The two are named here for the test that compares them.
+ *
+ * Code objects keep XXH64 (src/codeobj/hash.c): their hash is a content
+ * key that traces and tools share across runs, where a source hash is only
+ * ever compared with others of its own trace.
  */
 #ifndef HIPVIS_EVIDENCE_SRCHASH_H
 #define HIPVIS_EVIDENCE_SRCHASH_H

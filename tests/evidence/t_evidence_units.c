@@ -51,9 +51,10 @@ static void test_hash(void)
         CHECK_EQ_U(hv_hash64(b, want[i].n), want[i].h);
         CHECK_EQ_U(hv_srchash_base(b, want[i].n), want[i].h);
     }
-    /* The AVX2 build returns what the base build returns, at every length
-     * to 4 KiB and from every alignment of a 64-byte line: the hash in a
-     * trace cannot depend on the CPU that wrote it. */
+    /* The AVX2 build returns what the base build returns: at every length
+     * to 4 KiB + 1 from the buffer's start, and at every 61st length from
+     * nine other offsets up to 63 bytes in. The hash in a trace must not
+     * depend on the CPU that wrote it. */
     if (hv_srchash_avx2_usable()) {
         unsigned char *u = b + 1;
         size_t differ = 0;
