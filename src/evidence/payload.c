@@ -126,7 +126,7 @@ void hv_payload_hash(struct hv_copy_ev *ev)
 {
     int want_bytes = ev->bytes <= payload_limit;
     int want_check = ev->async && host_known(ev->src_mem) && ev->bytes <= hv_hot.rewrite_limit;
-    /* Sampled (HIPVIS_REWRITE_EVERY, default 16): the check hashes the
+    /* Sampled (HIPVIS_REWRITE_EVERY, default 256): the check hashes the
      * source twice, which costs more than the rest of a step's recording
      * at a few KiB; a rewrite a loop repeats every step is still caught
      * within that many steps (docs/evidence.md "Defaults"). */

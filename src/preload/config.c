@@ -215,9 +215,9 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     static const struct int_knob sidecar = {"HIPVIS_SIDECAR", 0, 1, 0, 0};
     static const struct int_knob codeobj = {"HIPVIS_CODEOBJ_MB", 0, 65536, 128, 0};
     static const struct int_knob rewrite = {"HIPVIS_REWRITE_CHECK_KB", 0, 1024, 16, 0};
-    static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 16, 0};
+    static const struct int_knob rewrite_every = {"HIPVIS_REWRITE_EVERY", 1, 65536, 256, 0};
     static const struct int_knob rewrite_first = {"HIPVIS_REWRITE_FIRST", 0, 1048576, 4096, 0};
-    static const struct int_knob launch_every = {"HIPVIS_LAUNCH_EVERY", 1, 65536, 1, 0};
+    static const struct int_knob launch_every = {"HIPVIS_LAUNCH_EVERY", 1, 65536, 16, 0};
     static const struct int_knob launch_first = {"HIPVIS_LAUNCH_FIRST", 0, 1048576, 4096, 0};
     static const struct int_knob stacks = {"HIPVIS_STACKS", 0, 1, 0, 0};
     static const struct int_knob record_argv = {"HIPVIS_RECORD_ARGV", 0, 1, 1, 0};

@@ -38,15 +38,15 @@ struct hv_config {
                                     this size are hashed at enqueue and when first observed complete,
                                     KiB, 0..1024 (default 16; 0 off) */
     uint32_t rewrite_every;      /* HIPVIS_REWRITE_EVERY: check one eligible copy in this many per
-                                    thread, 1..65536 (default 16; 1 every copy) */
+                                    thread, 1..65536 (default 256; 1 every copy) */
     uint32_t rewrite_first;      /* HIPVIS_REWRITE_FIRST: each thread's first this many turns of the
                                     rewrite check (eligible copies; with argument records, async H2D
                                     copies) are all taken before HIPVIS_REWRITE_EVERY samples,
                                     0..1048576 (default 4096) */
     uint32_t launch_every;       /* HIPVIS_LAUNCH_EVERY: an eager launch looks its kernel up and records
                                     its evidence (pointer arguments, Python site, code-object check) with
-                                    probability 1 in this many, drawn per launch, 1..65536 (default 1:
-                                    every launch); launches on a capturing stream always */
+                                    probability 1 in this many, drawn per launch, 1..65536 (default 16;
+                                    1: every launch); launches on a capturing stream always */
     uint32_t launch_first;       /* HIPVIS_LAUNCH_FIRST: each thread's first this many kernel launches
                                     (a capture's too) all carry their evidence before HIPVIS_LAUNCH_EVERY draws,
                                     0..1048576 (default 4096) */

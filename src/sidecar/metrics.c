@@ -91,6 +91,8 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
     PER("hipvis_trace_files_total", files, "trace files opened by this sidecar");
     PER("hipvis_records_analyzed_total", analyzed, "records fed to the streaming analysis");
     PER("hipvis_records_late_total", late, "records analyzed out of seq order");
+    PER("hipvis_launches_undrawn_total", launches_undrawn,
+        "eager launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): no rule saw what they touched");
 #undef PER
     head(f, "hipvis_records_dropped_total", "counter", "records not delivered, by cause");
     for (size_t i = 0; i < np; i++)

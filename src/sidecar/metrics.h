@@ -24,6 +24,7 @@ struct sc_proc_metrics {
     uint64_t write_lost;                /* records this sidecar could not write (HV_DROP_WRITE_ERROR) */
     uint64_t written, bytes, files;     /* this sidecar's */
     uint64_t analyzed, late;
+    uint64_t launches_undrawn;          /* analyzed launches without kernel and arguments (HIPVIS_LAUNCH_EVERY) */
     uint64_t groups[HV_RULE__COUNT], occurrences[HV_RULE__COUNT];
 };
 

@@ -350,6 +350,7 @@ const struct sc_proc_metrics *sc_proc_metrics(struct sc_proc *p)
         sc_stream_stats(p->an, &ss);
         p->m.analyzed = ss.fed;
         p->m.late = ss.late;
+        p->m.launches_undrawn = ss.launches_undrawn;
         const struct hv_findings *f = sc_stream_findings(p->an);
         memset(p->m.groups, 0, sizeof p->m.groups);
         memset(p->m.occurrences, 0, sizeof p->m.occurrences);

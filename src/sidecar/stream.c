@@ -195,7 +195,11 @@ void sc_stream_finish(struct sc_stream *s, const struct hv_input_health *in)
 
 const struct hv_findings *sc_stream_findings(const struct sc_stream *s) { return &s->f; }
 
-void sc_stream_stats(const struct sc_stream *s, struct sc_stream_stats *out) { *out = s->st; }
+void sc_stream_stats(const struct sc_stream *s, struct sc_stream_stats *out)
+{
+    *out = s->st;
+    out->launches_undrawn = hv_engine_summary(s->e)->launches_unsampled;
+}
 
 void sc_stream_free(struct sc_stream *s)
 {

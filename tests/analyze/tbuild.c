@@ -279,6 +279,15 @@ void tb_launch(struct tb *t, uint64_t stream, uint32_t name_id, const struct tb_
         kargs(t, c.h.seq, 0, name_id, args, nargs);
 }
 
+void tb_launch_undrawn(struct tb *t, uint64_t stream)
+{
+    struct hv_call c = call(t, HV_API_hipLaunchKernel, stream);
+    c.flags |= HV_CALL_UNSAMPLED;
+    c.a.launch.func = 0x7fff;
+    c.a.launch.form = HV_LAUNCH_PARAMS;
+    emit(t, &c);
+}
+
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes, const uint32_t *edges,
                     uint32_t nedges)
 {

@@ -73,6 +73,9 @@ void tb_copy2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint
                uint64_t rows);
 void tb_memset2d(struct tb *t, uint64_t stream, uint64_t dst, uint64_t pitch, uint64_t width, uint64_t rows);
 void tb_launch(struct tb *t, uint64_t stream, uint32_t name_id, const struct tb_arg *args, uint32_t nargs);
+/* An eager launch HIPVIS_LAUNCH_EVERY did not draw: flagged unsampled, no
+ * kernel, no arguments. */
+void tb_launch_undrawn(struct tb *t, uint64_t stream);
 /* Instantiates `exec` from nodes (a linear chain unless edges are given as
  * from/to pairs). Node handles are 0x6000 + index. */
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes,

@@ -68,12 +68,14 @@
 #define META_BYTES 2048
 #define BLOCK 400          /* steps per block */
 /* Recorded steps before anything is counted or timed: past the ring's claim
- * and the writer's start, and past the thread's rewrite-check warm-up
+ * and the writer's start, the thread's rewrite-check warm-up
  * (HIPVIS_REWRITE_FIRST: its first 4096 eligible copies all checked; one a
- * step here), so that every figure is a long-running loop's steady state.
+ * step here) and its launch warm-up (HIPVIS_LAUNCH_FIRST: its first 4096
+ * launches all carry their evidence; one every PREFILL_EVERY steps here),
+ * so that every figure is a long-running loop's steady state.
  * (--footprint's lackey trace cannot afford them: footprint.sh's caller sets
- * HIPVIS_REWRITE_FIRST=0 instead.) */
-#define WARM_STEPS 4800
+ * HIPVIS_REWRITE_FIRST=0 and HIPVIS_LAUNCH_FIRST=0 instead.) */
+#define WARM_STEPS (4096 * PREFILL_EVERY + 800)
 #define ROUNDS_MAX 5000   /* blocks per arm and turn, at most */
 static int rounds = 500;  /* blocks per arm and turn (--rounds) */
 /* Turns per stream count. The 129 pool streams are made again for every

@@ -63,9 +63,9 @@ bench-step: $(BENCH_DIR)/bench_step $(LIBHIPVIS)
 	@LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/displaced.sh $(BENCH_DIR)/bench_step $(abspath $(LIBHIPVIS)) \
 	    $(BENCH_DIR)/disp defaults
 	@echo "== bench-step cache lines, pages and branches taken per step (valgrind lackey; the same on a loaded machine as on a quiet one)"
-	@# HIPVIS_REWRITE_FIRST=0: the steady state past the thread's warm-up, which
+	@# HIPVIS_REWRITE_FIRST=0 HIPVIS_LAUNCH_FIRST=0: the steady state past the thread's warm-ups, which
 	@# lackey's trace of every access cannot run through (bench_step.c WARM_STEPS).
-	@HIPVIS_REWRITE_FIRST=0 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step \
+	@HIPVIS_REWRITE_FIRST=0 HIPVIS_LAUNCH_FIRST=0 LD_LIBRARY_PATH=$(BUILD)/tests/double sh tests/bench/footprint.sh $(BENCH_DIR)/bench_step \
 	    $(abspath $(LIBHIPVIS)) $(BENCH_DIR)/fp "defaults, one step"
 
 BENCHES += bench-step

@@ -157,6 +157,13 @@ static void ev_rewrite_reached(int s)
         probe(HV_PROBE_AFTER_COPY);
     }
 }
+/* An eager launch HIPVIS_LAUNCH_EVERY did not draw, on another stream,
+ * after each copy: a writer no rule can see. */
+static void ev_undrawn(int s)
+{
+    if (s % 3 == 0)
+        tb_launch_undrawn(&t, SC_MAIN + 1);
+}
 static void ev_probes_match(int s);
 static void ev_rewrite_probes_match(int s)
 {
@@ -192,6 +199,7 @@ static void verdict(const char *name, const char *extra, const char *want, const
 void test_verdicts(void)
 {
     char co[600];
+    char *out;
     snprintf(co, sizeof co, "--code-object '%s'", d_hsaco);
 
     /* A rewritten source alone is not the symptom: the copy may have run
@@ -220,10 +228,26 @@ void test_verdicts(void)
         verdict("linear.zst", co, "undetermined", "none");
     verdict("linear.zst", NULL, "undetermined", "none");
 
+    /* No other writer was recorded: evidence against a second writer only
+     * when every eager launch carried its arguments; with launches that
+     * HIPVIS_LAUNCH_EVERY did not draw it excludes nothing, and says so. */
+    snprintf(co, sizeof co, "--diagnose '%s'", path("linear.zst"));
+    out = analyze(co);
+    CHECK(has(out, "no other recorded writer reaches this buffer unordered: only the copy writes it"));
+    free(out);
+    trace("undrawn.zst", NULL, SHAPE_LINEAR, ev_undrawn);
+    verdict("undrawn.zst", NULL, "undetermined", "none");
+    snprintf(co, sizeof co, "--diagnose '%s'", path("undrawn.zst"));
+    out = analyze(co);
+    CHECK(has(out, "but 6 eager launches were recorded without their arguments") &&
+          has(out, "is not excluded (HIPVIS_LAUNCH_EVERY=1") && strstr(out, "only the copy writes it") == NULL &&
+          has(out, "coverage: 6 of 6 launches were recorded without their kernel and arguments"));
+    free(out);
+
     /* One graph queue refutes H1 for the two-root graph. */
     trace("one-queue.zst", "DEBUG_HIP_FORCE_GRAPH_QUEUES=1;", SHAPE_TWO_ROOTS, NULL);
     snprintf(co, sizeof co, "--json --diagnose '%s'", path("one-queue.zst"));
-    char *out = analyze(co);
+    out = analyze(co);
     CHECK(has(out, "\"verdict\":\"undetermined\"") && has(out, "one graph queue"));
     free(out);
 }

@@ -155,8 +155,10 @@ class Evidence(E2E):
                        f"checked {idx[:12]}..., checks a window {sorted(set(counts))}")
         # Copies from pageable memory are never eligible; with argument records
         # the warm-up counts the tick's turns all the same, so that such a loop
-        # leaves it: past the first 5, one async H2D copy in 16 in full.
-        self.decode("rewrite_pageable", "--steps", "200", "--pageable", env_add={"HIPVIS_REWRITE_FIRST": "5"})
+        # leaves it: past the first 5, one async H2D copy in 16 in full (the
+        # window asked for: the default's 256 would leave none in 200 steps).
+        self.decode("rewrite_pageable", "--steps", "200", "--pageable",
+                    env_add={"HIPVIS_REWRITE_FIRST": "5", "HIPVIS_REWRITE_EVERY": "16"})
         p = subprocess.run([self.dump, "--raw", "--json", os.path.join(self.tmp, "rewrite_pageable.zst")],
                            capture_output=True, text=True, check=True)
         rs = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
@@ -336,11 +338,12 @@ class Evidence(E2E):
         in four would not do: the loop launches them in turn, two a prefill step); the
         others are recorded as launches flagged `unsampled`, with no kernel and no
         kernel-argument record; launches inside a capture are always drawn (graph nodes);
-        the analyzer counts the undrawn ones where the reader sees them; the graph
+        the analyzer counts the undrawn ones where the reader sees them (each trace's
+        header, the JSON's total, a "coverage:" line under the verdict); the graph
         findings stay. With the default warm-up (each thread's first 4096 launches) the
         loop's launches are all drawn; with HIPVIS_LAUNCH_FIRST=40 the thread's first 40
         launches are, and later eager ones only as drawn."""
-        _, recs1, rep1, _ = self.decode("launch-every-1", "--steps", "400")
+        _, recs1, rep1, _ = self.decode("launch-every-1", "--steps", "400", env_add={"HIPVIS_LAUNCH_EVERY": "1"})
         _, recsd, repd, _ = self.decode("launch-first-default", "--steps", "400",
                                         env_add={"HIPVIS_LAUNCH_EVERY": "4"})
         _, recs, rep, _ = self.decode("launch-every-4", "--steps", "400",
@@ -364,8 +367,19 @@ class Evidence(E2E):
         counted = [t.get("launches_unsampled") for t in rep.get("traces", [])]
         self.check(counted == [len(un)], f"launch every 4: the analyzer counts {counted} undrawn launches",
                    f"the trace holds {len(un)}")
-        self.check(not any(t.get("launches_unsampled") for t in rep1.get("traces", [])),
-                   "launch every 1 (the default): no launch undrawn")
+        self.check(rep.get("launches_unsampled") == len(un), "launch every 4: the report's total says so too",
+                   f"{rep.get('launches_unsampled')}")
+        self.check(not any(t.get("launches_unsampled") for t in rep1.get("traces", [])) and
+                   rep1.get("launches_unsampled") == 0, "launch every 1: no launch undrawn")
+        # The text report says, under its verdict, what the verdict could not see.
+        text = lambda name: subprocess.run([self.analyze, os.path.join(self.tmp, name + ".zst")],   # noqa: E731
+                                           capture_output=True, text=True).stdout
+        t4, t1 = text("launch-every-4"), text("launch-every-1")
+        tail = t4[t4.find("verdict:"):]
+        self.check(f"coverage: {len(un)} of {rep['traces'][0]['launches']} launches were recorded without their kernel" in tail and
+                   "HIPVIS_LAUNCH_EVERY=1" in tail, "launch every 4: the text report's coverage line follows the verdict",
+                   tail[:400])
+        self.check("verdict:" in t1 and "coverage:" not in t1, "launch every 1: no coverage line")
         dl = eager(recsd)
         self.check(dl and not any(r.get("unsampled") for r in dl) and
                    not any(t.get("launches_unsampled") for t in repd.get("traces", [])),

@@ -96,16 +96,16 @@ static void test_config(void)
     char err[1024];
     const char *const none[] = {NULL};
     /* Defaults fit a serving loop's budget (issue 12): no payloads, the
-     * rewrite check on one eligible copy in 16. */
+     * rewrite check on one eligible copy in 256 past the warm-up. */
     CHECK(load(none, &c, err, sizeof err) == 0 && c.payload_bytes == 0 && c.rewrite_check_bytes == 16384 &&
-          c.rewrite_every == 16 && !c.stacks && c.probe.mode == HV_PROBE_OFF);
+          c.rewrite_every == 256 && !c.stacks && c.probe.mode == HV_PROBE_OFF);
     const char *const every[] = {"HIPVIS_REWRITE_EVERY", "1", "HIPVIS_PAYLOAD_BYTES", "4096", NULL};
     CHECK(load(every, &c, err, sizeof err) == 0 && c.rewrite_every == 1 && c.payload_bytes == 4096);
-    /* Every eager launch's evidence by default; when one in N is asked,
-     * each thread's first 4096 launches still carry theirs. */
-    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 4096);
-    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "16", "HIPVIS_LAUNCH_FIRST", "0", NULL};
-    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 0);
+    /* One eager launch's evidence in 16 by default, after each thread's
+     * first 4096 launches, which all carry theirs; 1 asks for every one. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.launch_every == 16 && c.launch_first == 4096);
+    const char *const launch_every[] = {"HIPVIS_LAUNCH_EVERY", "1", "HIPVIS_LAUNCH_FIRST", "0", NULL};
+    CHECK(load(launch_every, &c, err, sizeof err) == 0 && c.launch_every == 1 && c.launch_first == 0);
     /* The rewrite check's warm-up: each thread's first 4096 eligible copies. */
     CHECK(load(none, &c, err, sizeof err) == 0 && c.rewrite_first == 4096);
     const char *const rewrite_first[] = {"HIPVIS_REWRITE_FIRST", "0", NULL};

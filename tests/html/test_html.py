@@ -14,6 +14,8 @@ plus the Perfetto export's flows, window and clock.
   3. --window / --clock / flows in --perfetto and --html.
   4. HIPVIS_PYFRAMES=first (tests/apps/ctypes_decode.py): a finding shown
      with the first call's Python lines says so in the detail.
+  5. HIPVIS_LAUNCH_EVERY: the launches recorded without kernel and arguments
+     are counted under the findings and in the input-health table.
 Exit 0 when every check passes; prints each failure.
 """
 import json
@@ -212,6 +214,31 @@ with cdp.Browser() as b:
     check("the lines of the first call on this target: HIPVIS_PYFRAMES=first" in det and "ctypes_decode.py:" in det,
           "first: the detail gives the lines and says whose they are: %r" % det[:400])
     check(not page.console_errors, "first: no console error")
+    page.close()
+
+    # --- 5. launches not drawn (HIPVIS_LAUNCH_EVERY) ---------------------------
+    # Past the warm-up an eager launch carries its kernel and arguments one
+    # time in HIPVIS_LAUNCH_EVERY: the page says how many did not, under the
+    # findings and per trace; the demo's 40 steps (all in the warm-up) say nothing.
+    un_trace, un_html = os.path.join(tmp, "undrawn.zst"), os.path.join(tmp, "undrawn.html")
+    r = run([os.path.join(build, "tests/apps/decode_loop"), "--steps", "40", "--prefill-every", "2"],
+            env=dict(env, HIPVIS_OUTPUT=un_trace, HIPVIS_LAUNCH_EVERY="4", HIPVIS_LAUNCH_FIRST="0"))
+    r2 = run([analyze, "--fail-on", "none", "--html", un_html, un_trace])
+    check(r.returncode == 0 and r2.returncode == 0, "undrawn: traced and its page made: " + r.stderr[-300:] + r2.stderr[-300:])
+    page = b.open()
+    page.navigate(url(un_html))
+    cov = page.evaluate("(function(){var e=document.getElementById('coverage');return e ? e.textContent : ''})()")
+    n = page.evaluate("JSON.parse(document.getElementById('hv-data').textContent).report.launches_unsampled")
+    check(n and cov.startswith("%d launches recorded without kernel and arguments" % n) and "HIPVIS_LAUNCH_EVERY=1" in cov,
+          "undrawn: the finding list says how many launches were not drawn (%s): %r" % (n, cov))
+    cells = page.evaluate("[].map.call(document.querySelectorAll('#health tr:nth-child(2) td'),function(e){return e.textContent})")
+    check(("%d of " % n) in " | ".join(cells or []), "undrawn: the health table's row counts them: %s" % cells)
+    check(not page.console_errors, "undrawn: no console error")
+    page.close()
+    page = b.open()
+    page.navigate(url(demo_html))
+    check(page.evaluate("document.getElementById('coverage') === null"),
+          "the demo (every launch drawn) has no launches-not-drawn line")
     page.close()
 
 # --- Perfetto: flows, window, clock ----------------------------------------

@@ -357,7 +357,10 @@ EOF
 if [ "$mode" = preload ]; then
   good=1
   start_sidecar stream
+  # One eager launch in four with its kernel and arguments, no warm-up: the
+  # metrics count the others as the offline analyzer does.
   ( HIPVIS_QUIET=1 HIPVIS_SIDECAR=1 HIPVIS_SIDECAR_DIR="$seg" LD_PRELOAD="$lib" \
+      HIPVIS_LAUNCH_EVERY=4 HIPVIS_LAUNCH_FIRST=0 \
       timeout 30 "$build/tests/apps/decode_loop" --steps 200 --prefill-every 8 >/dev/null; exit $? ) \
       2>>"$work/producers.log" &
   PIDS+=($!)
@@ -385,7 +388,13 @@ if occ != want:
     sys.exit(f"metrics {occ} != offline {want}")
 if not any(f["rule"] == "same-epoch-write" for f in offline):
     sys.exit("no same-epoch-write finding in the decode loop")
-print(f"  {len(alerts)} groups live = offline, {sum(want.values())} occurrences")
+undrawn = {int(m.group(1)): int(m.group(2)) for m in
+           (re.match(r'hipvis_launches_undrawn_total\{pid="(\d+)",exe="[^"]*"\} (\d+)', l) for l in open(sys.argv[3])) if m}
+traces = json.load(open(sys.argv[1]))["traces"]
+want_un = {t["pid"]: t["launches_unsampled"] for t in traces}
+if undrawn != want_un or not any(want_un.values()):
+    sys.exit(f"undrawn launches: metrics {undrawn} != offline {want_un} (or none)")
+print(f"  {len(alerts)} groups live = offline, {sum(want.values())} occurrences, {sum(want_un.values())} launches undrawn")
 EOF
   [ $good = 1 ] && ok "streaming analysis: decode loop alerts and metrics == hipvis-analyze" || bad "streaming analysis"
 fi

@@ -209,8 +209,9 @@ static void ev_scalar(struct dx_diag *d, struct hv_sx *sx, const struct dx_trace
 }
 
 /* unordered-write / write-during-replay groups of this trace on the buffer. */
-static void ev_writers(struct dx_diag *d, const struct hv_findings *out, size_t first)
+static void ev_writers(struct dx_diag *d, const struct hv_findings *out, const struct dx_trace *t)
 {
+    size_t first = t->first_group;
     uint64_t unordered = 0, during = 0;
     for (size_t i = first; i < out->ngroups; i++) {
         const struct hv_finding *f = &out->groups[i].f;
@@ -228,7 +229,16 @@ static void ev_writers(struct dx_diag *d, const struct hv_findings *out, size_t 
         item(d, NONE, NONE, 0, 0, 2, 0, 0, "%llu writes land on it while a replay that uses it may still run "
                                   "(write-during-replay)",
              (unsigned long long)during);
-    if (!unordered && !during)
+    /* Launches HIPVIS_LAUNCH_EVERY left without arguments are writers no
+     * rule could see: then their absence excludes nothing. */
+    uint64_t undrawn = t->launches_undrawn;
+    if (!unordered && !during && undrawn)
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "no other recorded writer reaches this buffer unordered, but %llu eager "
+                                           "launches were recorded without their arguments (HIPVIS_LAUNCH_EVERY): a "
+                                           "kernel among them that writes it is not excluded (HIPVIS_LAUNCH_EVERY=1 "
+                                           "sees every one)",
+             (unsigned long long)undrawn);
+    else if (!unordered && !during)
         item(d, NONE, NONE, 0, 0, -1, 0, 0, "no other recorded writer reaches this buffer unordered: only the copy writes it");
     if (d->hint == HV_HINT_SDMA)
         item(d, NONE, NONE, 0, 0, 1, 0, 0, "the copy runs on an SDMA engine (over GPU_FORCE_BLIT_COPY_SIZE), completing apart "
@@ -357,7 +367,7 @@ void dx_diagnose(struct hv_diag *dg, const struct hv_group *g, size_t gi, struct
     ev_probe(d, t, rewrote);
     ev_placement(d, t);
     ev_scalar(d, dg->sx, t);
-    ev_writers(d, dg->out, t->first_group);
+    ev_writers(d, dg->out, t);
     ev_knobs(d, t);
     ev_runtime(d, t);
     ev_guards(d, t);

@@ -386,6 +386,25 @@ static void health(FILE *out, const struct hv_findings *s)
             failed, calls, unusable, unusable == 1 ? "" : "s", dropped, cut, cut == 1 ? "" : "s");
 }
 
+/* What the verdict could not see: eager launches HIPVIS_LAUNCH_EVERY left
+ * without their kernel and arguments (one in 16 carries them past each
+ * thread's first 4096 launches, by default). The count and how to see
+ * every launch sit under the verdict, so that "0 bugs" is never read as
+ * covering launches the trace does not describe. */
+static void coverage(FILE *out, const struct hv_findings *s)
+{
+    uint64_t launches = 0, unsampled = 0;
+    for (size_t i = 0; i < s->ntraces; i++) {
+        launches += s->traces[i].launches;
+        unsampled += s->traces[i].launches_unsampled;
+    }
+    if (unsampled)
+        fprintf(out, "coverage: %" PRIu64 " of %" PRIu64 " launches were recorded without their kernel and arguments "
+                     "(HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; "
+                     "to see every launch, trace again with HIPVIS_LAUNCH_EVERY=1\n",
+                unsampled, launches);
+}
+
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
 {
     uint64_t occ;
@@ -420,6 +439,7 @@ void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_repo
     if (o->fail_on > HV_SEV_NONE)
         fprintf(out, "verdict: %zu bug%s (%zu finding group%s) at or above %s\n", bugs_at, bugs_at == 1 ? "" : "s", at,
                 at == 1 ? "" : "s", hv_severity_name(o->fail_on));
+    coverage(out, s);
     if (hv_findings_unusable(s))
         fprintf(out, "verdict: UNUSABLE RUN (every traced process failed before doing device work): exit status 2\n");
 }

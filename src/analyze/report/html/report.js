@@ -149,6 +149,10 @@
     list.appendChild(li);
   });
   if (!F.length) list.appendChild(el('li', { cls: 'none', text: 'No findings.' }));
+  /* Launches HIPVIS_LAUNCH_EVERY left without kernel and arguments: what no
+   * finding above could have used (the text report's "coverage" line). */
+  if (R.launches_unsampled) list.appendChild(el('li', { cls: 'none', id: 'coverage', text: num(R.launches_unsampled) +
+    ' launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; trace again with HIPVIS_LAUNCH_EVERY=1 to see every launch.' }));
   aside.appendChild(list);
   main.appendChild(aside);
 
@@ -604,7 +608,7 @@
   function healthTable() {
     var causes = D.drop_causes || [];
     var tb = el('table', { cls: 'health', id: 'health' });
-    var head = ['trace', 'pid', 'records', 'calls', 'failed calls', 'dropped', 'drops by cause', 'chunk gaps', 'late records', 'footer', 'truncated', 'complete'];
+    var head = ['trace', 'pid', 'records', 'calls', 'failed calls', 'dropped', 'drops by cause', 'chunk gaps', 'late records', 'launches not drawn', 'footer', 'truncated', 'complete'];
     tb.appendChild(el('tr', null, head.map(function (h, i) { return el('th', { cls: i ? '' : 'l', text: h }); })));
     var wrap = el('div');
     wrap.appendChild(tb);
@@ -615,7 +619,8 @@
       var p = procs[i] || { drops: [] };
       var cells = [[t.path, 'l'], [t.pid], [num(t.records)], [num(t.calls)], [num(t.failed_calls), t.failed_calls ? 'bad' : ''], [num(t.dropped), t.dropped ? 'bad' : 'ok']]
         .concat([[causes.map(function (c, k) { return p.drops[k] ? c + ' ' + num(p.drops[k]) : null; }).filter(Boolean).join(', ') ||
-          (p.footer ? 'none' : 'no footer: unknown'), p.footer ? '' : 'bad'],[num(t.chunk_gaps), t.chunk_gaps ? 'bad' : ''], [num(t.late_records)], [t.footer ? 'yes' : 'no', t.footer ? 'ok' : 'bad'],
+          (p.footer ? 'none' : 'no footer: unknown'), p.footer ? '' : 'bad'],[num(t.chunk_gaps), t.chunk_gaps ? 'bad' : ''], [num(t.late_records)],
+          [num(t.launches_unsampled || 0) + ' of ' + num(t.launches || 0)], [t.footer ? 'yes' : 'no', t.footer ? 'ok' : 'bad'],
           [t.truncated ? t.truncated.status + ' at byte ' + t.truncated.offset + ' (' + num(t.truncated.records_salvaged) + ' records salvaged)' : 'no', t.truncated ? 'bad' : 'ok'],
           [t.complete ? 'yes' : 'no', t.complete ? 'ok' : 'bad']]);
       tb.appendChild(el('tr', null, cells.map(function (c) { return el('td', { cls: c[1] || '', text: String(c[0]) }); })));
