@@ -547,6 +547,23 @@ def child_env(arm, output=None, segdir=None):
     return e
 
 
+def pair_ratios(lines, arm, ref, pairs):
+    """Whole-process pairs: per round, `arm`'s step time over `ref`'s (the rounds where both ran
+    and succeeded), in round order. Against "plain" it is the arm's cost; the sidecar against the
+    defaults is what the sidecar adds to the same recording, paired as closely as the rounds allow."""
+    out = []
+    for r in range(pairs):
+        p = [o for o in lines if o["kind"] == "process" and o["round"] == r and o["rc"] == 0 and o["result"]]
+        a = [o["result"]["us_per_step"] for o in p if o["arm"] == arm]
+        b = [o["result"]["us_per_step"] for o in p if o["arm"] == ref]
+        if a and b:
+            out.append(a[0] / b[0])
+    return out
+
+
+DRIVE_PARTS = ("ab", "long", "pairs")
+
+
 def drive(args):
     out = os.environ.get("OUT") or "gpu-out"
     os.makedirs(out, exist_ok=True)
@@ -555,6 +572,10 @@ def drive(args):
     res_path = os.path.join(out, "cost.jsonl")
     log = os.path.join(out, "cost.log")
     me = os.path.abspath(__file__)
+    parts = [x for x in args.parts.split(",") if x]
+    if not parts or any(x not in DRIVE_PARTS for x in parts):
+        print(f"cost: --parts {args.parts!r}: a comma-separated list of {', '.join(DRIVE_PARTS)}", file=sys.stderr)
+        return 2
 
     def arm_env(arm, tag):
         return child_env(arm, output=os.path.join(work, f"cost.{tag}.%p.hvt"))
@@ -569,7 +590,7 @@ def drive(args):
 
     t_start = time.time()
     # 1. in-process A/B: noise floor (no hipvis), defaults, sidecar
-    for arm in ["plain"] + arms[1:]:
+    for arm in (["plain"] + arms[1:]) if "ab" in parts else []:
         x = run_child([sys.executable, me, "ab", "--blocks", str(args.blocks), "--block-steps",
                        str(args.block_steps), "--threads", str(args.threads), "--thread-blocks",
                        str(args.thread_blocks), "--helper-period-us", str(args.helper_period_us)],
@@ -577,21 +598,22 @@ def drive(args):
         emit({"kind": "ab", "arm": arm, **x})
         print(f"cost: A/B {arm}: {json.dumps(x['result'])[:200] if x['result'] else x}", flush=True)
     # 2. one long run at the defaults
-    long_trace = os.path.join(work, "cost.long.%p.hvt")
-    e = arm_env("defaults", "long")
-    e["HIPVIS_OUTPUT"] = long_trace
-    x = run_child([sys.executable, me, "long", "--steps", str(args.long_steps)], e, log)
-    footer = None
-    if dump:
-        import glob
-        for path in glob.glob(os.path.join(work, "cost.long.*.hvt")):
-            footer = trace_footer(dump, path)
-    emit({"kind": "long", "arm": "defaults", "footer": footer, **x})
-    print(f"cost: long run: {json.dumps(x['result'])[:200] if x['result'] else x}; footer {footer}", flush=True)
+    if "long" in parts:
+        long_trace = os.path.join(work, "cost.long.%p.hvt")
+        e = arm_env("defaults", "long")
+        e["HIPVIS_OUTPUT"] = long_trace
+        x = run_child([sys.executable, me, "long", "--steps", str(args.long_steps)], e, log)
+        footer = None
+        if dump:
+            import glob
+            for path in glob.glob(os.path.join(work, "cost.long.*.hvt")):
+                footer = trace_footer(dump, path)
+        emit({"kind": "long", "arm": "defaults", "footer": footer, **x})
+        print(f"cost: long run: {json.dumps(x['result'])[:200] if x['result'] else x}; footer {footer}", flush=True)
     # 3. whole-process rounds, every arm once per round, order rotating,
     # until --pairs rounds or the time budget (what ran is reported)
     rounds = 0
-    for r in range(args.pairs):
+    for r in range(args.pairs if "pairs" in parts else 0):
         if time.time() - t_start > args.budget_s:
             break
         order = arms[r % len(arms):] + arms[:r % len(arms)]
@@ -607,25 +629,23 @@ def drive(args):
              and o["rc"] == 0 and o["result"]]
         return statistics.median(v) if v else None
 
-    summary = {"kind": "summary", "seconds": round(time.time() - t_start, 1), "pairs_asked": args.pairs,
-               "rounds_run": rounds,
+    summary = {"kind": "summary", "seconds": round(time.time() - t_start, 1), "parts": parts,
+               "pairs_asked": args.pairs, "rounds_run": rounds,
                "steps_per_process": args.steps, "blocks": args.blocks, "arms": {}}
     for arm in arms:
         summary["arms"][arm] = {"median_us_per_step": med(arm)}
     for arm in arms[1:]:
-        ratios = []
-        for r in range(args.pairs):
-            p = [o for o in lines if o["kind"] == "process" and o["round"] == r and o["rc"] == 0 and o["result"]]
-            a = [o["result"]["us_per_step"] for o in p if o["arm"] == arm]
-            b = [o["result"]["us_per_step"] for o in p if o["arm"] == "plain"]
-            if a and b:
-                ratios.append(a[0] / b[0])
+        ratios = pair_ratios(lines, arm, "plain", args.pairs)
         summary["arms"][arm]["pair_ratio_median"] = statistics.median(ratios) if ratios else None
         summary["arms"][arm]["pair_ratio_ci95"] = median_ci95(sorted(ratios))
         summary["arms"][arm]["pairs"] = len(ratios)
         drops = [o["result"]["records"]["dropped"] for o in lines if o["kind"] == "process" and o["arm"] == arm
                  and o["result"] and o["result"].get("records")]
         summary["arms"][arm]["dropped_per_run"] = drops
+    if "sidecar" in arms:
+        vs = pair_ratios(lines, "sidecar", "defaults", args.pairs)
+        summary["arms"]["sidecar"]["vs_defaults_pair_ratio_median"] = statistics.median(vs) if vs else None
+        summary["arms"]["sidecar"]["vs_defaults_pair_ratio_ci95"] = median_ci95(sorted(vs))
     keys = ("median_block_ratio", "p10", "p90", "median_ci95", "blocks", "arm_on_us", "arm_off_us")
     for o in lines:
         if o["kind"] == "ab" and o["result"]:
@@ -635,13 +655,13 @@ def drive(args):
                 summary["arms"][o["arm"]]["ab_threads"] = {
                     k: th.get(k) for k in keys + ("blocks", "threads", "helper_period_us", "helper_iters_per_block_on",
                                                   "helper_iters_per_block_off")}
-    lg = [o for o in lines if o["kind"] == "long"][0]
-    ft = lg["footer"] or {}
-    summary["long"] = {"steps": args.long_steps, "rc": lg["rc"],
-                       "records": lg["result"]["records"] if lg["result"] else None,
-                       "footer_records_made": ft.get("records_made"),
-                       "footer_records_written": ft.get("records_written"),
-                       "footer_lost": (ft["records_made"] - ft["records_written"]) if "records_made" in ft else None}
+    for lg in [o for o in lines if o["kind"] == "long"][:1]:
+        ft = lg["footer"] or {}
+        summary["long"] = {"steps": args.long_steps, "rc": lg["rc"],
+                           "records": lg["result"]["records"] if lg["result"] else None,
+                           "footer_records_made": ft.get("records_made"),
+                           "footer_records_written": ft.get("records_written"),
+                           "footer_lost": (ft["records_made"] - ft["records_written"]) if "records_made" in ft else None}
     # What a pair-ratio median of this many pairs reads when both arms are the same: pairs of two plain
     # processes drawn from this run's (a process of this loop settles at its own step time for the whole
     # run, 36-65 us/step on the H200 in session 4, whatever it preloads). An arm's pair median inside this
@@ -677,6 +697,11 @@ def drive(args):
             f"{a} {summary['arms'][a]['pair_ratio_median']:.3f}" for a in arms[1:]
             if summary["arms"][a].get("pair_ratio_median")) +
             f"; two plain arms would read {lo:.3f}-{hi:.3f} (90%, {rounds} pairs resampled from this run)", flush=True)
+    sv = summary["arms"].get("sidecar", {})
+    if sv.get("vs_defaults_pair_ratio_median"):
+        ci = sv.get("vs_defaults_pair_ratio_ci95") or [0, 0]
+        print(f"cost: whole-process pairs, sidecar over defaults: {sv['vs_defaults_pair_ratio_median']:.3f}"
+              f" (median 95% CI {ci[0]:.3f}-{ci[1]:.3f})", flush=True)
     print(modes_line(summary["step_modes"]), flush=True)
     ok = all(o["rc"] == 0 for o in lines if "rc" in o)
     return 0 if ok else 1
@@ -696,6 +721,9 @@ def main():
     ap.add_argument("--pairs", type=int, default=20, help="whole-process rounds (each arm once per round)")
     ap.add_argument("--long-steps", type=int, default=50000)
     ap.add_argument("--sidecar", type=int, default=1, help="1: also the HIPVIS_SIDECAR=1 arm")
+    ap.add_argument("--parts", default="ab,long,pairs",
+                    help="drive: which parts run, comma-separated: ab (in-process A/B), long (the 50,000-step run), "
+                         "pairs (whole-process rounds)")
     ap.add_argument("--threads", type=int, default=1,
                     help="ab: threads calling the runtime in the threads arm (the loop + N-1 helpers); 1: none")
     ap.add_argument("--thread-blocks", type=int, default=20, help="ab: block pairs of the threads arm")

@@ -14,6 +14,7 @@
 # One command, about 5-6 minutes on an H200 (torch start-up dominates):
 #   tests/gpu/cost.sh                       # everything
 #   PAIRS=5 BLOCKS=10 LONG=5000 tests/gpu/cost.sh   # shrunk (minutes -> ~1)
+#   PARTS=pairs PAIRS=40 tests/gpu/cost.sh  # only the whole-process rounds (also ab, long)
 # Carry: build/libhipvis.so, build/hipvis-dump, build/hipvis-sidecar, .devlibs
 # (see run_all.sh for .devlibs: libzstd, libmsgpackc, libdw, libelf when missing).
 # Writes $OUT/cost.jsonl (one JSON line per process + the summary),
@@ -57,7 +58,8 @@ trap cleanup EXIT
 python3 "$root/tests/gpu/cost.py" drive --pairs "${PAIRS:-20}" --blocks "${BLOCKS:-30}" \
     --steps "${STEPS:-2000}" --block-steps "${BLOCK_STEPS:-1000}" --long-steps "${LONG:-50000}" \
     --sidecar "$SIDECAR" --budget-s "${BUDGET_S:-360}" --threads "${THREADS:-2}" \
-    --thread-blocks "${THREAD_BLOCKS:-20}" --helper-period-us "${HELPER_US:-1000}"
+    --thread-blocks "${THREAD_BLOCKS:-20}" --helper-period-us "${HELPER_US:-1000}" \
+    --parts "${PARTS:-ab,long,pairs}"
 rc=$?
 echo "cost: results in $OUT/cost.jsonl (exit $rc)"
 exit $rc

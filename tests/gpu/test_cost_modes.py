@@ -150,5 +150,28 @@ res = cost.sub_ab(AbArgs())
 check(warm.before_first >= cost.WARM_STEPS > 8192 and res["median_block_ratio"] == 1.02 and res["p90"] == 1.02,
       f"ab: {warm.before_first} steps before the first timed block (past 4096 copies and 8192 steps of "
       f"launches' warm-up), every block pair the steady 1.02 ({res['median_block_ratio']}, p90 {res['p90']})")
+
+# Whole-process pairs: per round, an arm over its reference, only where both ran and succeeded;
+# the sidecar over the defaults is paired the same way.
+def proc(r, arm, us, rc=0):
+    return {"kind": "process", "round": r, "arm": arm, "rc": rc, "result": {"us_per_step": us} if rc == 0 else None}
+
+
+LINES = [proc(0, "plain", 40.0), proc(0, "defaults", 40.4), proc(0, "sidecar", 41.0),
+         proc(1, "defaults", 36.4), proc(1, "plain", 36.0), proc(1, "sidecar", 36.0, rc=1),
+         proc(2, "sidecar", 38.0), proc(2, "defaults", 37.5), {"kind": "ab", "arm": "plain", "rc": 0, "result": None}]
+d, sv = cost.pair_ratios(LINES, "defaults", "plain", 3), cost.pair_ratios(LINES, "sidecar", "defaults", 3)
+check([round(x, 4) for x in d] == [1.01, 1.0111] and [round(x, 4) for x in sv] == [1.0149, 1.0133],
+      f"pair ratios: rounds where both arms ran, failed runs left out ({d}, sidecar over defaults {sv})")
+# --parts names what runs; anything else is refused before a process starts.
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+with tempfile.TemporaryDirectory() as out:
+    p = subprocess.run([sys.executable, cost.__file__, "drive", "--parts", "ab,pair"], capture_output=True, text=True,
+                       env=dict(os.environ, OUT=out))
+    check(p.returncode == 2 and "--parts 'ab,pair': a comma-separated list of ab, long, pairs" in p.stderr
+          and not os.listdir(out), f"drive --parts ab,pair: refused, naming the parts, nothing run ({p.returncode}: "
+          f"{p.stderr.strip()[:200]})")
 print(f"gpu-scripts: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
