@@ -371,7 +371,7 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     }
     hv_engine_finish(e, &h);
     if (run->diag)
-        hv_diag_end_trace(run->diag);  /* the findings are complete; the reader still has the strings */
+        hv_diag_end_trace(run->diag, hv_engine_summary(e));  /* the findings are complete; the reader still has the strings */
     if (hv_findings_add_trace(out, hv_engine_summary(e)) != 0)
         status = 2;
     run->records += hv_engine_summary(e)->records;

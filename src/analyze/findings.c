@@ -426,6 +426,18 @@ int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *
     return 0;
 }
 
+uint64_t hv_findings_launches_unsampled(const struct hv_findings *s, uint64_t *launches)
+{
+    uint64_t all = 0, unsampled = 0;
+    for (size_t i = 0; i < s->ntraces; i++) {
+        all += s->traces[i].launches;
+        unsampled += s->traces[i].launches_unsampled;
+    }
+    if (launches)
+        *launches = all;
+    return unsampled;
+}
+
 static int did_work(const struct hv_trace_summary *t)
 {
     return t->copies || t->memsets || t->launches || t->replays;

@@ -163,6 +163,9 @@ static inline size_t hv_findings_index(const struct hv_findings *s, const struct
 const struct hv_group **hv_findings_sorted(const struct hv_findings *s);
 /* Keeps a copy of a trace's summary (path duplicated). Returns 0 or -1. */
 int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *t);
+/* Over every trace: launches HIPVIS_LAUNCH_EVERY recorded without kernel
+ * and arguments (returned), and all launches (*launches, may be NULL). */
+uint64_t hv_findings_launches_unsampled(const struct hv_findings *s, uint64_t *launches);
 /* Highest severity among groups (HV_SEV_NONE when none). */
 int hv_findings_max_severity(const struct hv_findings *s);
 /* Groups / occurrences at or above sev. */

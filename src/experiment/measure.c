@@ -129,7 +129,7 @@ static int one_trace(const char *path, struct hv_findings *out, struct hv_diag *
         h.what = re->what;
     }
     hv_engine_finish(e, &h);
-    hv_diag_end_trace(diag);
+    hv_diag_end_trace(diag, hv_engine_summary(e));
     r->replays += hv_engine_summary(e)->replays;
     hv_engine_free(e);
     hv_reader_close(rd);

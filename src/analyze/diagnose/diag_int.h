@@ -87,7 +87,8 @@ struct dx_trace {
     DX_VEC(struct dx_guard, guards);
     DX_VEC(struct dx_place, places);
     uint64_t payload_records, probe_records, guard_records, codeobj_bytes;
-    uint64_t launches_undrawn;        /* eager launches without kernel and arguments (HIPVIS_LAUNCH_EVERY) */
+    uint64_t launches_undrawn;        /* eager launches without kernel and arguments (HIPVIS_LAUNCH_EVERY):
+                                         the engine's count, set at hv_diag_end_trace */
 };
 
 void dx_trace_init(struct dx_trace *t, const struct hv_file_header *hdr, const char *path, size_t first_group,

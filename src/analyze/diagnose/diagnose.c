@@ -95,11 +95,12 @@ static int diagnosed(const struct hv_diag *d, const struct dx_trace *t, size_t g
 
 /* Every same-epoch-write group this trace produced gets a diagnosis. The
  * trace's code objects are only needed while its groups are diagnosed. */
-void hv_diag_end_trace(struct hv_diag *d)
+void hv_diag_end_trace(struct hv_diag *d, const struct hv_trace_summary *sum)
 {
     if (!d->in_trace)
         return;
     struct dx_trace *t = &d->cur;
+    t->launches_undrawn = sum->launches_unsampled;
     dx_trace_objects(t, d->sx);
     for (size_t i = t->first_group; i < d->out->ngroups; i++) {
         const struct hv_group *g = &d->out->groups[i];

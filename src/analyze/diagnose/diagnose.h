@@ -46,7 +46,10 @@ void hv_diag_begin_trace(struct hv_diag *d, const struct hv_file_header *hdr, co
                          const char *(*string)(void *, uint32_t), void *string_ctx);
 void hv_diag_feed(struct hv_diag *d, const struct hv_rec_header *rec);
 void hv_diag_on_graph(struct hv_diag *d, const struct hv_model *m, uint32_t exec);
-void hv_diag_end_trace(struct hv_diag *d);
+/* `sum`: the engine's summary of the trace, finished (its counts, such as
+ * the launches HIPVIS_LAUNCH_EVERY left without arguments, are read there,
+ * not counted again). */
+void hv_diag_end_trace(struct hv_diag *d, const struct hv_trace_summary *sum);
 
 /* Number of diagnoses so far. */
 size_t hv_diag_count(const struct hv_diag *d);

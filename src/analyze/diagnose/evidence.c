@@ -6,7 +6,6 @@
  * completed (execs are destroyed before the trace ends). All of it is
  * small: per source address, per probed range, per exec, per code object.
  */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,11 +297,6 @@ void dx_trace_feed(struct dx_trace *t, const struct hv_rec_header *rec)
         on_guard(t, DX_WIDEN(struct hv_guard, rec, l));
         break;
     }
-    case HV_REC_CALL:
-        /* The flags byte lies within every call record's first version. */
-        if (rec->size >= offsetof(struct hv_call, flags) + 1)
-            t->launches_undrawn += (((const struct hv_call *)(const void *)rec)->flags & HV_CALL_UNSAMPLED) != 0;
-        break;
     default:
         break;
     }

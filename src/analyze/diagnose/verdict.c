@@ -230,14 +230,13 @@ static void ev_writers(struct dx_diag *d, const struct hv_findings *out, const s
                                   "(write-during-replay)",
              (unsigned long long)during);
     /* Launches HIPVIS_LAUNCH_EVERY left without arguments are writers no
-     * rule could see: then their absence excludes nothing. */
-    uint64_t undrawn = t->launches_undrawn;
-    if (!unordered && !during && undrawn)
+     * rule could see: then the absence of another writer excludes nothing. */
+    if (!unordered && !during && t->launches_undrawn)
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "no other recorded writer reaches this buffer unordered, but %llu eager "
                                            "launches were recorded without their arguments (HIPVIS_LAUNCH_EVERY): a "
                                            "kernel among them that writes it is not excluded (HIPVIS_LAUNCH_EVERY=1 "
                                            "sees every one)",
-             (unsigned long long)undrawn);
+             (unsigned long long)t->launches_undrawn);
     else if (!unordered && !during)
         item(d, NONE, NONE, 0, 0, -1, 0, 0, "no other recorded writer reaches this buffer unordered: only the copy writes it");
     if (d->hint == HV_HINT_SDMA)

@@ -312,10 +312,7 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
     fprintf(out, "],\"unusable\":%s", hv_findings_unusable(s) ? "true" : "false");
     /* Every trace's launches without kernel and arguments (HIPVIS_LAUNCH_EVERY),
      * summed: what no finding below could have used. */
-    uint64_t unsampled = 0;
-    for (size_t i = 0; i < s->ntraces; i++)
-        unsampled += s->traces[i].launches_unsampled;
-    kv_u64(out, "launches_unsampled", unsampled);
+    kv_u64(out, "launches_unsampled", hv_findings_launches_unsampled(s, NULL));
     fprintf(out, ",\"findings\":[");
     const struct hv_group **v = hv_findings_sorted(s);
     struct hv_bug *bugs = NULL;

@@ -393,11 +393,7 @@ static void health(FILE *out, const struct hv_findings *s)
  * covering launches the trace does not describe. */
 static void coverage(FILE *out, const struct hv_findings *s)
 {
-    uint64_t launches = 0, unsampled = 0;
-    for (size_t i = 0; i < s->ntraces; i++) {
-        launches += s->traces[i].launches;
-        unsampled += s->traces[i].launches_unsampled;
-    }
+    uint64_t launches, unsampled = hv_findings_launches_unsampled(s, &launches);
     if (unsampled)
         fprintf(out, "coverage: %" PRIu64 " of %" PRIu64 " launches were recorded without their kernel and arguments "
                      "(HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; "
