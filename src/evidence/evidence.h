@@ -196,10 +196,12 @@ HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const 
  * while a sampled copy waits for one (one copy in HIPVIS_REWRITE_EVERY):
  * the test is here, so that the other observations run none of the
  * evidence code (issue 12: fewer code lines per step). The probe looks at
- * every observation. */
+ * every observation. The load acquires: a 0 read means another thread's
+ * second hash of a copy this one may now rewrite is done (payload.c
+ * hv_payload_observed); a plain load on x86. */
 static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
-    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed))
+    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire))
         HV_ST_PART(HV_ST_PART_OBSERVE_EV, hv_ev_observed_now(t, seq, o, upto));
 }
 

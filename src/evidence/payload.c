@@ -220,11 +220,12 @@ void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
  * *from whose stream `o` covers, into out[]; advances *from past it.
  * Returns how many (0 with *from == HV_PENDING_STREAMS: no list left). The
  * lists are bounded (HV_PENDING_STREAMS), so an observation covering a
- * whole device costs what is pending, not what streams exist. */
+ * whole device costs what is pending, not what streams exist. Called with
+ * pending_lock held; hv_hot.ev_pending still counts the copies taken
+ * (hv_payload_observed lowers it once they are hashed). */
 static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *from, struct pending_copy *out)
 {
     uint32_t n = 0;
-    pthread_mutex_lock(&pending_lock);
     while (*from < HV_PENDING_STREAMS) {
         uint64_t m = pending_used & (~0ull << *from);   /* the lists in use at or after *from */
         if (!m) {
@@ -252,8 +253,6 @@ static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *fr
             *from = HV_PENDING_STREAMS;   /* one list per stream */
         break;
     }
-    atomic_fetch_sub_explicit(&hv_hot.ev_pending, n, memory_order_relaxed);
-    pthread_mutex_unlock(&pending_lock);
     return n;
 }
 
@@ -268,10 +267,24 @@ static int still_host(uint64_t src, uint64_t bytes, uint8_t *mem)
     return 1;
 }
 
+/*
+ * The second hash is taken under pending_lock, and the copies leave
+ * hv_hot.ev_pending only after it (release), because another thread may
+ * observe the same copy complete (two threads' copies on the legacy
+ * stream, each synchronizing it) and then rewrite the source, as it may.
+ * Hashed after the lock's release, the copy would be read after that
+ * rewrite and reported rewritten while pending: a false finding, seen in
+ * decode_loop --threads 2 (tests/observe). Now that thread's own
+ * observation either finds the count raised and waits here for the hash
+ * (the lock), or reads it lowered (acquire, intercept.h and evidence.h),
+ * after the hash; its rewrite comes after either. What the lock covers is
+ * bounded: the copies pending, each at most HIPVIS_REWRITE_CHECK_KB.
+ */
 void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
     struct pending_copy done[HV_PENDING_PER_STREAM];
     uint32_t from = 0;
+    pthread_mutex_lock(&pending_lock);
     while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed)) {
         uint32_t n = pending_take(o, upto, &from, done);
         for (uint32_t i = 0; i < n; i++) {
@@ -289,5 +302,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
             if (h != done[i].hash)
                 emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
         }
+        atomic_fetch_sub_explicit(&hv_hot.ev_pending, n, memory_order_release);
     }
+    pthread_mutex_unlock(&pending_lock);
 }

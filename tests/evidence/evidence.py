@@ -185,6 +185,31 @@ class Evidence(E2E):
                    "host-rewrite: an event synchronize before the rewrite -> nothing",
                    json.dumps(self.rule(rep3, "host-source-rewritten"))[:300])
 
+        # Two threads, each copying its own pinned buffer on the legacy stream
+        # and synchronizing it before it rewrites the buffer for the next step:
+        # safe, yet one thread's synchronize also observes the other's copy.
+        # The second hash used to run after the lists' lock was released, so
+        # the other thread could finish its own synchronize and rewrite first:
+        # a false finding in about one run in three of 3000 steps here (and
+        # once in CI's tests/observe). Twelve runs (~1 s) would almost surely
+        # show it again; the same loop with the rewrite (--host-rewrite) is
+        # still found.
+        false = []
+        for i in range(12):
+            trace = os.path.join(self.tmp, f"rewrite_threads{i}.zst")
+            rc, out, err = self.run([os.path.join(self.apps, "decode_loop"), "--steps", "3000", "--threads", "2"],
+                                    dict(self.on_double(), HIPVIS_REWRITE_EVERY="1"), trace=trace)
+            if rc != 0 or "error=none" not in out:
+                raise RuntimeError(f"decode_loop --threads 2: rc={rc} {out.strip()} {err.strip()}")
+            false += self.rule(self.analyze_json(trace), "host-source-rewritten")
+        self.check(not false, "host-rewrite: two threads on the legacy stream, each synchronizing before its "
+                   "rewrite: nothing in 12 runs of 3000 steps (the other thread's observation hashes before "
+                   "the rewrite)", json.dumps(false)[:300])
+        _, _, rep4, _ = self.decode("rewrite_threads_real", "--steps", "64", "--threads", "2", "--host-rewrite",
+                                    env_add={"HIPVIS_REWRITE_EVERY": "1"})
+        self.check(self.rule(rep4, "host-source-rewritten"),
+                   "host-rewrite: two threads, rewriting while the copy is queued -> still reported")
+
     def case_pending_bounds(self):
         """The rewrite check's pending lists at their bounds (tests/evidence/pending_bounds.c): 64 streams
         with copies waiting for their observation, 32 copies a stream; a synchronize frees the lists."""

@@ -206,7 +206,9 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
     }
     if (f == HV_ARGS_GRAPH)
         return 1;
-    return __builtin_expect(atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed) == 0, 1);
+    /* acquire: a 0 read here orders this thread's later rewrites after
+     * another observer's second hash (payload.c hv_payload_observed). */
+    return __builtin_expect(atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire) == 0, 1);
 }
 /* A copy's kind among a wrapper's `args` (its fourth: HV_ARGS_APIS's copy
  * words), 0 for a call with fewer; taken as its first bytes, as
