@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "format/json_str.h"
+#include "common/json_str.h"
 #include "format/record_print.h"
 #include "hipvis/reader.h"
 

@@ -243,7 +243,7 @@
     X(2171, cuGetProcAddress_v2, HV_OP_OTHER)
 
 /* The CUDA runtime: ids 1000..1999. */
-/* profiler start/stop (HIPVIS_START=profiler; src/names/regions.c) */
+/* profiler start/stop (HIPVIS_START=profiler; src/tracer/names/regions.c) */
 #define HV_CUDART_PROFILER(X)                                                 \
     X(1900, cudaProfilerStart, HV_OP_OTHER)                                   \
     X(1901, cudaProfilerStop, HV_OP_OTHER)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
+#include "common/grow.h"
 #include "analyze/engine_priv.h"
 
 const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "analyze/engine_priv.h"
-#include "util/grow.h"
+#include "common/grow.h"
 
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
 

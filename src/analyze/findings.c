@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 
 static const char *const sev_names[] = {"none", "info", "warning", "error"};
 

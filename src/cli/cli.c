@@ -2,7 +2,7 @@
  * One getopt_long front end for every tool (see cli.h for why and how).
  */
 #include "cli/cli.h"
-#include "conf/number.h"
+#include "common/number.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
+#include "common/grow.h"
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/rules/rules.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "experiment/ex_int.h"
-#include "format/json_str.h"
+#include "common/json_str.h"
 
 static const char *outcome_name(enum ex_outcome o)
 {

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "hipvis/trace.h"
 
 #define HV_CHUNK_MAGIC_V2 0x32435648u   /* "HVC2" */

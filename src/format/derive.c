@@ -6,7 +6,7 @@
 
 #include "format/call_rules.h"
 #include "hipvis/api.h"
-#include "util/grow.h"
+#include "common/grow.h"
 
 /* The stream flag that makes a created stream non-blocking: hipStreamNonBlocking,
  * cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are all 1. */

@@ -1,7 +1,7 @@
 # Trace format: the writer (linked into the preload library and the sidecar)
 # and the one reader (hipvis-dump, the analyzer, the sidecar), plus the
 # record -> text/JSON printer the tools share. The one hash map
-# (src/analyze/model/u64map.c) lives in this, the lowest library, so the
+# (src/common/u64map.c) lives in this, the lowest library, so the
 # reader and the analyzer share it.
 FORMAT_SRCS += \
     src/format/api_table.c \
@@ -17,11 +17,9 @@ FORMAT_SRCS += \
     src/format/derive.c \
     src/format/codec.c \
     src/format/reader.c \
-    src/analyze/model/u64map.c \
     src/format/trace_path.c \
     src/format/trace_writer.c \
     src/format/fields.c \
-    src/format/json_str.c \
     src/format/record_print.c
 
 $(BUILD)/libhvformat.a: $(call obj,$(FORMAT_SRCS))

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "hipvis/api.h"
 #include "hipvis/reader.h"
 #include "hipvis/trace.h"

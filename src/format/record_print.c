@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "format/fields.h"
-#include "format/json_str.h"
+#include "common/json_str.h"
 #include "format/names.h"
 #include "format/rec_layout.h"
 #include "format/record_print.h"

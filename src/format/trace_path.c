@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "format/trace_path.h"
-#include "fileio/safe_file.h"
+#include "common/safe_file.h"
 
 /* Appends n bytes; -1 when the buffer (with its NUL) would overflow. */
 static int put(char *buf, size_t cap, size_t *len, const char *s, size_t n)

@@ -26,8 +26,8 @@
 #include "format/frame.h"
 #include "format/trace_path.h"
 #include "format/trace_writer.h"
-#include "util/mono.h"
-#include "util/pages.h"
+#include "common/mono.h"
+#include "common/pages.h"
 
 #define PATH_CAP 4096
 #define MAX_SUFFIX 9999

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/report/report.h"
-#include "fileio/safe_file.h"
+#include "common/safe_file.h"
 #include "sidecar/log.h"
 
 int sc_alerts_open(struct sc_alerts *a, const char *path)

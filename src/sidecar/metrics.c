@@ -1,6 +1,6 @@
 /* Prometheus textfile output; see sidecar/metrics.h. */
 #include "sidecar/metrics.h"
-#include "fileio/safe_file.h"
+#include "common/safe_file.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "format/trace_writer.h"
-#include "record/clock.h"
+#include "ring/clock.h"
 #include "sidecar/log.h"
 
 #define SC_CHUNK_BYTES (256u << 10)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
-#include "record/shm_layout.h"
+#include "ring/shm_layout.h"
 #include "sidecar/segment.h"
 
 struct hv_trace_writer;

@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "record/clock.h"
+#include "ring/clock.h"
 #include "sidecar/metrics.h"
 #include "sidecar/output.h"
 #include "sidecar/segment.h"

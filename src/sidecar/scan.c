@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/shm_layout.h"
+#include "ring/shm_layout.h"
 #include "sidecar/log.h"
 
 int sc_scan_open(struct sc_scan *s, const char *dir)

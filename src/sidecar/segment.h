@@ -18,8 +18,8 @@
 #include <sys/types.h>
 
 #include "hipvis/trace.h"
-#include "record/ring.h"
-#include "record/shm_layout.h"
+#include "ring/ring.h"
+#include "ring/shm_layout.h"
 
 enum sc_open_status {
     SC_SEG_OK = 0,

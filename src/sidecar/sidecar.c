@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/clock.h"
-#include "fileio/safe_file.h"
+#include "ring/clock.h"
+#include "common/safe_file.h"
 #include "sidecar/alerts.h"
 #include "sidecar/diskcap.h"
 #include "sidecar/guard.h"

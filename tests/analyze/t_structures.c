@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "analyze/model/imap.h"
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "analyze/model/vclock.h"
 #include "tcheck.h"
 

@@ -43,7 +43,7 @@
  * measured): in the 1-thread turns it sleeps, waking each millisecond to
  * look. The figures are the main thread's. hipvis fences every call's
  * clock read from a second producer thread's first call on, for the rest of
- * the process (src/record/clock.h): the helper makes one traced iteration
+ * the process (src/ring/clock.h): the helper makes one traced iteration
  * before the first turn, so every turn runs fenced, and a run with the
  * helper gives the contention a second thread brings, its 1-thread figure
  * against the 1-stream figure of a run without the helper the fence

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record/clock.h"   /* hv_mono_ns: the tracer's own CLOCK_MONOTONIC reader */
+#include "ring/clock.h"   /* hv_mono_ns: the tracer's own CLOCK_MONOTONIC reader */
 
 static inline uint64_t now_ns(void) { return hv_mono_ns(); }
 

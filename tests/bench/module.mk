@@ -161,7 +161,7 @@ check-floor: bench-floor-libs $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/a
 
 CHECKS += check-floor
 
-# hipvis_measure_features_off (src/preload/switch.c), the switch of cost.py ab
+# hipvis_measure_features_off (src/tracer/core/switch.c), the switch of cost.py ab
 # --feature-arms, turns off what it says for the steps it says (not a timing test).
 check-features-off: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/tests/double/libamdhip64.so
 	python3 tests/bench/check_features_off.py $(BUILD)

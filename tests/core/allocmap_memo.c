@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/allocmap.h"
+#include "tracer/core/allocmap.h"
 
 static struct hv_alloc_map map;
 static uint64_t rng = 0x9e3779b97f4a7c15ull;

@@ -2,12 +2,12 @@
 # library end to end (on the runtime double and on Debian's real runtime).
 CORE_TEST_DIR := $(BUILD)/tests/core
 
-$(CORE_TEST_DIR)/ring_stress: tests/core/ring_stress.c $(call obj,src/record/ring.c src/record/collector.c src/record/clock.c)
+$(CORE_TEST_DIR)/ring_stress: tests/core/ring_stress.c $(call obj,src/ring/ring.c src/tracer/record/collector.c src/ring/clock.c)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
 
 # The writer's spare ring made a slice at a time, drained between slices.
-$(CORE_TEST_DIR)/ring_prep: tests/core/ring_prep.c $(call obj,src/record/ring.c src/record/collector.c src/record/clock.c)
+$(CORE_TEST_DIR)/ring_prep: tests/core/ring_prep.c $(call obj,src/ring/ring.c src/tracer/record/collector.c src/ring/clock.c)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
 
@@ -19,7 +19,7 @@ CHECKS     += check-ring
 SAN_CHECKS += check-ring
 
 # The allocation map's per-thread memo answers as the map does.
-$(CORE_TEST_DIR)/allocmap_memo: tests/core/allocmap_memo.c $(call obj,src/preload/allocmap.c)
+$(CORE_TEST_DIR)/allocmap_memo: tests/core/allocmap_memo.c $(call obj,src/tracer/core/allocmap.c)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lpthread
 
@@ -48,7 +48,7 @@ $(CORE_TEST_DIR)/core_app_early: tests/core/core_app.c $(CORE_TEST_DIR)/libearly
 	    -L$(DOUBLE_DIR) -lamdhip64 -lpthread $(LDFLAGS)
 
 # The real writer thread in a test process (a crash before the first timed flush).
-$(CORE_TEST_DIR)/writer_crash: tests/core/writer_crash.c $(call obj,src/record/writer_thread.c src/record/ring.c src/record/collector.c src/record/clock.c) $(BUILD)/libhvformat.a
+$(CORE_TEST_DIR)/writer_crash: tests/core/writer_crash.c $(call obj,src/tracer/record/writer_thread.c src/ring/ring.c src/tracer/record/collector.c src/ring/clock.c) $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lzstd -lpthread
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record/collector.h"
+#include "tracer/record/collector.h"
 
 static struct hv_collector col;
 static int failed;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/collector.h"
+#include "tracer/record/collector.h"
 
 #define PRODUCERS 16
 #define PER_THREAD 1000000u

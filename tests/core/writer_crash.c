@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "format/trace_writer.h"
-#include "record/collector.h"
-#include "record/writer_thread.h"
+#include "tracer/record/collector.h"
+#include "tracer/record/writer_thread.h"
 
 static struct hv_collector col;
 static struct hv_writer_thread wt;

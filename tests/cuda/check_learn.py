@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check-cuda: learnt pointer words (tests/cuda/karg_learn.c, src/preload/kargs.c).
+"""check-cuda: learnt pointer words (tests/cuda/karg_learn.c, src/tracer/core/kargs.c).
 
 check_learn.py PROGRAM_OUTPUT TRACE_JSON
 """

@@ -1,6 +1,6 @@
 /*
  * TEST-ONLY (check-cuda): learnt pointer words of by-value kernel
- * parameters (src/preload/kargs.c). On the stand-in driver, iter_k (one
+ * parameters (src/tracer/core/kargs.c). On the stand-in driver, iter_k (one
  * 1048-byte by-value parameter) is launched PHASE1 times with data pointers
  * at offsets 984 and 992, then PHASE2 times with one more pointer at offset
  * 512 that no launch held before. check_learn.py checks the trace: every

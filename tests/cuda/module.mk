@@ -4,7 +4,7 @@
 # the driver test runs on a TEST-ONLY stand-in driver (fake_libcuda.c) to
 # check kernel layouts, pointer arguments, the cuGetProcAddress
 # substitution and the graph walk. Needs NVIDIA's CUDA toolkit (CUDA_HOME,
-# see src/intercept/cuda/module.mk), which Debian 12 main does not ship: on a
+# see src/tracer/intercept/cuda/module.mk), which Debian 12 main does not ship: on a
 # fresh machine without it check-cuda says SKIPPED (never silently: `make
 # check`'s last line repeats it); with HIPVIS_REQUIRE_CUDA=1 (.ci/run sets it:
 # CI's machines have the toolkit) a missing toolkit FAILS.

@@ -81,7 +81,7 @@ static void stream_calls(char *host, void *dev, cudaStream_t s, cudaEvent_t e, c
     CALL(SYM("cudaStreamAddCallback", "cudaStreamAddCallback_ptsz"), cudaStreamAddCallback(s, NULL, NULL, 0));
     CALL(SYM("cudaMallocFromPoolAsync", "cudaMallocFromPoolAsync_ptsz"), cudaMallocFromPoolAsync(&p, 64, NULL, s));
     /* batch copies and capture state (C11, C12, G1, G2, G7); the CUDA 13
-     * signatures (src/intercept/cuda/rt_versioned.c) */
+     * signatures (src/tracer/intercept/cuda/rt_versioned.c) */
     void *bd[2] = {dev, host}, *bs[2] = {host, dev};
     size_t bn[2] = {16, 16}, idx = 0;
     struct cudaMemcpyAttributes attr = {.srcAccessOrder = cudaMemcpySrcAccessOrderStream};

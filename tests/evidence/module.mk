@@ -24,8 +24,8 @@ CHECKS += check-evidence
 # vectors, knob parsing, --find-value on a synthetic trace, symbolization.
 EVIDENCE_T := $(BUILD)/tests/evidence
 EVIDENCE_UNIT_OBJS := $(call obj,tests/evidence/t_evidence_units.c tests/analyze/tbuild.c tests/analyze/scenarios.c \
-                                 src/evidence/srchash.c $(filter src/evidence/srchash_avx2.c,$(PRELOAD_SRCS)) \
-                                 src/preload/config.c)
+                                 src/tracer/evidence/srchash.c $(filter src/tracer/evidence/srchash_avx2.c,$(PRELOAD_SRCS)) \
+                                 src/tracer/core/config.c)
 
 $(EVIDENCE_T)/t_evidence_units: $(EVIDENCE_UNIT_OBJS) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a \
                                  $(BUILD)/libhvcodeobj.a

@@ -1,6 +1,6 @@
 /*
  * pending_bounds.c - TEST-ONLY program: the rewrite check's pending lists
- * at their bounds (src/evidence/payload.c: at most 64 streams with copies
+ * at their bounds (src/tracer/evidence/payload.c: at most 64 streams with copies
  * waiting for their observation, 32 copies a stream), on the HIP runtime
  * test double. tests/evidence/evidence.py runs it under libhipvis.so with
  * HIPVIS_REWRITE_EVERY=1 (every eligible copy checked) and reads the

@@ -17,9 +17,9 @@
 #include "../analyze/tcheck.h"
 #include "analyze/forensics/forensics.h"
 #include "analyze/forensics/symbolize.h"
-#include "preload/config.h"
-#include "evidence/evidence.h"
-#include "evidence/srchash.h"
+#include "tracer/core/config.h"
+#include "tracer/evidence/evidence.h"
+#include "tracer/evidence/srchash.h"
 
 int t_pass, t_fail;
 

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "util/elfsym.h"   /* not dlsym: hipvis interposes it and answers RTLD_NEXT itself */
+#include "common/elfsym.h"   /* not dlsym: hipvis interposes it and answers RTLD_NEXT itself */
 
 typedef struct { unsigned x, y, z; } dim3_t;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The clock read on the GPU host (issue 13: a traced call's ordered clock read,
-# `lfence; rdtsc`, is most of what it adds back to back; src/record/clock.h):
+# `lfence; rdtsc`, is most of what it adds back to back; src/ring/clock.h):
 #   1. tsc_cost.c: each read form back to back and after a load that misses
 #      every cache (what `lfence` waits for);
 #   2. whether tests/gpu/cost.py's loop reads the clock fenced: a traced

@@ -3,7 +3,7 @@
 # on this machine and carried (the GPU machine has no compiler guarantee).
 GPU_DIAG := $(BUILD)/gpu-diag
 
-$(GPU_DIAG)/calltime.so: tests/gpu/calltime.c src/util/elfsym.h
+$(GPU_DIAG)/calltime.so: tests/gpu/calltime.c src/common/elfsym.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -shared -fPIC -o $@ $< -ldl -lpthread
 
@@ -15,7 +15,7 @@ $(GPU_DIAG)/tsc_cost: tests/gpu/tsc_cost.c
 test-programs: $(GPU_DIAG)/calltime.so $(GPU_DIAG)/tsc_cost
 
 # build-selftime/libhipvis.so: the library with hipvis's own time per API
-# (-DHV_SELFTIME, src/preload/selftime.c), for cost_attr.sh's selftime arm.
+# (-DHV_SELFTIME, src/tracer/core/selftime.c), for cost_attr.sh's selftime arm.
 .PHONY: selftime
 selftime:
 	$(MAKE) --no-print-directory BUILD=build-selftime EXTRA_CFLAGS=-DHV_SELFTIME build-selftime/libhipvis.so

@@ -2,7 +2,7 @@
  * tsc_cost: what each clock read hipvis can make costs on this host's CPU
  * (issue 13: a call's fenced read is most of what it adds; tests/gpu/clock.sh).
  *
- * Per form (plain `rdtsc`, `lfence; rdtsc` as src/record/clock.h reads it
+ * Per form (plain `rdtsc`, `lfence; rdtsc` as src/ring/clock.h reads it
  * once a second thread has traced, `rdtscp`, the vDSO's CLOCK_MONOTONIC):
  *   - back to back: the read and one store, in a loop;
  *   - after a miss: each read follows a load that misses every cache (a

@@ -7,7 +7,7 @@
  * tests/observe/observe.py runs it under libhipvis.so and checks, with
  * tests/observe/derive_streams.py and derive_kinds.py, that every such field
  * the library recorded at the call is the one a reader derives from the
- * records alone (the rules of src/preload/streams.h and allocmap.h): the
+ * records alone (the rules of src/tracer/core/streams.h and allocmap.h): the
  * premise of deriving them off the calling thread (issue 12,
  * docs/validation.md fifteenth session).
  *

@@ -3,7 +3,7 @@
     (tests/observe/derive_check.py TRACE.jsonl runs it on a dump)
 
 The companion of derive_streams.py for the other fields the library derives
-at the call from its tables (src/preload/allocmap.h): a copy's direction and
+at the call from its tables (src/tracer/core/allocmap.h): a copy's direction and
 the memory kinds of both sides, and the allocation each pointer argument of a
 kernel launch falls in. The rule, as a model:
 

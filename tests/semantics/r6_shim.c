@@ -3,7 +3,7 @@
  * whose HIP_MEMCPY3D changed in ROCm 6 (size_t fields; hipMemoryType host
  * 1, device 2). Built with soname libamdhip64.so.7 and exporting
  * hipGetDevicePropertiesR0600, the export hipvis reads the layout from
- * (src/intercept/hip/memcpy.c rocm6_layout); the copy itself is the
+ * (src/tracer/intercept/hip/memcpy.c rocm6_layout); the copy itself is the
  * double's hipMemcpy3DAsync of the same pitched pointers. Also
  * hipDrvGraphExecMemcpyNodeSetParams (ROCm 6+ only, so always this layout),
  * through the double's hipGraphExecMemcpyNodeSetParams.

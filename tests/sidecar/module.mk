@@ -9,7 +9,7 @@ $(SIDECAR_TEST_DIR)/sc_producer: tests/sidecar/sc_producer.c $(DOUBLE_LINK)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $< -L$(DOUBLE_DIR) -lamdhip64 $(LDFLAGS)
 
 $(SIDECAR_TEST_DIR)/sc_rawprod: tests/sidecar/sc_rawprod.c \
-        $(call obj,src/record/collector.c src/record/ring.c src/record/clock.c src/record/shm_layout.c src/record/shm_transport.c)
+        $(call obj,src/tracer/record/collector.c src/ring/ring.c src/ring/clock.c src/ring/shm_layout.c src/tracer/record/shm_transport.c)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS)
 
@@ -17,7 +17,7 @@ $(SIDECAR_TEST_DIR)/sc_check: tests/sidecar/sc_check.c $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lzstd
 
-$(SIDECAR_TEST_DIR)/sc_segtool: tests/sidecar/sc_segtool.c $(call obj,src/record/ring.c src/record/shm_layout.c)
+$(SIDECAR_TEST_DIR)/sc_segtool: tests/sidecar/sc_segtool.c $(call obj,src/ring/ring.c src/ring/shm_layout.c)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_BASE) $(CFLAGS) -o $@ $^ $(LDFLAGS)
 

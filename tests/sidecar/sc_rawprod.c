@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/collector.h"
-#include "record/shm_transport.h"
+#include "tracer/record/collector.h"
+#include "tracer/record/shm_transport.h"
 
 static struct hv_shm_transport shm;
 static struct hv_collector *col;

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/ring.h"
-#include "record/shm_layout.h"
+#include "ring/ring.h"
+#include "ring/shm_layout.h"
 
 static int garbage(const char *path)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
+#include "common/grow.h"
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/engine.h"
 

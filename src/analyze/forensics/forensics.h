@@ -37,7 +37,7 @@ struct hv_value_query {
  * input (after a message on stderr). */
 int hv_value_search(const struct hv_value_query *q, const char *const *traces, int ntraces, FILE *out);
 
-#include "util/grow.h"   /* HV_GROW */
+#include "common/grow.h"   /* HV_GROW */
 
 /* Calls fn(ctx, seq) for both ops of every finding group of process `pid`
  * (each group's first occurrence; seqs 0 skipped). */

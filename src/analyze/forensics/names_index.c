@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "analyze/forensics/forensics.h"
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "hipvis/reader.h"
 
 #define NONE UINT32_MAX

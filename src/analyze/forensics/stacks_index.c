@@ -13,7 +13,7 @@
 
 #include "analyze/forensics/forensics.h"
 #include "analyze/forensics/symbolize.h"
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "hipvis/reader.h"
 
 #define NO_MODULE UINT32_MAX

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "analyze/forensics/value_int.h"
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/report.h"
 #include "analyze/rules/rules.h"

@@ -19,7 +19,7 @@
 
 #include "analyze/findings.h"
 #include "analyze/model/imap.h"
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "analyze/model/vclock.h"
 #include "hipvis/trace.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 
 struct hv_vc_node {
     uint32_t stream;

@@ -6,7 +6,7 @@
  * hipvis-analyze links zlib.
  */
 #include "analyze/report/report.h"
-#include "fileio/safe_file.h"
+#include "common/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

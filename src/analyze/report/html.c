@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/model/u64map.h"
+#include "common/u64map.h"
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
 #include "analyze/rules/rules.h"

@@ -11,7 +11,7 @@
 #include "analyze/engine.h"
 #include "analyze/findings.h"
 #include "analyze/report/view.h"
-#include "format/json_str.h"   /* hv_json_str: the one JSON string escaper */
+#include "common/json_str.h"   /* hv_json_str: the one JSON string escaper */
 
 /* An input that could not be read (or read fully): the JSON report's
  * "errors" array, so that --json output says why the exit status is 2. */
