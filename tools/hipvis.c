@@ -5,6 +5,9 @@
  *       runs CMD traced: LD_PRELOAD gets libhipvis.so (next to this binary,
  *       or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst; --sidecar sets
  *       HIPVIS_SIDECAR=1 instead (hipvis-sidecar writes the traces).
+ *       HIPVIS_* names that are no setting are named first (common/envtab.h).
+ *   hipvis run --help-env
+ *       the HIPVIS_* variables: default, accepted values, help.
  *   hipvis report [--html FILE.html] [ANALYZE-OPTIONS] TRACE...
  *       hipvis-analyze with --html hipvis-report.html unless --html is
  *       given: the self-contained HTML report, the text report on stdout.
@@ -27,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/envtab.h"
 #include "experiment/experiment.h"
 
 static const struct hv_cli_opt top_opts[] = {{0}};
@@ -43,12 +47,14 @@ static const struct hv_cli top_cli = {
     "  dump [ARGS...]      hipvis-dump\n",
     1};
 
-enum { OPT_OUTDIR, OPT_SIDECAR };
+enum { OPT_OUTDIR, OPT_SIDECAR, OPT_HELP_ENV };
 
 static const struct hv_cli_opt run_opts[] = {
     {"output-dir", 'o', HV_CLI_VALUE, OPT_OUTDIR, "DIR", "traces go to DIR/hipvis.<pid>.zst (default: .)"},
     {"sidecar", 0, HV_CLI_FLAG, OPT_SIDECAR, NULL,
      "write to a shared-memory segment for hipvis-sidecar instead (HIPVIS_SIDECAR=1)"},
+    {"help-env", 0, HV_CLI_FLAG, OPT_HELP_ENV, NULL,
+     "list the HIPVIS_* variables: default, accepted values, what each does"},
     {0},
 };
 
@@ -57,6 +63,7 @@ static const struct hv_cli run_cli = {"hipvis run", "[-o DIR] [--sidecar] [--] C
 struct run_args {
     const char *outdir;
     int sidecar;
+    int help_env;
 };
 
 static int on_run_opt(void *ctx, int id, const char *v)
@@ -64,9 +71,55 @@ static int on_run_opt(void *ctx, int id, const char *v)
     struct run_args *a = ctx;
     if (id == OPT_OUTDIR)
         a->outdir = v;
-    else
+    else if (id == OPT_SIDECAR)
         a->sidecar = 1;
+    else
+        a->help_env = 1;
     return 0;
+}
+
+/* hipvis run --help-env: the table of common/envtab.c, settings first,
+ * then the names only the build and the tests read. */
+static void help_env(FILE *out)
+{
+    fputs("HIPVIS_* settings, read by libhipvis.so in the traced process: an unset or empty variable means its\n"
+          "default; a value not accepted is named on stderr and tracing is disabled (hipvis(1), ENVIRONMENT).\n"
+          "A HIPVIS_* name that is none of these is named on stderr, with the nearest one.\n\n",
+          out);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            fputs("\nRead only by hipvis's build and test scripts (no warning names them):\n", out);
+        for (int id = 0; id < HV_ENV__COUNT; id++) {
+            const struct hv_env_var *e = &hv_env_table[id];
+            if ((e->type == HV_ENVT_HARNESS) != pass)
+                continue;
+            if (pass == 1) {
+                fprintf(out, "  %-22s %s\n", e->name, e->help);
+                continue;
+            }
+            char accepted[400];
+            hv_env_accepted((enum hv_env_id)id, accepted, sizeof accepted);
+            fprintf(out, "  %s  (default %s)\n      accepts %s%s%s\n      %s\n", e->name, e->dflt ? e->dflt : "unset",
+                    e->type == HV_ENVT_BOOL ? "0 or 1" : accepted, e->on_bad ? "; another value: " : "",
+                    e->on_bad ? e->on_bad : "", e->help);
+        }
+    }
+}
+
+/* Names the unknown HIPVIS_* variables once, here, and tells the traced
+ * processes it did (HIPVIS_NAMES_CHECKED), so they do not say it again;
+ * quiet under HIPVIS_QUIET=1, like the library. */
+static void check_names(void)
+{
+    long long quiet = 0, checked = 0;
+    hv_env_parse(HV_ENV_QUIET, getenv(hv_env_table[HV_ENV_QUIET].name), &quiet);
+    hv_env_parse(HV_ENV_NAMES_CHECKED, getenv(hv_env_table[HV_ENV_NAMES_CHECKED].name), &checked);
+    if (!quiet && !checked) {
+        char msg[4096] = "";
+        hv_env_unknown_names(environ, msg, sizeof msg);
+        fputs(msg, stderr);
+    }
+    setenv(hv_env_table[HV_ENV_NAMES_CHECKED].name, "1", 1);
 }
 
 static int on_no_opt(void *ctx, int id, const char *v)
@@ -114,11 +167,15 @@ static int find_lib(char *out, size_t cap)
 /* argv[0] is "run"; options end at the command (or "--"). */
 static int run(int argc, char **argv)
 {
-    struct run_args a = {".", 0};
+    struct run_args a = {".", 0, 0};
     int i;
     int rc = hv_cli_parse(&run_cli, argc, argv, on_run_opt, &a, &i);
     if (rc != HV_CLI_OK)
         return rc == HV_CLI_EXIT ? 0 : 2;
+    if (a.help_env) {
+        help_env(stdout);
+        return 0;
+    }
     if (i >= argc)
         return hv_cli_error(&run_cli, "no command given");
     const char *outdir = a.outdir;
@@ -128,6 +185,7 @@ static int run(int argc, char **argv)
         fprintf(stderr, "hipvis run: libhipvis.so not found next to this program or in ../lib\n");
         return 2;
     }
+    check_names();
     /* Keep whatever the user preloads already; hipvis goes first so its
      * wrappers are the ones the application binds to. */
     const char *old = getenv("LD_PRELOAD");

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ring/clock.h"
+#include "common/envtab.h"
 #include "common/safe_file.h"
 #include "sidecar/alerts.h"
 #include "sidecar/diskcap.h"
@@ -43,8 +44,7 @@ static void on_stop(int sig)
 void sc_options_default(struct sc_options *o)
 {
     memset(o, 0, sizeof *o);
-    const char *d = getenv("HIPVIS_SIDECAR_DIR");
-    o->segment_dir = d && *d ? d : "/dev/shm";
+    o->segment_dir = hv_env_value(HV_ENV_SIDECAR_DIR);   /* where the preload library puts them */
     o->output_dir = ".";
     o->rotate_bytes = 256ull << 20;
     o->rotate_s = 3600;

@@ -3,8 +3,10 @@
 
 usage: docs.py BUILD_DIR   (from the repository root)
 
-- every HIPVIS_* variable the code reads (a "HIPVIS_..." string literal
-  under src/) appears in README.md's configuration table and in hipvis(1);
+- the HIPVIS_* settings of the one table (src/common/envtab.c, as
+  `hipvis run --help-env` prints it) are exactly the variables of README.md's
+  configuration table and of hipvis(1)'s ENVIRONMENT section, with the same
+  defaults, and every "HIPVIS_..." string literal under src/ is in the table;
 - every long option of hipvis-analyze, hipvis-dump, hipvis-sidecar and
   hipvis run (from their own --help) appears in their man page;
 - every analyzer rule (src/analyze/rules/*.c) has its section in
@@ -32,6 +34,15 @@ def code_variables():
     return sorted(found)
 
 
+def env_table(build):
+    """({setting: default}, {name only the build and the tests read}) from hipvis run --help-env."""
+    out = subprocess.run([os.path.join(build, "hipvis"), "run", "--help-env"], capture_output=True, text=True,
+                         timeout=30).stdout
+    settings = dict(re.findall(r"^  (HIPVIS_\w+)  \(default (.*)\)$", out, re.M))
+    harness = set(re.findall(r"^  (HIPVIS_\w+) +\S", out, re.M)) - set(settings)
+    return settings, harness
+
+
 def man_text(name):
     # roff escapes the dashes of options: \-\-fail\-on
     return read(f"docs/man/{name}.1").replace("\\-", "-")
@@ -39,14 +50,32 @@ def man_text(name):
 
 class Docs(Suite):
     def case_variables(self):
-        names = code_variables()
-        self.check(len(names) >= 10, f"{len(names)} HIPVIS_* variables read by the code", " ".join(names))
-        readme = read("README.md")
-        table = "\n".join(line for line in readme.splitlines() if line.startswith("| `HIPVIS_"))
+        settings, harness = env_table(self.build)
+        self.check(len(settings) >= 10, f"{len(settings)} HIPVIS_* settings in hipvis run --help-env",
+                   " ".join(settings))
+        for v in code_variables():
+            self.check(v in settings or v in harness, f"{v} (a string under src/) is in the HIPVIS_* table")
+        # README.md: | `NAME` | accepted | `default` (or: unset) |
+        readme = {}
+        for line in read("README.md").splitlines():
+            m = re.match(r"\| `(HIPVIS_\w+)` \|.*\| (?:`([^`]*)`|(unset)) \|$", line)
+            if m:
+                readme[m.group(1)] = m.group(2) if m.group(2) is not None else "unset"
+        # hipvis(1): .TP / .B NAME / text ending "default \fBX\fR" (or "default unset").
         man = man_text("hipvis")
-        for v in names:
-            self.check(f"`{v}`" in table, f"{v} in README.md's configuration table")
-            self.check(re.search(rf"\b{v}\b", man) is not None, f"{v} in hipvis(1)")
+        env = man[man.index(".SH ENVIRONMENT"):]
+        env = env[:env.index("\n.SH ", 1)]
+        entries = {}
+        for m in re.finditer(r"^\.TP\n\.B (HIPVIS_\w+)\n(.*?)(?=^\.TP|^\.PP|\Z)", env, re.M | re.S):
+            d = re.search(r"default (?:\\fB(.*?)\\fR|(unset))", m.group(2))
+            entries[m.group(1)] = (d.group(1) or d.group(2)) if d else None
+        for where, doc in (("README.md's configuration table", readme), ("hipvis(1) ENVIRONMENT", entries)):
+            for v, d in sorted(settings.items()):
+                self.check(v in doc, f"{v} in {where}")
+                if v in doc:
+                    self.check(doc[v] == d, f"{v}: {where} says default {doc[v]}", f"the table says {d}")
+            for v in sorted(set(doc) - set(settings)):
+                self.check(False, f"{v} in {where} is a setting of the table (src/common/envtab.c)")
 
     def case_options(self):
         tools = [("hipvis-analyze", [os.path.join(self.build, "hipvis-analyze")]),

@@ -1,7 +1,10 @@
 /*
- * HIPVIS_* environment configuration, read once at start. A bad value never
- * aborts the traced program: it is reported on stderr naming the variable and
- * the accepted values, and tracing is switched off.
+ * HIPVIS_* environment configuration, read once at start, through the one
+ * table of variables (src/common/envtab.c: names, defaults, accepted
+ * values); every feature of the tracer takes its settings from here, none
+ * reads the environment itself. A bad value never aborts the traced
+ * program: it is reported on stderr naming the variable and the accepted
+ * values, and tracing is switched off (a guard's: guards only).
  */
 #ifndef HIPVIS_CONFIG_H
 #define HIPVIS_CONFIG_H
@@ -15,7 +18,7 @@
  * a target's call comes from other lines than its previous one); the first
  * call on each target only ("first": later calls read no frame, ~70-80 ns less
  * a call in situ on the GPU decode loop, docs/validation.md twelfth session). */
-enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };   /* in config.c's word order */
+enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };   /* in envtab.c's word order */
 
 struct hv_config {
     int enabled;                 /* HIPVIS_ENABLE: 0|1 (default 1) */
@@ -58,6 +61,10 @@ struct hv_config {
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
     int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default args; full when a setting needs it) */
+    int guard;                   /* HIPVIS_GUARD: enum hv_guard_mode (default off; a bad value: off, tracing
+                                    goes on), src/tracer/guard */
+    int guard_always;            /* HIPVIS_GUARD_WHEN: 1 for always, 0 for flagged (the default; a bad value) */
+    int names_checked;           /* HIPVIS_NAMES_CHECKED: 0|1 — hipvis run named the unknown HIPVIS_* names */
     /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
        src/tracer/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
        api id. "A+B" those, "all" every one, "all-A-B" all but those; unset or empty none. */
@@ -79,7 +86,7 @@ static inline int hv_config_floor_picked(const struct hv_config *cfg, unsigned a
 /* HIPVIS_START: when data calls (copies, memsets, launches, graph launches)
  * are recorded. State calls (allocations, modules, graphs, streams, events,
  * syncs) are always recorded so that findings inside a region stay exact. */
-enum hv_start_mode {
+enum hv_start_mode {             /* in envtab.c's word order */
     HV_START_ALL = 0,            /* "all": from the start */
     HV_START_PROFILER = 1,       /* "profiler": between hip/cuda/cuProfilerStart and ...Stop */
     HV_START_SIGNAL = 2,         /* "signal": SIGUSR2 toggles, starting paused */
@@ -95,7 +102,7 @@ enum hv_start_mode {
  * that needs the full record at the call (payloads, stacks, the probe,
  * guards, HIPVIS_START windows) selects "full"; "args" set with one of them
  * is an error naming it. */
-enum hv_record_mode {
+enum hv_record_mode {            /* in envtab.c's word order */
     HV_RECORD_FULL = 0,          /* "full" */
     HV_RECORD_ARGS = 1,          /* "args" */
 };
@@ -107,5 +114,10 @@ enum hv_probe_mode { HV_PROBE_OFF = 0, HV_PROBE_AUTO = 1, HV_PROBE_RANGES = 2 };
  * Returns 0, or -1 after writing one message per bad variable to `err`
  * (NUL-terminated, truncated to errlen). */
 int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err, unsigned errlen);
+
+/* Appends to out[cap] one warning per HIPVIS_* name of `envp` (environ)
+ * that is no setting, with the nearest one (common/envtab.h); nothing under
+ * HIPVIS_QUIET=1, or when hipvis run said it already (HIPVIS_NAMES_CHECKED). */
+void hv_config_check_names(const struct hv_config *cfg, char *const *envp, char *out, unsigned cap);
 
 #endif

@@ -100,7 +100,9 @@ static int setup_locked(void)
     char err[1024];
     if (atomic_load(&hv_hot.state) != HV_TRACER_UNINIT)
         return atomic_load(&hv_hot.state) != HV_TRACER_OFF;
-    if (hv_config_load(&hv_tracer.cfg, plain_getenv, err, sizeof err) != 0 && err[0]) {
+    hv_config_load(&hv_tracer.cfg, plain_getenv, err, sizeof err);
+    hv_config_check_names(&hv_tracer.cfg, environ, err, sizeof err);
+    if (err[0]) {
         if (write(2, err, strlen(err)) < 0) {
         }
     }

@@ -21,6 +21,7 @@
 #include "tracer/core/realsym.h"
 #include "tracer/core/streams.h"
 #include "tracer/core/tracer.h"
+#include "common/envtab.h"
 #include "common/grow.h"
 #include "common/mono.h"
 
@@ -49,12 +50,6 @@ struct exec_reads {
 static struct stream_copies *copies;   /* COPY_SLOTS, allocated at init when a mode is on */
 static struct exec_reads *execs;       /* EXEC_SLOTS */
 
-static const char *const mode_names[HV_GUARD__MODES] = {
-    [HV_GUARD_OFF] = "off", [HV_GUARD_STREAM_SYNC] = "stream-sync", [HV_GUARD_EVENT_SYNC] = "event-sync",
-    [HV_GUARD_EVENT_SYNC_NOFENCE] = "event-sync-nofence", [HV_GUARD_RELEASE_EVENT] = "release-event",
-    [HV_GUARD_COPY_SYNC] = "copy-sync",
-};
-
 /* Front ends' runtime calls (hv_guard_register), by API-name prefix. */
 static struct {
     const char *prefix;
@@ -81,13 +76,11 @@ static const struct hv_guard_ops *ops_for(uint16_t api)
     return NULL;
 }
 
-/* enum hv_guard_mode of a name, -1 unknown. */
+/* enum hv_guard_mode of a name (HIPVIS_GUARD's words, common/envtab.c), -1 unknown. */
 static int mode_of(const char *name)
 {
-    for (int i = 0; name && i < HV_GUARD__MODES; i++)
-        if (strcmp(name, mode_names[i]) == 0)
-            return i;
-    return -1;
+    long long m;
+    return name && *name && hv_env_parse(HV_ENV_GUARD, name, &m) == 0 ? (int)m : -1;
 }
 
 static void say(const char *msg)
@@ -102,28 +95,13 @@ static void fork_prepare(void) { pthread_mutex_lock(&guard_lock); }
 static void fork_parent(void) { pthread_mutex_unlock(&guard_lock); }
 static void fork_child(void) { pthread_mutex_init(&guard_lock, NULL); }
 
-/* Reads HIPVIS_GUARD once. A value it does not know disables guards and
- * says which values exist (tracing itself goes on). */
+/* Takes HIPVIS_GUARD and HIPVIS_GUARD_WHEN from the configuration once
+ * (config.c named a value it does not know and left guards off; tracing
+ * itself goes on). */
 static void init_once(void)
 {
-    const char *v = getenv("HIPVIS_GUARD");
-    const char *w = getenv("HIPVIS_GUARD_WHEN");
-    int mode = HV_GUARD_OFF;
-    char msg[256];
-    if (v && *v) {
-        mode = mode_of(v);
-        if (mode < 0) {
-            snprintf(msg, sizeof msg, "hipvis: HIPVIS_GUARD=%s: expected off, stream-sync, event-sync, "
-                                      "event-sync-nofence, release-event or copy-sync; guards disabled\n", v);
-            say(msg);
-            mode = HV_GUARD_OFF;
-        }
-    }
-    if (w && *w && strcmp(w, "always") != 0 && strcmp(w, "flagged") != 0) {
-        snprintf(msg, sizeof msg, "hipvis: HIPVIS_GUARD_WHEN=%s: expected flagged or always; using flagged\n", w);
-        say(msg);
-    }
-    guard_always = w && strcmp(w, "always") == 0;
+    int mode = hv_tracer.cfg.guard;
+    guard_always = hv_tracer.cfg.guard_always;
     if (mode != HV_GUARD_OFF) {
         copies = calloc(COPY_SLOTS, sizeof *copies);
         execs = calloc(EXEC_SLOTS, sizeof *execs);
