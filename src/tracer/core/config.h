@@ -55,7 +55,7 @@ struct hv_config {
                                     stacks at writes, replays, captures,
                                     instantiations, allocations (docs/names.md) */
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
-                                    header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
+                                    header, for the analyzer's `hipvis experiment` suggestion (docs/output-files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
     int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default args; full when a setting needs it) */
     /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
