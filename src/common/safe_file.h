@@ -1,5 +1,5 @@
 /*
- * safe_file — how hipvis creates files (docs/files.md).
+ * safe_file — how hipvis creates files (docs/output-files.md).
  *
  * A sidecar often runs as root and writes into directories other users can
  * write (a node_exporter textfile directory, /tmp, a shared trace dir), and

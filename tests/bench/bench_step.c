@@ -27,7 +27,7 @@
  * interval straddles 1.2 is undecided, not met. With 125 rounds a turn the
  * same library read anywhere from 0.87x to 1.34x, its interval holding 1.2
  * in most runs; with 500 it read 1.50x (1.42-1.55) and 1.45x (1.37-1.51)
- * (docs/validation.md, eighteenth session). (The interval is the median's
+ * (docs/performance.md). (The interval is the median's
  * over rounds: it leaves out how much the turns' layouts move the figure.)
  * `--footprint=130` lays lackey's windows over the 130-stream phase.
  *

@@ -3,7 +3,7 @@
 # own code and data, or in the program, its runtime and libc (their lines
 # displaced by hipvis's). bench-step's 130-stream phase costs more than its
 # 1-stream phase although hipvis runs the same instructions in both; this
-# says which side misses more (docs/validation.md, eighteenth session).
+# says which side misses more (docs/performance.md "bench-step").
 # One callgrind run per arm (`BENCH --count`'s count_{off,on}_{1,130}, each
 # alone under --toggle-collect, so that each function's own counts belong to
 # one arm), two at a time; figures that do not move with the machine's load.

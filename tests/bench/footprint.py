@@ -80,7 +80,7 @@ def main():
                 # instruction is not the one after the last. A count that
                 # does not move with the machine's load; what such branches
                 # cost in a serving loop, where the predictor has lost them
-                # between two calls: docs/validation.md, thirteenth session.
+                # between two calls: docs/performance.md.
                 if ours and a != pc_end:
                     cur["taken"] += 1
                     cur["sites"][pc] = cur["sites"].get(pc, 0) + 1

@@ -106,20 +106,20 @@ bench-floor-libs:
 
 # The picked build (HV_RECORD_FLOOR=3): the calls of the APIs
 # HIPVIS_FLOOR_APIS names at the floor, every other call in full, so that one
-# build serves each arm of a comparison by API family (docs/validation.md,
-# eleventh session), e.g. on the GPU, everything but the graph launches:
+# build serves each arm of a comparison by API family (docs/performance.md
+# "Method"), e.g. on the GPU, everything but the graph launches:
 #   make BUILD=build-floor-pick EXTRA_CFLAGS=-DHV_RECORD_FLOOR=3 build-floor-pick/libhipvis.so
 #   P=LIB=build-floor-pick/libhipvis.so
 #   ARMS="full:$P fgraph:$P,HIPVIS_FLOOR_APIS=cudaGraphLaunch" bash tests/gpu/ab_arms.sh
 FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
 # The raw build (HV_RECORD_FLOOR=4): picked the same way, the named calls'
 # floor records also holding the wrapper's arguments as passed and nothing
-# derived from them (docs/validation.md, fourteenth and fifteenth sessions):
+# derived from them (docs/performance.md "Method"):
 #   make BUILD=build-floor-raw EXTRA_CFLAGS=-DHV_RECORD_FLOOR=4 build-floor-raw/libhipvis.so
 #   ARMS="defaults rawall:LIB=build-floor-raw/libhipvis.so,HIPVIS_FLOOR_APIS=all" bash tests/gpu/ab_arms.sh
 FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
 # The lean build (preload/hot.h HV_LEAN, every bit): what a call costs
-# without its derivations (docs/validation.md, sixteenth session), e.g.
+# without its derivations (docs/performance.md "Method"), e.g.
 #   make BUILD=build-lean EXTRA_CFLAGS=-DHV_LEAN=7 build-lean/libhipvis.so
 #   ARMS="defaults lean:LIB=build-lean/libhipvis.so" bash tests/gpu/ab_arms.sh
 LEAN_LIB := $(BUILD)-lean/libhipvis.so
@@ -129,11 +129,10 @@ LEAN_LIB := $(BUILD)-lean/libhipvis.so
 # reader derives the rest, measured before it is built:
 #   make BUILD=build-reader EXTRA_CFLAGS="-DHV_RECORD_FLOOR=5 -DHV_LEAN=5" build-reader/libhipvis.so
 #   ARMS="defaults reader:LIB=build-reader/libhipvis.so,HIPVIS_FLOOR_APIS=$S" bash tests/gpu/ab_arms.sh
-#   (S: the step's copies, graph launches and synchronizes, docs/validation.md eighteenth session)
+#   (S: the step's copies, graph launches and synchronizes, docs/performance.md)
 READER_LIB := $(BUILD)-reader/libhipvis.so
 # The demote build (preload/tracer.h HV_DEMOTE): each record's lines demoted
-# from the core's caches once published (docs/validation.md, twenty-second
-# session):
+# from the core's caches once published (docs/performance.md "Method"):
 #   make BUILD=build-demote EXTRA_CFLAGS=-DHV_DEMOTE=1 build-demote/libhipvis.so
 #   ARMS="defaults demote:LIB=build-demote/libhipvis.so" bash tests/gpu/ab_arms.sh
 DEMOTE_LIB := $(BUILD)-demote/libhipvis.so

@@ -105,7 +105,7 @@ else
 fi
 
 # 7c. The command line is in the header (/proc/self/cmdline at set-up, whole
-#     arguments, at most 4 KiB: docs/files.md); a fork child's and an exec'd
+#     arguments, at most 4 KiB: docs/output-files.md); a fork child's and an exec'd
 #     image's traces carry theirs; HIPVIS_RECORD_ARGV=0 leaves it out and a
 #     bad value is named like every setting.
 argv_of() { $dump --json "$1" 2>/dev/null | python3 -c '

@@ -10,7 +10,15 @@ usage: docs.py BUILD_DIR   (from the repository root)
 - every long option of hipvis-analyze, hipvis-dump, hipvis-sidecar and
   hipvis run (from their own --help) appears in their man page;
 - every analyzer rule (src/analyze/rules/*.c) has its section in
-  docs/triage.md, which the reports' "next:" lines point at.
+  docs/triage.md, which the reports' "next:" lines point at;
+- every docs/*.md file the documents and the tests name exists;
+- the documents speak of the product, not of when it was built: no work
+  periods ("the ninth session"), no tracker numbers ("issue 12", "#12"), no
+  links to the retired measurement log (wording_problems below). With
+  DOCS_WORDING_SRC=1 in the environment the same check covers the comments
+  and strings of src/, include/ and tools/ as well.
+
+  python3 tests/docs/docs.py --wording [--src]   lists every offending line
 """
 import glob
 import os
@@ -41,6 +49,78 @@ def env_table(build):
     settings = dict(re.findall(r"^  (HIPVIS_\w+)  \(default (.*)\)$", out, re.M))
     harness = set(re.findall(r"^  (HIPVIS_\w+) +\S", out, re.M)) - set(settings)
     return settings, harness
+
+
+# ---- wording: what the documents may not say ------------------------------
+
+ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+_ORD = "|".join(ORDINALS + [f"twenty-{o}" for o in ORDINALS[:9]] + ["thirtieth", r"\d+(?:st|nd|rd|th)"])
+WORDING = [
+    (re.compile(rf"\b(?:{_ORD})(?:\s+(?:and|to)\s+(?:{_ORD}))?\s+sessions?\b", re.I), "a numbered work period"),
+    (re.compile(r"\bsessions?\b", re.I), "\"session\" as a work period"),
+    (re.compile(r"\bwork(?:ing)? periods?\b", re.I), "a work period"),
+    (re.compile(r"\bissues?\s+#?\d+", re.I), "a tracker number"),
+    (re.compile(r"(?<![\w./-])#\d+\b"), "a tracker number"),
+    (re.compile(r"docs/validation\.md"), "the retired measurement log (docs/performance.md)"),
+]
+# Technical uses of the same words, allowed where they stand: a session of
+# another tool (LTTng's, tmux's, a login's), a POSIX session; an upstream
+# pull request (rocm-systems PR #9363 / #9904: "owner/repo#N" never matches,
+# since the # follows a word); an ordinal in hipvis's own output (after
+# mark "step" #6, stack #0).
+SESSION_OK = re.compile(r"(?:\b(?:lttng|tmux|screen|ssh|login|terminal|tracing)\s+sessions?\b"
+                        r"|\bsessions?\s+(?:leader|id|daemon|keyring)\b|\blttng-sessiond\b)", re.I)
+HASH_OK = re.compile(r'(?:\bPRs?\s+(?:#\d+\s*/\s*)*|\bpull\s+|"\s|\b(?:stack|frame)\s|#\d+\s*/\s*)$')
+
+
+def wording_problems(text):
+    """(line number, what, the line) for each use in text the documents may not make."""
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        allowed = [m.span() for m in SESSION_OK.finditer(line)]
+        reported = []   # spans already reported: "the ninth session" once, not also as "session"
+        for rx, what in WORDING:
+            for m in rx.finditer(line):
+                if any(a <= m.start() < b for a, b in allowed + reported):
+                    continue
+                if what == "a tracker number" and m.group(0).startswith("#") and HASH_OK.search(line[:m.start()]):
+                    continue
+                reported.append(m.span())
+                out.append((n, what, line.strip()))
+    return out
+
+
+def doc_files():
+    return ["README.md"] + sorted(glob.glob("docs/**/*.md", recursive=True)) + sorted(glob.glob("docs/man/*.1"))
+
+
+SRC_SUFFIXES = (".c", ".h", ".S", ".mk", ".py", ".sh", ".md", ".txt", ".map")
+
+
+def src_files():
+    """src/, include/ and tools/, the files whose comments and strings are read by people (not the
+    HTML report's stylesheet and script, whose #rrggbb colours are not tracker numbers)."""
+    found = []
+    for top in ("src", "include", "tools"):
+        for path in sorted(glob.glob(f"{top}/**/*", recursive=True)):
+            if os.path.isfile(path) and path.endswith(SRC_SUFFIXES):
+                found.append(path)
+    return found
+
+
+def wording_src():
+    """DOCS_WORDING_SRC=1 (make check-docs DOCS_WORDING_SRC=1): src/, include/ and tools/ are held to
+    the same wording and links as the documents."""
+    return os.environ.get("DOCS_WORDING_SRC", "0") not in ("", "0")
+
+
+def wording_report(paths):
+    problems = []
+    for path in paths:
+        for n, what, line in wording_problems(read(path)):
+            problems.append(f"{path}:{n}: {what}: {line[:160]}")
+    return problems
 
 
 def man_text(name):
@@ -105,9 +185,58 @@ class Docs(Suite):
             n = len(re.findall(rf"^\*\*{part}", triage, re.M | re.I))
             self.check(n >= len(rules), f"docs/triage.md: every rule says '{part}'", f"{n} of {len(rules)}")
 
+    def case_links(self):
+        paths = doc_files() + sorted(glob.glob("tests/**/*", recursive=True))
+        if wording_src():
+            paths += src_files()
+        named = {}
+        for path in paths:
+            if not os.path.isfile(path) or path.endswith((".zst", ".png", ".gz")):
+                continue
+            try:
+                text = read(path)
+            except UnicodeDecodeError:
+                continue
+            for doc in re.findall(r"\bdocs/[A-Za-z0-9_.-]+\.md\b", text):
+                named.setdefault(doc, path)
+        self.check(len(named) >= 10, f"{len(named)} docs/*.md named by the documents, sources and tests")
+        for doc, where in sorted(named.items()):
+            self.check(os.path.isfile(doc), f"{doc} exists (named in {where})")
+
+    def case_wording(self):
+        problems = wording_report(doc_files())
+        self.check(not problems, "README.md, docs/ and docs/man speak of the product, not of work periods "
+                   "or tracker numbers", "\n    " + "\n    ".join(problems))
+        if wording_src():
+            problems = wording_report(src_files())
+            self.check(not problems, "src/, include/ and tools/ likewise (DOCS_WORDING_SRC=1)",
+                       "\n    " + "\n    ".join(problems))
+        self.check(len(read("docs/performance.md").splitlines()) <= 300,
+                   "docs/performance.md stays a summary (at most 300 lines; the history is in git)")
+
+    def case_wording_rules(self):
+        """The check itself: what it must catch and what it must let through."""
+        bad = ["the ninth session measured it", "(docs/" "validation.md, twelfth and thirteenth sessions)",
+               "issue 12's target", "(issue 6)", "see #12", "In the twenty-seventh session", "this session",
+               "after the work period"]
+        good = ["an LTTng session records it", "in a tmux session", "rocm-systems#11499 / PR #11501",
+                "rocm-systems PR #9363 / #9904", "ROCm/hip#3902", "after mark \"step\" #6",
+                "the helper period (HELPER_US)", "issued from two Python lines", "a session leader",
+                "`stack #0 run+0x5ce`"]
+        for text in bad:
+            self.check(wording_problems(text), f"wording check catches {text!r}")
+        for text in good:
+            self.check(not wording_problems(text), f"wording check lets {text!r} through",
+                       str(wording_problems(text)))
+
     def main(self):
-        return self.run_cases([self.case_variables, self.case_options, self.case_triage])
+        return self.run_cases([self.case_variables, self.case_options, self.case_triage, self.case_links,
+                               self.case_wording_rules, self.case_wording])
 
 
 if __name__ == "__main__":
+    if "--wording" in sys.argv:
+        found = wording_report(doc_files() + (src_files() if "--src" in sys.argv else []))
+        print("\n".join(found) if found else "docs: no work-period or tracker wording")
+        sys.exit(1 if found else 0)
     sys.exit(Docs(sys.argv[1] if len(sys.argv) > 1 else "build", "docs").main())

@@ -69,7 +69,7 @@ static void test_exclusive_and_mode(void)
     snprintf(want, sizeof want, "%s/x.555.2.zst", tu_dir());
     CHECKF(!strcmp(p2, want), "%s", p2);
     struct stat st;
-    /* Owner-only whatever the umask allows (docs/files.md: payload bytes). */
+    /* Owner-only whatever the umask allows (docs/output-files.md: payload bytes). */
     CHECK(stat(p0, &st) == 0 && (st.st_mode & 0777) == 0600);
     CHECK(stat(p1, &st) == 0 && (st.st_mode & 0777) == 0600);
     CHECK(hv_trace_writer_file_bytes(w0) == 8 + hv_trace_header_bytes(&h));

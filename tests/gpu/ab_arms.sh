@@ -80,7 +80,7 @@ from cost import median_ci95, paired_rounds
 # in a step mode of its own and its block pairs move together, so the pairs of
 # several processes pooled are not independent, and the pooled interval
 # (printed after it) is narrower than what separates two runs of one library
-# (docs/validation.md, ninth session: 1.013 to 1.033 for the same build, while
+# (docs/performance.md "Method": 1.013 to 1.033 for the same build, while
 # the arm without hipvis stayed within 0.991-1.002).
 per, pooled, meds = collections.defaultdict(list), collections.defaultdict(list), collections.defaultdict(list)
 # Records made and dropped in the arm's processes, as the library counted them

@@ -214,7 +214,7 @@ def paired_rounds(ref, arm):
     that round's process median (tests/gpu/ab_arms.sh runs every arm once a round, one after the
     other). The difference arm - ref of each round both finished cancels what moves the whole
     call (the host's mode, the machine lent: the defaults read 1.0134-1.0198 in four calls of one
-    library, docs/validation.md sixteenth session). Returns None without a common round, else
+    library, docs/performance.md). Returns None without a common round, else
     {"rounds", "median", "ci95" (distribution-free, as median_ci95), "mean", "half95" (Student's t
     half-width of the mean's 95% interval, None for one round: the resolution the rounds give),
     "below", "above", "sign_p"}: rounds the arm read below / above the reference, and the two-sided
@@ -250,7 +250,7 @@ def fisher_p(a, b, c, d):
 
 def step_modes(per_arm, ref="plain"):
     """The whole-process step times of this loop fall in two modes on the H200 host, each process in one
-    for its whole life (docs/validation.md, ninth and thirteenth sessions): a pair ratio then compares
+    for its whole life (docs/performance.md "Method"): a pair ratio then compares
     modes as often as it compares arms. per_arm: {arm: [us/step of each process]}. Splits all processes
     at the widest gap between two neighbours of the pooled sorted times (among the middle 80%), when
     that gap is at least 5% of the lower time (in the thirteenth session 6.2%, 43.3 -> 46.0 us, where no

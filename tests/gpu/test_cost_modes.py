@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """test_cost_modes.py - cost.py's step-mode split, Fisher's test and paired rounds, on known inputs (no GPU).
 
-The split decides how docs/validation.md reads whole-process pairs; this checks that it finds
-two modes where there are two (the thirteenth session's returned step times), none where there is
+The split decides how docs/performance.md reads whole-process pairs; this checks that it finds
+two modes where there are two (step times a GPU run returned), none where there is
 one, and that Fisher's exact p matches hand-computed values. Prints one line per check and
 "N passed, N failed"; exit 1 on a failure.
 """

@@ -9,8 +9,8 @@
  *     random line of a 256 MiB buffer, its address independent of the
  *     previous load so the misses could overlap): what the read adds to
  *     the miss alone. `lfence` waits for that load; whether a plain `rdtsc`
- *     does depends on the CPU (docs/validation.md, ninth session: the H200
- *     host's Intel CPU waits, the development VM's AMD one mostly does not).
+ *     does depends on the CPU (measured: the H200 host's Intel CPU
+ *     waits, the development VM's AMD one mostly does not).
  * ns per read, wall clock, best of five rounds.
  */
 #define _GNU_SOURCE

@@ -8,8 +8,8 @@
  * tests/observe/derive_streams.py and derive_kinds.py, that every such field
  * the library recorded at the call is the one a reader derives from the
  * records alone (the rules of src/tracer/core/streams.h and allocmap.h): the
- * premise of deriving them off the calling thread (issue 12,
- * docs/validation.md fifteenth session).
+ * premise of deriving them off the calling thread (argument records,
+ * docs/performance.md).
  *
  * The observations: a legacy-NULL stream synchronize (the device's blocking
  * streams), a successful NULL-stream query, a stream synchronize, a

@@ -8,8 +8,8 @@ rule those tables implement, written once as a model that needs nothing but
 the records, and a check that it gives back exactly what the library
 recorded: an independent statement of what an epoch means, which a change to
 the tables (or a reader that derived epochs itself) must keep. (Written to
-specify moving the derivation to a reader for issue 12; the sixteenth
-session measured that moving it saves nothing on the GPU: docs/validation.md.)
+specify moving the derivation to a reader; moving the derivation alone was
+measured to save nothing on the GPU, docs/performance.md.)
 
 - a stream's epoch = its own observations + its device's device
   synchronizes + (unless it was created non-blocking) its device's

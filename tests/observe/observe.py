@@ -116,8 +116,8 @@ class Observe(Suite):
         reader derives them from the records alone: the same as the library
         recorded at each call: the rules the library's tables follow, stated
         independently of them (written for moving that derivation off the
-        calling thread, which the sixteenth session measured would save
-        nothing: docs/validation.md)."""
+        calling thread, which measured would save nothing on the GPU:
+        docs/performance.md)."""
         prog = os.path.join(self.build, "tests", "observe", "derive_cases")
         recs = self.records(self.trace_of("derive_cases", [prog], HIPDOUBLE_DEVICES="2"))
         bad = mismatches(recs)

@@ -36,7 +36,7 @@ static int gz_close(void *cookie)
 
 FILE *hv_report_fopen(const char *path)
 {
-    /* Never through a symlink, never another user's file (docs/files.md). */
+    /* Never through a symlink, never another user's file (docs/output-files.md). */
     int fd = hv_file_open_trunc(path, 0644);
     if (fd < 0) {
         errno = -fd;

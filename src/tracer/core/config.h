@@ -58,7 +58,7 @@ struct hv_config {
                                     stacks at writes, replays, captures,
                                     instantiations, allocations (docs/names.md) */
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
-                                    header, for the analyzer's `hipvis experiment` suggestion (docs/files.md) */
+                                    header, for the analyzer's `hipvis experiment` suggestion (docs/output-files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
     int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default args; full when a setting needs it) */
     int guard;                   /* HIPVIS_GUARD: enum hv_guard_mode (default off; a bad value: off, tracing
