@@ -72,11 +72,19 @@
   });
   var HEIGHT = y + 4;
 
-  /* Time extent: kept ops, density bins, findings. */
+  /* Time extent ("all"): the ops, nothing else. t = 0 is the first trace's
+   * start (its header: when the tracer came up), and a program may spend
+   * most of its run loading the runtime before its first call; an extent
+   * from 0 squeezed the ops into the last part of the axis. Density bins
+   * count only when they hold ops the page does not draw one by one, and
+   * then from their first non-empty bin. */
   var tmin = Infinity, tmax = -Infinity;
   for (i = 0; i < N; i++) { if (ET[i] < tmin) tmin = ET[i]; if (ET[i] > tmax) tmax = ET[i]; }
   var HW = D.hist.w, HB = D.hist.bins;
-  HB.forEach(function (b) { if (b.length) { tmin = Math.min(tmin, 0); tmax = Math.max(tmax, b.length * HW); } });
+  if (D.ops_in_window > D.kept) HB.forEach(function (b) {
+    for (var k = 0; k < b.length && !b[k]; k++);
+    if (k < b.length) { tmin = Math.min(tmin, k * HW); tmax = Math.max(tmax, b.length * HW); }
+  });
   function sideT(f, s) {
     if (!s || s.ts_ns == null) return null;
     var p = procByPid[f.pid];
@@ -322,7 +330,7 @@
       ctx.fillRect(x, AXIS - 5, 1, 5);
       ctx.fillText(fmtTick(t, step), x + 3, AXIS / 2);
     }
-    ctx.fillStyle = '#1d2330'; ctx.fillText('t from ' + fmtNs(0) + ' = first record', 4, AXIS / 2);
+    ctx.fillStyle = '#1d2330'; ctx.fillText('t = 0: trace start', 4, AXIS / 2);
   }
   function drawFinding(f, fi, sel) {
     var ta = sideT(f, f.earlier), tb = sideT(f, f.later);
