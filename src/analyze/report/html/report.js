@@ -196,7 +196,7 @@
     el('h1', { text: 'hipvis report' + (exes.length ? ': ' + exes.join(', ') : '') }),
     el('div', { cls: 'sub', text: plural(BUGS.length, 'bug') + ' in ' + plural(F.length, 'finding group') + ', ' +
       plural(procs.length, 'trace') + ', ' + num(D.total_ops) + ' ops; ' + D.view + '; hipvis ' + R.version }),
-    el('div', { cls: 'verdict sev-' + (nBugsAt && failOn ? BUGS[0].severity : 'none'), id: 'verdict', text: verdict }),
+    el('div', { cls: 'verdict sev-' + (!failOn ? 'off' : nBugsAt ? BUGS[0].severity : 'none'), id: 'verdict', text: verdict }),
     /* under the verdict, as in the text report: what it does not cover */
     el('div', { cls: 'covline' + (COV.gaps.length ? ' gaps' : ''), id: 'coverage-line', text: 'coverage: ' + (COV.gaps.length ?
       COV.gaps.map(function (it) { return it[3]; }).join('; ') + ' (Coverage, left)' : 'everything recorded was checked') })
@@ -495,7 +495,9 @@
     ctx.strokeStyle = color; ctx.fillStyle = color; ctx.lineWidth = sel ? 2.5 : 1.2;
     if (ta != null && ra != null && (ta !== tb || ra !== rb)) {
       var xa = xOf(ta), ya = trackY[ra] + ROW / 2;
-      var bend = Math.max(14, Math.min(60, Math.abs(xb - xa) / 3));
+      /* the arc peaks at 3/4 of the bend: keep it under its process's header row */
+      var top = headY[tracks[ra].p] + HEAD + 2;
+      var bend = Math.max(14, Math.min(60, Math.abs(xb - xa) / 3, (Math.min(ya, yb) - top) / 0.75));
       ctx.beginPath(); ctx.moveTo(xa, ya);
       ctx.bezierCurveTo(xa + (xb - xa) / 3, ya - bend, xb - (xb - xa) / 3, yb - bend, xb, yb);
       ctx.stroke();
