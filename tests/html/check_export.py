@@ -3,7 +3,8 @@
 see the exporters): hipvis-analyze --html / --perfetto FILE.gz with
 --window, --clock and a small --html-max-ops on a synthetic trace whose
 kernel is named "</script>..."; the page's data block must be valid JSON
-that the page cannot be broken out of, the gzip a valid trace-event JSON."""
+that the page cannot be broken out of, with the coverage counts the report
+gives, the gzip a valid trace-event JSON."""
 import gzip
 import json
 import os
@@ -44,6 +45,16 @@ if ok:
     if text.count("</script>") != 2 or not (0 < n <= 20000):
         ok = False
         print("FAIL: windowed page: %d </script>, %d ops" % (text.count("</script>"), n))
+    # The coverage panel's counts: the report's, summed over its traces.
+    t = d["report"]["traces"]
+    cov, want = d.get("coverage", {}), {
+        "replays": sum(x["replays"] for x in t), "launches_unsampled": d["report"]["launches_unsampled"],
+        "records_lost": sum(x["dropped"] + x["chunk_gaps"] + x["late_records"] for x in t)}
+    if any(cov.get(k) != v for k, v in want.items()) or not 0 < cov.get("replays_checked", -1) <= cov["replays"] \
+            or len(d["boundaries"]) != len(d["report"]["findings"]):
+        ok = False
+        print("FAIL: coverage %s, expected %s; %d boundaries for %d findings"
+              % (cov, want, len(d["boundaries"]), len(d["report"]["findings"])))
     _, d = page_data(h2)
     if not (len(d["ev"]["t"]) < d["ops_in_window"] and d["kept"] == len(d["ev"]["t"])):
         ok = False

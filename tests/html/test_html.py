@@ -5,17 +5,24 @@ plus the Perfetto export's flows, window and clock.
 
   1. the decode loop (tests/apps, on the TEST-ONLY runtime double, under
      libhipvis) -> hipvis-analyze --html: the page loads from file:// with no
-     console error and no request but its own file; the finding list holds
-     same-epoch-write; a real mouse click on the finding moves the timeline
-     (#timeline data-v0/v1) onto the write and the replay, fills the detail
-     and highlights the reading node in the graph; a screenshot is not blank.
+     console error and no request but its own file; one card per bug, as
+     many as the text report counts (its verdict, or with --fail-on none its
+     first line), the bug's places inside; on load the first finding is
+     selected and the timeline (#timeline data-v0/v1) shows its write and
+     replay, not the whole trace; "all" spreads the ops over the whole axis;
+     a real mouse click on the finding moves the timeline onto the write and
+     the replay, fills the detail and highlights the reading node in the
+     graph; --all lists each occurrence, selectable; a screenshot is not blank.
   2. a synthetic trace whose kernel is named "</script><script>...": the
      page still loads, runs nothing injected and shows the name as text.
   3. --window / --clock / flows in --perfetto and --html.
   4. HIPVIS_PYFRAMES=first (tests/apps/ctypes_decode.py): a finding shown
      with the first call's Python lines says so in the detail.
-  5. HIPVIS_LAUNCH_EVERY: the launches recorded without kernel and arguments
-     are counted under the findings and in the input-health table.
+  5. the coverage panel: HIPVIS_LAUNCH_EVERY's launches recorded without
+     kernel and arguments counted as the text report counts them (and in the
+     input-health table); "everything recorded was checked" on the demo; the
+     panel falls back to the report's counts without the page's coverage
+     object and shows per-replay counts when the object has them.
 Exit 0 when every check passes; prints each failure.
 """
 import json
@@ -76,6 +83,36 @@ def url(path, frag=""):
     return "file://" + path + frag
 
 
+def text_bugs(args, traces):
+    """Bugs the text report counts with these flags: its verdict, or with
+    --fail-on none (no verdict) its first line's count."""
+    import re
+    out = run([analyze] + args + traces).stdout
+    m = re.search(r"^verdict: (\d+) bugs? ", out, re.M) or re.search(r"^hipvis-analyze: \d+ traces?, (\d+) bugs? ", out, re.M)
+    return int(m.group(1)) if m else None
+
+
+def cards(page):
+    return page.evaluate("document.querySelectorAll('#findings > li.bug').length")
+
+
+def click_finding(page, i):
+    """A real click on finding i: its bug's card when i is the card's first
+    place, else its row in the card's (opened) list of places."""
+    if page.evaluate("document.querySelector('#findings li.bug[data-i=\"%d\"]') !== null" % i):
+        page.click('li.bug[data-i="%d"] .rule' % i)
+        return
+    page.evaluate("(function(){var e=document.querySelector('li.occ[data-i=\"%d\"]');"
+                  "if(e) e.closest('details').open=true})()" % i)
+    page.click('li.occ[data-i="%d"] > div' % i)
+
+
+VIEW = "[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]"
+# Time of each kept op, ns from t0 (the page's ev.t are deltas).
+OP_TIMES = ("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+            "var t=0;return D.ev.t.map(function(d){return t+=d})})()")
+
+
 def finding_index(page, rule):
     return page.evaluate("(function(){var e=document.querySelector('#findings li[data-rule=\"%s\"]');"
                          "return e ? +e.getAttribute('data-i') : -1})()" % rule)
@@ -93,10 +130,37 @@ with cdp.Browser() as b:
     rules = page.evaluate("[].map.call(document.querySelectorAll('#findings li[data-rule]'),"
                           "function(e){return e.getAttribute('data-rule')})")
     check("same-epoch-write" in (rules or []), "finding list holds same-epoch-write: %s" % rules)
+    nb = text_bugs(["--fail-on", "none"], [demo_trace])
+    groups = page.evaluate("document.querySelector('#findings > li.bug').getAttribute('data-groups')")
+    check(nb == 1 and cards(page) == nb and groups == "3",
+          "demo: one card per bug, as the text report counts them (%s cards, text %s), its 3 places inside (%s)"
+          % (cards(page), nb, groups))
+    places = page.evaluate("[].map.call(document.querySelectorAll('#findings > li.bug li.occ'),"
+                           "function(e){return +e.getAttribute('data-i')})")
+    check(places == [0, 1, 2], "demo: the card lists the bug's places (findings %s)" % places)
+    # On load: the first finding selected, the view on its write and replay.
+    sel = page.evaluate("[timeline.getAttribute('data-selected'), document.querySelector('#findings > li.bug.selected') ===" 
+                        " document.querySelector('#findings > li.bug'), document.getElementById('detail').textContent]")
+    f0 = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+                       "var f=D.report.findings[0]; var s=D.procs[0].shift;"
+                       "return [f.earlier.ts_ns+s, f.later.ts_ns+s]})()")
+    v = page.evaluate(VIEW)
+    full = page.evaluate("hipvis.all")
+    check(sel[0] == "0" and sel[1] and "same-epoch-write" in sel[2] and "writer" in sel[2],
+          "on load the first finding is selected, its card marked and its detail shown: %s" % sel[:2])
+    check(v[0] <= min(f0) and max(f0) <= v[1] and v[1] - v[0] <= max(1.5 * abs(f0[1] - f0[0]), 20000) + 2,
+          "on load the view is the write and the replay with a margin: %s for %s" % (v, f0))
+    check(v[1] - v[0] < (full[1] - full[0]) / 4, "on load the view is not the whole trace: %s of %s" % (v, full))
+    page.click('.toolbar button[title^="whole trace"]')
+    before = page.evaluate(VIEW)
+    ts = page.evaluate(OP_TIMES)
+    lo, hi = min(ts), max(ts)
+    check(before == [round(full[0]), round(full[1])] and (lo - before[0]) / (before[1] - before[0]) < 0.03
+          and (before[1] - hi) / (before[1] - before[0]) < 0.03,
+          "\"all\" spans the ops over the whole axis: ops %s .. %s in %s" % (lo, hi, before))
     i = finding_index(page, "same-epoch-write")
-    before = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
-    page.click('#findings li[data-i="%d"]' % max(i, 0))
-    after = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
+    click_finding(page, max(i, 0))
+    after = page.evaluate(VIEW)
     check(after != before and after[1] - after[0] < before[1] - before[0],
           "clicking the finding moved and narrowed the timeline: %s -> %s" % (before, after))
     f = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
@@ -114,7 +178,7 @@ with cdp.Browser() as b:
     check(page.evaluate("document.querySelectorAll('#health tr').length") >= 2, "input-health table has a row per trace")
     span0 = after[1] - after[0]
     page.click('.toolbar button[title^="zoom out"]')
-    z = page.evaluate("[+timeline.getAttribute('data-v0'), +timeline.getAttribute('data-v1')]")
+    z = page.evaluate(VIEW)
     check(abs((z[1] - z[0]) / span0 - 2) < 0.01, "zoom out doubles the span: %s -> %s" % (span0, z[1] - z[0]))
     painted = page.evaluate("(function(){var c=document.getElementById('timeline');var d=c.getContext('2d')"
                             ".getImageData(0,0,c.width,c.height).data;var n=0;for(var i=0;i<d.length;i+=4)"
@@ -137,6 +201,44 @@ with cdp.Browser() as b:
         out.write(png)
     page.close()
 
+    # --- 1b. the verdict's count, and --all's occurrences --------------------
+    # Default --fail-on (warning): the cards are the bugs the verdict counts.
+    for name, args, traces in (("demo", [], [demo_trace]), ("synthetic", [], [evil_trace]),
+                               ("synthetic --fail-on error", ["--fail-on", "error"], [evil_trace]),
+                               ("synthetic --fail-on none", ["--fail-on", "none"], [evil_trace])):
+        hp = os.path.join(tmp, "verdict.html")
+        run([analyze] + args + ["--html", hp] + traces)
+        nb = text_bugs(args, traces)
+        page = b.open()
+        page.navigate(url(hp))
+        n, below = cards(page), page.evaluate("document.querySelectorAll('#findings-below > li.bug').length")
+        groups = page.evaluate("[].reduce.call(document.querySelectorAll('li.bug'),function(a,e){return a+ +e.getAttribute('data-groups')},0)")
+        ngroups = page.evaluate("hipvis.findings")
+        check(nb is not None and n == nb and groups == ngroups and not page.console_errors,
+              "%s: %s cards, the text report counts %s bugs; every finding group in one card (%s of %s, %s below --fail-on)"
+              % (name, n, nb, groups, ngroups, below))
+        page.close()
+    all_html = os.path.join(tmp, "all.html")
+    r = run([analyze, "--fail-on", "none", "--all", "--html", all_html, demo_trace])
+    page = b.open()
+    page.navigate(url(all_html))
+    npairs = page.evaluate("document.querySelectorAll('#findings > li.bug li.pair').length")
+    check(r.returncode == 0 and npairs == 35 and cards(page) == 1,
+          "--all: the card lists each of the bug's 35 occurrences (%s)" % npairs)
+    pr = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);"
+                       "return D.report.findings[1].occurrences[3]})()")
+    page.evaluate("document.querySelector('li.occ[data-i=\"1\"]').closest('details').open=true")
+    page.click('li.pair[data-i="1"][data-k="3"]')
+    v = page.evaluate(VIEW)
+    ts = page.evaluate("(function(){var D=JSON.parse(document.getElementById('hv-data').textContent);var t=0,s=0,o={};"
+                       "D.ev.t.forEach(function(d,i){t+=d;s+=D.ev.s[i];o[s]=t});return [o[%d],o[%d]]})()" % tuple(pr))
+    det = page.evaluate("document.getElementById('detail').textContent")
+    check(ts[0] is not None and v[0] <= ts[0] <= ts[1] <= v[1] and v[1] - v[0] <= max(1.5 * (ts[1] - ts[0]), 20000) + 2
+          and "4 of 12: earlier seq %d" % pr[0] in det and page.evaluate("timeline.getAttribute('data-occurrence')") == "3",
+          "--all: clicking an occurrence shows its own write and replay (%s at %s in %s)" % (pr, ts, v))
+    check(not page.console_errors, "--all: no console error")
+    page.close()
+
     # --- 2. a kernel name that tries to end the script ---------------------
     page = b.open()
     page.navigate(url(evil_html, "#finding=0"))
@@ -150,7 +252,7 @@ with cdp.Browser() as b:
     check("same-epoch-write" in rules and "parallel-queue-read" in rules,
           "synthetic trace: same-epoch-write and parallel-queue-read listed: %s" % rules)
     i = finding_index(page, "parallel-queue-read")
-    page.click('#findings li[data-i="%d"]' % i)
+    click_finding(page, i)
     tags = page.evaluate("document.getElementById('graphsvg').textContent")
     check("collective" in tags and "root, no wait" in tags, "graph view shows placement and collective tags")
     check(page.evaluate("document.querySelectorAll('#graphsvg g[data-node]').length") == 8, "graph view draws the 8 nodes")
@@ -177,11 +279,13 @@ with cdp.Browser() as b:
     r = run([analyze, "--fail-on", "none", "--html", two_html, demo_trace, evil_trace])
     page = b.open()
     page.navigate(url(two_html))
-    pids = page.evaluate("[].map.call(document.querySelectorAll('#findings li[data-rule]'),"
-                         "function(e){return e.textContent.match(/pid (\\d+)/)[1]})")
-    check(r.returncode == 0 and not page.console_errors and len(set(pids or [])) == 2,
-          "two traces in one page: findings of both processes, no console error (%s)" % sorted(set(pids or [])))
-    page.click('#findings li[data-i="%d"]' % (len(pids) - 1))
+    pids = page.evaluate("[].map.call(document.querySelectorAll('#findings li.occ'),"
+                         "function(e){return e.closest('li.bug').textContent.match(/pid (\\d+)/)[1]})")
+    nb = text_bugs(["--fail-on", "none"], [demo_trace, evil_trace])
+    check(r.returncode == 0 and not page.console_errors and len(set(pids or [])) == 2 and cards(page) == nb,
+          "two traces in one page: findings of both processes, a card per bug (%s, text %s), no console error (%s)"
+          % (cards(page), nb, sorted(set(pids or []))))
+    page.click('#findings > li.bug:last-of-type .rule')
     check(not page.console_errors, "two traces: selecting the last finding raises nothing")
     page.close()
     cap_html = os.path.join(tmp, "cap.html")
@@ -209,36 +313,65 @@ with cdp.Browser() as b:
                       "var F=D.report.findings;for(var i=0;i<F.length;i++)"
                       "if(F[i].earlier&&F[i].earlier.python_from==='first_call')return i;return -1})()")
     check(k is not None and k >= 0, "first: the page's data holds a write shown with the first call's lines")
-    page.click('#findings li[data-i="%d"]' % max(k or 0, 0))
+    click_finding(page, max(k or 0, 0))
     det = page.evaluate("document.getElementById('detail').textContent")
     check("the lines of the first call on this target: HIPVIS_PYFRAMES=first" in det and "ctypes_decode.py:" in det,
           "first: the detail gives the lines and says whose they are: %r" % det[:400])
     check(not page.console_errors, "first: no console error")
     page.close()
 
-    # --- 5. launches not drawn (HIPVIS_LAUNCH_EVERY) ---------------------------
+    # --- 5. the coverage panel ------------------------------------------------
     # Past the warm-up an eager launch carries its kernel and arguments one
-    # time in HIPVIS_LAUNCH_EVERY: the page says how many did not, under the
-    # findings and per trace; the demo's 40 steps (all in the warm-up) say nothing.
+    # time in HIPVIS_LAUNCH_EVERY: the panel says how many did not, with the
+    # text report's numbers, and the health table counts them per trace; the
+    # demo's 40 steps (all in the warm-up) leave nothing unchecked.
+    import re
     un_trace, un_html = os.path.join(tmp, "undrawn.zst"), os.path.join(tmp, "undrawn.html")
     r = run([os.path.join(build, "tests/apps/decode_loop"), "--steps", "40", "--prefill-every", "2"],
             env=dict(env, HIPVIS_OUTPUT=un_trace, HIPVIS_LAUNCH_EVERY="4", HIPVIS_LAUNCH_FIRST="0"))
     r2 = run([analyze, "--fail-on", "none", "--html", un_html, un_trace])
     check(r.returncode == 0 and r2.returncode == 0, "undrawn: traced and its page made: " + r.stderr[-300:] + r2.stderr[-300:])
+    m = re.search(r"^coverage: (\d+) of (\d+) launches", run([analyze, un_trace]).stdout, re.M)
+    want = (int(m.group(1)), int(m.group(2))) if m else None
+    COV = ("(function(){var u=document.getElementById('coverage');if(!u)return null;return [u.getAttribute('data-gaps'),"
+           "[].map.call(u.querySelectorAll('li.gap'),function(e){return [e.getAttribute('data-what'),+e.getAttribute('data-n'),"
+           "e.textContent]})]})()")
     page = b.open()
     page.navigate(url(un_html))
-    cov = page.evaluate("(function(){var e=document.getElementById('coverage');return e ? e.textContent : ''})()")
-    n = page.evaluate("JSON.parse(document.getElementById('hv-data').textContent).report.launches_unsampled")
-    check(n and cov.startswith("%d launches recorded without kernel and arguments" % n) and "HIPVIS_LAUNCH_EVERY=1" in cov,
-          "undrawn: the finding list says how many launches were not drawn (%s): %r" % (n, cov))
+    cov = page.evaluate(COV)
+    check(want and want[0] > 0 and cov and cov[0] == "1" and cov[1][0][:2] == ["launches", want[0]]
+          and cov[1][0][2].startswith("%d of %d launches recorded without kernel and arguments" % want)
+          and "HIPVIS_LAUNCH_EVERY=1" in cov[1][0][2],
+          "undrawn: the coverage panel counts the launches without kernel and arguments as the text report does (%s): %s"
+          % (want, cov))
+    n = want[0] if want else -1
     cells = page.evaluate("[].map.call(document.querySelectorAll('#health tr:nth-child(2) td'),function(e){return e.textContent})")
     check(("%d of " % n) in " | ".join(cells or []), "undrawn: the health table's row counts them: %s" % cells)
     check(not page.console_errors, "undrawn: no console error")
     page.close()
+    # Without the page's coverage object (an older writer), the panel reads
+    # the report's own counts; with per-replay counts in it, it shows them.
+    text = open(un_html, encoding="utf-8").read()
+    for name, edit, expect in (
+            ("no coverage object", lambda t: re.sub(r',"coverage":\{[^}]*\}', "", t, count=1),
+             [["launches", n]]),
+            ("per-replay counts", lambda t: t.replace('"coverage":{', '"coverage":{"unknown_layout_nodes":7,"inferred_args":3,', 1),
+             [["launches", n], ["layout", 7], ["inferred", 3]])):
+        ep = os.path.join(tmp, "cov-edit.html")
+        with open(ep, "w", encoding="utf-8") as out:
+            out.write(edit(text))
+        page = b.open()
+        page.navigate(url(ep))
+        cov = page.evaluate(COV)
+        check(cov and [c[:2] for c in cov[1]] == expect and not page.console_errors,
+              "coverage panel, %s: %s" % (name, cov))
+        page.close()
     page = b.open()
     page.navigate(url(demo_html))
-    check(page.evaluate("document.getElementById('coverage') === null"),
-          "the demo (every launch drawn) has no launches-not-drawn line")
+    cov = page.evaluate(COV)
+    ok = page.evaluate("(function(){var e=document.querySelector('#coverage li.ok');return e ? e.textContent : ''})()")
+    check(cov and cov[0] == "0" and ok.startswith("Everything recorded was checked: 35 replays"),
+          "the demo (every launch drawn, nothing lost): the panel says everything recorded was checked: %s %r" % (cov, ok))
     page.close()
 
 # --- Perfetto: flows, window, clock ----------------------------------------

@@ -1,7 +1,8 @@
 /* hipvis HTML report: draws the page from the JSON in #hv-data (written by
  * src/analyze/report/html.c; the "report" member is the --json document,
  * schema in docs/analysis.md). No library, no network: plain DOM + canvas.
- * Hooks for tests and users: window.hipvis.{select(i), view(), ready}, and
+ * Hooks for tests and users: window.hipvis.{select(i), selectOccurrence(i, k),
+ * view(), all, bugs, ready}, and
  * #timeline's data-v0/data-v1 (visible range, ns from t0). */
 (function () {
   'use strict';
@@ -72,11 +73,19 @@
   });
   var HEIGHT = y + 4;
 
-  /* Time extent: kept ops, density bins, findings. */
+  /* Time extent ("all"): the ops, nothing else. t = 0 is the first trace's
+   * start (its header: when the tracer came up), and a program may spend
+   * most of its run loading the runtime before its first call; an extent
+   * from 0 squeezed the ops into the last part of the axis. Density bins
+   * count only when they hold ops the page does not draw one by one, and
+   * then from their first non-empty bin. */
   var tmin = Infinity, tmax = -Infinity;
   for (i = 0; i < N; i++) { if (ET[i] < tmin) tmin = ET[i]; if (ET[i] > tmax) tmax = ET[i]; }
   var HW = D.hist.w, HB = D.hist.bins;
-  HB.forEach(function (b) { if (b.length) { tmin = Math.min(tmin, 0); tmax = Math.max(tmax, b.length * HW); } });
+  if (D.ops_in_window > D.kept) HB.forEach(function (b) {
+    for (var k = 0; k < b.length && !b[k]; k++);
+    if (k < b.length) { tmin = Math.min(tmin, k * HW); tmax = Math.max(tmax, b.length * HW); }
+  });
   function sideT(f, s) {
     if (!s || s.ts_ns == null) return null;
     var p = procByPid[f.pid];
@@ -101,13 +110,77 @@
   var pad = (tmax - tmin) * 0.02;
   var FULL0 = tmin - pad, FULL1 = tmax + pad;
   var v0 = FULL0, v1 = FULL1;
-  var selected = -1;
+  var selected = -1, selPair = null;   /* selPair: one occurrence of the selected group (--all) */
+
+  /* ---------------------------------------------------------------- bugs */
+  /* One card per bug, as the text report counts them: R.bugs (findings.c's
+   * hv_findings_bugs: the same writer call and reading kernel argument in
+   * other graph execs or processes is one bug) with R.findings ordered so
+   * that each bug's groups are adjacent, most severe bug first. A finding no
+   * bug names (the clustering ran out of memory) is a bug of its own, as in
+   * the text report. The cards are the bugs at or above --fail-on, the
+   * verdict's count; the others sit folded under them. */
+  var SEVN = { none: 0, info: 1, warning: 2, error: 3 };
+  var BUGS = (R.bugs || []).map(function (b) { return { rule: b.rule, severity: b.severity, count: b.count, processes: b.processes, execs: b.execs, groups: b.groups.slice(), next: b.next }; });
+  var bugOf = [];
+  BUGS.forEach(function (b, k) { b.groups.forEach(function (g) { bugOf[g] = k; }); });
+  F.forEach(function (f, i) {
+    if (bugOf[i] != null) return;
+    bugOf[i] = BUGS.length;
+    BUGS.push({ rule: f.rule, severity: f.severity, count: f.count, processes: 1, execs: f.later && f.later.exec ? 1 : 0, groups: [i], next: null });
+  });
+  var failOn = SEVN[R.fail_on] || 0;
+  function atFailOn(b) { return !failOn || SEVN[b.severity] >= failOn; }
+  var nBugsAt = BUGS.filter(atFailOn).length;
+  function plural(n, one, many) { return num(n) + ' ' + (n === 1 ? one : (many || one + 's')); }
+  var verdict = failOn ? 'verdict: ' + plural(nBugsAt, 'bug') + ' (' + plural(R.groups_at_or_above_fail_on, 'finding group') + ') at or above ' + R.fail_on
+    : plural(BUGS.length, 'bug') + ' in ' + plural(F.length, 'finding group') + ' (--fail-on none: no verdict)';
+
+  /* ------------------------------------------------------------ coverage */
+  /* What the analysis could not check: D.coverage (html.c) where it has a
+   * count, else the report's own per-trace counts. Each gap: [what, count,
+   * sentence, short form for the header]. "Everything recorded was
+   * checked" only when every count is zero. */
+  var COV = (function () {
+    var C = D.coverage || {}, T = R.traces || [];
+    function sum(k) { return T.reduce(function (a, t) { return a + (t[k] || 0); }, 0); }
+    function has(k) { return typeof C[k] === 'number'; }
+    var launches = sum('launches'), unsampled = has('launches_unsampled') ? C.launches_unsampled : R.launches_unsampled || 0;
+    var dropped = sum('dropped'), gaps = sum('chunk_gaps'), late = sum('late_records');
+    var lost = has('records_lost') ? C.records_lost : dropped + gaps + late;
+    var replays = has('replays') ? C.replays : sum('replays');
+    var noInv = sum('execs_no_inventory');
+    var unchecked = has('replays_checked') ? replays - C.replays_checked : sum('replays_unknown_exec');
+    var cut = T.filter(function (t) { return t.truncated; }).length;
+    var nofoot = T.filter(function (t) { return !t.footer && !t.truncated; }).length;
+    var errs = (R.errors || []).length;
+    var all = [
+      ['unusable', R.unusable ? 1 : 0, 'No copy, memset, launch or replay succeeded: nothing was there to check (did the program find the runtime and a device?).', 'nothing ran'],
+      ['launches', unsampled, num(unsampled) + ' of ' + num(launches) + ' launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; trace again with HIPVIS_LAUNCH_EVERY=1 to see every launch.',
+        num(unsampled) + ' of ' + num(launches) + ' launches without kernel and arguments'],
+      ['records', lost, num(lost) + ' records lost (' + num(dropped) + ' dropped by the tracer, ' + num(gaps) + ' chunk gaps, ' + num(late) + ' late): the ops they held were not checked; Input health gives the causes.',
+        num(lost) + ' records lost'],
+      ['replays', unchecked, num(unchecked) + ' of ' + num(replays) + ' replays not checked: their graph exec has no recorded node inventory (not instantiated in the trace, or instantiated without its nodes).',
+        num(unchecked) + ' of ' + num(replays) + ' replays unchecked'],
+      ['inventory', has('replays_checked') ? 0 : noInv, plural(noInv, 'graph exec') + ' instantiated without a recorded node inventory: their replays are not checked.',
+        plural(noInv, 'exec') + ' without inventory'],
+      ['layout', C.unknown_layout_nodes || 0, num(C.unknown_layout_nodes) + ' kernel nodes run with an unknown argument layout (summed over replays): their pointer arguments were not checked.',
+        num(C.unknown_layout_nodes) + ' node runs with unknown argument layout'],
+      ['inferred', C.inferred_args || 0, num(C.inferred_args) + ' kernel-node arguments known as pointers by inference only (summed over replays): a pointer the inference missed is not checked.',
+        num(C.inferred_args) + ' inferred-only arguments'],
+      ['cut', cut, plural(cut, 'trace') + ' cut short: what came after the cut was not checked.', plural(cut, 'trace') + ' cut short'],
+      ['footer', nofoot, plural(nofoot, 'trace') + ' without a footer (the process did not exit cleanly): the tracer\'s drop counts are unknown.',
+        plural(nofoot, 'trace') + ' without footer'],
+      ['errors', errs, plural(errs, 'input') + ' could not be read at all.', plural(errs, 'input') + ' unreadable']
+    ];
+    return { gaps: all.filter(function (it) { return it[1]; }), replays: replays, launches: launches,
+      perReplay: has('unknown_layout_nodes') };
+  })();
 
   /* -------------------------------------------------------------- header */
   var app = el('div');
   var exes = procs.map(function (p) { return (p.exe || '').split('/').pop(); }).filter(Boolean);
   document.title = 'hipvis report' + (exes.length ? ' - ' + exes[0] : '');
-  var nAt = R.groups_at_or_above_fail_on;
   var agg = D.ops_in_window - D.kept;
   var notes = [];
   if (agg > 0)
@@ -121,8 +194,12 @@
   if (D.oom) notes.push('Out of memory while collecting: the timeline is incomplete.');
   var header = el('header', null, [
     el('h1', { text: 'hipvis report' + (exes.length ? ': ' + exes.join(', ') : '') }),
-    el('div', { cls: 'sub', text: F.length + ' finding group' + (F.length === 1 ? '' : 's') + ' (' + nAt + ' at or above ' + R.fail_on + '), ' +
-      procs.length + ' trace' + (procs.length === 1 ? '' : 's') + ', ' + num(D.total_ops) + ' ops; ' + D.view + '; hipvis ' + R.version })
+    el('div', { cls: 'sub', text: plural(BUGS.length, 'bug') + ' in ' + plural(F.length, 'finding group') + ', ' +
+      plural(procs.length, 'trace') + ', ' + num(D.total_ops) + ' ops; ' + D.view + '; hipvis ' + R.version }),
+    el('div', { cls: 'verdict sev-' + (!failOn ? 'off' : nBugsAt ? BUGS[0].severity : 'none'), id: 'verdict', text: verdict }),
+    /* under the verdict, as in the text report: what it does not cover */
+    el('div', { cls: 'covline' + (COV.gaps.length ? ' gaps' : ''), id: 'coverage-line', text: 'coverage: ' + (COV.gaps.length ?
+      COV.gaps.map(function (it) { return it[3]; }).join('; ') + ' (Coverage, left)' : 'everything recorded was checked') })
   ].concat(notes.map(function (n) { return el('div', { cls: 'note', text: n }); })));
   app.appendChild(header);
 
@@ -138,22 +215,102 @@
     if (s.role === 'replay') return 'replay of exec ' + s.exec + (s.node_index != null ? ' node ' + s.node_index : '') + (s.kernel ? ' (' + s.kernel + (s.arg ? ', ' + s.arg : '') + ')' : '');
     return s.api + (s.kernel ? ' ' + s.kernel : '');
   }
-  F.forEach(function (f, i) {
-    var what = f.earlier && f.later ? sideWords(f.earlier) + '  \u2192  ' + sideWords(f.later) : (f.note || f.why || '');
-    var li = el('li', { cls: 'sev-' + f.severity, 'data-i': i, 'data-rule': f.rule }, [
-      el('span', { cls: 'count', text: 'x' + num(f.count) }),
-      el('div', { cls: 'rule', text: f.rule + ' (' + f.severity + ')' }),
-      el('div', { cls: 'what', text: 'pid ' + f.pid + ': ' + (f.buffer && f.buffer.name ? f.buffer.name + ': ' : '') + what })
+  /* The reader without what tells a bug's members apart (exec, node). */
+  function readerWords(s, several) {
+    if (several && s && s.role === 'replay') return 'replay' + (s.kernel ? ' of ' + s.kernel + (s.arg ? ', ' + s.arg : '') : '');
+    return sideWords(s);
+  }
+  function findingWhat(f, several) {
+    var what = f.earlier && f.later ? sideWords(f.earlier) + '  \u2192  ' + readerWords(f.later, several) : (f.note || f.why || '');
+    return (f.buffer && f.buffer.name ? f.buffer.name + ': ' : '') + what;
+  }
+  /* text.c's replays_of: the replays of the processes a bug was seen in. */
+  function replaysOf(b) {
+    var seen = {}, total = 0;
+    b.groups.forEach(function (g) {
+      var pid = F[g].pid, t = (R.traces || []).filter(function (x) { return x.pid === pid; })[0];
+      if (!seen[pid] && t) total += t.replays;
+      seen[pid] = 1;
+    });
+    return total;
+  }
+  /* The text report's block head: how often, where. */
+  function bugScope(b) {
+    var f = F[b.groups[0]], n = b.groups.length;
+    if (n === 1) return 'pid ' + f.pid + (f.earlier || f.later ? ', seq ' + f.first_seq + ' .. ' + f.last_seq : '');
+    var r = f.later && f.later.role === 'replay' && b.execs === n ? replaysOf(b) : 0;
+    return 'x' + num(b.count) + (r ? ' of ' + num(r) + ' replays' : '') + ' in ' +
+      (b.execs > 1 ? num(b.execs) + ' graph execs of ' : b.processes === 1 ? num(n) + ' places in ' : '') +
+      plural(b.processes, 'process', 'processes') + (b.processes === 1 ? ' (pid ' + f.pid + ')' : '');
+  }
+  /* One member of a bug (the text report's "seen in" row), without what
+   * every member of the bug shares (same: field -> 1). */
+  function memberKeys(f) {
+    var s = f.later || {};
+    return { pid: 'pid ' + f.pid, exec: s.exec ? 'exec ' + s.exec : '', buffer: f.buffer && f.buffer.lo ? 'buffer ' + f.buffer.lo : '',
+      arg: s.arg || '', node: s.node_index != null ? 'node ' + s.node_index : '' };
+  }
+  function memberWords(f, same) {
+    var k = memberKeys(f), w = [];
+    ['pid', 'exec', 'buffer', 'arg', 'node'].forEach(function (x) { if (k[x] && !same[x]) w.push(k[x]); });
+    return (w.length ? w.join('  ') + '  ' : '') + 'x' + num(f.count) + (f.earlier || f.later ? '  seq ' + f.first_seq + ' .. ' + f.last_seq : '');
+  }
+  var MAX_ROWS = 200;   /* members per card, occurrences per member: the DOM stays small */
+  function card(b, k) {
+    var i0 = b.groups[0], f = F[i0], n = b.groups.length;
+    var occ = el('ul', { cls: 'occs' }), k0 = memberKeys(f), same = {};
+    for (var x in k0) same[x] = n > 1 && b.groups.every(function (g) { return memberKeys(F[g])[x] === k0[x]; });
+    b.groups.slice(0, MAX_ROWS).forEach(function (g) {
+      var fg = F[g], li = el('li', { cls: 'occ', 'data-i': g }, [el('div', { text: memberWords(fg, same) })]);
+      li.addEventListener('click', function (e) { e.stopPropagation(); select(g); });
+      var pairs = fg.occurrences || [];
+      if (pairs.length) {
+        var ol = el('ol', { cls: 'pairs' });
+        pairs.slice(0, MAX_ROWS).forEach(function (pr, j) {
+          var pli = el('li', { cls: 'pair', 'data-i': g, 'data-k': j, text: 'seq ' + pr[0] + ' \u2192 ' + pr[1] });
+          pli.addEventListener('click', function (e) { e.stopPropagation(); selectPair(g, j); });
+          ol.appendChild(pli);
+        });
+        if (pairs.length > MAX_ROWS) ol.appendChild(el('li', { cls: 'more', text: '\u2026 and ' + num(pairs.length - MAX_ROWS) + ' more' }));
+        li.appendChild(ol);
+      }
+      occ.appendChild(li);
+    });
+    if (n > MAX_ROWS) occ.appendChild(el('li', { cls: 'more', text: '\u2026 and ' + plural(n - MAX_ROWS, 'more place') }));
+    var each = b.groups.some(function (g) { return F[g].occurrences; });
+    var det = el('details', { cls: 'occ-list' }, [
+      el('summary', { text: (n === 1 ? plural(f.count, 'occurrence') : plural(n, 'place') + ', ' + plural(b.count, 'occurrence')) +
+        (each || !(f.earlier || f.later) ? '' : ' (--all lists each one)') }), occ]);
+    var li = el('li', { cls: 'bug sev-' + b.severity, 'data-bug': k, 'data-i': i0, 'data-rule': b.rule, 'data-groups': n }, [
+      el('span', { cls: 'count', text: 'x' + num(b.count) }),
+      el('div', { cls: 'rule', text: b.rule + ' (' + b.severity + ')' }),
+      el('div', { cls: 'scope', text: bugScope(b) }),
+      el('div', { cls: 'what', text: findingWhat(f, n > 1) }),
+      det
     ]);
-    li.addEventListener('click', function () { select(i); });
-    list.appendChild(li);
-  });
-  if (!F.length) list.appendChild(el('li', { cls: 'none', text: 'No findings.' }));
-  /* Launches HIPVIS_LAUNCH_EVERY left without kernel and arguments: what no
-   * finding above could have used (the text report's "coverage" line). */
-  if (R.launches_unsampled) list.appendChild(el('li', { cls: 'none', id: 'coverage', text: num(R.launches_unsampled) +
-    ' launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; trace again with HIPVIS_LAUNCH_EVERY=1 to see every launch.' }));
+    li.addEventListener('click', function () { select(i0); });
+    return li;
+  }
+  var belowList = el('ul', { id: 'findings-below' }), belowEl = null;
+  BUGS.forEach(function (b, k) { (atFailOn(b) ? list : belowList).appendChild(card(b, k)); });
+  if (!nBugsAt) list.appendChild(el('li', { cls: 'none', text: BUGS.length ? 'No bug at or above ' + R.fail_on + '.' : 'No findings.' }));
   aside.appendChild(list);
+  if (belowList.childNodes.length) {
+    belowEl = el('details', { id: 'below' }, [el('summary', { text: plural(belowList.childNodes.length, 'bug') + ' below --fail-on ' + R.fail_on }), belowList]);
+    aside.appendChild(belowEl);
+  }
+
+  function coveragePanel() {
+    var ul = el('ul', { id: 'coverage', 'data-gaps': COV.gaps.length });
+    COV.gaps.forEach(function (it) { ul.appendChild(el('li', { cls: 'gap', 'data-what': it[0], 'data-n': it[1], text: it[2] })); });
+    if (!COV.gaps.length) ul.appendChild(el('li', { cls: 'ok', 'data-what': 'all', text: 'Everything recorded was checked: ' + plural(COV.replays, 'replay') +
+      ' against their graphs\' recorded nodes, ' + plural(COV.launches, 'launch', 'launches') + ' with their kernel and arguments, no record lost.' }));
+    if (!COV.perReplay && COV.replays)
+      ul.appendChild(el('li', { cls: 'aside', text: 'Kernel nodes with an unknown argument layout are not counted in this report.' }));
+    return ul;
+  }
+  aside.appendChild(el('h2', { text: 'Coverage' }));
+  aside.appendChild(coveragePanel());
   main.appendChild(aside);
 
   /* ------------------------------------------------------------ timeline */
@@ -322,11 +479,15 @@
       ctx.fillRect(x, AXIS - 5, 1, 5);
       ctx.fillText(fmtTick(t, step), x + 3, AXIS / 2);
     }
-    ctx.fillStyle = '#1d2330'; ctx.fillText('t from ' + fmtNs(0) + ' = first record', 4, AXIS / 2);
+    ctx.fillStyle = '#1d2330'; ctx.fillText('t = 0: trace start', 4, AXIS / 2);
   }
   function drawFinding(f, fi, sel) {
     var ta = sideT(f, f.earlier), tb = sideT(f, f.later);
     var ra = sideTrack(f, f.earlier), rb = sideTrack(f, f.later);
+    if (sel && selPair) {   /* one occurrence of the group: its own ops */
+      ta = selPair.ia >= 0 ? ET[selPair.ia] : null; ra = selPair.ia >= 0 ? ER[selPair.ia] : null;
+      tb = selPair.ib >= 0 ? ET[selPair.ib] : null; rb = selPair.ib >= 0 ? ER[selPair.ib] : null;
+    }
     var color = SEV[f.severity] || SEV.info;
     if (tb == null || rb == null) { tb = ta; rb = ra; }
     if (tb == null || rb == null) return;
@@ -334,7 +495,9 @@
     ctx.strokeStyle = color; ctx.fillStyle = color; ctx.lineWidth = sel ? 2.5 : 1.2;
     if (ta != null && ra != null && (ta !== tb || ra !== rb)) {
       var xa = xOf(ta), ya = trackY[ra] + ROW / 2;
-      var bend = Math.max(14, Math.min(60, Math.abs(xb - xa) / 3));
+      /* the arc peaks at 3/4 of the bend: keep it under its process's header row */
+      var top = headY[tracks[ra].p] + HEAD + 2;
+      var bend = Math.max(14, Math.min(60, Math.abs(xb - xa) / 3, (Math.min(ya, yb) - top) / 0.75));
       ctx.beginPath(); ctx.moveTo(xa, ya);
       ctx.bezierCurveTo(xa + (xb - xa) / 3, ya - bend, xb - (xb - xa) / 3, yb - bend, xb, yb);
       ctx.stroke();
@@ -347,7 +510,7 @@
     } else {
       ctx.beginPath(); ctx.moveTo(xb, yb - 6); ctx.lineTo(xb + 5, yb); ctx.lineTo(xb, yb + 6); ctx.lineTo(xb - 5, yb); ctx.closePath(); ctx.fill();
     }
-    var bd = D.boundaries && D.boundaries[fi];
+    var bd = firstPair(f, sel ? selPair : null) && D.boundaries && D.boundaries[fi];
     if (sel && bd && ra != null && xOf(bd.t) < LABEL) {
       var msg = '\u25c0 host last observed this stream ' + fmtNs((ta != null ? ta : tb) - bd.t) + ' before the write: ' + (bd.api || 'sync') + ' seq ' + bd.seq;
       var hy = headY[tracks[ra].p];
@@ -478,12 +641,34 @@
     }
     return null;
   }
+  /* The text report's "next:" lines, from the bug's structured next steps. */
+  function nextLines(n) {
+    if (!n) return [];
+    if (typeof n === 'string') return [n];
+    var out = [];
+    if (n.diagnose) out.push(n.diagnose + '   # ranks the causes of this group');
+    if (n.experiment) out.push(n.experiment + '   # A/B runs: which change removes the symptom, at what cost');
+    if (n.guard) out.push('HIPVIS_GUARD=' + n.guard + ' <the same command>   # ' + (n.guard_why || ''));
+    if (n.rerun_with) out.push(n.rerun_with + ' <the same command>   # ' + (n.rerun_why || ''));
+    if (n.fix) out.push('fix: ' + n.fix);
+    if (n.docs) out.push(n.docs);
+    return out;
+  }
+  /* The pair's ops are the group's first occurrence: what the finding's
+   * sides (and its epoch boundary) describe. */
+  function firstPair(f, p) {
+    return !p || ((!f.earlier || f.earlier.seq === p.a) && (!f.later || f.later.seq === p.b));
+  }
   function showFinding(i) {
-    var f = F[i], a = f.earlier, b = f.later, bd = D.boundaries && D.boundaries[i];
+    var f = F[i], a = f.earlier, b = f.later, p = selPair, first = firstPair(f, p);
+    var bd = first && D.boundaries && D.boundaries[i], bug = BUGS[bugOf[i]];
     detail.textContent = '';
-    detail.appendChild(el('h3', { text: f.rule + ' (' + f.severity + '), x' + num(f.count) + ', pid ' + f.pid }));
+    detail.appendChild(el('h3', { text: f.rule + ' (' + f.severity + '), x' + num(f.count) + ', pid ' + f.pid +
+      (bug && bug.groups.length > 1 ? '  \u2014  place ' + (bug.groups.indexOf(i) + 1) + ' of ' + bug.groups.length + ' of one bug (x' + num(bug.count) + ')' : '') }));
     var tb = el('table');
     var rowsF = [
+      row('occurrence', p ? (p.k + 1) + ' of ' + num(f.count) + ': earlier seq ' + p.a + ' \u2192 later seq ' + p.b +
+        (p.ia < 0 || p.ib < 0 ? ' (not drawn one by one on the timeline)' : '') + (first ? '' : '; the rows below describe the first occurrence') : null),
       row('buffer', f.buffer ? f.buffer.lo + ' \u2013 ' + f.buffer.hi + ' (' + fmtBytes(f.buffer.bytes) + ')' +
         (f.buffer.alloc_base ? ', in allocation ' + f.buffer.alloc_base + ' (' + fmtBytes(f.buffer.alloc_bytes) + ' ' + f.buffer.alloc_mem + ', seq ' + f.buffer.alloc_seq + ')' : '') : null),
       row('name', f.buffer && f.buffer.name ? f.buffer.name + (f.buffer.name_offset ? ' +' + f.buffer.name_offset : '') +
@@ -509,30 +694,65 @@
       detail.appendChild(el('div', { cls: 'why', text: 'Diagnosis: ' + (d.verdict ? d.verdict + ' (' + d.basis + ')' : 'no verdict') +
         (top ? '; ranked first: ' + (top.id || '') + ' ' + (top.title || top.name || '') : '') }));
     }
-    var next = f.next || (d && d.next) || null;
-    if (!next && f.rule === 'same-epoch-write') next = 'order the read after the write: synchronize the stream (or record an event after the copy and wait on it) before the replay, or re-run with HIPVIS_GUARD to confirm it is the cause; then `hipvis-analyze --diagnose` ranks the hypotheses.';
-    if (next) detail.appendChild(el('div', { cls: 'next', text: 'next: ' + (typeof next === 'string' ? next : JSON.stringify(next)) }));
+    var next = nextLines(bug && bug.next);
+    if (!next.length && f.rule === 'same-epoch-write') next = ['order the read after the write: synchronize the stream (or record an event after the copy and wait on it) before the replay, or re-run with HIPVIS_GUARD to confirm it is the cause; then `hipvis-analyze --diagnose` ranks the hypotheses.'];
+    if (next.length) detail.appendChild(el('div', { cls: 'next' }, [el('b', { text: 'next:' }), el('pre', { cls: 'mono', text: next.join('\n') })]));
+  }
+  /* Marks the selected bug card, place and occurrence; opens the card's list. */
+  function markSelected(i) {
+    var b = bugOf[i], k = selPair ? selPair.k : -1;
+    [].forEach.call(aside.querySelectorAll('li.bug, li.occ, li.pair'), function (e) {
+      var c = e.classList, on = c.contains('bug') ? +e.getAttribute('data-bug') === b
+        : +e.getAttribute('data-i') === i && (c.contains('occ') || +e.getAttribute('data-k') === k);
+      c.toggle('selected', on);
+      if (on && c.contains('bug') && +e.getAttribute('data-groups') > 1) e.querySelector('details').open = true;
+    });
+    if (belowEl && !atFailOn(BUGS[b])) belowEl.open = true;
+  }
+  /* The write and the read that raced, with a quarter of their distance
+   * either side (20 us at least): not the whole trace. */
+  function zoomTo(ta, tb) {
+    var pts = [ta, tb].filter(function (t) { return t != null; });
+    if (!pts.length) { draw(); return; }
+    var lo = Math.min.apply(null, pts), hi = Math.max.apply(null, pts), span = Math.max((hi - lo) * 1.5, 20000);
+    setView((lo + hi) / 2 - span / 2, (lo + hi) / 2 + span / 2);
+  }
+  function showGraphOf(f) {
+    if (!f.later || !f.later.exec) return;
+    var gi = graphIndex(f.pid, f.later.exec);
+    if (gi >= 0) drawGraph(gi, f.later.node || null);
+    else { gbox.textContent = ''; gnote.textContent = 'exec ' + f.later.exec + ': no inventory kept for it.'; }
   }
   function select(i) {
     selected = i;
-    var lis = list.querySelectorAll('li');
-    for (var k = 0; k < lis.length; k++) lis[k].classList.toggle('selected', +lis[k].getAttribute('data-i') === i);
-    var f = F[i], ta = sideT(f, f.earlier), tb = sideT(f, f.later);
-    var pts = [ta, tb].filter(function (t) { return t != null; });
-    if (pts.length) {
-      var lo = Math.min.apply(null, pts), hi = Math.max.apply(null, pts);
-      var bd = D.boundaries && D.boundaries[i];
-      if (bd && hi - bd.t < (hi - lo) * 4 + 5000) lo = Math.min(lo, bd.t);
-      var span = Math.max((hi - lo) * 1.6, 20000);
-      setView((lo + hi) / 2 - span / 2, (lo + hi) / 2 + span / 2);
-    } else draw();
+    selPair = null;
+    markSelected(i);
+    var f = F[i];
+    zoomTo(sideT(f, f.earlier), sideT(f, f.later));
     cv.setAttribute('data-selected', i);
+    cv.removeAttribute('data-occurrence');
     showFinding(i);
-    if (f.later && f.later.exec) {
-      var gi = graphIndex(f.pid, f.later.exec);
-      if (gi >= 0) drawGraph(gi, f.later.node || null);
-      else { gbox.textContent = ''; gnote.textContent = 'exec ' + f.later.exec + ': no inventory kept for it.'; }
-    }
+    showGraphOf(f);
+  }
+  /* The kept op of process pid with this seq (-1: aggregated or outside the window). */
+  function opAt(pid, seq) {
+    var p = procByPid[pid];
+    if (p == null) return -1;
+    for (var j = 0; j < N; j++) if (ES[j] === seq && tracks[ER[j]].p === p) return j;
+    return -1;
+  }
+  /* Occurrence k of group i (--all: the report's (earlier seq, later seq) pairs). */
+  function selectPair(i, k) {
+    var f = F[i], pr = (f.occurrences || [])[k];
+    if (!pr) { select(i); return; }
+    selected = i;
+    selPair = { k: k, a: pr[0], b: pr[1], ia: opAt(f.pid, pr[0]), ib: opAt(f.pid, pr[1]) };
+    markSelected(i);
+    zoomTo(selPair.ia >= 0 ? ET[selPair.ia] : null, selPair.ib >= 0 ? ET[selPair.ib] : null);
+    cv.setAttribute('data-selected', i);
+    cv.setAttribute('data-occurrence', k);
+    showFinding(i);
+    showGraphOf(f);
   }
 
   /* --------------------------------------------------------------- graphs */
@@ -633,9 +853,13 @@
   setView(FULL0, FULL1);
   if (D.graphs && D.graphs.length) drawGraph(0, null);
   /* report.html#finding=N opens with finding N selected (links, screenshots). */
+  /* Otherwise the first finding (the most severe bug's first place) is
+   * selected: the page opens on the write and the read that raced. */
   var m = /finding=(\d+)/.exec(location.hash);
   if (m && +m[1] < F.length) select(+m[1]);
-  window.hipvis = { select: select, view: function () { return [v0, v1]; }, findings: F.length, ops: N };
+  else if (F.length) select(BUGS.filter(atFailOn).concat(BUGS)[0].groups[0]);
+  window.hipvis = { select: select, selectOccurrence: selectPair, view: function () { return [v0, v1]; }, all: [FULL0, FULL1],
+    findings: F.length, bugs: nBugsAt, ops: N };
   window.hipvis.ready = true;
   document.body.setAttribute('data-ready-ms', (performance.now() - T0).toFixed(1));
   document.body.setAttribute('data-ready', '1');
