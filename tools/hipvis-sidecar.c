@@ -4,8 +4,6 @@
  * alerts and Prometheus counters (docs/sidecar.md, hipvis-sidecar(1)).
  * Thin driver: options, then sc_run().
  */
-#include <stdio.h>
-
 #include "analyze/rules/rules.h"
 #include "cli/cli.h"
 #include "sidecar/sidecar.h"
