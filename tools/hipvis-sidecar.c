@@ -4,8 +4,6 @@
  * alerts and Prometheus counters (docs/sidecar.md, hipvis-sidecar(1)).
  * Thin driver: options, then sc_run().
  */
-#include <stdio.h>
-
 #include "analyze/rules/rules.h"
 #include "cli/cli.h"
 #include "sidecar/sidecar.h"
@@ -45,7 +43,6 @@ static const struct hv_cli sidecar_cli = {
 static int on_opt(void *ctx, int id, const char *v)
 {
     struct sc_options *o = ctx;
-    const struct hv_rule *r;
     switch (id) {
     case OPT_DIR: o->segment_dir = v; return 0;
     case OPT_OUT: o->output_dir = v; return 0;
@@ -63,14 +60,7 @@ static int on_opt(void *ctx, int id, const char *v)
     case OPT_NICE: return hv_cli_int(v, -20, 19, &o->nice);
     case OPT_NO_ANALYSIS: o->analyze = 0; return 0;
     case OPT_QUIET: o->quiet = 1; return 0;
-    case OPT_DISABLE:
-        r = hv_rule_by_name(v);
-        if (!r) {
-            fprintf(stderr, "hipvis-sidecar: --disable: no rule '%s'\n", v);
-            return -2;
-        }
-        o->rules_disabled |= 1u << r->id;
-        return 0;
+    case OPT_DISABLE: return hv_rule_disable(&o->rules_disabled, v, "hipvis-sidecar");
     }
     return -1;
 }

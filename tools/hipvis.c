@@ -1,24 +1,15 @@
 /*
- * hipvis — the launcher (hipvis(1)):
- *
- *   hipvis run [-o DIR] [--sidecar] [--] CMD [ARGS...]
- *       runs CMD traced: LD_PRELOAD gets libhipvis.so (next to this binary,
- *       or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst; --sidecar sets
- *       HIPVIS_SIDECAR=1 instead (hipvis-sidecar writes the traces).
- *       HIPVIS_* names that are no setting are named first (common/envtab.h).
- *   hipvis run --help-env
- *       the HIPVIS_* variables: default, accepted values, help.
- *   hipvis report [--html FILE.html] [ANALYZE-OPTIONS] TRACE...
- *       hipvis-analyze with --html hipvis-report.html unless --html is
- *       given: the self-contained HTML report, the text report on stdout.
- *   hipvis experiment [-n RUNS] [--arms LIST] [--timeout S] [--fail-pattern RE]
- *                     -o DIR -- CMD [ARGS...]
- *       runs CMD traced several times per arm and writes a decision report
- *       (src/experiment, docs/experiment.md).
- *   hipvis sidecar|analyze|dump ARGS...
- *       execs hipvis-sidecar / hipvis-analyze / hipvis-dump, found next to
- *       this binary first, then on PATH.
- *
+ * hipvis — the launcher (hipvis(1), the commands table at the end):
+ *   run         execs CMD traced: LD_PRELOAD gets libhipvis.so (next to this
+ *               binary, or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst;
+ *               --sidecar sets HIPVIS_SIDECAR=1 instead (hipvis-sidecar
+ *               writes the traces); HIPVIS_* names that are no setting are
+ *               named first (common/envtab.h); run --help-env prints the
+ *               settings;
+ *   report      hipvis-analyze --html hipvis-report.html unless --html is given;
+ *   experiment  repeated traced runs per arm, a decision report (src/experiment);
+ *   sidecar|analyze|dump  execs hipvis-NAME, next to this binary first, then
+ *               on PATH (src/cli/launch.c).
  * Everything here happens before exec: no tracing code runs in this process.
  */
 #include <errno.h>
@@ -31,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "common/envtab.h"
+#include "cli/launch.h"
 #include "experiment/experiment.h"
 
 static const struct hv_cli_opt top_opts[] = {{0}};
@@ -122,48 +114,6 @@ static void check_names(void)
     setenv(hv_env_table[HV_ENV_NAMES_CHECKED].name, "1", 1);
 }
 
-static int on_no_opt(void *ctx, int id, const char *v)
-{
-    (void)ctx, (void)id, (void)v;
-    return 0;
-}
-
-/* Directory of this executable (/proc/self/exe), without the trailing slash. */
-static int self_dir(char *buf, size_t cap)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return -1;
-    *slash = '\0';
-    return 0;
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* libhipvis.so next to the binary (the build tree) or in ../lib (installed). */
-static int find_lib(char *out, size_t cap)
-{
-    char dir[PATH_MAX];
-    if (self_dir(dir, sizeof dir) != 0)
-        return -1;
-    static const char *const rel[] = {"/libhipvis.so", "/../lib/libhipvis.so"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        char p[PATH_MAX + 32];
-        snprintf(p, sizeof p, "%s%s", dir, rel[i]);
-        if (exists(p) && realpath(p, out) && strlen(out) < cap)
-            return 0;
-    }
-    return -1;
-}
-
 /* argv[0] is "run"; options end at the command (or "--"). */
 static int run(int argc, char **argv)
 {
@@ -181,10 +131,8 @@ static int run(int argc, char **argv)
     const char *outdir = a.outdir;
     int sidecar = a.sidecar;
     char lib[PATH_MAX];
-    if (find_lib(lib, sizeof lib) != 0) {
-        fprintf(stderr, "hipvis run: libhipvis.so not found next to this program or in ../lib\n");
+    if (hv_launch_find_lib("hipvis run", lib, sizeof lib) != 0)
         return 2;
-    }
     check_names();
     /* Keep whatever the user preloads already; hipvis goes first so its
      * wrappers are the ones the application binds to. */
@@ -216,73 +164,39 @@ static int run(int argc, char **argv)
     return errno == ENOENT ? 127 : 126;
 }
 
-/* hipvis NAME ARGS -> hipvis-NAME ARGS, the sibling binary first. */
-static int forward(const char *name, int argc, char **argv)
+/* argv[0] is "experiment": the job's runs preload the libhipvis.so found here. */
+static int experiment(int argc, char **argv)
 {
-    char dir[PATH_MAX], prog[PATH_MAX + 64], base[64];
-    snprintf(base, sizeof base, "hipvis-%s", name);
-    char **av = calloc((size_t)argc + 2, sizeof *av);
-    if (!av)
-        return 2;
-    av[0] = base;
-    for (int i = 0; i < argc; i++)
-        av[i + 1] = argv[i];
-    if (self_dir(dir, sizeof dir) == 0) {
-        snprintf(prog, sizeof prog, "%s/%s", dir, base);
-        if (exists(prog))
-            execv(prog, av);
-    }
-    execvp(base, av);
-    fprintf(stderr, "hipvis: %s: %s\n", base, strerror(errno));
-    free(av);
-    return 127;
+    char lib[PATH_MAX];
+    return hv_launch_find_lib("hipvis experiment", lib, sizeof lib) ? 2 : hv_experiment_main(argc, argv, lib);
 }
 
-/* hipvis report ARGS -> hipvis-analyze --html hipvis-report.html ARGS, or
- * ARGS as they are when they name the page (hipvis-analyze parses them). */
-static int report(int argc, char **argv)
+static int help(int argc, char **argv)
 {
-    for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strncmp(argv[i], "--html", 6))
-            return forward("analyze", argc, argv);
-    char **av = calloc((size_t)argc + 3, sizeof *av);
-    if (!av)
-        return 2;
-    av[0] = "--html";
-    av[1] = "hipvis-report.html";
-    for (int i = 0; i < argc; i++)
-        av[i + 2] = argv[i];
-    int rc = forward("analyze", argc + 2, av);
-    free(av);
-    return rc;
+    (void)argc, (void)argv;
+    hv_cli_usage(&top_cli, stdout);
+    return 0;
 }
+
+/* The commands, each called with argv[0] its name. */
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} commands[] = {
+    {"run", run}, {"report", hv_launch_report}, {"experiment", experiment}, {"sidecar", hv_launch_tool},
+    {"analyze", hv_launch_tool}, {"dump", hv_launch_tool}, {"help", help},
+};
 
 int main(int argc, char **argv)
 {
     int first;
-    int rc = hv_cli_parse(&top_cli, argc, argv, on_no_opt, NULL, &first);
+    int rc = hv_cli_parse(&top_cli, argc, argv, NULL, NULL, &first);
     if (rc != HV_CLI_OK)
         return rc == HV_CLI_EXIT ? 0 : 2;
     if (first >= argc)
         return hv_cli_error(&top_cli, "no command given");
-    const char *cmd = argv[first];
-    if (!strcmp(cmd, "run"))
-        return run(argc - first, argv + first);
-    if (!strcmp(cmd, "report"))
-        return report(argc - first - 1, argv + first + 1);
-    if (!strcmp(cmd, "experiment")) {
-        char lib[PATH_MAX];
-        if (find_lib(lib, sizeof lib) != 0) {
-            fprintf(stderr, "hipvis experiment: libhipvis.so not found next to this program or in ../lib\n");
-            return 2;
-        }
-        return hv_experiment_main(argc - first, argv + first, lib);
-    }
-    if (!strcmp(cmd, "sidecar") || !strcmp(cmd, "analyze") || !strcmp(cmd, "dump"))
-        return forward(cmd, argc - first - 1, argv + first + 1);
-    if (!strcmp(cmd, "help")) {
-        hv_cli_usage(&top_cli, stdout);
-        return 0;
-    }
-    return hv_cli_error(&top_cli, "unknown command '%s'", cmd);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[first], commands[i].name))
+            return commands[i].fn(argc - first, argv + first);
+    return hv_cli_error(&top_cli, "unknown command '%s'", argv[first]);
 }

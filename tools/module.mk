@@ -7,11 +7,12 @@ $(BUILD)/hipvis-dump: $(call obj,tools/hipvis-dump.c) $(BUILD)/libhvcli.a $(BUIL
 PROGRAMS     += $(BUILD)/hipvis-dump
 INSTALL_BINS += $(BUILD)/hipvis-dump
 
-# hipvis-analyze: traces -> findings (text / JSON / Perfetto)
+# hipvis-analyze: traces -> findings (text / JSON / Perfetto); its body is
+# src/analyze/cmd (libhvanalyzecmd.a)
 # (--diagnose: src/analyze/diagnose/module.mk; libLLVM only with HAVE_LLVM=1)
 # (--find-value, stacks of findings: src/analyze/forensics/module.mk; libelf)
-$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvcli.a $(DIAG_LINK) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a \
-                         $(BUILD)/libhvformat.a
+$(BUILD)/hipvis-analyze: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvanalyzecmd.a $(BUILD)/libhvcli.a $(DIAG_LINK) \
+                         $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(REPORT_LIBS) $(DIAG_LIBS) $(FORENSICS_LIBS)
 PROGRAMS     += $(BUILD)/hipvis-analyze

@@ -53,7 +53,8 @@ typedef int (*hv_cli_fn)(void *ctx, int id, const char *arg);
 
 enum { HV_CLI_OK = 0, HV_CLI_EXIT = 1, HV_CLI_USAGE = 2 };
 
-/* HV_CLI_OK with *first_operand set; HV_CLI_EXIT after --help/--version
+/* fn may be NULL for a table without options.
+ * HV_CLI_OK with *first_operand set; HV_CLI_EXIT after --help/--version
  * (exit 0); HV_CLI_USAGE after printing why (exit 2). */
 int hv_cli_parse(const struct hv_cli *c, int argc, char **argv, hv_cli_fn fn, void *ctx, int *first_operand);
 

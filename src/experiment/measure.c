@@ -17,9 +17,9 @@
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/rules/rules.h"
+#include "analyze/run.h"
 #include "experiment/ex_int.h"
 #include "hipvis/api.h"
-#include "hipvis/reader.h"
 
 struct launches {
     uint64_t *ts;
@@ -66,74 +66,72 @@ static int probe_differs(const struct hv_rec_header *rec)
     return 0;
 }
 
-static const char *string_cb(void *ctx, uint32_t id)
-{
-    return hv_reader_string(ctx, id);
-}
+/* What one trace adds to a run's measures, read through hv_run_file. */
+struct measuring {
+    struct ex_run *r;
+    struct hv_diag *diag;
+    struct launches *l;
+};
 
 static void graph_cb(void *ctx, const struct hv_model *m, uint32_t x)
 {
     hv_diag_on_graph(ctx, m, x);
 }
 
-/* One trace into the shared findings and diagnoses; 0, or -1 unreadable. */
+static int begin_cb(void *ctx, struct hv_run *t)
+{
+    struct measuring *ms = ctx;
+    struct ex_run *r = ms->r;
+    if (!r->runtime[0]) {
+        snprintf(r->runtime, sizeof r->runtime, "%.*s", (int)sizeof t->hdr->runtime_version,
+                 t->hdr->runtime_version);
+        snprintf(r->runtime_path, sizeof r->runtime_path, "%.*s", (int)sizeof t->hdr->runtime_path,
+                 t->hdr->runtime_path);
+    }
+    hv_diag_begin_trace(ms->diag, t->hdr, t->name, hv_run_string, t->rd);
+    return 0;
+}
+
+static int record_cb(void *ctx, struct hv_run *t, const struct hv_rec_header *rec)
+{
+    (void)t;
+    struct measuring *ms = ctx;
+    hv_diag_feed(ms->diag, rec);
+    if (rec->type == HV_REC_CALL && rec->size >= sizeof(struct hv_call)) {
+        const struct hv_call *c = (const void *)rec;
+        if (strstr(hv_api_name(c->api), "GraphLaunch") && c->result == 0)
+            note_launch(ms->l, rec->ts_ns);
+    } else if (rec->type == HV_REC_PROBE) {
+        int d = probe_differs(rec);
+        ms->r->probed += d >= 0;
+        ms->r->probe_mismatch += d > 0;
+    }
+    return 0;
+}
+
+static void end_cb(void *ctx, struct hv_run *t)
+{
+    struct measuring *ms = ctx;
+    ms->r->dropped_records += t->health.dropped;
+    hv_diag_end_trace(ms->diag, hv_engine_summary(t->e));
+    ms->r->replays += hv_engine_summary(t->e)->replays;
+}
+
+/* One trace into the shared findings and diagnoses; 0, or -1 when it could
+ * not be read to its end. */
 static int one_trace(const char *path, struct hv_findings *out, struct hv_diag *diag, struct ex_run *r,
                      struct launches *l)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0)
-        return -1;
-    const struct hv_file_header *hdr = hv_reader_header(rd);
-    if (!r->runtime[0]) {
-        snprintf(r->runtime, sizeof r->runtime, "%.*s", (int)sizeof hdr->runtime_version, hdr->runtime_version);
-        snprintf(r->runtime_path, sizeof r->runtime_path, "%.*s", (int)sizeof hdr->runtime_path,
-                 hdr->runtime_path);
-    }
-    struct hv_model_hooks hooks = {.string = string_cb, .string_ctx = rd};
-    struct hv_engine_observer obs = {.ctx = diag, .graph = graph_cb};
-    struct hv_engine *e = hv_engine_new(hdr, path, out, NULL, &hooks, &obs);
-    if (!e) {
-        hv_reader_close(rd);
-        return -1;
-    }
-    hv_diag_begin_trace(diag, hdr, path, string_cb, rd);
-    const struct hv_rec_header *rec;
-    int rc;
-    while ((rc = hv_reader_next(rd, &rec)) == 1) {
-        hv_engine_feed(e, rec);
-        hv_diag_feed(diag, rec);
-        if (rec->type == HV_REC_CALL && rec->size >= sizeof(struct hv_call)) {
-            const struct hv_call *c = (const void *)rec;
-            if (strstr(hv_api_name(c->api), "GraphLaunch") && c->result == 0)
-                note_launch(l, rec->ts_ns);
-        } else if (rec->type == HV_REC_PROBE) {
-            int d = probe_differs(rec);
-            r->probed += d >= 0;
-            r->probe_mismatch += d > 0;
-        }
-    }
-    struct hv_input_health h = {0};
-    const struct hv_file_footer *ft = hv_reader_footer(rd);
-    if (ft) {
-        h.has_footer = 1;
-        for (int i = 0; i < HV_DROP__COUNT; i++)
-            h.dropped += ft->dropped[i];
-    }
-    r->dropped_records += h.dropped;
-    if (rc < 0) {
-        const struct hv_read_error *re = hv_reader_error(rd);
-        h.read_status = re->status;
-        h.read_status_name = hv_read_status_name(re->status);
-        h.offset = re->offset;
-        h.what = re->what;
-    }
-    hv_engine_finish(e, &h);
-    hv_diag_end_trace(diag, hv_engine_summary(e));
-    r->replays += hv_engine_summary(e)->replays;
-    hv_engine_free(e);
-    hv_reader_close(rd);
-    return rc < 0 ? -1 : 0;
+    struct measuring ms = {r, diag, l};
+    struct hv_run_opts o = {.out = out,
+                            .obs = {.ctx = diag, .graph = graph_cb},
+                            .ctx = &ms,
+                            .begin = begin_cb,
+                            .record = record_cb,
+                            .record_types = HV_RUN_EVERY_RECORD,
+                            .end = end_cb};
+    struct hv_run t;
+    return hv_run_file(path, NULL, &o, &t) != 0 || t.damaged ? -1 : 0;
 }
 
 void ex_measure(const char *dir, struct ex_run *r)

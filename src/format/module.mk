@@ -20,7 +20,8 @@ FORMAT_SRCS += \
     src/format/trace_path.c \
     src/format/trace_writer.c \
     src/format/fields.c \
-    src/format/record_print.c
+    src/format/record_print.c \
+    src/format/dump.c
 
 $(BUILD)/libhvformat.a: $(call obj,$(FORMAT_SRCS))
 	@mkdir -p $(@D)

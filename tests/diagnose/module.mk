@@ -19,7 +19,7 @@ $(DIAG_T)/test_diagnose: $(call obj,$(wildcard tests/diagnose/*.c) tests/analyze
 
 # The same analyzer without the LLVM classifier, to show it still works and
 # says why the scalar-load evidence is missing.
-$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvcli.a $(DIAG_LINK_NOLLVM) \
+$(DIAG_T)/hipvis-analyze-nollvm: $(call obj,tools/hipvis-analyze.c) $(BUILD)/libhvanalyzecmd.a $(BUILD)/libhvcli.a $(DIAG_LINK_NOLLVM) \
                                  $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(DIAG_LIBS_NOLLVM) $(FORENSICS_LIBS) $(REPORT_LIBS)

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analyze/forensics/forensics.h"
+#include "analyze/run.h"
 #include "common/u64map.h"
 #include "hipvis/reader.h"
 
@@ -292,30 +293,43 @@ void hv_names_feed(struct hv_names_index *x, struct hv_reader *rd, const struct 
 
 /* The threads of the ops the findings name, from their call records: the
  * second read of a trace, only for one that opens regions. The reader
- * renumbers records the same way on every read, so seqs match the first. */
+ * renumbers records the same way on every read (reading on after damage as
+ * the analysis did), so seqs match the first. */
+struct tids_pass {
+    struct tnames *t;
+    uint32_t left;
+};
+
+static int tids_begin(void *ctx, struct hv_run *r)
+{
+    (void)r;
+    return ((struct tids_pass *)ctx)->left == 0;
+}
+
+static int tids_record(void *ctx, struct hv_run *r, const struct hv_rec_header *rec)
+{
+    (void)r;
+    struct tids_pass *p = ctx;
+    uint32_t w = hv_u64map_get(&p->t->want_ix, rec->seq);
+    if (w != NONE && p->t->want[w].tid == NONE) {
+        p->t->want[w].tid = rec->tid;
+        p->left--;
+    }
+    return p->left == 0;
+}
+
 static void read_tids(struct tnames *t)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (!t->path || hv_reader_open(t->path, &rd, &err) != 0)
+    if (!t->path)
         return;
-    const struct hv_rec_header *rec;
-    uint32_t left = t->nwant;
-    while (left) {
-        int rc = hv_reader_next(rd, &rec);
-        if (rc < 0 && hv_reader_error(rd)->status == HV_READ_CORRUPT)
-            continue;   /* the analysis read on after the damage too */
-        if (rc != 1)
-            break;
-        if (rec->type != HV_REC_CALL)
-            continue;
-        uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
-        if (w != NONE && t->want[w].tid == NONE) {
-            t->want[w].tid = rec->tid;
-            left--;
-        }
-    }
-    hv_reader_close(rd);
+    struct tids_pass p = {t, t->nwant};
+    struct hv_run_opts o = {.records_only = 1,
+                            .ctx = &p,
+                            .begin = tids_begin,
+                            .record = tids_record,
+                            .record_types = 1ull << HV_REC_CALL};
+    struct hv_run r;
+    hv_run_file(t->path, NULL, &o, &r);
 }
 
 /* ---- regions: one sweep over marks and wanted ops in seq order ---- */

@@ -13,8 +13,8 @@
 
 #include "analyze/forensics/forensics.h"
 #include "analyze/forensics/symbolize.h"
+#include "analyze/run.h"
 #include "common/u64map.h"
-#include "hipvis/reader.h"
 
 #define NO_MODULE UINT32_MAX
 
@@ -140,49 +140,71 @@ static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct
     return x->ndefs++;
 }
 
-static int read_trace(struct hv_stack_index *x, struct tstacks *t, const char *path)
+struct stacks_pass {
+    struct hv_stack_index *x;
+    struct tstacks *t;
+};
+
+static int stacks_record(void *ctx, struct hv_run *r, const struct hv_rec_header *rec)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0)
-        return -1;
-    const struct hv_rec_header *rec;
-    while (hv_reader_next(rd, &rec) == 1) {
-        if (rec->type == HV_REC_MAPS && rec->size >= sizeof(struct hv_map)) {
-            const struct hv_map *m = (const struct hv_map *)(const void *)rec;
-            if (sizeof *m + (uint64_t)m->path_len <= rec->size)
-                on_map(x, t, m);
-        } else if (rec->type == HV_REC_STACK && rec->size >= sizeof(struct hv_stack)) {
-            const struct hv_stack *s = (const struct hv_stack *)(const void *)rec;
-            if (sizeof *s + 8ull * s->nframes > rec->size)
-                continue;
-            uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
-            uint32_t d = s->nframes ? on_def(x, t, s) : UINT32_MAX;
-            if (w != HV_U64MAP_NONE) {
-                t->want[w].id = s->id;
-                t->want[w].def = d;
-            }
+    (void)r;
+    struct stacks_pass *p = ctx;
+    struct tstacks *t = p->t;
+    if (rec->type == HV_REC_MAPS && rec->size >= sizeof(struct hv_map)) {
+        const struct hv_map *m = (const struct hv_map *)(const void *)rec;
+        if (sizeof *m + (uint64_t)m->path_len <= rec->size)
+            on_map(p->x, t, m);
+    } else if (rec->type == HV_REC_STACK && rec->size >= sizeof(struct hv_stack)) {
+        const struct hv_stack *s = (const struct hv_stack *)(const void *)rec;
+        if (sizeof *s + 8ull * s->nframes > rec->size)
+            return 0;
+        uint32_t w = hv_u64map_get(&t->want_ix, rec->seq);
+        uint32_t d = s->nframes ? on_def(p->x, t, s) : UINT32_MAX;
+        if (w != HV_U64MAP_NONE) {
+            t->want[w].id = s->id;
+            t->want[w].def = d;
         }
     }
-    hv_reader_close(rd);
+    return 0;
+}
+
+static void read_trace(struct hv_stack_index *x, struct tstacks *t, const char *path)
+{
+    struct stacks_pass p = {x, t};
+    struct hv_run_opts o = {.records_only = 1,
+                            .ctx = &p,
+                            .record = stacks_record,
+                            .record_types = 1ull << HV_REC_MAPS | 1ull << HV_REC_STACK};
+    struct hv_run r;
+    hv_run_file(path, NULL, &o, &r);
     /* References resolve to their definition, wherever it came in the trace. */
     for (uint32_t i = 0; i < t->nwant; i++)
         if (t->want[i].def == UINT32_MAX && t->want[i].id)
             t->want[i].def = hv_u64map_get(&t->id_ix, t->want[i].id);
-    return 0;
+}
+
+/* The header alone: whether the trace recorded stacks, and its pid. */
+struct stacks_header {
+    int yes;
+    uint64_t pid;
+};
+
+static int header_only(void *ctx, struct hv_run *r)
+{
+    struct stacks_header *h = ctx;
+    h->yes = (r->hdr->flags & HV_HDR_STACKS) != 0;
+    h->pid = r->hdr->pid;
+    return 1;
 }
 
 static int has_stacks(const char *path, uint64_t *pid)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0)
-        return 0;
-    const struct hv_file_header *h = hv_reader_header(rd);
-    int yes = (h->flags & HV_HDR_STACKS) != 0;
-    *pid = h->pid;
-    hv_reader_close(rd);
-    return yes;
+    struct stacks_header h = {0, 0};
+    struct hv_run_opts o = {.records_only = 1, .ctx = &h, .begin = header_only};
+    struct hv_run r;
+    hv_run_file(path, NULL, &o, &r);
+    *pid = h.pid;
+    return h.yes;
 }
 
 void hv_stacks_free(struct hv_stack_index *x)

@@ -1,7 +1,7 @@
 /*
  * Value search: the query (--find-value V[:W] --at ADDR[:LEN] |
  * kernel:NAME:ARG, --replay SEQ), resolving a kernel-argument target to its
- * buffer, and the loop that runs one trace through an engine.
+ * buffer, and one pass of a trace through an engine (src/analyze/run.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analyze/forensics/value_int.h"
-#include "hipvis/reader.h"
+#include "analyze/run.h"
 
 static int bad(const char *what, const char *v)
 {
@@ -80,45 +80,48 @@ int hv_vq_parse(const struct hv_value_query *q, struct hv_vq *o)
     return 0;
 }
 
-static const char *strings(void *ctx, uint32_t id)
+struct vq_pass {
+    hv_vq_feed_fn fn;
+    void *ctx;
+    struct hv_file_header *hdr_out;
+};
+
+static int vq_begin(void *ctx, struct hv_run *t)
 {
-    return hv_reader_string(ctx, id);
+    struct vq_pass *p = ctx;
+    if (p->hdr_out)
+        *p->hdr_out = *t->hdr;
+    return 0;
+}
+
+static int vq_record(void *ctx, struct hv_run *t, const struct hv_rec_header *rec)
+{
+    struct vq_pass *p = ctx;
+    p->fn(p->ctx, t->e, rec);
+    return 0;
+}
+
+static void vq_problem(void *ctx, const struct hv_run *t, const struct hv_read_error *re)
+{
+    (void)ctx;
+    fprintf(stderr, t->rd ? "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (searched the records before it)\n"
+                          : "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s\n",
+            t->path, hv_read_status_name(re->status), re->offset, re->what);
 }
 
 int hv_vq_run_trace(const char *path, hv_vq_feed_fn fn, void *ctx, struct hv_engine_observer *obs,
                     struct hv_file_header *hdr_out)
 {
-    struct hv_reader *rd;
-    struct hv_read_error err;
-    if (hv_reader_open(path, &rd, &err) != 0) {
-        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s\n", path, hv_read_status_name(err.status),
-                err.offset, err.what);
-        return 2;
-    }
-    if (hdr_out)
-        *hdr_out = *hv_reader_header(rd);
-    struct hv_findings none;
-    hv_findings_init(&none);
-    struct hv_model_hooks hooks = {.string = strings, .string_ctx = rd};
-    struct hv_engine *e = hv_engine_new(hv_reader_header(rd), path, &none, NULL, &hooks, obs);
-    int status = e ? 0 : 2;
-    const struct hv_rec_header *rec;
-    int rc = 0;
-    while (e && (rc = hv_reader_next(rd, &rec)) == 1) {
-        hv_engine_feed(e, rec);
-        fn(ctx, e, rec);
-    }
-    if (rc < 0) {
-        const struct hv_read_error *re = hv_reader_error(rd);
-        fprintf(stderr, "hipvis-analyze: %s: %s at byte %" PRIu64 ": %s (searched the records before it)\n", path,
-                hv_read_status_name(re->status), re->offset, re->what);
-        if (re->status != HV_READ_TRUNCATED)
-            status = 2;
-    }
-    hv_engine_free(e);
-    hv_findings_free(&none);
-    hv_reader_close(rd);
-    return status;
+    struct vq_pass p = {fn, ctx, hdr_out};
+    struct hv_run_opts o = {.ctx = &p,
+                            .begin = vq_begin,
+                            .record = vq_record,
+                            .record_types = HV_RUN_EVERY_RECORD,
+                            .problem = vq_problem};
+    if (obs)
+        o.obs = *obs;
+    struct hv_run t;
+    return hv_run_file(path, NULL, &o, &t);
 }
 
 /* ---- kernel:NAME:ARG ---- */

@@ -1,5 +1,6 @@
 /* The rule table. Adding a rule: one file with its struct hv_rule, one
  * enum value in rules.h, one line here. */
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/rules/rules.h"
@@ -28,6 +29,17 @@ const struct hv_rule *hv_rule_by_name(const char *name)
         if (strcmp(hv_rules[i]->name, name) == 0)
             return hv_rules[i];
     return NULL;
+}
+
+int hv_rule_disable(uint32_t *disabled, const char *name, const char *prog)
+{
+    const struct hv_rule *r = hv_rule_by_name(name);
+    if (!r) {
+        fprintf(stderr, "%s: --disable: no rule '%s'\n", prog, name);
+        return -2;
+    }
+    *disabled |= 1u << r->id;
+    return 0;
 }
 
 const char *hv_rule_name(int id)

@@ -114,6 +114,9 @@ struct hv_rule {
 /* Every rule, indexed by id. */
 extern const struct hv_rule *const hv_rules[HV_RULE__COUNT];
 const struct hv_rule *hv_rule_by_name(const char *name);
+/* --disable NAME of the tools: sets the rule's bit in *disabled; -2 after
+ * "PROG: --disable: no rule 'NAME'" on stderr (an hv_cli_fn's answer). */
+int hv_rule_disable(uint32_t *disabled, const char *name, const char *prog);
 const char *hv_rule_name(int id);
 const char *hv_rule_why(int id);
 
