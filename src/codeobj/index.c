@@ -4,7 +4,7 @@
  * __hipRegisterFunction and a large framework registers ~10^5 kernels, so a
  * linear scan per lookup is not an option. Keys are hashes: collisions are
  * legal and callers compare the real identity. Nothing is ever removed. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 
