@@ -39,7 +39,13 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
         co_issue(c, err);
         return 0;
     }
+    /* All the ELF is needed for, read at once; desc points into p, not into
+     * libelf's memory. A missing note counts only for an object kept. */
+    const unsigned char *desc;
+    size_t dn;
     len = co_elf_extent(&e);
+    err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &desc, &dn);
+    co_elf_close(&e);
 
     char procbuf[24];
     const char *proc = hv_co_proc_from_eflags(e.e_flags);
@@ -58,9 +64,6 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
         return len;
     }
 
-    const unsigned char *desc;
-    size_t dn;
-    err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &desc, &dn);
     if (err != HV_CO_OK) {
         co_issue(c, err);
         return len;
