@@ -118,11 +118,6 @@ void co_elf_close(struct co_elf *e)
     e->elf = NULL;
 }
 
-size_t co_elf_extent(const struct co_elf *e)
-{
-    return e->extent;
-}
-
 size_t co_elf_image_extent(const void *p, size_t max)
 {
     struct co_elf e;

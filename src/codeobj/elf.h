@@ -24,7 +24,9 @@ struct co_elf {
     struct Elf *elf; /* over p[0, len); NULL once closed */
     const unsigned char *p;
     size_t len;
-    size_t extent; /* bytes the file really spans, see co_elf_extent */
+    size_t extent; /* bytes the file really spans (header, tables, section
+                      and segment contents): trailing bytes past it are not
+                      part of the code object */
     uint32_t e_flags;
     uint16_t shnum, phnum;
 };
@@ -36,11 +38,7 @@ enum hv_co_err co_elf_open(struct co_elf *e, const void *p, size_t len);
 /* Release what libelf allocated; safe on a failed or closed co_elf. */
 void co_elf_close(struct co_elf *e);
 
-/* Bytes the file really spans (header, tables, section and segment
- * contents): trailing bytes past it are not part of the code object. */
-size_t co_elf_extent(const struct co_elf *e);
-
-/* co_elf_open + co_elf_extent; 0 when the header or tables are bad. */
+/* co_elf_open + extent; 0 when the header or tables are bad. */
 size_t co_elf_image_extent(const void *p, size_t max);
 
 /* First note with this owner name and type, from SHT_NOTE sections (or

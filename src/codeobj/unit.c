@@ -43,7 +43,7 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
      * libelf's memory. A missing note counts only for an object kept. */
     const unsigned char *desc;
     size_t dn;
-    len = co_elf_extent(&e);
+    len = e.extent;
     err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &desc, &dn);
     co_elf_close(&e);
 
