@@ -3,7 +3,8 @@
  * Who calls this and why it is shaped the way it is:
  *   - the preload library, at __hipRegisterFatBinary / hipModuleLoadData(Ex)
  *     time, inside someone else's process: so nothing here aborts, prints,
- *     keeps global state or trusts a single byte of the image;
+ *     keeps global state (but libelf's version, set once) or trusts a
+ *     single byte of the image;
  *   - the offline analyzer, which re-parses the code objects the tracer wrote
  *     into the trace (hv_co_object gives their exact bytes and hash).
  *
