@@ -3,7 +3,8 @@
  * Who calls this and why it is shaped the way it is:
  *   - the preload library, at __hipRegisterFatBinary / hipModuleLoadData(Ex)
  *     time, inside someone else's process: so nothing here aborts, prints,
- *     keeps global state or trusts a single byte of the image;
+ *     keeps global state (but libelf's version, set once) or trusts a
+ *     single byte of the image;
  *   - the offline analyzer, which re-parses the code objects the tracer wrote
  *     into the trace (hv_co_object gives their exact bytes and hash).
  *
@@ -19,8 +20,8 @@
  * kernel) is skipped, its reason counted in table->errors[] and the rest of
  * the image is still decoded. The table is not locked; callers serialise.
  */
-#ifndef HIPVIS_CODEOBJ_H
-#define HIPVIS_CODEOBJ_H
+#ifndef HV_CODEOBJ_H
+#define HV_CODEOBJ_H
 
 #include <stddef.h>
 #include <stdint.h>

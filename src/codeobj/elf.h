@@ -1,11 +1,14 @@
-/* elf.h - a bounds-checked read-only view of an ELF64 AMDGPU code object.
+/* elf.h - a bounds-checked read-only view of an ELF64 AMDGPU code object,
+ * read with libelf.
  *
  * Only what hipvis needs: the note that carries the metadata, symbol lookup
  * and address-to-file-offset mapping (for kernel descriptors and code).
  * Every table the header points at is validated on open, so later lookups
- * only check the entries they read. */
-#ifndef HIPVIS_CODEOBJ_ELF_H
-#define HIPVIS_CODEOBJ_ELF_H
+ * only check the entries they read. Pointers handed out (note descriptors,
+ * file offsets) always refer to the caller's bytes, never to libelf's
+ * copies, so they stay valid after co_elf_close. */
+#ifndef HV_CODEOBJ_ELF_H
+#define HV_CODEOBJ_ELF_H
 
 #include "codeobj/codeobj.h"
 
@@ -13,30 +16,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CO_EM_AMDGPU 224
 #define CO_NT_AMDGPU_METADATA 32
 
+struct Elf; /* libelf's descriptor (<libelf.h>) */
+
 struct co_elf {
+    struct Elf *elf; /* over p[0, len); NULL once closed */
     const unsigned char *p;
     size_t len;
+    size_t extent; /* bytes the file really spans (header, tables, section
+                      and segment contents): trailing bytes past it are not
+                      part of the code object */
     uint32_t e_flags;
-    uint64_t shoff, phoff;
     uint16_t shnum, phnum;
 };
 
-/* Validate the header and both header tables against len. */
+/* Validate the header, both header tables and every section and segment
+ * with file contents against len. On failure nothing stays open. */
 enum hv_co_err co_elf_open(struct co_elf *e, const void *p, size_t len);
 
-/* Bytes the file really spans (header, tables, section and segment
- * contents): trailing bytes past it are not part of the code object. */
-size_t co_elf_extent(const struct co_elf *e);
+/* Release what libelf allocated; safe on a failed or closed co_elf. */
+void co_elf_close(struct co_elf *e);
 
-/* co_elf_open + co_elf_extent; 0 when the header or tables are bad. */
+/* co_elf_open + extent; 0 when the header or tables are bad. */
 size_t co_elf_image_extent(const void *p, size_t max);
 
 /* First note with this owner name and type, from SHT_NOTE sections (or
  * PT_NOTE segments when there are no sections). HV_CO_OK with *desc set,
- * HV_CO_ERR_ELF_NO_METADATA, or HV_CO_ERR_NOTE_MALFORMED. */
+ * HV_CO_ERR_ELF_NO_METADATA, HV_CO_ERR_NOTE_MALFORMED or HV_CO_ERR_NOMEM. */
 enum hv_co_err co_elf_find_note(const struct co_elf *e, const char *owner, uint32_t type,
                                 const unsigned char **desc, size_t *n);
 

@@ -4,7 +4,7 @@
  * __hipRegisterFunction and a large framework registers ~10^5 kernels, so a
  * linear scan per lookup is not an option. Keys are hashes: collisions are
  * legal and callers compare the real identity. Nothing is ever removed. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 
@@ -12,6 +12,27 @@ static size_t slot_of(uint64_t key, size_t cap)
 {
     /* cap is a power of two; fold the high bits in for weak keys. */
     return (size_t)(key ^ (key >> 29)) & (cap - 1);
+}
+
+/* Store key -> stored value v (value + 1) in the first free slot of its
+ * probe run; the table has room (load <= 3/4). */
+static void put(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key, uint32_t v)
+{
+    size_t s = slot_of(key, cap);
+    while (vals[s])
+        s = (s + 1) & (cap - 1);
+    keys[s] = key;
+    vals[s] = v;
+}
+
+/* Free the arrays and take these instead (NULL, NULL, 0: none). */
+static void take(struct co_index *ix, uint64_t *keys, uint32_t *vals, size_t cap)
+{
+    free(ix->keys);
+    free(ix->vals);
+    ix->keys = keys;
+    ix->vals = vals;
+    ix->cap = cap;
 }
 
 static bool grow(struct co_index *ix)
@@ -26,20 +47,10 @@ static bool grow(struct co_index *ix)
         free(vals);
         return false;
     }
-    for (size_t i = 0; i < ix->cap; i++) {
-        if (!ix->vals[i])
-            continue;
-        size_t s = slot_of(ix->keys[i], cap);
-        while (vals[s])
-            s = (s + 1) & (cap - 1);
-        keys[s] = ix->keys[i];
-        vals[s] = ix->vals[i];
-    }
-    free(ix->keys);
-    free(ix->vals);
-    ix->keys = keys;
-    ix->vals = vals;
-    ix->cap = cap;
+    for (size_t i = 0; i < ix->cap; i++)
+        if (ix->vals[i])
+            put(keys, vals, cap, ix->keys[i], ix->vals[i]);
+    take(ix, keys, vals, cap);
     return true;
 }
 
@@ -49,11 +60,7 @@ bool co_index_add(struct co_index *ix, uint64_t key, uint32_t val)
         return false;
     if ((ix->n + 1) * 4 > ix->cap * 3 && !grow(ix)) /* load <= 3/4 */
         return false;
-    size_t s = slot_of(key, ix->cap);
-    while (ix->vals[s])
-        s = (s + 1) & (ix->cap - 1);
-    ix->keys[s] = key;
-    ix->vals[s] = val + 1;
+    put(ix->keys, ix->vals, ix->cap, key, val + 1);
     ix->n++;
     return true;
 }
@@ -78,9 +85,6 @@ bool co_index_next(const struct co_index *ix, uint64_t key, size_t *pos, uint32_
 
 void co_index_free(struct co_index *ix)
 {
-    free(ix->keys);
-    free(ix->vals);
-    ix->keys = NULL;
-    ix->vals = NULL;
-    ix->cap = ix->n = 0;
+    take(ix, NULL, NULL, 0);
+    ix->n = 0;
 }

@@ -1,7 +1,7 @@
 /* kd.c - decode a kernel descriptor and locate the kernel's code. */
 #include "codeobj/kd.h"
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <errno.h>
 #include <string.h>
@@ -36,8 +36,10 @@ int hv_co_read_kd(const void *elf, size_t len, const struct hv_co_kernel *k,
     if (co_elf_open(&e, elf, len) != HV_CO_OK)
         return -EPROTO;
     if (!co_elf_find_symbol(&e, k->symbol, &value, &size) ||
-        !co_elf_vaddr_to_off(&e, value, KD_SIZE, &off))
+        !co_elf_vaddr_to_off(&e, value, KD_SIZE, &off)) {
+        co_elf_close(&e);
         return -ENOENT;
+    }
     const unsigned char *kd = e.p + off;
     out->kd_vaddr = value;
     out->entry_vaddr = value + co_le64(kd + 16); /* signed offset, wraps right */
@@ -70,5 +72,6 @@ int hv_co_read_kd(const void *elf, size_t len, const struct hv_co_kernel *k,
         out->code_off = off;
         out->code_len = (size_t)size;
     }
+    co_elf_close(&e);
     return 0;
 }

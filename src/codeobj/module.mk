@@ -1,4 +1,4 @@
-# src/codeobj: AMDGPU code-object parsing (bundles, CCOB, ELF notes, msgpack).
+# src/codeobj: AMDGPU code-object parsing (bundles, CCOB, ELF via libelf, msgpack).
 #
 # libhvcodeobj.a: pure C library for the preload library and the analyzer.
 #   Link: $(BUILD)/libhvcodeobj.a $(CODEOBJ_LIBS)
@@ -13,7 +13,7 @@ CODEOBJ_SRCS += src/codeobj/arena.c src/codeobj/bundle.c src/codeobj/ccob.c \
                 src/codeobj/hash.c src/codeobj/index.c src/codeobj/kd.c \
                 src/codeobj/mach.c src/codeobj/meta.c src/codeobj/mpcheck.c \
                 src/codeobj/parse.c src/codeobj/table.c src/codeobj/unit.c
-CODEOBJ_LIBS := -lmsgpackc -lzstd
+CODEOBJ_LIBS := -lmsgpackc -lzstd -lelf
 
 $(BUILD)/libhvcodeobj.a: $(call obj,$(CODEOBJ_SRCS))
 	@mkdir -p $(@D)

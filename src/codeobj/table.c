@@ -1,5 +1,5 @@
 /* table.c - growing, searching and freeing the public kernel table. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,29 +31,26 @@ bool co_table_ready(struct hv_co_table *t)
     return t->priv != NULL;
 }
 
-/* Double *cap until n + 1 elements of size sz fit; realloc *arr. */
-static bool reserve(void **arr, size_t *cap, size_t n, size_t sz)
+/* Element n of *arr (elements of size sz), zeroed, doubling *cap and
+ * reallocating *arr until it fits. NULL when it cannot grow. */
+static void *new_slot(void **arr, size_t *cap, size_t n, size_t sz)
 {
-    if (n < *cap)
-        return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    if (ncap > SIZE_MAX / sz || ncap > UINT32_MAX)
-        return false;
-    void *p = realloc(*arr, ncap * sz);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
+    if (n >= *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        if (ncap > SIZE_MAX / sz || ncap > UINT32_MAX)
+            return NULL;
+        void *p = realloc(*arr, ncap * sz);
+        if (!p)
+            return NULL;
+        *arr = p;
+        *cap = ncap;
+    }
+    return memset((char *)*arr + n * sz, 0, sz);
 }
 
 struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
 {
-    if (!reserve((void **)&t->kernels, &t->priv->kcap, t->nkernels, sizeof(*t->kernels)))
-        return NULL;
-    struct hv_co_kernel *k = &t->kernels[t->nkernels];
-    memset(k, 0, sizeof(*k));
-    return k;
+    return new_slot((void **)&t->kernels, &t->priv->kcap, t->nkernels, sizeof(*t->kernels));
 }
 
 bool co_table_index_kernel(struct hv_co_table *t, size_t k)
@@ -64,11 +61,7 @@ bool co_table_index_kernel(struct hv_co_table *t, size_t k)
 
 struct hv_co_object *co_table_new_object(struct hv_co_table *t)
 {
-    if (!reserve((void **)&t->objects, &t->priv->ocap, t->nobjects, sizeof(*t->objects)))
-        return NULL;
-    struct hv_co_object *o = &t->objects[t->nobjects];
-    memset(o, 0, sizeof(*o));
-    return o;
+    return new_slot((void **)&t->objects, &t->priv->ocap, t->nobjects, sizeof(*t->objects));
 }
 
 bool co_table_index_object(struct hv_co_table *t, size_t o)

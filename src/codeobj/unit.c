@@ -5,7 +5,7 @@
  * a failure in between rolls the kernels back. So every hv_co_object has a
  * usable kernel list and every kernel's `object` index is valid. */
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +39,13 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
         co_issue(c, err);
         return 0;
     }
-    len = co_elf_extent(&e);
+    /* All the ELF is needed for, read at once; desc points into p, not into
+     * libelf's memory. A missing note counts only for an object kept. */
+    const unsigned char *desc;
+    size_t dn;
+    len = e.extent;
+    err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &desc, &dn);
+    co_elf_close(&e);
 
     char procbuf[24];
     const char *proc = hv_co_proc_from_eflags(e.e_flags);
@@ -58,9 +64,6 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
         return len;
     }
 
-    const unsigned char *desc;
-    size_t dn;
-    err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &desc, &dn);
     if (err != HV_CO_OK) {
         co_issue(c, err);
         return len;

@@ -43,10 +43,11 @@ static size_t note_desc(const unsigned char *elf, size_t len, size_t *n)
 {
     struct co_elf e;
     const unsigned char *d = NULL;
-    if (co_elf_open(&e, elf, len) != HV_CO_OK ||
-        co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &d, n) != HV_CO_OK)
+    if (co_elf_open(&e, elf, len) != HV_CO_OK)
         return 0;
-    return (size_t)(d - elf);
+    enum hv_co_err err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &d, n);
+    co_elf_close(&e);
+    return err == HV_CO_OK ? (size_t)(d - elf) : 0;
 }
 
 static size_t find(const struct copy *c, size_t from, const char *s)
@@ -74,6 +75,9 @@ static void elf_damage(void)
     c = dup_fx("cl-gfx950.co");
     c.p[4] = 1; /* ELFCLASS32 */
     expect(c, HV_CO_ERR_ELF_NOT_AMDGPU, 0, "32-bit ELF");
+    c = dup_fx("cl-gfx950.co");
+    c.p[6] = 2; /* EI_VERSION: libelf knows only EV_CURRENT */
+    expect(c, HV_CO_ERR_ELF_NOT_AMDGPU, 0, "ELF identification of an unknown version");
     c = dup_fx("cl-gfx950.co");
     c.p[40] = 0xff, c.p[45] = 0x7f; /* e_shoff far away */
     expect(c, HV_CO_ERR_ELF_TRUNCATED, 0, "section table offset out of bounds");

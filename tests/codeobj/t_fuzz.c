@@ -36,8 +36,11 @@ static size_t hot_ranges(const unsigned char *img, size_t len, struct hot *h, si
         struct co_elf e;
         const unsigned char *d;
         size_t dn;
-        if (ob->owned || co_elf_open(&e, ob->elf, ob->len) != HV_CO_OK ||
-            co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &d, &dn) != HV_CO_OK)
+        if (ob->owned || co_elf_open(&e, ob->elf, ob->len) != HV_CO_OK)
+            continue;
+        enum hv_co_err err = co_elf_find_note(&e, "AMDGPU", CO_NT_AMDGPU_METADATA, &d, &dn);
+        co_elf_close(&e);
+        if (err != HV_CO_OK)
             continue;
         h[n].off = (size_t)(d - img);
         h[n].len = dn;

@@ -3,6 +3,7 @@
  * structure (objects, hashes, bytes), the compressed forms decoding to the
  * same table as the plain one, concatenation, options and lookups. */
 #include "check.h"
+#include "codeobj/kd.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -244,6 +245,34 @@ static void bare_elf(void)
     free(big);
 }
 
+/* A code object without section headers (a loader may strip them): the
+ * metadata note comes from the PT_NOTE segment, the extent from the
+ * program headers alone, and there is no symbol table for descriptors. */
+static void elf_without_sections(void)
+{
+    const struct fixture *f = fx("cl-gfx950.co");
+    unsigned char *p = malloc(f->len);
+    memcpy(p, f->data, f->len);
+    memset(p + 40, 0, 8); /* e_shoff */
+    memset(p + 60, 0, 4); /* e_shnum, e_shstrndx */
+    size_t len = hv_co_image_size(p, f->len);
+    struct hv_co_table a, b;
+    co_parse_fresh(&a, f->data, f->len, NULL);
+    int n = co_parse_fresh(&b, p, len, NULL);
+    bool same = n == 3 && b.nkernels == a.nkernels && co_errors_total(&b) == 0;
+    for (size_t k = 0; same && k < a.nkernels; k++)
+        same = strcmp(a.kernels[k].name, b.kernels[k].name) == 0 &&
+               a.kernels[k].nargs == b.kernels[k].nargs &&
+               a.kernels[k].kernarg_size == b.kernels[k].kernarg_size;
+    CHECK(len > 0 && len < f->len && same, "no section headers: kernels from the PT_NOTE segment");
+    struct hv_co_kd kd;
+    CHECK(b.nkernels && hv_co_read_kd(p, len, &b.kernels[0], &kd) == -ENOENT,
+          "no section headers: no symbol table, no kernel descriptor");
+    hv_co_table_free(&a);
+    hv_co_table_free(&b);
+    free(p);
+}
+
 static void concatenated_and_options(void)
 {
     const struct fixture *a = fx("hip.fatbin"), *b = fx("hip.ccob3"), *c = fx("hip22.ccob");
@@ -322,6 +351,7 @@ void t_parse(void)
     compressed_equals_plain("hip22.fatbin", "hip22.ccob");
     ccob_v1();
     bare_elf();
+    elf_without_sections();
     concatenated_and_options();
     names();
 }

@@ -16,7 +16,7 @@ cd "$root"
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 tmp=$(mktemp -d /tmp/hvrace.XXXXXX)
-# libhipvis.so and hipvis need libzstd / libmsgpackc; the device may lack
+# libhipvis.so and hipvis need libzstd / libmsgpackc / libelf; the device may lack
 # them: carried in .devlibs (see tests/gpu/run_all.sh).
 . "$root/tests/gpu/devlibs.sh"
 [ -n "$libpath" ] && export LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

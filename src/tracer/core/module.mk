@@ -18,7 +18,7 @@ INSTALL_LIBS += $(LIBHIPVIS)
 $(LIBHIPVIS): $$(call obj,$$(RECORD_SRCS) $$(PRELOAD_SRCS)) $(BUILD)/libhvformat.a $(BUILD)/libhvcodeobj.a
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(call obj,$(RECORD_SRCS) $(PRELOAD_SRCS)) $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a \
-	    $(LDFLAGS) -Wl,-z,defs -Wl,-soname,libhipvis.so -lzstd -lmsgpackc -ldl -lpthread
+	    $(LDFLAGS) -Wl,-z,defs -Wl,-soname,libhipvis.so -lzstd -lmsgpackc -lelf -ldl -lpthread
 
 # exec.c defines _exit/_Exit, which GCC otherwise treats as builtins whose
 # address cannot be taken.
