@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 void hv_co_table_init(struct hv_co_table *t)
 {
     memset(t, 0, sizeof(*t));
@@ -31,25 +33,10 @@ bool co_table_ready(struct hv_co_table *t)
     return t->priv != NULL;
 }
 
-/* Double *cap until n + 1 elements of size sz fit; realloc *arr. */
-static bool reserve(void **arr, size_t *cap, size_t n, size_t sz)
-{
-    if (n < *cap)
-        return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    if (ncap > SIZE_MAX / sz || ncap > UINT32_MAX)
-        return false;
-    void *p = realloc(*arr, ncap * sz);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
-}
-
 struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
 {
-    if (!reserve((void **)&t->kernels, &t->priv->kcap, t->nkernels, sizeof(*t->kernels)))
+    /* Kernels and objects are indexed by uint32_t (the lookup maps). */
+    if (!HV_GROW_UPTO(t->kernels, t->nkernels + 1, t->priv->kcap, 16, UINT32_MAX))
         return NULL;
     struct hv_co_kernel *k = &t->kernels[t->nkernels];
     memset(k, 0, sizeof(*k));
@@ -64,7 +51,7 @@ bool co_table_index_kernel(struct hv_co_table *t, size_t k)
 
 struct hv_co_object *co_table_new_object(struct hv_co_table *t)
 {
-    if (!reserve((void **)&t->objects, &t->priv->ocap, t->nobjects, sizeof(*t->objects)))
+    if (!HV_GROW_UPTO(t->objects, t->nobjects + 1, t->priv->ocap, 16, UINT32_MAX))
         return NULL;
     struct hv_co_object *o = &t->objects[t->nobjects];
     memset(o, 0, sizeof(*o));

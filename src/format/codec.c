@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "format/codec.h"
 #include "format/rec_layout.h"
 
@@ -76,14 +77,8 @@ size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, ui
         uint32_t k = e->nctx && key == e->last_key ? e->last_k : hv_u64map_get(&e->keys, key);
         int fresh = 0;
         if (k == HV_U64MAP_NONE && e->nctx < HV_CODEC_CTX_MAX) {
-            if (e->nctx == e->cap) {
-                uint32_t cap = e->cap ? e->cap * 2 : 64;
-                struct hv_codec_ctx *c = realloc(e->ctx, (size_t)cap * sizeof *c);
-                if (!c)
-                    return 0;
-                e->ctx = c;
-                e->cap = cap;
-            }
+            if (!HV_GROW(e->ctx, e->nctx, e->cap, 64))
+                return 0;
             if (hv_u64map_put(&e->keys, key, e->nctx) < 0)
                 return 0;
             k = e->nctx++;

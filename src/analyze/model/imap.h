@@ -32,6 +32,7 @@ struct hv_imap {
     struct hv_imap_node *nodes;  /* nodes[0] is the nil sentinel */
     unsigned char *vals;         /* val_size bytes per node, same index */
     size_t val_size;
+    size_t vals_cap;             /* bytes allocated at vals */
     uint32_t cap, used;          /* slots allocated / ever handed out */
     uint32_t free_list;          /* chained through .left */
     uint32_t root;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/core/tracer.h"
 
@@ -112,14 +113,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *ctx)
     load_extent(info, &lo, &hi);
     if (hi <= lo)
         return 0;
-    if (c->n == c->cap) {
-        uint32_t ncap = c->cap ? c->cap * 2 : 64;
-        struct module *nm = realloc(c->m, ncap * sizeof *nm);
-        if (!nm)
-            return 1;
-        c->m = nm;
-        c->cap = ncap;
-    }
+    if (!HV_GROW(c->m, c->n, c->cap, 64))
+        return 1;
     char exe[4096];
     const char *path = info->dlpi_name;
     if (!path || !*path) {   /* the main program */
