@@ -17,8 +17,8 @@ void hv_co_table_free(struct hv_co_table *t)
         return;
     if (t->priv) {
         co_arena_free(&t->priv->arena);
-        co_index_free(&t->priv->by_name);
-        co_index_free(&t->priv->by_hash);
+        hv_u64map_free(&t->priv->by_name);
+        hv_u64map_free(&t->priv->by_hash);
         free(t->priv);
     }
     free(t->kernels);
@@ -46,7 +46,7 @@ struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
 bool co_table_index_kernel(struct hv_co_table *t, size_t k)
 {
     const char *name = t->kernels[k].name;
-    return co_index_add(&t->priv->by_name, hv_co_hash64(name, strlen(name)), (uint32_t)k);
+    return hv_u64map_add(&t->priv->by_name, hv_co_hash64(name, strlen(name)), (uint32_t)k) == 0;
 }
 
 struct hv_co_object *co_table_new_object(struct hv_co_table *t)
@@ -60,7 +60,7 @@ struct hv_co_object *co_table_new_object(struct hv_co_table *t)
 
 bool co_table_index_object(struct hv_co_table *t, size_t o)
 {
-    return co_index_add(&t->priv->by_hash, t->objects[o].hash, (uint32_t)o);
+    return hv_u64map_add(&t->priv->by_hash, t->objects[o].hash, (uint32_t)o) == 0;
 }
 
 void co_issue(struct co_ctx *c, enum hv_co_err e)
@@ -87,9 +87,10 @@ static const struct hv_co_kernel *find(const struct hv_co_table *t, const char *
     if (!t || !t->priv || !name)
         return NULL;
     const struct hv_co_kernel *best = NULL;
+    uint64_t key = hv_co_hash64(name, strlen(name));
     size_t pos = 0;
     uint32_t k;
-    while (co_index_next(&t->priv->by_name, hv_co_hash64(name, strlen(name)), &pos, &k)) {
+    while ((k = hv_u64map_next(&t->priv->by_name, key, &pos)) != HV_U64MAP_NONE) {
         if (k >= t->nkernels)
             continue; /* left by a rolled-back object */
         const struct hv_co_kernel *cand = &t->kernels[k];
@@ -119,7 +120,7 @@ long hv_co_find_object(const struct hv_co_table *t, uint64_t hash)
     size_t pos = 0;
     uint32_t o;
     long best = -1;
-    while (co_index_next(&t->priv->by_hash, hash, &pos, &o))
+    while ((o = hv_u64map_next(&t->priv->by_hash, hash, &pos)) != HV_U64MAP_NONE)
         if (o < t->nobjects && t->objects[o].hash == hash && (best < 0 || (long)o < best))
             best = (long)o;
     return best;
