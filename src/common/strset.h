@@ -26,6 +26,8 @@ static inline uint64_t hv_str_hash(const char *s)
     return h;
 }
 
+/* The index of s's copy; HV_U64MAP_NONE when s is not in the set. */
+uint32_t hv_strset_find(const struct hv_strset *set, const char *s);
 /* The index of s's copy, added when s is new; HV_U64MAP_NONE out of memory. */
 uint32_t hv_strset_intern(struct hv_strset *set, const char *s);
 void hv_strset_free(struct hv_strset *set);

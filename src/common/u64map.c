@@ -16,6 +16,13 @@ void hv_u64map_free(struct hv_u64map *m)
     hv_u64map_init(m);
 }
 
+void hv_u64map_clear(struct hv_u64map *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        m->slots[i].val = HV_U64MAP_NONE;
+    m->count = 0;
+}
+
 static size_t home(const struct hv_u64map *m, uint64_t key)
 {
     return (size_t)hv_mix64(key) & (m->cap - 1);

@@ -50,6 +50,9 @@ static inline uint64_t hv_mix64(uint64_t x)
 
 void hv_u64map_init(struct hv_u64map *m);
 void hv_u64map_free(struct hv_u64map *m);
+/* Empties the map and keeps its memory: no allocation, no lock, so a fork
+ * child may start over with it. */
+void hv_u64map_clear(struct hv_u64map *m);
 /* The probe past a key's home slot (u64map.c). */
 uint32_t hv_u64map_probe(const struct hv_u64map *m, uint64_t key);
 /* Value of key, or HV_U64MAP_NONE. The home slot is looked at inline: at a
