@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 #include "common/grow.h"
 
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */

@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 #include "common/grow.h"
 
 /* Pseudo-event handle of a signal address: user addresses are below 2^63,

@@ -4,7 +4,7 @@
  * must survive the table growing (kernels[] is realloc'ed), so they live in
  * blocks that are only ever freed together. Large requests (a decompressed
  * bundle, a copied ELF) get a block of their own. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 #include <string.h>

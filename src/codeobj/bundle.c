@@ -6,7 +6,7 @@
  *   entry bytes at bundle + offset
  * Ids look like "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-" or
  * "host-x86_64-unknown-linux-gnu-" (the host entry is empty). */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * the MD5 of the uncompressed bytes (not checked: zstd verifies its own
  * content size, and our own XXH64 keys the code objects). The payload is a
  * plain bundle. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* elf.c - ELF64 little-endian reader for AMDGPU code objects.
  * Field offsets are the ELF64 gABI layout; see elf.h for the why. */
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <string.h>
 

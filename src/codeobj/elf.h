@@ -4,8 +4,8 @@
  * and address-to-file-offset mapping (for kernel descriptors and code).
  * Every table the header points at is validated on open, so later lookups
  * only check the entries they read. */
-#ifndef HIPVIS_CODEOBJ_ELF_H
-#define HIPVIS_CODEOBJ_ELF_H
+#ifndef HV_CODEOBJ_ELF_H
+#define HV_CODEOBJ_ELF_H
 
 #include "codeobj/codeobj.h"
 

@@ -4,7 +4,7 @@
  * .hip_fatbin section of a loaded object, so the loaded segment that holds
  * it is a hard bound: we never read past the end of mapped memory even when
  * the bundle header is garbage. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <errno.h>
 #include <link.h>

@@ -1,7 +1,7 @@
 /* flow.h - the taint dataflow behind scalar.c, fed one parsed instruction
  * at a time. Separate from the LLVM glue so it is plain C over co_insn. */
-#ifndef HIPVIS_CODEOBJ_FLOW_H
-#define HIPVIS_CODEOBJ_FLOW_H
+#ifndef HV_CODEOBJ_FLOW_H
+#define HV_CODEOBJ_FLOW_H
 
 #include "codeobj/insn.h"
 #include "codeobj/scalar.h"

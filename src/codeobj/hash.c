@@ -11,6 +11,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 uint64_t hv_co_hash64(const void *data, size_t len) { return XXH64(data, len, 0); }

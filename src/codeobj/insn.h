@@ -6,8 +6,8 @@
  * operands separated by ", " at bracket depth 0, modifiers after the last
  * operand separated by spaces ("offset:16 sc0"). No LLVM needed here, so
  * this parser is tested on its own. */
-#ifndef HIPVIS_CODEOBJ_INSN_H
-#define HIPVIS_CODEOBJ_INSN_H
+#ifndef HV_CODEOBJ_INSN_H
+#define HV_CODEOBJ_INSN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* kd.c - decode a kernel descriptor and locate the kernel's code. */
 #include "codeobj/kd.h"
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <errno.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * particular the pair holding the kernarg segment pointer, which is where
  * every kernel argument is read from. Layout: LLVM AMDGPUUsage, "Kernel
  * Descriptor"; llvm/Support/AMDHSAKernelDescriptor.h. No LLVM needed. */
-#ifndef HIPVIS_CODEOBJ_KD_H
-#define HIPVIS_CODEOBJ_KD_H
+#ifndef HV_CODEOBJ_KD_H
+#define HV_CODEOBJ_KD_H
 
 #include "codeobj/codeobj.h"
 

@@ -4,7 +4,7 @@
  * uses are read; unknown keys are ignored so newer compilers keep working.
  * A kernel missing something we rely on is skipped (counted), never
  * half-filled: a wrong argument table would mislabel buffers later. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <msgpack.h>
 #include <string.h>

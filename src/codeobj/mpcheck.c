@@ -7,7 +7,7 @@
  * element needs at least one byte, so we walk the headers and refuse any
  * blob whose outstanding element count exceeds the bytes left. That bounds
  * msgpack-c's allocations to a small multiple of the blob size. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 static uint64_t be(const unsigned char *p, unsigned n)
 {

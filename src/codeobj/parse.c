@@ -6,7 +6,7 @@
  * first unit is counted once and ends the walk: guessing resynchronisation
  * points in garbage would only invent objects. */
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <errno.h>
 #include <string.h>

@@ -38,8 +38,8 @@
  *    tool for code objects the tracer captured from real loads, not for
  *    hostile input inside a traced process (libhvcodeobj.a is that).
  * Built only when LLVM (llvm-config-22) is available: HAVE_LLVM=1. */
-#ifndef HIPVIS_CODEOBJ_SCALAR_H
-#define HIPVIS_CODEOBJ_SCALAR_H
+#ifndef HV_CODEOBJ_SCALAR_H
+#define HV_CODEOBJ_SCALAR_H
 
 #include "codeobj/codeobj.h"
 #include "codeobj/kd.h"

@@ -1,5 +1,5 @@
 /* table.c - growing, searching and freeing the public kernel table. */
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdlib.h>
 #include <string.h>

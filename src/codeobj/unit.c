@@ -5,7 +5,7 @@
  * a failure in between rolls the kernels back. So every hv_co_object has a
  * usable kernel list and every kernel's `object` index is valid. */
 #include "codeobj/elf.h"
-#include "codeobj/internal.h"
+#include "codeobj/codeobj_int.h"
 
 #include <stdio.h>
 #include <string.h>

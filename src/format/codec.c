@@ -1,5 +1,5 @@
 /*
- * Format v2 chunk codec (codec.h).
+ * Format v2 chunk codec (codec_int.h).
  *
  * Per record:   varint  v = 2 * k + literal
  *   k = 0            no context (more than HV_CODEC_CTX_MAX keys in the chunk)
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "common/grow.h"
-#include "format/codec.h"
+#include "format/codec_int.h"
 #include "format/rec_layout.h"
 
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)

@@ -1,5 +1,5 @@
 /*
- * Merging per-thread sequences (reader_merge.h).
+ * Merging per-thread sequences (reader_merge_int.h).
  *
  * Push side, in file order: a thread's records reach the file in the order
  * the thread made them (each thread has its own ring, drained FIFO), so the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/grow.h"
-#include "format/reader_merge.h"
+#include "format/reader_merge_int.h"
 
 #define RECENT_MIN 64u
 

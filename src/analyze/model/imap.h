@@ -15,8 +15,8 @@
  *
  * Pointers returned into values are valid until the next mutation.
  */
-#ifndef HV_ANALYZE_IMAP_H
-#define HV_ANALYZE_IMAP_H
+#ifndef HV_ANALYZE_MODEL_IMAP_H
+#define HV_ANALYZE_MODEL_IMAP_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * Every reader of image bytes goes through co_in() before touching them:
  * the image is hostile until proven otherwise, and offsets read from it are
  * 64-bit values that can wrap a size_t addition. */
-#ifndef HIPVIS_CODEOBJ_INTERNAL_H
-#define HIPVIS_CODEOBJ_INTERNAL_H
+#ifndef HV_CODEOBJ_CODEOBJ_INT_H
+#define HV_CODEOBJ_CODEOBJ_INT_H
 
 #include "codeobj/codeobj.h"
 
