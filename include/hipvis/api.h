@@ -11,8 +11,8 @@
  * Rows are X-macros so that the id enum, the name table and the op table are
  * generated from one list and cannot drift apart.
  */
-#ifndef HIPVIS_API_H
-#define HIPVIS_API_H
+#ifndef HV_HIPVIS_API_H
+#define HV_HIPVIS_API_H
 
 #include <stdint.h>
 

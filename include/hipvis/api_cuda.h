@@ -9,8 +9,8 @@
  * (`_v2`, `_ptsz`, `_ptds`) are rows of their own: cuda.h maps the public
  * names onto them (cuMemcpyHtoDAsync -> cuMemcpyHtoDAsync_v2[_ptsz]).
  */
-#ifndef HIPVIS_API_CUDA_H
-#define HIPVIS_API_CUDA_H
+#ifndef HV_HIPVIS_API_CUDA_H
+#define HV_HIPVIS_API_CUDA_H
 
 /* copies and memsets */
 #define HV_CUDART_COPY(X)                                                     \

@@ -21,8 +21,8 @@
  * and run it under LD_PRELOAD=libhipvis.so (or `hipvis run`). Define
  * HIPVIS_STRONG before the include to link -lhipvis directly instead.
  */
-#ifndef HIPVIS_HIPVIS_H
-#define HIPVIS_HIPVIS_H
+#ifndef HV_HIPVIS_HIPVIS_H
+#define HV_HIPVIS_HIPVIS_H
 
 #include <stddef.h>
 

@@ -6,8 +6,8 @@
  * The reader streams: memory is one decompressed chunk plus the reorder
  * window, independent of trace length.
  */
-#ifndef HIPVIS_READER_H
-#define HIPVIS_READER_H
+#ifndef HV_HIPVIS_READER_H
+#define HV_HIPVIS_READER_H
 
 #include <stdint.h>
 #include <stdio.h>

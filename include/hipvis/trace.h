@@ -12,8 +12,8 @@
  * grows); readers use `size` to skip what they do not know and zero-fill
  * what an older writer did not write. New record types get new numbers.
  */
-#ifndef HIPVIS_TRACE_H
-#define HIPVIS_TRACE_H
+#ifndef HV_HIPVIS_TRACE_H
+#define HV_HIPVIS_TRACE_H
 
 #include <stddef.h>
 #include <stdint.h>

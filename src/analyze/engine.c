@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/grow.h"
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 
 const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
 {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 
 /* The per-call path, inlined whole into hv_engine_feed_batch's loop: a
  * record then costs no call and no register saves. The loop is too big for

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 #include "common/grow.h"
 
 #define MEMO_MAX_ENTRIES (1u << 20)  /* then start over: bounded memory, only speed is lost */
@@ -79,14 +79,8 @@ static void memo_reset(struct hv_engine *e)
 
 static int memo_push_group(struct hv_engine *e, uint32_t g)
 {
-    if (e->nmemo_groups == e->capmemo_groups) {
-        size_t ncap = e->capmemo_groups ? e->capmemo_groups * 2 : 256;
-        uint32_t *ng = realloc(e->memo_groups, ncap * sizeof *ng);
-        if (!ng)
-            return -1;
-        e->memo_groups = ng;
-        e->capmemo_groups = ncap;
-    }
+    if (!HV_GROW(e->memo_groups, e->nmemo_groups, e->capmemo_groups, 256))
+        return -1;
     e->memo_groups[e->nmemo_groups++] = g;
     return 0;
 }
@@ -182,17 +176,8 @@ struct hv_join_cache {
 static struct hv_jc_seg *jc_seg(struct hv_engine *e, const struct hv_replay_ctx *rp, uint32_t ord,
                                 const struct hv_imap_seg *s)
 {
-    if (rp->exec >= e->capjc) {
-        uint32_t ncap = e->capjc ? e->capjc : 8;
-        while (ncap <= rp->exec)
-            ncap *= 2;
-        struct hv_join_cache *n = realloc(e->jc, (size_t)ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        memset(n + e->capjc, 0, (size_t)(ncap - e->capjc) * sizeof *n);  /* hi 0: matches no segment */
-        e->jc = n;
-        e->capjc = ncap;
-    }
+    if (!HV_GROW_ZERO(e->jc, (size_t)rp->exec + 1, e->capjc, 8))  /* hi 0: matches no segment */
+        return NULL;
     struct hv_jc_seg *c = &e->jc[rp->exec].seg[ord];
     const struct hv_writer *w = s->val;
     if (c->lo != s->lo || c->hi != s->hi || c->wsite != w->site || c->rpsite != rp->site || c->gen != e->memo_gen) {

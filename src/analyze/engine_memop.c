@@ -14,7 +14,8 @@
  */
 #include <stdlib.h>
 
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
+#include "common/grow.h"
 
 /* Pseudo-event handle of a signal address: user addresses are below 2^63,
  * event handles are pointers, so the top bit keeps the two apart. */
@@ -53,17 +54,7 @@ void hv_engine_memop(struct hv_engine *e, const struct hv_call *c, uint32_t s)
         w.bytes = a->size;
         hv_engine_write(e, a->addr, a->addr + a->size, &w);
         if (i == HV_U64MAP_NONE) {
-            if (e->nsig == e->capsig) {
-                uint32_t ncap = e->capsig ? e->capsig * 2 : 16;
-                struct hv_signal *ns = realloc(e->sig, ncap * sizeof *ns);
-                if (!ns) {
-                    m->oom = 1;
-                    return;
-                }
-                e->sig = ns;
-                e->capsig = ncap;
-            }
-            if (hv_u64map_put(&e->sig_ix, a->addr, e->nsig) != 0) {
+            if (!HV_GROW(e->sig, e->nsig, e->capsig, 16) || hv_u64map_put(&e->sig_ix, a->addr, e->nsig) != 0) {
                 m->oom = 1;
                 return;
             }

@@ -16,7 +16,7 @@
  * eager launch is one record with a few arguments, so the cost is
  * O(args x segments in range x log W).
  */
-#include "analyze/engine_priv.h"
+#include "analyze/engine_int.h"
 
 void hv_engine_eager_reads(struct hv_engine *e, const struct hv_kargs *k, const struct hv_karg *args)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/u64map.h"
+#include "common/grow.h"
 
 static const char *const sev_names[] = {"none", "info", "warning", "error"};
 
@@ -43,63 +43,18 @@ void hv_findings_free(struct hv_findings *s)
     for (size_t i = 0; i < s->ngroups; i++)
         free(s->groups[i].occ);
     free(s->groups);
-    free(s->index);
+    hv_u64map_free(&s->index);
     for (size_t i = 0; i < s->ntraces; i++)
         free(s->traces[i].path);
     free(s->traces);
-    for (size_t i = 0; i < s->capstrings; i++)
-        free(s->strings[i]);
-    free(s->strings);
+    hv_strset_free(&s->strings);
     hv_findings_init(s);
-}
-
-/* ---- string interning: an open-addressing set of owned copies ---- */
-
-static uint64_t str_hash(const char *p)
-{
-    uint64_t h = 0xcbf29ce484222325ull;  /* FNV-1a */
-    for (; *p; p++)
-        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-    return h;
-}
-
-static int strings_grow(struct hv_findings *s)
-{
-    size_t ncap = s->capstrings ? s->capstrings * 2 : 64;
-    char **ns = calloc(ncap, sizeof *ns);
-    if (!ns)
-        return -1;
-    for (size_t i = 0; i < s->capstrings; i++) {
-        char *str = s->strings[i];
-        if (!str)
-            continue;
-        size_t j = str_hash(str) & (ncap - 1);
-        while (ns[j])
-            j = (j + 1) & (ncap - 1);
-        ns[j] = str;
-    }
-    free(s->strings);
-    s->strings = ns;
-    s->capstrings = ncap;
-    return 0;
 }
 
 const char *hv_findings_intern(struct hv_findings *s, const char *str)
 {
-    if (!str)
-        return NULL;
-    if ((s->nstrings + 1) * 2 > s->capstrings && strings_grow(s) != 0)
-        return NULL;
-    size_t j = str_hash(str) & (s->capstrings - 1);
-    for (; s->strings[j]; j = (j + 1) & (s->capstrings - 1))
-        if (strcmp(s->strings[j], str) == 0)
-            return s->strings[j];
-    char *copy = strdup(str);
-    if (!copy)
-        return NULL;
-    s->strings[j] = copy;
-    s->nstrings++;
-    return copy;
+    uint32_t i = str ? hv_strset_intern(&s->strings, str) : HV_U64MAP_NONE;
+    return i == HV_U64MAP_NONE ? NULL : s->strings.v[i];
 }
 
 /* ---- grouping ---- */
@@ -117,7 +72,7 @@ static uint64_t key_hash(const struct hv_finding *f)
     ALL_KEY(HASH_FIELD)
 #undef HASH_FIELD
     if (f->note)
-        h = hv_mix64(h ^ str_hash(f->note));
+        h = hv_mix64(h ^ hv_str_hash(f->note));
     return h;
 }
 
@@ -132,24 +87,6 @@ static int key_equal(const struct hv_finding *x, const struct hv_finding *y)
     return strcmp(x->note, y->note) == 0;
 }
 
-static int index_grow(struct hv_findings *s)
-{
-    size_t ncap = s->index_cap ? s->index_cap * 2 : 64;
-    uint32_t *ni = calloc(ncap, sizeof *ni);
-    if (!ni)
-        return -1;
-    for (size_t g = 0; g < s->ngroups; g++) {
-        size_t j = s->groups[g].hash & (ncap - 1);
-        while (ni[j])
-            j = (j + 1) & (ncap - 1);
-        ni[j] = (uint32_t)g + 1;
-    }
-    free(s->index);
-    s->index = ni;
-    s->index_cap = ncap;
-    return 0;
-}
-
 static void intern_side(struct hv_findings *s, struct hv_fside *side)
 {
     side->name = hv_findings_intern(s, side->name);
@@ -157,14 +94,8 @@ static void intern_side(struct hv_findings *s, struct hv_fside *side)
 
 static struct hv_group *new_group(struct hv_findings *s, const struct hv_finding *f, uint64_t h)
 {
-    if (s->ngroups == s->capgroups) {
-        size_t ncap = s->capgroups ? s->capgroups * 2 : 16;
-        struct hv_group *ng = realloc(s->groups, ncap * sizeof *ng);
-        if (!ng)
-            return NULL;
-        s->groups = ng;
-        s->capgroups = ncap;
-    }
+    if (!HV_GROW(s->groups, s->ngroups, s->capgroups, 16) || hv_u64map_add(&s->index, h, (uint32_t)s->ngroups) != 0)
+        return NULL;
     struct hv_group *g = &s->groups[s->ngroups++];
     memset(g, 0, sizeof *g);
     g->f = *f;
@@ -172,7 +103,6 @@ static struct hv_group *new_group(struct hv_findings *s, const struct hv_finding
     intern_side(s, &g->f.b);
     g->f.note = hv_findings_intern(s, f->note);
     g->f.detail = hv_findings_intern(s, f->detail);
-    g->hash = h;
     return g;
 }
 
@@ -185,14 +115,8 @@ static void count(struct hv_findings *s, struct hv_group *g, uint64_t a_seq, uin
     s->total++;
     if (!s->keep_all)
         return;
-    if (g->nocc + 2 > g->capocc) {
-        size_t ncap = g->capocc ? g->capocc * 2 : 16;
-        uint64_t *no = realloc(g->occ, ncap * sizeof *no);
-        if (!no)
-            return;
-        g->occ = no;
-        g->capocc = ncap;
-    }
+    if (!HV_GROW_TO(g->occ, g->nocc + 2, g->capocc, 16))
+        return;
     g->occ[g->nocc++] = a_seq;
     g->occ[g->nocc++] = b_seq;
 }
@@ -204,24 +128,17 @@ static uint64_t exposed_seq(const struct hv_finding *f)
 
 const struct hv_group *hv_findings_add(struct hv_findings *s, const struct hv_finding *f)
 {
-    if ((s->ngroups + 1) * 2 > s->index_cap && index_grow(s) != 0)
-        return NULL;
     uint64_t h = key_hash(f);
-    size_t j = h & (s->index_cap - 1);
     struct hv_group *g = NULL;
-    for (; s->index[j]; j = (j + 1) & (s->index_cap - 1)) {
-        struct hv_group *c = &s->groups[s->index[j] - 1];
-        if (c->hash == h && key_equal(&c->f, f)) {
-            g = c;
-            break;
-        }
-    }
+    size_t pos = 0;
+    for (uint32_t i; !g && (i = hv_u64map_next(&s->index, h, &pos)) != HV_U64MAP_NONE;)
+        if (key_equal(&s->groups[i].f, f))
+            g = &s->groups[i];
     int is_new = 0;
     if (!g) {
         g = new_group(s, f, h);
         if (!g)
             return NULL;
-        s->index[j] = (uint32_t)s->ngroups;
         g->first_seq = exposed_seq(f);
         is_new = 1;
     }
@@ -346,24 +263,21 @@ size_t hv_findings_bugs(const struct hv_group **sorted, size_t n, struct hv_bug 
     hv_u64map_init(&map);
     size_t nb = 0;
     int ok = bug_of && first && members && order && keys;
-    /* Assign each group its bug (open addressing on the bug hash: a
-     * colliding, different bug moves to the next key). */
+    /* Assign each group its bug (by the bug's hash; a colliding, different
+     * bug is another entry under the same hash). */
     for (size_t i = 0; ok && i < n; i++) {
         uint64_t h = bug_hash(&sorted[i]->f);
-        for (;;) {
-            uint32_t b = hv_u64map_get(&map, h);
-            if (b == HV_U64MAP_NONE) {
-                first[nb] = i;
-                bug_of[i] = (uint32_t)nb;
-                ok = hv_u64map_put(&map, h, (uint32_t)nb++) == 0;
-                break;
-            }
-            if (bug_equal(&sorted[first[b]]->f, &sorted[i]->f)) {
-                bug_of[i] = b;
-                break;
-            }
-            h++;
+        size_t pos = 0;
+        uint32_t b;
+        while ((b = hv_u64map_next(&map, h, &pos)) != HV_U64MAP_NONE &&
+               !bug_equal(&sorted[first[b]]->f, &sorted[i]->f))
+            ;
+        if (b == HV_U64MAP_NONE) {
+            first[nb] = i;
+            b = (uint32_t)nb++;
+            ok = hv_u64map_add(&map, h, b) == 0;
         }
+        bug_of[i] = b;
     }
     struct hv_bug *v = ok ? calloc(nb + 1, sizeof *v) : NULL;
     if (!v) {
@@ -409,14 +323,8 @@ out:
 
 int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *t)
 {
-    if (s->ntraces == s->captraces) {
-        size_t ncap = s->captraces ? s->captraces * 2 : 4;
-        struct hv_trace_summary *nt = realloc(s->traces, ncap * sizeof *nt);
-        if (!nt)
-            return -1;
-        s->traces = nt;
-        s->captraces = ncap;
-    }
+    if (!HV_GROW(s->traces, s->ntraces, s->captraces, 4))
+        return -1;
     struct hv_trace_summary *d = &s->traces[s->ntraces];
     *d = *t;
     d->path = t->path ? strdup(t->path) : NULL;

@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/strset.h"
+#include "common/u64map.h"
+
 enum hv_severity { HV_SEV_NONE = 0, HV_SEV_INFO = 1, HV_SEV_WARNING = 2, HV_SEV_ERROR = 3 };
 
 const char *hv_severity_name(int sev);
@@ -92,7 +95,6 @@ struct hv_group {
     uint64_t count;
     uint64_t first_seq, last_seq;  /* of the exposed op (b.seq, or a.seq when b is empty) */
     uint64_t last_a_seq;
-    uint64_t hash;
     uint64_t *occ;           /* with keep_all: (a.seq, b.seq) per occurrence */
     size_t nocc, capocc;
 };
@@ -136,12 +138,10 @@ typedef void (*hv_finding_observer)(void *ctx, const struct hv_finding *f, const
 struct hv_findings {
     struct hv_group *groups;
     size_t ngroups, capgroups;
-    uint32_t *index;         /* open addressing over group indexes+1, 0 empty */
-    size_t index_cap;
+    struct hv_u64map index;  /* hash of a group's key -> group index */
     struct hv_trace_summary *traces;
     size_t ntraces, captraces;
-    char **strings;          /* interned strings (set) */
-    size_t nstrings, capstrings;
+    struct hv_strset strings;   /* interned strings */
     int keep_all;
     hv_finding_observer observer;
     void *observer_ctx;

@@ -20,8 +20,8 @@
  *   if (rc != HV_CLI_OK) return rc == HV_CLI_EXIT ? 0 : 2;
  *   // operands: argv[first .. argc-1] (getopt moves them behind the options)
  */
-#ifndef HIPVIS_CLI_H
-#define HIPVIS_CLI_H
+#ifndef HV_CLI_CLI_H
+#define HV_CLI_CLI_H
 
 #include <stdint.h>
 #include <stdio.h>

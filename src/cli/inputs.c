@@ -11,17 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+
 static int add_error(struct hv_inputs *in, const char *prog, const char *name, const char *what)
 {
     fprintf(stderr, "%s: %s: %s\n", prog, name, what);
-    if (in->nerr == in->caperr) {
-        size_t cap = in->caperr ? 2 * in->caperr : 4;
-        struct hv_input_error *e = realloc(in->err, cap * sizeof *e);
-        if (!e)
-            return -1;
-        in->err = e;
-        in->caperr = cap;
-    }
+    if (!HV_GROW(in->err, in->nerr, in->caperr, 4))
+        return -1;
     in->err[in->nerr].name = strdup(name);
     in->err[in->nerr].what = strdup(what);
     in->nerr++;
@@ -30,14 +26,8 @@ static int add_error(struct hv_inputs *in, const char *prog, const char *name, c
 
 static int push(struct hv_inputs *in, const char *path, const char *name, int is_tmp)
 {
-    if (in->n == in->cap) {
-        size_t cap = in->cap ? 2 * in->cap : 8;
-        struct hv_input *v = realloc(in->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        in->v = v;
-        in->cap = cap;
-    }
+    if (!HV_GROW(in->v, in->n, in->cap, 8))
+        return -1;
     struct hv_input *x = &in->v[in->n];
     x->path = strdup(path);
     x->name = strdup(name);
@@ -89,13 +79,8 @@ static int walk(struct hv_inputs *in, const char *dir, const char *prog, int dep
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
             continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **v = realloc(names, cap * sizeof *v);
-            if (!v)
-                break;
-            names = v;
-        }
+        if (!HV_GROW(names, n, cap, 16))
+            break;
         names[n] = strdup(e->d_name);
         if (names[n])
             n++;

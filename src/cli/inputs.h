@@ -4,8 +4,8 @@
  * file first, so that every pass over the trace — analysis, stacks, value
  * search — can read it again).
  */
-#ifndef HIPVIS_CLI_INPUTS_H
-#define HIPVIS_CLI_INPUTS_H
+#ifndef HV_CLI_INPUTS_H
+#define HV_CLI_INPUTS_H
 
 #include <stddef.h>
 

@@ -20,8 +20,8 @@
  * kernel) is skipped, its reason counted in table->errors[] and the rest of
  * the image is still decoded. The table is not locked; callers serialise.
  */
-#ifndef HV_CODEOBJ_H
-#define HV_CODEOBJ_H
+#ifndef HV_CODEOBJ_CODEOBJ_H
+#define HV_CODEOBJ_CODEOBJ_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,14 +3,16 @@
  * Every reader of image bytes goes through co_in() before touching them:
  * the image is hostile until proven otherwise, and offsets read from it are
  * 64-bit values that can wrap a size_t addition. */
-#ifndef HV_CODEOBJ_INT_H
-#define HV_CODEOBJ_INT_H
+#ifndef HV_CODEOBJ_CODEOBJ_INT_H
+#define HV_CODEOBJ_CODEOBJ_INT_H
 
 #include "codeobj/codeobj.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/u64map.h"
 
 /* [off, off + n) lies inside a buffer of len bytes, without overflow. */
 static inline bool co_in(size_t len, uint64_t off, uint64_t n)
@@ -42,23 +44,14 @@ void *co_arena_alloc(struct co_arena *a, size_t n); /* zeroed, 8-aligned */
 const char *co_arena_strndup(struct co_arena *a, const char *s, size_t n);
 void co_arena_free(struct co_arena *a);
 
-/* ---- index.c: u64 key -> list of u32 values (open addressing) ------------ */
-struct co_index {
-    uint64_t *keys;
-    uint32_t *vals; /* value + 1; 0 marks an empty slot */
-    size_t cap, n;
-};
-bool co_index_add(struct co_index *ix, uint64_t key, uint32_t val);
-/* Iterate values stored under key: start with *pos = 0; returns false when
- * exhausted. Other keys may share a slot run, so callers recheck identity. */
-bool co_index_next(const struct co_index *ix, uint64_t key, size_t *pos, uint32_t *val);
-void co_index_free(struct co_index *ix);
-
 /* ---- table.c: growing the public table ---------------------------------- */
 struct hv_co_priv {
     struct co_arena arena;     /* strings, arg arrays, copied/decompressed ELFs */
-    struct co_index by_name;   /* hv_co_hash64(name) -> kernel index */
-    struct co_index by_hash;   /* object hash -> object index */
+    /* Keys are hashes (several entries may share one): a lookup confirms
+     * the entry. By name: every hipModuleGetFunction and
+     * __hipRegisterFunction asks, and a framework registers ~10^5 kernels. */
+    struct hv_u64map by_name;  /* hv_co_hash64(name) -> kernel index */
+    struct hv_u64map by_hash;  /* object hash -> object index */
     size_t kcap, ocap;
 };
 bool co_table_ready(struct hv_co_table *t);

@@ -1,16 +1,17 @@
 # src/codeobj: AMDGPU code-object parsing (bundles, CCOB, ELF via libelf, msgpack).
 #
-# libhvcodeobj.a: pure C library for the preload library and the analyzer.
-#   Link: $(BUILD)/libhvcodeobj.a $(CODEOBJ_LIBS)
+# libhvcodeobj.a: pure C library for the preload library and the analyzer;
+#   its lookups use the common hash map (src/common, in libhvformat.a).
+#   Link: $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a $(CODEOBJ_LIBS)
 # libhvcodeobj-scalar.a: scalar-vs-vector classification of pointer
 #   arguments through LLVM's disassembler. Analyzer only (it loads
 #   libLLVM, which has no business inside a traced process, with dlopen on
 #   first use), and only when llvm-config-22 exists: HAVE_LLVM=1.
 #   Link: $(BUILD)/libhvcodeobj-scalar.a $(BUILD)/libhvcodeobj.a
-#         $(CODEOBJ_SCALAR_LIBS) $(CODEOBJ_LIBS)
+#         $(BUILD)/libhvformat.a $(CODEOBJ_SCALAR_LIBS) $(CODEOBJ_LIBS)
 CODEOBJ_SRCS += src/codeobj/arena.c src/codeobj/bundle.c src/codeobj/ccob.c \
                 src/codeobj/elf.c src/codeobj/err.c src/codeobj/fatbin.c \
-                src/codeobj/hash.c src/codeobj/index.c src/codeobj/kd.c \
+                src/codeobj/hash.c src/codeobj/kd.c \
                 src/codeobj/mach.c src/codeobj/meta.c src/codeobj/mpcheck.c \
                 src/codeobj/parse.c src/codeobj/table.c src/codeobj/unit.c
 CODEOBJ_LIBS := -lmsgpackc -lzstd -lelf

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 void hv_co_table_init(struct hv_co_table *t)
 {
     memset(t, 0, sizeof(*t));
@@ -15,8 +17,8 @@ void hv_co_table_free(struct hv_co_table *t)
         return;
     if (t->priv) {
         co_arena_free(&t->priv->arena);
-        co_index_free(&t->priv->by_name);
-        co_index_free(&t->priv->by_hash);
+        hv_u64map_free(&t->priv->by_name);
+        hv_u64map_free(&t->priv->by_hash);
         free(t->priv);
     }
     free(t->kernels);
@@ -31,42 +33,34 @@ bool co_table_ready(struct hv_co_table *t)
     return t->priv != NULL;
 }
 
-/* Element n of *arr (elements of size sz), zeroed, doubling *cap and
- * reallocating *arr until it fits. NULL when it cannot grow. */
-static void *new_slot(void **arr, size_t *cap, size_t n, size_t sz)
-{
-    if (n >= *cap) {
-        size_t ncap = *cap ? *cap * 2 : 16;
-        if (ncap > SIZE_MAX / sz || ncap > UINT32_MAX)
-            return NULL;
-        void *p = realloc(*arr, ncap * sz);
-        if (!p)
-            return NULL;
-        *arr = p;
-        *cap = ncap;
-    }
-    return memset((char *)*arr + n * sz, 0, sz);
-}
-
 struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
 {
-    return new_slot((void **)&t->kernels, &t->priv->kcap, t->nkernels, sizeof(*t->kernels));
+    /* Kernels and objects are indexed by uint32_t (the lookup maps). */
+    if (!HV_GROW_UPTO(t->kernels, t->nkernels + 1, t->priv->kcap, 16, UINT32_MAX))
+        return NULL;
+    struct hv_co_kernel *k = &t->kernels[t->nkernels];
+    memset(k, 0, sizeof(*k));
+    return k;
 }
 
 bool co_table_index_kernel(struct hv_co_table *t, size_t k)
 {
     const char *name = t->kernels[k].name;
-    return co_index_add(&t->priv->by_name, hv_co_hash64(name, strlen(name)), (uint32_t)k);
+    return hv_u64map_add(&t->priv->by_name, hv_co_hash64(name, strlen(name)), (uint32_t)k) == 0;
 }
 
 struct hv_co_object *co_table_new_object(struct hv_co_table *t)
 {
-    return new_slot((void **)&t->objects, &t->priv->ocap, t->nobjects, sizeof(*t->objects));
+    if (!HV_GROW_UPTO(t->objects, t->nobjects + 1, t->priv->ocap, 16, UINT32_MAX))
+        return NULL;
+    struct hv_co_object *o = &t->objects[t->nobjects];
+    memset(o, 0, sizeof(*o));
+    return o;
 }
 
 bool co_table_index_object(struct hv_co_table *t, size_t o)
 {
-    return co_index_add(&t->priv->by_hash, t->objects[o].hash, (uint32_t)o);
+    return hv_u64map_add(&t->priv->by_hash, t->objects[o].hash, (uint32_t)o) == 0;
 }
 
 void co_issue(struct co_ctx *c, enum hv_co_err e)
@@ -93,9 +87,10 @@ static const struct hv_co_kernel *find(const struct hv_co_table *t, const char *
     if (!t || !t->priv || !name)
         return NULL;
     const struct hv_co_kernel *best = NULL;
+    uint64_t key = hv_co_hash64(name, strlen(name));
     size_t pos = 0;
     uint32_t k;
-    while (co_index_next(&t->priv->by_name, hv_co_hash64(name, strlen(name)), &pos, &k)) {
+    while ((k = hv_u64map_next(&t->priv->by_name, key, &pos)) != HV_U64MAP_NONE) {
         if (k >= t->nkernels)
             continue; /* left by a rolled-back object */
         const struct hv_co_kernel *cand = &t->kernels[k];
@@ -125,7 +120,7 @@ long hv_co_find_object(const struct hv_co_table *t, uint64_t hash)
     size_t pos = 0;
     uint32_t o;
     long best = -1;
-    while (co_index_next(&t->priv->by_hash, hash, &pos, &o))
+    while ((o = hv_u64map_next(&t->priv->by_hash, hash, &pos)) != HV_U64MAP_NONE)
         if (o < t->nobjects && t->objects[o].hash == hash && (best < 0 || (long)o < best))
             best = (long)o;
     return best;

@@ -4,8 +4,8 @@
  * preloaded ahead of hipvis, finds hipvis's wrappers and the runtime's
  * functions this way. Header-only so a stand-alone test shim can use it.
  */
-#ifndef HIPVIS_UTIL_ELFSYM_H
-#define HIPVIS_UTIL_ELFSYM_H
+#ifndef HV_COMMON_ELFSYM_H
+#define HV_COMMON_ELFSYM_H
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -1,8 +1,8 @@
 /* CLOCK_MONOTONIC in ns: one definition for every module that times its own
  * work (the writer's slices, the guard's and host-memory refreshes, the
  * record clock's fallback). */
-#ifndef HIPVIS_UTIL_MONO_H
-#define HIPVIS_UTIL_MONO_H
+#ifndef HV_COMMON_MONO_H
+#define HV_COMMON_MONO_H
 
 #include <stdint.h>
 #include <time.h>

@@ -6,8 +6,8 @@
  * '+', no empty string, no overflow. strtoull alone accepts " 1", "+1" and
  * "-1" (as 2^64-1).
  */
-#ifndef HV_CONF_NUMBER_H
-#define HV_CONF_NUMBER_H
+#ifndef HV_COMMON_NUMBER_H
+#define HV_COMMON_NUMBER_H
 
 #include <stdint.h>
 

@@ -10,8 +10,8 @@
  * 2 MiB page is one entry, and its first write costs what one 4 KiB page's
  * does (this VM, quiet: a 4 MiB ring's 1024 page writes took 14-38 ms in
  * 4 KiB pages, 0.3-0.5 ms in two huge pages). */
-#ifndef HIPVIS_UTIL_PAGES_H
-#define HIPVIS_UTIL_PAGES_H
+#ifndef HV_COMMON_PAGES_H
+#define HV_COMMON_PAGES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -20,8 +20,8 @@
  * All functions return a file descriptor / 0, or -errno, and set no global
  * state (the preload library uses them from its writer thread).
  */
-#ifndef HV_FILEIO_SAFE_FILE_H
-#define HV_FILEIO_SAFE_FILE_H
+#ifndef HV_COMMON_SAFE_FILE_H
+#define HV_COMMON_SAFE_FILE_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -16,6 +16,13 @@ void hv_u64map_free(struct hv_u64map *m)
     hv_u64map_init(m);
 }
 
+void hv_u64map_clear(struct hv_u64map *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        m->slots[i].val = HV_U64MAP_NONE;
+    m->count = 0;
+}
+
 static size_t home(const struct hv_u64map *m, uint64_t key)
 {
     return (size_t)hv_mix64(key) & (m->cap - 1);
@@ -62,10 +69,15 @@ static int grow(struct hv_u64map *m)
     return 0;
 }
 
+/* Room for one more entry: load factor <= 1/2 keeps linear-probe chains short. */
+static int reserve(struct hv_u64map *m)
+{
+    return (m->count + 1) * 2 > m->cap ? grow(m) : 0;
+}
+
 int hv_u64map_put(struct hv_u64map *m, uint64_t key, uint32_t val)
 {
-    /* Load factor <= 1/2 keeps linear-probe chains short. */
-    if ((m->count + 1) * 2 > m->cap && grow(m) != 0)
+    if (reserve(m) != 0)
         return -1;
     for (size_t i = home(m, key);; i = (i + 1) & (m->cap - 1)) {
         struct hv_u64map_slot *s = &m->slots[i];
@@ -107,4 +119,31 @@ uint32_t hv_u64map_del(struct hv_u64map *m, uint64_t key)
     m->slots[hole].val = HV_U64MAP_NONE;
     m->count--;
     return was;
+}
+
+int hv_u64map_add(struct hv_u64map *m, uint64_t key, uint32_t val)
+{
+    if (reserve(m) != 0)
+        return -1;
+    insert_fresh(m, key, val);
+    m->count++;
+    return 0;
+}
+
+uint32_t hv_u64map_next(const struct hv_u64map *m, uint64_t key, size_t *pos)
+{
+    /* *pos counts the slots looked at past the key's home: a key's entries
+     * all lie in the run of full slots that starts there. */
+    size_t h = m->cap ? home(m, key) : 0;
+    for (size_t n = *pos; n < m->cap; n++) {
+        const struct hv_u64map_slot *s = &m->slots[(h + n) & (m->cap - 1)];
+        if (s->val == HV_U64MAP_NONE)
+            break;
+        if (s->key == key) {
+            *pos = n + 1;
+            return s->val;
+        }
+    }
+    *pos = m->cap;
+    return HV_U64MAP_NONE;
 }

@@ -10,8 +10,8 @@
  *              verdict the differences support, the cheapest removing arm
  *   report.c   the decision report (text and JSON)
  */
-#ifndef HV_EXPERIMENT_INT_H
-#define HV_EXPERIMENT_INT_H
+#ifndef HV_EXPERIMENT_EX_INT_H
+#define HV_EXPERIMENT_EX_INT_H
 
 #include <regex.h>
 #include <stddef.h>

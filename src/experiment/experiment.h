@@ -5,8 +5,8 @@
  * decision report (docs/experiment.md). The launcher (tools/hipvis.c)
  * dispatches to it.
  */
-#ifndef HV_EXPERIMENT_H
-#define HV_EXPERIMENT_H
+#ifndef HV_EXPERIMENT_EXPERIMENT_H
+#define HV_EXPERIMENT_EXPERIMENT_H
 
 /* argv[0] is "experiment"; libhipvis is the tracer every run preloads.
  * Returns the process exit status. */

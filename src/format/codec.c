@@ -1,5 +1,5 @@
 /*
- * Format v2 chunk codec (codec.h).
+ * Format v2 chunk codec (codec_int.h).
  *
  * Per record:   varint  v = 2 * k + literal
  *   k = 0            no context (more than HV_CODEC_CTX_MAX keys in the chunk)
@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/codec.h"
+#include "common/grow.h"
+#include "format/codec_int.h"
 #include "format/rec_layout.h"
 
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
@@ -76,14 +77,8 @@ size_t hv_encode_chunk(struct hv_encoder *e, const uint8_t *recs, size_t raw, ui
         uint32_t k = e->nctx && key == e->last_key ? e->last_k : hv_u64map_get(&e->keys, key);
         int fresh = 0;
         if (k == HV_U64MAP_NONE && e->nctx < HV_CODEC_CTX_MAX) {
-            if (e->nctx == e->cap) {
-                uint32_t cap = e->cap ? e->cap * 2 : 64;
-                struct hv_codec_ctx *c = realloc(e->ctx, (size_t)cap * sizeof *c);
-                if (!c)
-                    return 0;
-                e->ctx = c;
-                e->cap = cap;
-            }
+            if (!HV_GROW(e->ctx, e->nctx, e->cap, 64))
+                return 0;
             if (hv_u64map_put(&e->keys, key, e->nctx) < 0)
                 return 0;
             k = e->nctx++;

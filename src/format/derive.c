@@ -27,7 +27,7 @@ void hv_derive_free(struct hv_derive *d)
 /* Index of `key` in the table `arr` (n of cap entries) kept through map
  * `ix`, a new zeroed entry when it has none (*made set); HV_U64MAP_NONE
  * out of memory (d->oom set). A macro: the tables' entries differ in type,
- * and HV_GROW (util/grow.h) grows each as its own. */
+ * and HV_GROW (common/grow.h) grows each as its own. */
 #define TABLE_ENTRY(d, ix, arr, n, cap, key, made)                                           \
     __extension__({                                                                          \
         uint64_t k_ = (key);                                                                 \

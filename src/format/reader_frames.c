@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/codec.h"
+#include "format/codec_int.h"
 #include "format/reader_int.h"
 #include "format/rec_layout.h"
 

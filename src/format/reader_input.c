@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "format/reader_int.h"
 
 size_t hv_rd_avail(const struct hv_reader *r) { return r->in_len - r->in_pos; }
@@ -56,14 +57,11 @@ static int make_room(struct hv_reader *r)
         hv_rd_error(r, HV_READ_CORRUPT, hv_rd_offset(r), "a frame larger than %zu bytes", r->in_cap);
         return -1;
     }
-    size_t cap = r->in_cap * 2 < HV_RD_IN_MAX ? r->in_cap * 2 : HV_RD_IN_MAX;
-    uint8_t *in = realloc(r->in, cap);
-    if (!in) {
-        hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory growing the input buffer to %zu bytes", cap);
+    if (!HV_GROW_UPTO(r->in, r->in_cap + 1, r->in_cap, HV_RD_IN_INITIAL, HV_RD_IN_MAX)) {
+        hv_rd_error(r, HV_READ_NOMEM, hv_rd_offset(r), "out of memory growing the input buffer past %zu bytes",
+                    r->in_cap);
         return -1;
     }
-    r->in = in;
-    r->in_cap = cap;
     return 0;
 }
 

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <zstd.h>
 
-#include "format/codec.h"
-#include "format/frame.h"
+#include "format/codec_int.h"
+#include "format/frame_int.h"
 #include "format/derive.h"
-#include "format/reader_merge.h"
+#include "format/reader_merge_int.h"
 #include "format/reorder.h"
 #include "format/strtab.h"
 #include "hipvis/reader.h"
@@ -164,7 +164,7 @@ void hv_rd_load_next(struct hv_reader *r);
  * reason in why[why_cap] (why_cap 0: no text wanted). */
 int hv_rd_check_chunk(const uint8_t *b, size_t used, struct hv_chunk_header *ch, uint64_t *nstr, char *why,
                       size_t why_cap);
-/* A decoded frame holding a v2 chunk (codec.h)? */
+/* A decoded frame holding a v2 chunk (codec_int.h)? */
 int hv_rd_is_v2(const uint8_t *b, size_t used);
 /* Decodes the v2 chunk in slot *s into a fresh slot holding the equivalent
  * plain chunk, checked as hv_rd_check_chunk checks one (*ch and *nstr

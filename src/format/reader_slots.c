@@ -13,23 +13,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/grow.h"
 #include "format/reader_int.h"
 
 int hv_rd_slot_take(struct hv_reader *r, uint32_t *id)
 {
     if (!r->nidle) {
-        if (r->nslots == r->slots_cap) {
-            uint32_t cap = r->slots_cap ? r->slots_cap * 2 : 16;
-            struct hv_slot *s = realloc(r->slots, cap * sizeof *s);
-            if (!s)
-                return -1;
-            r->slots = s;
-            uint32_t *idle = realloc(r->idle, cap * sizeof *idle);
-            if (!idle)
-                return -1;
-            r->idle = idle;
-            r->slots_cap = cap;
-        }
+        if (!HV_GROW2(r->slots, r->idle, r->nslots, r->slots_cap, 16))
+            return -1;
         memset(&r->slots[r->nslots], 0, sizeof r->slots[0]);
         r->idle[r->nidle++] = r->nslots++;
     }

@@ -1,7 +1,8 @@
-/* String table: id -> text, open addressing with linear probing. */
+/* String table: id -> text through the hash map; see strtab.h. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "format/strtab.h"
 
 #define BLOCK_BYTES 65536u
@@ -11,38 +12,6 @@ struct hv_strblock {
     size_t used, cap;
     char text[];
 };
-
-/* Fibonacci hashing spreads the dense ids the tracer assigns. */
-static size_t slot_of(uint32_t id, size_t nslots)
-{
-    return (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32) & (nslots - 1);
-}
-
-static struct hv_strslot *find(const struct hv_strtab *t, uint32_t id)
-{
-    size_t i = slot_of(id, t->nslots);
-    while (t->slots[i].text && t->slots[i].id != id)
-        i = (i + 1) & (t->nslots - 1);
-    return &t->slots[i];
-}
-
-/* Keeps the load factor at most 1/2 so probes stay short. */
-static int grow_slots(struct hv_strtab *t)
-{
-    size_t n = t->nslots ? t->nslots * 2 : 64;
-    struct hv_strslot *old = t->slots;
-    size_t oldn = t->nslots;
-    struct hv_strslot *fresh = calloc(n, sizeof *fresh);
-    if (!fresh)
-        return -1;
-    t->slots = fresh;
-    t->nslots = n;
-    for (size_t i = 0; i < oldn; i++)
-        if (old[i].text)
-            *find(t, old[i].id) = old[i];
-    free(old);
-    return 0;
-}
 
 /* Copies text into the newest block, or a new one (sized for long texts). */
 static const char *store(struct hv_strtab *t, const char *text, size_t len)
@@ -67,22 +36,23 @@ static const char *store(struct hv_strtab *t, const char *text, size_t len)
 
 int hv_strtab_put(struct hv_strtab *t, uint32_t id, const char *text, size_t len)
 {
-    if ((t->used + 1) * 2 > t->nslots && grow_slots(t) < 0)
-        return -1;
     const char *copy = store(t, text, len);
     if (!copy)
         return -1;
-    struct hv_strslot *s = find(t, id);
-    if (!s->text)
-        t->used++;
-    s->id = id;
-    s->text = copy;
+    uint32_t i = hv_u64map_get(&t->ids, id);
+    if (i == HV_U64MAP_NONE) {
+        if (!HV_GROW(t->texts, t->ntexts, t->captexts, 64) || hv_u64map_put(&t->ids, id, t->ntexts) < 0)
+            return -1;
+        i = t->ntexts++;
+    }
+    t->texts[i] = copy;
     return 0;
 }
 
 const char *hv_strtab_get(const struct hv_strtab *t, uint32_t id)
 {
-    return t->nslots ? find(t, id)->text : NULL;
+    uint32_t i = hv_u64map_get(&t->ids, id);
+    return i == HV_U64MAP_NONE ? NULL : t->texts[i];
 }
 
 void hv_strtab_free(struct hv_strtab *t)
@@ -92,6 +62,7 @@ void hv_strtab_free(struct hv_strtab *t)
         free(t->blocks);
         t->blocks = next;
     }
-    free(t->slots);
+    hv_u64map_free(&t->ids);
+    free(t->texts);
     memset(t, 0, sizeof *t);
 }

@@ -3,10 +3,11 @@
  * map a per-process id to text.
  *
  * Ids are assigned densely by the tracer, but a damaged or foreign file may
- * hold any 32-bit id, so this is a hash map (open addressing) rather than an
- * array indexed by id. Texts are copied NUL-terminated into arena blocks that
- * are never moved, so a returned pointer stays valid until the table is freed
- * (the analyzer may keep kernel names) and there is no per-string malloc.
+ * hold any 32-bit id, so ids go through the hash map rather than index an
+ * array. Texts are copied NUL-terminated into arena blocks that are never
+ * moved, so a returned pointer stays valid until the table is freed (the
+ * analyzer may keep kernel names) and there is no per-string malloc.
+ * Zeroed is empty.
  */
 #ifndef HV_FORMAT_STRTAB_H
 #define HV_FORMAT_STRTAB_H
@@ -14,9 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/u64map.h"
+
 struct hv_strtab {
-    struct hv_strslot { const char *text; uint32_t id; } *slots;  /* text NULL: empty */
-    size_t nslots, used;
+    struct hv_u64map ids;         /* id -> index in texts */
+    const char **texts;
+    uint32_t ntexts, captexts;
     struct hv_strblock *blocks;   /* newest first */
 };
 

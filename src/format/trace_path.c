@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format/trace_path.h"
+#include "format/trace_path_int.h"
 #include "common/safe_file.h"
 
 /* Appends n bytes; -1 when the buffer (with its NUL) would overflow. */

@@ -22,9 +22,9 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-#include "format/codec.h"
-#include "format/frame.h"
-#include "format/trace_path.h"
+#include "format/codec_int.h"
+#include "format/frame_int.h"
+#include "format/trace_path_int.h"
 #include "format/trace_writer.h"
 #include "common/mono.h"
 #include "common/pages.h"
@@ -48,7 +48,7 @@ struct cjob {
 
 struct hv_trace_writer {
     int fd;
-    int version;               /* format version written: 2 encodes chunks (codec.h), 1 does not */
+    int version;               /* format version written: 2 encodes chunks (codec_int.h), 1 does not */
     ZSTD_CCtx *cctx;
     uint8_t *chunk;            /* struct hv_chunk_header, then records */
     size_t chunk_cap;          /* fixed: header + max(limit, one largest record) */

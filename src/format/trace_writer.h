@@ -1,12 +1,12 @@
 /*
  * Trace file writer: packs records into chunks (format v2: encoded, see
- * codec.h), one independent zstd frame per chunk, behind a skippable header
+ * codec_int.h), one independent zstd frame per chunk, behind a skippable header
  * frame and before a skippable footer frame (include/hipvis/trace.h). Used by
  * the in-process writer thread and by the sidecar; no global state, and no
  * thread unless asked for one (hv_trace_writer_set_async).
  */
-#ifndef HIPVIS_TRACE_WRITER_H
-#define HIPVIS_TRACE_WRITER_H
+#ifndef HV_FORMAT_TRACE_WRITER_H
+#define HV_FORMAT_TRACE_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,7 +35,7 @@ int hv_trace_writer_open(const char *path_template, const struct hv_file_header 
 size_t hv_trace_header_bytes(const struct hv_file_header *hdr);
 
 /* The same, writing format `version` (1: plain chunks, which readers of
- * the previous release read too; 2: encoded chunks, codec.h). */
+ * the previous release read too; 2: encoded chunks, codec_int.h). */
 int hv_trace_writer_open_version(const char *path_template, const struct hv_file_header *hdr,
                                  int compression_level, unsigned version, struct hv_trace_writer **out);
 

@@ -18,8 +18,8 @@
  * (sidecar transport), where it must be position independent: it holds no
  * pointers.
  */
-#ifndef HIPVIS_RING_H
-#define HIPVIS_RING_H
+#ifndef HV_RING_RING_H
+#define HV_RING_RING_H
 
 #include <stdalign.h>
 #include <stdatomic.h>

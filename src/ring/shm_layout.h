@@ -32,8 +32,8 @@
  * Compatibility: HV_SHM_VERSION changes whenever this layout does; a sidecar
  * refuses (reports and skips) a segment of another version.
  */
-#ifndef HIPVIS_SHM_LAYOUT_H
-#define HIPVIS_SHM_LAYOUT_H
+#ifndef HV_RING_SHM_LAYOUT_H
+#define HV_RING_SHM_LAYOUT_H
 
 #include <stdalign.h>
 #include <stdatomic.h>

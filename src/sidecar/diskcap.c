@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "sidecar/log.h"
 
 struct file {
@@ -51,14 +52,8 @@ void sc_diskcap_enforce(const char *dir, uint64_t cap, int (*is_open)(void *ctx,
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        if (n == capv) {
-            size_t nc = capv ? capv * 2 : 64;
-            struct file *nv = realloc(v, nc * sizeof *nv);
-            if (!nv)
-                break;
-            v = nv;
-            capv = nc;
-        }
+        if (!HV_GROW(v, n, capv, 64))
+            break;
         v[n] = (struct file){strdup(path), (uint64_t)st.st_size, st.st_mtim, is_open(ctx, path)};
         if (!v[n].path)
             break;

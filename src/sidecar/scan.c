@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "ring/shm_layout.h"
 #include "sidecar/log.h"
 
@@ -83,14 +84,8 @@ static struct sc_seen *note(struct sc_scan *s, const char *name)
         e->ino = st.st_ino;
     }
     if (!e) {
-        if (s->n == s->cap) {
-            size_t nc = s->cap ? s->cap * 2 : 64;
-            struct sc_seen *nv = realloc(s->v, nc * sizeof *nv);
-            if (!nv)
-                return NULL;
-            s->v = nv;
-            s->cap = nc;
-        }
+        if (!HV_GROW(s->v, s->n, s->cap, 64))
+            return NULL;
         e = &s->v[s->n++];
         memset(e, 0, sizeof *e);
         snprintf(e->name, sizeof e->name, "%s", name);

@@ -14,6 +14,7 @@
 
 #include "ring/clock.h"
 #include "common/envtab.h"
+#include "common/grow.h"
 #include "common/safe_file.h"
 #include "sidecar/alerts.h"
 #include "sidecar/diskcap.h"
@@ -76,16 +77,10 @@ struct sidecar {
 
 static void add_proc(struct sidecar *sc, struct sc_proc *p)
 {
-    if (sc->nprocs == sc->capprocs) {
-        size_t nc = sc->capprocs ? sc->capprocs * 2 : 16;
-        struct sc_proc **nv = realloc(sc->procs, nc * sizeof *nv);
-        if (!nv) {
-            sc_log("out of memory: pid %llu not drained", (unsigned long long)p->seg.info.pid);
-            sc_proc_free(p);
-            return;
-        }
-        sc->procs = nv;
-        sc->capprocs = nc;
+    if (!HV_GROW(sc->procs, sc->nprocs, sc->capprocs, 16)) {
+        sc_log("out of memory: pid %llu not drained", (unsigned long long)p->seg.info.pid);
+        sc_proc_free(p);
+        return;
     }
     sc->procs[sc->nprocs++] = p;
 }
@@ -147,14 +142,7 @@ static void retire(struct sidecar *sc, size_t i, int final)
 {
     struct sc_proc *p = sc->procs[i];
     sc_proc_end(p, final);
-    if (sc->nended == sc->capended) {
-        size_t nc = sc->capended ? sc->capended * 2 : 16;
-        struct sc_proc_metrics *nv = realloc(sc->ended, nc * sizeof *nv);
-        if (nv) {
-            sc->ended = nv;
-            sc->capended = nc;
-        }
-    }
+    (void)HV_GROW(sc->ended, sc->nended, sc->capended, 16);
     if (sc->nended == MAX_ENDED) {
         /* Many short-lived processes: the oldest series goes first. */
         size_t oldest = 0;

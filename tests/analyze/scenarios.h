@@ -5,8 +5,8 @@
  * then hipGraphLaunch of an exec whose kernel node reads that buffer through
  * argument 0. Shared by the rule tests, the file/CLI tests and the bench.
  */
-#ifndef HV_SCENARIOS_H
-#define HV_SCENARIOS_H
+#ifndef HV_TESTS_ANALYZE_SCENARIOS_H
+#define HV_TESTS_ANALYZE_SCENARIOS_H
 
 #include "tbuild.h"
 

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "analyze/model/imap.h"
+#include "common/grow.h"
+#include "common/strset.h"
 #include "common/u64map.h"
 #include "analyze/model/vclock.h"
 #include "tcheck.h"
@@ -30,6 +32,82 @@ void test_u64map(void)
     CHECK_EQ_U(m.count, 2500);
     CHECK(hv_u64map_del(&m, 12345) == HV_U64MAP_NONE);
     hv_u64map_free(&m);
+}
+
+/* Several values under one key (keys that are hashes): each is found once. */
+void test_u64map_multi(void)
+{
+    struct hv_u64map m;
+    hv_u64map_init(&m);
+    size_t pos = 0;
+    CHECK(hv_u64map_next(&m, 5, &pos) == HV_U64MAP_NONE);
+    for (uint32_t i = 0; i < 300; i++)
+        CHECK(hv_u64map_add(&m, i % 3, i) == 0);   /* grows while keys repeat */
+    /* Each key yields its own 100 values, each once (their sum says so). */
+    int ok = 1;
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t n = 0, sum = 0;
+        pos = 0;
+        for (uint32_t v; (v = hv_u64map_next(&m, k, &pos)) != HV_U64MAP_NONE; n++, sum += v)
+            ok &= v % 3 == k;
+        ok &= n == 100 && sum == 3 * 4950 + 100 * k;
+    }
+    CHECK(ok);
+    pos = 0;
+    CHECK(hv_u64map_next(&m, 3, &pos) == HV_U64MAP_NONE);
+    hv_u64map_free(&m);
+
+    struct hv_strset set = {0};
+    uint32_t a = hv_strset_intern(&set, "alpha"), b = hv_strset_intern(&set, "beta");
+    CHECK(a != b && a != HV_U64MAP_NONE && b != HV_U64MAP_NONE);
+    CHECK_EQ_U(hv_strset_intern(&set, "alpha"), a);
+    CHECK(strcmp(set.v[b], "beta") == 0);
+    CHECK_EQ_U(set.n, 2);
+    hv_strset_free(&set);
+}
+
+/* The growth family: doubling from init, a bound, zeroed tails, parallel
+ * arrays, and a capacity that its type cannot hold. */
+void test_grow(void)
+{
+    int *v = NULL;
+    uint32_t n = 0, cap = 0;
+    int ok = 1;
+    for (int i = 0; i < 100; i++) {
+        ok &= HV_GROW(v, n, cap, 8);
+        v[n++] = i;
+    }
+    CHECK(ok);
+    CHECK_EQ_U(cap, 128);
+    CHECK(HV_GROW_ZERO(v, 300, cap, 8) && cap == 512 && v[99] == 99 && v[128] == 0 && v[511] == 0);
+    free(v);
+
+    char *buf = NULL;
+    size_t bcap = 0;
+    CHECK(HV_GROW_UPTO(buf, 1, bcap, 64, 100) && bcap == 64);
+    CHECK(HV_GROW_UPTO(buf, bcap + 1, bcap, 64, 100) && bcap == 100);   /* the last step is cut */
+    CHECK(!HV_GROW_UPTO(buf, bcap + 1, bcap, 64, 100) && bcap == 100);
+    free(buf);
+
+    uint64_t *a = NULL;
+    uint16_t *b = NULL;
+    size_t pn = 0, pcap = 0;
+    for (; pn < 40; pn++) {
+        ok &= HV_GROW2(a, b, pn, pcap, 4);
+        a[pn] = pn;
+        b[pn] = (uint16_t)pn;
+    }
+    CHECK(ok && pcap == 64 && a[39] == 39 && b[39] == 39);
+    free(a);
+    free(b);
+
+    char *c = NULL;
+    uint8_t ccap = 0;
+    size_t need = 200;
+    CHECK(HV_GROW_TO(c, need, ccap, 16) && ccap == 255);   /* 256 does not fit a uint8_t */
+    need = 256;
+    CHECK(!HV_GROW_TO(c, need, ccap, 16) && ccap == 255);
+    free(c);
 }
 
 /* The imap against a byte array holding each byte's last value. */

@@ -6,8 +6,8 @@
  * eager launches, HV_REC_EPOCH at syncs). Records go either straight to an
  * engine (unit tests) or through the trace writer into a file.
  */
-#ifndef HV_TBUILD_H
-#define HV_TBUILD_H
+#ifndef HV_TESTS_ANALYZE_TBUILD_H
+#define HV_TESTS_ANALYZE_TBUILD_H
 
 #include <stdint.h>
 

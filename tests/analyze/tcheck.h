@@ -1,6 +1,6 @@
 /* Minimal test harness: CHECK counts, a failing check prints where. */
-#ifndef HV_TCHECK_H
-#define HV_TCHECK_H
+#ifndef HV_TESTS_ANALYZE_TCHECK_H
+#define HV_TESTS_ANALYZE_TCHECK_H
 
 #include <stdio.h>
 

@@ -13,7 +13,7 @@ int t_pass, t_fail;
 const char *t_tool, *t_tmp;
 
 #define TESTS(X)                                                                                     \
-    X(test_u64map) X(test_imap_random) X(test_vclock) X(test_vclock_random) X(test_findings_grouping)                    \
+    X(test_u64map) X(test_u64map_multi) X(test_grow) X(test_imap_random) X(test_vclock) X(test_vclock_random) X(test_findings_grouping)                    \
     X(test_same_epoch_decode_loop) X(test_same_epoch_negatives) X(test_same_epoch_engine_hint)     \
     X(test_same_epoch_kernel_writer) X(test_unordered_side_stream) X(test_unordered_orderings)     \
     X(test_unordered_legacy_barrier) X(test_unordered_inferred_softened) X(test_unordered_eager_read) \

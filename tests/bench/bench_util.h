@@ -1,7 +1,7 @@
 /* What every benchmark here needs: a monotonic clock in ns and a comparator
  * for qsort'ing block timings to take their median. */
-#ifndef HIPVIS_BENCH_UTIL_H
-#define HIPVIS_BENCH_UTIL_H
+#ifndef HV_TESTS_BENCH_BENCH_UTIL_H
+#define HV_TESTS_BENCH_BENCH_UTIL_H
 
 #include <stdint.h>
 #include <stdio.h>

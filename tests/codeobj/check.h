@@ -1,8 +1,8 @@
 /* check.h - the assertion counter shared by the codeobj test files.
  * Every CHECK counts; a failing one prints where and why and the run ends
  * with a non-zero status after the "codeobj: N passed, M failed" line. */
-#ifndef HIPVIS_TEST_CODEOBJ_CHECK_H
-#define HIPVIS_TEST_CODEOBJ_CHECK_H
+#ifndef HV_TESTS_CODEOBJ_CHECK_H
+#define HV_TESTS_CODEOBJ_CHECK_H
 
 #include "util.h"
 

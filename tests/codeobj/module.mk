@@ -63,7 +63,7 @@ $(CO_IN)/scalar-gfx950.co: tests/codeobj/scalar.cl
 CO_TEST_SRCS := tests/codeobj/test_main.c tests/codeobj/util.c tests/codeobj/t_hash.c \
                 tests/codeobj/t_parse.c tests/codeobj/t_corrupt.c tests/codeobj/t_fuzz.c \
                 tests/codeobj/t_wrapper.c
-CO_TEST_LIBS := $(BUILD)/libhvcodeobj.a
+CO_TEST_LIBS := $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a
 ifeq ($(HAVE_LLVM),1)
 CO_TEST_SRCS += tests/codeobj/t_scalar.c
 CO_TEST_LIBS := $(BUILD)/libhvcodeobj-scalar.a $(CO_TEST_LIBS) $(CODEOBJ_SCALAR_LIBS)
@@ -74,7 +74,7 @@ endif
 $(CO_T)/test_codeobj: $(call obj,$(CO_TEST_SRCS)) $(filter %.a,$(CO_TEST_LIBS))
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -rdynamic $(call obj,$(CO_TEST_SRCS)) $(CO_TEST_LIBS) $(CODEOBJ_LIBS) -ldl -o $@
-$(CO_T)/co_dump: $(call obj,tests/codeobj/co_dump.c tests/codeobj/util.c) $(BUILD)/libhvcodeobj.a
+$(CO_T)/co_dump: $(call obj,tests/codeobj/co_dump.c tests/codeobj/util.c) $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ $(CODEOBJ_LIBS) -o $@
 

@@ -1,6 +1,6 @@
 /* util.h - helpers shared by the codeobj test programs. */
-#ifndef HIPVIS_TEST_CODEOBJ_UTIL_H
-#define HIPVIS_TEST_CODEOBJ_UTIL_H
+#ifndef HV_TESTS_CODEOBJ_UTIL_H
+#define HV_TESTS_CODEOBJ_UTIL_H
 
 #include "codeobj/codeobj.h"
 

@@ -3,8 +3,8 @@
  * by-value parameter, the shape of PyTorch's reduce config), as the launch
  * benchmark and the learnt-words check set it up.
  */
-#ifndef HIPVIS_TESTS_CUDA_ITER_K_H
-#define HIPVIS_TESTS_CUDA_ITER_K_H
+#ifndef HV_TESTS_CUDA_ITER_K_H
+#define HV_TESTS_CUDA_ITER_K_H
 
 #include <cuda.h>
 #include <stdint.h>

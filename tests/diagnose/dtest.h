@@ -1,7 +1,7 @@
 /* Shared by the --diagnose unit tests: the analyzer tests' synthetic trace
  * builder and CHECK harness, and where the tools and inputs are. */
-#ifndef HV_DTEST_H
-#define HV_DTEST_H
+#ifndef HV_TESTS_DIAGNOSE_DTEST_H
+#define HV_TESTS_DIAGNOSE_DTEST_H
 
 #include "../analyze/scenarios.h"
 #include "../analyze/tcheck.h"

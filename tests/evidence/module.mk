@@ -27,8 +27,8 @@ EVIDENCE_UNIT_OBJS := $(call obj,tests/evidence/t_evidence_units.c tests/analyze
                                  src/tracer/evidence/srchash.c $(filter src/tracer/evidence/srchash_avx2.c,$(PRELOAD_SRCS)) \
                                  src/tracer/core/config.c)
 
-$(EVIDENCE_T)/t_evidence_units: $(EVIDENCE_UNIT_OBJS) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvformat.a \
-                                 $(BUILD)/libhvcodeobj.a
+$(EVIDENCE_T)/t_evidence_units: $(EVIDENCE_UNIT_OBJS) $(FORENSICS_LINK) $(BUILD)/libhvanalyze.a $(BUILD)/libhvcodeobj.a \
+                                 $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd $(FORENSICS_LIBS)
 

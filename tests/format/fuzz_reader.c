@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format/frame.h"
+#include "format/frame_int.h"
 #include "format/record_print.h"
 #include "format/trace_writer.h"
 #include "hipvis/reader.h"

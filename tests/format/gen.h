@@ -4,8 +4,8 @@
  * fixed seed, consistent sizes and tails, seq advancing like a real trace
  * (a call takes the next seq; auxiliary records share their call's seq).
  */
-#ifndef HV_TEST_GEN_H
-#define HV_TEST_GEN_H
+#ifndef HV_TESTS_FORMAT_GEN_H
+#define HV_TESTS_FORMAT_GEN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * fails it (and returns from the current function), RUN counts it. The
  * closing line is "format: N passed, M failed".
  */
-#ifndef HV_TEST_HARNESS_H
-#define HV_TEST_HARNESS_H
+#ifndef HV_TESTS_FORMAT_HARNESS_H
+#define HV_TESTS_FORMAT_HARNESS_H
 
 #include <stdio.h>
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format/frame.h"
+#include "format/frame_int.h"
 #include "format/trace_writer.h"
 #include "gen.h"
 

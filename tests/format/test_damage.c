@@ -4,7 +4,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "format/frame.h"
+#include "format/frame_int.h"
 #include "harness.h"
 #include "tutil.h"
 

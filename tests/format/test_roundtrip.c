@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format/codec.h"
+#include "format/codec_int.h"
 #include "format/reorder.h"
 #include "format/trace_writer.h"
 #include "harness.h"

@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <zstd.h>
 
-#include "format/codec.h"
+#include "format/codec_int.h"
 #include "harness.h"
 #include "tutil.h"
 

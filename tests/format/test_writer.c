@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "format/trace_path.h"
+#include "format/trace_path_int.h"
 #include "format/trace_writer.h"
 #include "harness.h"
 #include "tutil.h"

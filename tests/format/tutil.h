@@ -1,7 +1,7 @@
 /* Helpers shared by the format tests: temp files, writing a record list as
  * a trace, reading a trace from memory, and an independent frame map. */
-#ifndef HV_TEST_TUTIL_H
-#define HV_TEST_TUTIL_H
+#ifndef HV_TESTS_FORMAT_TUTIL_H
+#define HV_TESTS_FORMAT_TUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

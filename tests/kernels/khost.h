@@ -4,8 +4,8 @@
  * `hipdouble_register_module_kernel` the caller looked up (absent on a real
  * runtime: then nothing is registered and the programs still start).
  */
-#ifndef KHOST_H
-#define KHOST_H
+#ifndef HV_TESTS_KERNELS_KHOST_H
+#define HV_TESTS_KERNELS_KHOST_H
 
 #include <stdio.h>
 #include <stdlib.h>

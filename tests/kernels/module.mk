@@ -69,9 +69,9 @@ $(KT)/kfat.hash: $(KT)/kfat_app $(KT)/co_extract
 	    --targets=hipv4-amdgcn-amd-amdhsa--$$a --output=$(KT)/kfat-$$a.co || exit 1; done
 	$(KT)/co_extract --hash $(KT)/kfat-gfx90a.co $(KT)/kfat-gfx940.co > $@
 
-$(KT)/co_extract: tests/kernels/co_extract.c $(BUILD)/libhvformat.a $(BUILD)/libhvcodeobj.a
+$(KT)/co_extract: tests/kernels/co_extract.c $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)
-	$(CC) $(KT_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhvformat.a $(BUILD)/libhvcodeobj.a $(CODEOBJ_LIBS)
+	$(CC) $(KT_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhvcodeobj.a $(BUILD)/libhvformat.a $(CODEOBJ_LIBS)
 
 check-kernels: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(KT_APPS) $(KT_INPUTS)
 	tests/kernels/run.sh $(BUILD) $(CO_IN)

@@ -6,8 +6,8 @@
  * program goes on, so that one failed call does not hide what the rest of
  * the trace shows.
  */
-#ifndef HIPVIS_TESTS_OBSERVE_HIP_OK_H
-#define HIPVIS_TESTS_OBSERVE_HIP_OK_H
+#ifndef HV_TESTS_OBSERVE_HIP_OK_H
+#define HV_TESTS_OBSERVE_HIP_OK_H
 
 #include <stdio.h>
 

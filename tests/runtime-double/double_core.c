@@ -13,7 +13,7 @@
  *            operation itself, first running what the head waits for;
  *   thread - one worker thread per stream runs its head once the waits hold.
  */
-#include "double_internal.h"
+#include "double_int.h"
 
 #include <errno.h>
 #include <stdio.h>

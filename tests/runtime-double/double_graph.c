@@ -12,7 +12,7 @@
  * record / wait. hipGraphInstantiate copies the graph; hipGraphLaunch submits
  * the copy's nodes in a topological order to the launch stream.
  */
-#include "double_internal.h"
+#include "double_int.h"
 
 #include <stdlib.h>
 #include <string.h>

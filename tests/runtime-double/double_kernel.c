@@ -11,7 +11,7 @@
  * real runtime does. Names without a registration run as no-op kernels, so
  * real code objects (Triton, clang) load and launch.
  */
-#include "double_internal.h"
+#include "double_int.h"
 
 #include <elf.h>
 #include <stdio.h>

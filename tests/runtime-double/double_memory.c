@@ -15,7 +15,7 @@
  * runtime stages them. An asynchronous copy into pageable memory is
  * synchronous with the host.
  */
-#include "double_internal.h"
+#include "double_int.h"
 
 #include <stdlib.h>
 #include <stdint.h>

@@ -34,8 +34,8 @@
  *              reads its source under h2b (default 2000)
  *   HIPDOUBLE_DEVICES=N      number of devices reported (default 1, max 8)
  */
-#ifndef HIPDOUBLE_H
-#define HIPDOUBLE_H
+#ifndef HV_TESTS_RUNTIME_DOUBLE_HIPDOUBLE_H
+#define HV_TESTS_RUNTIME_DOUBLE_HIPDOUBLE_H
 
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
@@ -231,4 +231,4 @@ hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *shar
 }
 #endif
 
-#endif /* HIPDOUBLE_H */
+#endif /* HV_TESTS_RUNTIME_DOUBLE_HIPDOUBLE_H */

@@ -17,7 +17,7 @@ DOUBLE_LINK  := $(DOUBLE_DIR)/libamdhip64.so
 DOUBLE_TEST  := $(DOUBLE_DIR)/test_double
 DOUBLE_SRCS  := tests/runtime-double/double_core.c tests/runtime-double/double_memory.c \
                 tests/runtime-double/double_kernel.c tests/runtime-double/double_graph.c
-DOUBLE_HDRS  := tests/runtime-double/hipdouble.h tests/runtime-double/double_internal.h
+DOUBLE_HDRS  := tests/runtime-double/hipdouble.h tests/runtime-double/double_int.h
 
 TEST_PROGRAMS += $(DOUBLE_LIB) $(DOUBLE_LINK) $(DOUBLE_TEST)
 

@@ -1,7 +1,7 @@
 /* TEST-ONLY: HIP_MEMCPY3D as ROCm 6 lays it out (size_t fields; hipMemoryType
  * host 1, device 2, array 10), for r6_shim.c and sem_app's drv3d_r6 case. */
-#ifndef SEM_R6_MEMCPY3D_H
-#define SEM_R6_MEMCPY3D_H
+#ifndef HV_TESTS_SEMANTICS_R6_MEMCPY3D_H
+#define HV_TESTS_SEMANTICS_R6_MEMCPY3D_H
 
 #include <stddef.h>
 

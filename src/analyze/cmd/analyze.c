@@ -26,14 +26,8 @@ struct errs {
 
 static void err_add(struct errs *e, const char *path, const char *status, uint64_t off, const char *what)
 {
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 4;
-        struct hv_report_error *v = realloc(e->v, cap * sizeof *v);
-        if (!v)
-            return;
-        e->v = v;
-        e->cap = cap;
-    }
+    if (!HV_GROW(e->v, e->n, e->cap, 4))
+        return;
     e->v[e->n++] = (struct hv_report_error){strdup(path), strdup(status), off, strdup(what)};
 }
 

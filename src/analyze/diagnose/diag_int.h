@@ -2,8 +2,8 @@
  * Internals of --diagnose (not an API): the evidence gathered from one
  * trace's records, and the diagnosis of one same-epoch-write group.
  */
-#ifndef HV_DIAGNOSE_INT_H
-#define HV_DIAGNOSE_INT_H
+#ifndef HV_ANALYZE_DIAGNOSE_DIAG_INT_H
+#define HV_ANALYZE_DIAGNOSE_DIAG_INT_H
 
 #include <stdint.h>
 
@@ -176,7 +176,7 @@ const char *dx_hyp_title(int h);
 const char *dx_hyp_confirm(int h);    /* observables that would confirm it */
 const char *dx_hyp_refute(int h);
 /* The cheapest next run that would decide it; "ADDR:LEN" stands for the
- * group's buffer (report.c fills it in). */
+ * group's buffer (diag_report.c fills it in). */
 const char *dx_hyp_next_run(int h);
 /* Fix patterns: measured removals first, cheapest measured cost first, then
  * those measured not to remove it, then untested ones; *n set. */

@@ -24,8 +24,8 @@
  * hv_engine_finish (the findings are complete then) and before the engine
  * is freed.
  */
-#ifndef HV_ANALYZE_DIAGNOSE_H
-#define HV_ANALYZE_DIAGNOSE_H
+#ifndef HV_ANALYZE_DIAGNOSE_DIAGNOSE_H
+#define HV_ANALYZE_DIAGNOSE_DIAGNOSE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -23,23 +23,10 @@ _Static_assert((int)DX_PROBE_AFTER_COPY == (int)HV_PROBE_AFTER_COPY &&
                "probe points index by_point[]");
 
 /* Appends one zeroed element to a DX_VEC; NULL out of memory. */
-#define DX_PUSH(t, name) ((__typeof__((t)->name))dx_push((void **)&(t)->name, &(t)->n_##name, &(t)->cap_##name, \
-                                                         sizeof *(t)->name))
-
-static void *dx_push(void **v, size_t *n, size_t *cap, size_t elem)
-{
-    if (*n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 8;
-        void *nv = realloc(*v, ncap * elem);
-        if (!nv)
-            return NULL;
-        *v = nv;
-        *cap = ncap;
-    }
-    void *p = (char *)*v + (*n)++ * elem;
-    memset(p, 0, elem);
-    return p;
-}
+#define DX_PUSH(t, name)                                                                              \
+    (HV_GROW((t)->name, (t)->n_##name, (t)->cap_##name, 8)                                            \
+         ? (__typeof__((t)->name))memset(&(t)->name[(t)->n_##name++], 0, sizeof *(t)->name)          \
+         : NULL)
 
 void dx_trace_init(struct dx_trace *t, const struct hv_file_header *hdr, const char *path, size_t first_group,
                    const char *(*string)(void *, uint32_t), void *ctx)

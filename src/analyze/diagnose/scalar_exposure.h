@@ -12,8 +12,8 @@
  * it every answer is HV_SX_NO_LLVM so the rest of the analyzer still works
  * and says why this evidence is missing.
  */
-#ifndef HV_DIAGNOSE_SCALAR_EXPOSURE_H
-#define HV_DIAGNOSE_SCALAR_EXPOSURE_H
+#ifndef HV_ANALYZE_DIAGNOSE_SCALAR_EXPOSURE_H
+#define HV_ANALYZE_DIAGNOSE_SCALAR_EXPOSURE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,8 +12,8 @@
  * Not part of libhvanalyze.a (the sidecar links that): symbolization needs
  * libelf.
  */
-#ifndef HV_ANALYZE_FORENSICS_H
-#define HV_ANALYZE_FORENSICS_H
+#ifndef HV_ANALYZE_FORENSICS_FORENSICS_H
+#define HV_ANALYZE_FORENSICS_FORENSICS_H
 
 #include <stdint.h>
 #include <stdio.h>

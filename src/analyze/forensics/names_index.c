@@ -26,6 +26,7 @@
 
 #include "analyze/forensics/forensics.h"
 #include "analyze/run.h"
+#include "common/strset.h"
 #include "common/u64map.h"
 #include "hipvis/reader.h"
 
@@ -121,9 +122,7 @@ struct hv_names_index {
     struct tnames *t;
     uint32_t nt, capt;
     struct tnames *cur;        /* the trace being fed, NULL none */
-    char **strs;
-    uint32_t nstrs, capstrs;
-    struct hv_u64map str_dedupe;   /* hash of text -> index (first of that hash) */
+    struct hv_strset strs;     /* texts, each once */
     struct pyfr *fr;
     uint32_t nfr, capfr;
     struct kan_arg *ka;
@@ -133,31 +132,9 @@ struct hv_names_index {
 };
 
 
-static uint64_t text_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-    return h;
-}
-
 static uint32_t intern(struct hv_names_index *x, const char *s)
 {
-    if (!s)
-        return NONE;
-    uint64_t h = text_hash(s);
-    uint32_t i = hv_u64map_get(&x->str_dedupe, h);
-    if (i != NONE && strcmp(x->strs[i], s) == 0)
-        return i;
-    if (!HV_GROW(x->strs, x->nstrs, x->capstrs, 64))
-        return NONE;
-    char *c = strdup(s);
-    if (!c)
-        return NONE;
-    x->strs[x->nstrs] = c;
-    if (i == NONE)
-        hv_u64map_put(&x->str_dedupe, h, x->nstrs);
-    return x->nstrs++;
+    return s ? hv_strset_intern(&x->strs, s) : NONE;
 }
 
 /* The text of trace string `id`, interned; NONE unknown. */
@@ -174,7 +151,7 @@ static uint32_t str_of(struct hv_names_index *x, struct tnames *t, struct hv_rea
     return i;
 }
 
-static const char *S(const struct hv_names_index *x, uint32_t i) { return i < x->nstrs ? x->strs[i] : NULL; }
+static const char *S(const struct hv_names_index *x, uint32_t i) { return i < x->strs.n ? x->strs.v[i] : NULL; }
 
 static void want_seq(void *ctx, uint64_t seq)
 {
@@ -547,10 +524,7 @@ void hv_names_free(struct hv_names_index *x)
     for (uint32_t i = 0; i < x->nt; i++)
         tnames_free(&x->t[i]);
     free(x->t);
-    for (uint32_t i = 0; i < x->nstrs; i++)
-        free(x->strs[i]);
-    free(x->strs);
-    hv_u64map_free(&x->str_dedupe);
+    hv_strset_free(&x->strs);
     free(x->fr);
     free(x->ka);
     free(x);
@@ -558,10 +532,7 @@ void hv_names_free(struct hv_names_index *x)
 
 struct hv_names_index *hv_names_new(void)
 {
-    struct hv_names_index *x = calloc(1, sizeof *x);
-    if (x)
-        hv_u64map_init(&x->str_dedupe);
-    return x;
+    return calloc(1, sizeof(struct hv_names_index));
 }
 
 /* Forgets the last trace begun. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analyze/forensics/symbolize.h"
+#include "common/grow.h"
 
 struct sym {
     uint64_t addr, size;
@@ -83,22 +84,8 @@ static void collect(Elf *elf, Elf64_Word type, struct symtab *t, size_t *cap, si
             if (!name || !*name)
                 continue;
             size_t len = strlen(name) + 1;
-            if (*pool_len + len > *pool_cap) {
-                size_t ncap = (*pool_cap + len) * 2;
-                char *np = realloc(t->pool, ncap);
-                if (!np)
-                    return;
-                t->pool = np;
-                *pool_cap = ncap;
-            }
-            if (t->n == *cap) {
-                size_t ncap = *cap ? *cap * 2 : 256;
-                struct sym *nv = realloc(t->v, ncap * sizeof *nv);
-                if (!nv)
-                    return;
-                t->v = nv;
-                *cap = ncap;
-            }
+            if (!HV_GROW_TO(t->pool, *pool_len + len, *pool_cap, 4096) || !HV_GROW(t->v, t->n, *cap, 256))
+                return;
             memcpy(t->pool + *pool_len, name, len);
             /* Names point into the pool by offset until it stops moving. */
             t->v[t->n++] = (struct sym){s.st_value, s.st_size, (const char *)(uintptr_t)*pool_len};
@@ -133,14 +120,8 @@ static struct symtab *table(struct hv_symbolizer *s, const char *path)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->t[i].path, path) == 0)
             return &s->t[i];
-    if (s->n == s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 16;
-        struct symtab *nt = realloc(s->t, ncap * sizeof *nt);
-        if (!nt)
-            return NULL;
-        s->t = nt;
-        s->cap = ncap;
-    }
+    if (!HV_GROW(s->t, s->n, s->cap, 16))
+        return NULL;
     struct symtab *t = &s->t[s->n];
     memset(t, 0, sizeof *t);
     t->path = strdup(path);

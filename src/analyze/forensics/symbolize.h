@@ -1,6 +1,6 @@
 /* Offline symbolization from ELF symbol tables on disk (symbolize.c). */
-#ifndef HV_FORENSICS_SYMBOLIZE_H
-#define HV_FORENSICS_SYMBOLIZE_H
+#ifndef HV_ANALYZE_FORENSICS_SYMBOLIZE_H
+#define HV_ANALYZE_FORENSICS_SYMBOLIZE_H
 
 #include <stdint.h>
 

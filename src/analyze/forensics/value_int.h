@@ -1,6 +1,6 @@
 /* Value search internals (value_*.c); see forensics.h. */
-#ifndef HV_FORENSICS_VALUE_INT_H
-#define HV_FORENSICS_VALUE_INT_H
+#ifndef HV_ANALYZE_FORENSICS_VALUE_INT_H
+#define HV_ANALYZE_FORENSICS_VALUE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

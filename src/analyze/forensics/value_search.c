@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/forensics/value_int.h"
+#include "common/grow.h"
 #include "common/u64map.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/report.h"
@@ -71,16 +72,8 @@ static uint32_t stream_ix(struct search *s, uint64_t id)
     uint32_t i = hv_u64map_get(&s->six, id);
     if (i != HV_U64MAP_NONE)
         return i;
-    if (s->nst == s->capst) {
-        uint32_t ncap = s->capst ? s->capst * 2 : 16;
-        uint64_t *a = realloc(s->sid, ncap * sizeof *a), *b = a ? realloc(s->sepoch, ncap * sizeof *b) : NULL;
-        if (a)
-            s->sid = a;
-        if (!b)
-            return HV_U64MAP_NONE;
-        s->sepoch = b;
-        s->capst = ncap;
-    }
+    if (!HV_GROW2(s->sid, s->sepoch, s->nst, s->capst, 16))
+        return HV_U64MAP_NONE;
     i = s->nst;
     if (hv_u64map_put(&s->six, id, i) != 0)
         return HV_U64MAP_NONE;
@@ -141,15 +134,9 @@ static void check_hits(struct search *s, uint64_t lo, uint64_t hi, const struct 
             k++;
         if (k < q->width)
             continue;
-        if (s->nhits == s->caphits) {
-            size_t ncap = s->caphits ? s->caphits * 2 : 64;
-            struct hit *nh = ncap <= MAX_HITS ? realloc(s->hits, ncap * sizeof *nh) : NULL;
-            if (!nh) {
-                s->hits_dropped++;
-                continue;
-            }
-            s->hits = nh;
-            s->caphits = ncap;
+        if (!HV_GROW_UPTO(s->hits, s->nhits + 1, s->caphits, 64, MAX_HITS)) {
+            s->hits_dropped++;
+            continue;
         }
         s->hits[s->nhits++] = (struct hit){p, c->o, c->via};
     }
@@ -200,14 +187,8 @@ static void copy_d2d(struct search *s, const struct hv_vorigin *o)
     struct hv_imap_seg seg;
     for (int ok = hv_imap_seek(&s->sh.map, o->src, &seg); ok && seg.lo < o->src + o->bytes;
          ok = hv_imap_seek(&s->sh.map, seg.hi, &seg)) {
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            struct piece *np = realloc(pc, ncap * sizeof *np);
-            if (!np)
-                break;
-            pc = np;
-            cap = ncap;
-        }
+        if (!HV_GROW(pc, n, cap, 8))
+            break;
         uint64_t lo = seg.lo > o->src ? seg.lo : o->src, hi = seg.hi < o->src + o->bytes ? seg.hi : o->src + o->bytes;
         const struct hv_vcontent *src = seg.val;
         struct piece *p = &pc[n++];

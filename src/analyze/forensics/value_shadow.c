@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/forensics/value_int.h"
+#include "common/grow.h"
 
 #define SWEEP_MIN_BYTES (64u << 20)
 
@@ -61,17 +62,8 @@ uint32_t hv_vshadow_blob(struct hv_vshadow *s, const uint8_t *b, size_t n)
     while (i < s->nblobs && s->blobs[i])   /* reuse a swept slot */
         i++;
     if (i == s->nblobs) {
-        if (s->nblobs == s->capblobs) {
-            uint32_t ncap = s->capblobs ? s->capblobs * 2 : 64;
-            uint8_t **nb = realloc(s->blobs, ncap * sizeof *nb);
-            size_t *nl = nb ? realloc(s->blob_len, ncap * sizeof *nl) : NULL;
-            if (nb)
-                s->blobs = nb;
-            if (!nl)
-                return UINT32_MAX;
-            s->blob_len = nl;
-            s->capblobs = ncap;
-        }
+        if (!HV_GROW2(s->blobs, s->blob_len, s->nblobs, s->capblobs, 64))
+            return UINT32_MAX;
         s->nblobs++;
     }
     s->blobs[i] = malloc(n ? n : 1);

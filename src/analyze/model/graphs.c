@@ -13,20 +13,7 @@
 #include <string.h>
 
 #include "analyze/model/model.h"
-
-#define GROW(ptr, n, cap, init)                                          \
-    ((n) < (cap) ? 0 : grow_array((void **)&(ptr), &(cap), sizeof *(ptr), (init)))
-
-static int grow_array(void **p, uint32_t *cap, size_t elem, uint32_t init)
-{
-    uint32_t ncap = *cap ? *cap * 2 : init;
-    void *np = realloc(*p, (size_t)ncap * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
+#include "common/grow.h"
 
 uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle)
 {
@@ -53,7 +40,7 @@ uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint
             i = m->exec_free;
             m->exec_free = (uint32_t)m->execs[i].inst_seq;
         } else {
-            if (GROW(m->execs, m->nexecs, m->capexecs, 8) != 0) {
+            if (!HV_GROW(m->execs, m->nexecs, m->capexecs, 8)) {
                 m->oom = 1;
                 return HV_NO_INDEX;
             }
@@ -99,7 +86,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     int existing = k != HV_U64MAP_NONE && k != x->nnodes;
     struct hv_gnode keep = existing ? x->nodes[k] : (struct hv_gnode){0};
     if (!existing) {
-        if (GROW(x->nodes, x->nnodes, x->capnodes, 16) != 0) {
+        if (!HV_GROW(x->nodes, x->nnodes, x->capnodes, 16)) {
             m->oom = 1;
             return;
         }
@@ -174,18 +161,9 @@ void hv_exec_add_kargs(struct hv_model *m, uint32_t xi, uint64_t node_handle, co
     }
     x->nodes[node].has_args = 1;
     for (uint32_t i = 0; i < n; i++) {
-        if (x->nargs == x->capargs) {
-            uint32_t cap = x->capargs;
-            if (grow_array((void **)&x->args, &cap, sizeof *x->args, 16) != 0) {
-                m->oom = 1;
-                return;
-            }
-            uint32_t cap2 = x->capargs;
-            if (grow_array((void **)&x->args_node, &cap2, sizeof *x->args_node, 16) != 0) {
-                m->oom = 1;
-                return;
-            }
-            x->capargs = cap;
+        if (!HV_GROW2(x->args, x->args_node, x->nargs, x->capargs, 16)) {
+            m->oom = 1;
+            return;
         }
         x->args[x->nargs] = a[i];
         x->args_node[x->nargs++] = node;
@@ -197,7 +175,7 @@ void hv_exec_add_edges(struct hv_model *m, uint32_t xi, uint64_t graph, const ui
 {
     struct hv_exec *x = &m->execs[xi];
     for (uint32_t i = 0; i < n; i++) {
-        if (GROW(x->edges, x->nedges, x->capedges, 16) != 0) {
+        if (!HV_GROW(x->edges, x->nedges, x->capedges, 16)) {
             m->oom = 1;
             return;
         }
@@ -238,15 +216,8 @@ static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_
 {
     if (lo >= hi)
         return 0;
-    if (x->nranges == x->capranges) {
-        uint32_t cap = x->capranges;
-        if (grow_array((void **)&x->ranges, &cap, sizeof *x->ranges, 16) != 0)
-            return -1;
-        uint32_t cap2 = x->capranges;
-        if (grow_array((void **)&x->maxhi, &cap2, sizeof *x->maxhi, 16) != 0)
-            return -1;
-        x->capranges = cap;
-    }
+    if (!HV_GROW2(x->ranges, x->maxhi, x->nranges, x->capranges, 16))
+        return -1;
     struct hv_arange *r = &x->ranges[x->nranges++];
     memset(r, 0, sizeof *r);
     r->lo = lo;
@@ -430,7 +401,7 @@ void hv_exec_replayed_slow(struct hv_model *m, uint32_t xi, const struct hv_repl
     subsume_pending(m, xi, r);
     if (x->pending)
         return;
-    if (GROW(m->pending, m->npending, m->cappending, 8) != 0) {
+    if (!HV_GROW(m->pending, m->npending, m->cappending, 8)) {
         m->oom = 1;
         return;
     }

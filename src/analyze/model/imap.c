@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #define NIL 0u
 
 void hv_imap_init(struct hv_imap *m, size_t val_size)
@@ -53,25 +55,17 @@ static __attribute__((noinline)) int pool_grow(struct hv_imap *m)
         m->used = 1;  /* slot 0 is the nil sentinel */
     if (m->used < m->cap)
         return 0;
-    uint32_t ncap = m->cap ? m->cap * 2 : 64;
-    struct hv_imap_node *nn = realloc(m->nodes, (size_t)ncap * sizeof *nn);
-    if (!nn) {
+    /* Values first, so that every node has one. Values never written read
+     * as zeros (callers may look at the old value of a slot they are
+     * handed: hv_writer_same_site). */
+    int first = m->cap == 0;
+    if (!HV_GROW_ZERO(m->vals, ((size_t)m->used + 1) * m->val_size, m->vals_cap, 64 * m->val_size) ||
+        !HV_GROW(m->nodes, m->used, m->cap, 64)) {
         m->oom = 1;
         return -1;
     }
-    m->nodes = nn;
-    unsigned char *nv = realloc(m->vals, (size_t)ncap * (m->val_size ? m->val_size : 1));
-    if (!nv) {
-        m->oom = 1;
-        return -1;
-    }
-    /* Values never written read as zeros (callers may look at the
-     * old value of a slot they are handed: hv_writer_same_site). */
-    memset(nv + (size_t)m->cap * m->val_size, 0, (size_t)(ncap - m->cap) * m->val_size);
-    m->vals = nv;
-    if (m->cap == 0)
+    if (first)
         memset(&m->nodes[0], 0, sizeof m->nodes[0]);
-    m->cap = ncap;
     return 0;
 }
 

@@ -15,8 +15,8 @@
  *
  * Pointers returned into values are valid until the next mutation.
  */
-#ifndef HV_ANALYZE_IMAP_H
-#define HV_ANALYZE_IMAP_H
+#ifndef HV_ANALYZE_MODEL_IMAP_H
+#define HV_ANALYZE_MODEL_IMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +32,7 @@ struct hv_imap {
     struct hv_imap_node *nodes;  /* nodes[0] is the nil sentinel */
     unsigned char *vals;         /* val_size bytes per node, same index */
     size_t val_size;
+    size_t vals_cap;             /* bytes allocated at vals */
     uint32_t cap, used;          /* slots allocated / ever handed out */
     uint32_t free_list;          /* chained through .left */
     uint32_t root;

@@ -11,8 +11,8 @@
  * The rules (rules/) read this model; the engine (engine.c) is the only one
  * that changes it.
  */
-#ifndef HV_ANALYZE_MODEL_H
-#define HV_ANALYZE_MODEL_H
+#ifndef HV_ANALYZE_MODEL_MODEL_H
+#define HV_ANALYZE_MODEL_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyze/model/model.h"
+#include "common/grow.h"
 
 #define HIP_STREAM_NON_BLOCKING 0x1u  /* hipStreamNonBlocking == cudaStreamNonBlocking */
 
@@ -33,14 +34,8 @@ static uint32_t stream_slot(struct hv_model *m)
         m->stream_free = (uint32_t)m->streams[i].last_seq;
         return i;
     }
-    if (m->nstreams == m->capstreams) {
-        uint32_t ncap = m->capstreams ? m->capstreams * 2 : 16;
-        struct hv_stream *ns = realloc(m->streams, (size_t)ncap * sizeof *ns);
-        if (!ns)
-            return HV_NO_INDEX;
-        m->streams = ns;
-        m->capstreams = ncap;
-    }
+    if (!HV_GROW(m->streams, m->nstreams, m->capstreams, 16))
+        return HV_NO_INDEX;
     hv_vc_init(&m->streams[m->nstreams].vc);
     m->complete_gen++;  /* hv_stream_same reads nstreams */
     return m->nstreams++;
@@ -199,15 +194,9 @@ static uint32_t event_get(struct hv_model *m, uint64_t handle)
         i = m->event_free;
         m->event_free = m->events[i].stream;
     } else {
-        if (m->nevents == m->capevents) {
-            uint32_t ncap = m->capevents ? m->capevents * 2 : 16;
-            struct hv_event *ne = realloc(m->events, (size_t)ncap * sizeof *ne);
-            if (!ne) {
-                m->oom = 1;
-                return HV_NO_INDEX;
-            }
-            m->events = ne;
-            m->capevents = ncap;
+        if (!HV_GROW(m->events, m->nevents, m->capevents, 16)) {
+            m->oom = 1;
+            return HV_NO_INDEX;
         }
         i = m->nevents++;
         hv_vc_init(&m->events[i].vc);

@@ -22,8 +22,8 @@
  *
  * Not thread-safe: a clock belongs to one model (one engine).
  */
-#ifndef HV_ANALYZE_VCLOCK_H
-#define HV_ANALYZE_VCLOCK_H
+#ifndef HV_ANALYZE_MODEL_VCLOCK_H
+#define HV_ANALYZE_MODEL_VCLOCK_H
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * kinds, directions, access kinds). Shared by the text, JSON and Perfetto
  * reports so the three say the same thing the same way.
  */
-#ifndef HV_ANALYZE_DESCRIBE_H
-#define HV_ANALYZE_DESCRIBE_H
+#ifndef HV_ANALYZE_REPORT_DESCRIBE_H
+#define HV_ANALYZE_REPORT_DESCRIBE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/u64map.h"
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
@@ -98,28 +99,13 @@ struct hv_html {
     struct gx *gx;              /* by group index */
     size_t ngx, capgx;
     struct graph *graphs;
-    size_t ngraphs;
+    size_t ngraphs, capgraphs;
     uint64_t graphs_dropped;
     uint64_t replays, replays_checked;  /* coverage: replays, and those of an exec with an inventory */
     int oom;
 };
 
-#define GROW(h, arr, n, cap)                                                      \
-    ((n) < (cap) ? 0 : grow((void **)&(arr), &(cap), sizeof *(arr), (n) + 1) ? ((h)->oom = 1, -1) : 0)
-
-static int grow(void **p, size_t *cap, size_t elem, size_t need)
-{
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return -1;
-    memset((char *)q + *cap * elem, 0, (c - *cap) * elem);
-    *p = q;
-    *cap = c;
-    return 0;
-}
+#define GROW(h, arr, n, cap) (HV_GROW_ZERO(arr, (n) + 1, cap, 16) ? 0 : ((h)->oom = 1, -1))
 
 struct hv_html *hv_html_open(const struct hv_findings *store, const struct hv_view *view, uint64_t max_detail)
 {
@@ -603,13 +589,10 @@ void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t xi)
         return;
     }
     if (slot == h->ngraphs) {
-        struct graph *ng = realloc(h->graphs, (h->ngraphs + 1) * sizeof *ng);
-        if (!ng) {
+        if (GROW(h, h->graphs, h->ngraphs, h->capgraphs)) {
             free(buf);
-            h->oom = 1;
             return;
         }
-        h->graphs = ng;
         h->graphs[h->ngraphs++] = (struct graph){.pid = m->pid, .handle = x->handle};
     } else {
         free(h->graphs[slot].json);

@@ -3,8 +3,8 @@
  * docs/analysis.md), Perfetto/Chrome trace-event JSON, and the --graphs
  * inventory. Rules never print; these are the only writers of output.
  */
-#ifndef HV_ANALYZE_REPORT_H
-#define HV_ANALYZE_REPORT_H
+#ifndef HV_ANALYZE_REPORT_REPORT_H
+#define HV_ANALYZE_REPORT_REPORT_H
 
 #include <stdio.h>
 

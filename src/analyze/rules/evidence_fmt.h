@@ -4,8 +4,8 @@
  * short view of them as int32 elements, the shape of the buffers behind
  * these bugs (cu_seqlens_q, token indices), or as bytes otherwise.
  */
-#ifndef HV_ANALYZE_EVIDENCE_FMT_H
-#define HV_ANALYZE_EVIDENCE_FMT_H
+#ifndef HV_ANALYZE_RULES_EVIDENCE_FMT_H
+#define HV_ANALYZE_RULES_EVIDENCE_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * the model has the facts; a rule reads the model and emits findings through
  * hv_rule_emit(). A rule never prints and never changes the model.
  */
-#ifndef HV_ANALYZE_RULES_H
-#define HV_ANALYZE_RULES_H
+#ifndef HV_ANALYZE_RULES_RULES_H
+#define HV_ANALYZE_RULES_RULES_H
 
 #include "analyze/findings.h"
 #include "analyze/model/model.h"

@@ -36,7 +36,8 @@ static _Atomic uint64_t budget_used;
 static _Atomic uint64_t bytes_written;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-/* Lock-free, insert-only registry: no lock to inherit held across fork(). */
+/* Lock-free, insert-only registry: no lock to inherit held across fork().
+ * (Not the common map, src/common/u64map.h, whose inserts need a lock.) */
 static _Atomic(struct hv_co_store *) buckets[REGISTRY_BUCKETS];
 static _Atomic(struct hv_co_store *) all_stores;
 static _Atomic(struct hv_co_use *) all_uses;

@@ -2,7 +2,8 @@
  * Kernel argument layouts by function handle (host stub or hipFunction_t),
  * learnt from code-object metadata at registration / module load, read at
  * every launch and graph walk. Insert-only open addressing: lookups are
- * lock-free; inserts (cold, at load time) take a mutex.
+ * lock-free; inserts (cold, at load time) take a mutex. (Not the common
+ * map, src/common/u64map.h: its growth moves slots under a lock-free reader.)
  */
 #ifndef HIPVIS_KERNELS_H
 #define HIPVIS_KERNELS_H

@@ -7,6 +7,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+
 #define FIRST_READ ((size_t)64 << 10)
 
 /* process_vm_readv on ourselves stops at the first unreadable page instead
@@ -23,15 +25,13 @@ ssize_t hv_safe_read(void *dst, const void *src, size_t n)
 size_t hv_safecopy_image(const void *p, size_t max, size_t (*extent)(const void *, size_t), void **out)
 {
     unsigned char *buf = NULL;
-    size_t got = 0, want = FIRST_READ < max ? FIRST_READ : max;
+    size_t got = 0, want = 0;
     *out = NULL;
     if (!p || !max)
         return 0;
     for (;;) {
-        unsigned char *nb = realloc(buf, want);
-        if (!nb)
+        if (!HV_GROW_UPTO(buf, got + 1, want, FIRST_READ, max))
             break;
-        buf = nb;
         ssize_t r = hv_safe_read(buf + got, (const unsigned char *)p + got, want - got);
         if (r < 0) {
             /* No safe read here: trust the image as the runtime did (it
@@ -52,7 +52,6 @@ size_t hv_safecopy_image(const void *p, size_t max, size_t (*extent)(const void 
         }
         if (got < want || want == max)
             break; /* unreadable memory or the cap: decode what there is */
-        want = want > max / 2 ? max : want * 2;
     }
     if (!got) {
         free(buf);

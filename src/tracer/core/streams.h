@@ -11,7 +11,8 @@
  * the sum, read lazily when a call names the stream (hv_stream_epoch), so no
  * observation walks the table. Both tables are
  * fixed-size open-addressing hashes with lock-free insert (CAS on the key)
- * and lock-free reads: the hot path never waits.
+ * and lock-free reads: the hot path never waits. (Not the common map,
+ * src/common/u64map.h: its growth moves slots under a lock-free reader.)
  *
  * Event entries are written by whichever thread records the event; a reader
  * re-checks the entry's generation and, if a concurrent record tore it,

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/strset.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/core/realsym.h"
 #include "tracer/core/runtime_version.h"
@@ -521,55 +522,21 @@ void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint6
     }
 }
 
-/* ---- strings: cold path, so a mutex-protected table is fine ---- */
+/* ---- strings: cold path, so a mutex-protected set is fine ---- */
 
-#define HV_STRING_SLOTS 8192u
-struct string_slot {
-    uint64_t hash;
-    uint32_t id;
-    char *text;
-};
-static struct string_slot *string_slots;
-static uint32_t string_next_id = 1;
+#define HV_STRING_IDS 8192u   /* distinct strings with an id; more go without */
+static struct hv_strset strings;   /* id - 1 -> text */
 static pthread_mutex_t string_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
-}
 
 uint32_t hv_string_id(struct hv_thread_ctx *t, const char *s, uint64_t seq)
 {
     if (!s)
         return 0;
-    uint64_t h = fnv1a(s);
-    uint32_t id = 0;
-    int fresh = 0;
     pthread_mutex_lock(&string_lock);
-    if (!string_slots)
-        string_slots = map_zeroed(HV_STRING_SLOTS * sizeof *string_slots);
-    if (string_slots) {
-        for (uint32_t i = (uint32_t)h & (HV_STRING_SLOTS - 1), n = 0; n < HV_STRING_SLOTS;
-             n++, i = (i + 1) & (HV_STRING_SLOTS - 1)) {
-            struct string_slot *sl = &string_slots[i];
-            if (sl->text && sl->hash == h && strcmp(sl->text, s) == 0) {
-                id = sl->id;
-                break;
-            }
-            if (!sl->text) {
-                sl->text = strdup(s);
-                if (sl->text) {
-                    sl->hash = h;
-                    sl->id = id = string_next_id++;
-                    fresh = 1;
-                }
-                break;
-            }
-        }
-    }
+    uint32_t i = hv_strset_find(&strings, s);
+    int fresh = i == HV_U64MAP_NONE && strings.n < HV_STRING_IDS &&
+                (i = hv_strset_intern(&strings, s)) != HV_U64MAP_NONE;
+    uint32_t id = i == HV_U64MAP_NONE ? 0 : i + 1;
     pthread_mutex_unlock(&string_lock);
     if (fresh) {
         size_t len = strlen(s);

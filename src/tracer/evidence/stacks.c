@@ -28,16 +28,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+#include "common/u64map.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/core/tracer.h"
 
-#define HV_STACK_SLOTS 16384u      /* distinct stacks with an id; more are recorded in full each time */
+#define HV_STACK_IDS 16384u        /* distinct stacks with an id; more are recorded in full each time */
 #define HV_STACK_SKIP_MAX 16u      /* hipvis frames above the caller, at most */
-
-struct stack_slot {
-    uint64_t hash;
-    uint32_t id;
-};
 
 struct module {
     uint64_t lo, hi, bias;
@@ -48,7 +45,7 @@ static pthread_mutex_t stacks_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
 static int (*unwind)(void **buf, int size);
 static uint64_t self_lo, self_hi;          /* libhipvis's own code */
-static struct stack_slot *slots;
+static struct hv_u64map stack_ids;        /* hash of the frames -> id */
 static uint32_t next_id = 1;
 static struct module *modules;
 static uint32_t nmodules, generation;
@@ -112,14 +109,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *ctx)
     load_extent(info, &lo, &hi);
     if (hi <= lo)
         return 0;
-    if (c->n == c->cap) {
-        uint32_t ncap = c->cap ? c->cap * 2 : 64;
-        struct module *nm = realloc(c->m, ncap * sizeof *nm);
-        if (!nm)
-            return 1;
-        c->m = nm;
-        c->cap = ncap;
-    }
+    if (!HV_GROW(c->m, c->n, c->cap, 64))
+        return 1;
     char exe[4096];
     const char *path = info->dlpi_name;
     if (!path || !*path) {   /* the main program */
@@ -207,24 +198,13 @@ static int all_mapped(void *const *pc, int n)
 
 /* ---- the stack table ---- */
 
-/* splitmix64's finalizer: spreads aligned return addresses. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 static void lock_before_fork(void) { pthread_mutex_lock(&stacks_lock); }
 static void unlock_after_fork(void) { pthread_mutex_unlock(&stacks_lock); }
 /* The child's trace is a new file: its stacks and maps start over. */
 static void child_after_fork(void)
 {
     pthread_mutex_init(&stacks_lock, NULL);
-    if (slots)
-        memset(slots, 0, HV_STACK_SLOTS * sizeof *slots);
+    hv_u64map_clear(&stack_ids);
     next_id = 1;
     generation = 0;
     maps_sig = 0;
@@ -233,28 +213,18 @@ static void child_after_fork(void)
 static void setup_once(void)
 {
     load_unwinder();
-    slots = calloc(HV_STACK_SLOTS, sizeof *slots);
     pthread_atfork(lock_before_fork, unlock_after_fork, child_after_fork);
 }
 
 /* Id of the stack with this hash: *fresh when it was just entered. 0 when
- * the table is full. Caller holds stacks_lock. */
+ * HV_STACK_IDS are given out (or out of memory). Caller holds stacks_lock. */
 static uint32_t stack_id(uint64_t hash, int *fresh)
 {
-    *fresh = 0;
-    if (!slots)
-        return 0;
-    for (uint32_t i = (uint32_t)hash & (HV_STACK_SLOTS - 1), n = 0; n < HV_STACK_SLOTS / 2;
-         n++, i = (i + 1) & (HV_STACK_SLOTS - 1)) {
-        if (slots[i].id && slots[i].hash == hash)
-            return slots[i].id;
-        if (!slots[i].id) {
-            slots[i] = (struct stack_slot){hash, next_id++};
-            *fresh = 1;
-            return slots[i].id;
-        }
-    }
-    return 0;
+    uint32_t id = hv_u64map_get(&stack_ids, hash);
+    *fresh = id == HV_U64MAP_NONE && next_id <= HV_STACK_IDS && hv_u64map_put(&stack_ids, hash, next_id) == 0;
+    if (*fresh)
+        return next_id++;
+    return id == HV_U64MAP_NONE ? 0 : id;
 }
 
 void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq)
@@ -273,7 +243,7 @@ void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq)
         n = 0;
     uint64_t hash = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
     for (int i = 0; i < n; i++)
-        hash = mix64(hash ^ (uint64_t)(uintptr_t)pc[i]);
+        hash = hv_mix64(hash ^ (uint64_t)(uintptr_t)pc[i]);
 
     int fresh;
     pthread_mutex_lock(&stacks_lock);

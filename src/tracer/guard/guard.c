@@ -24,31 +24,34 @@
 #include "common/envtab.h"
 #include "common/grow.h"
 #include "common/mono.h"
+#include "common/u64map.h"
 
 static _Atomic int guard_active;       /* the pattern applied now (hipvis_guard_set may change it) */
 static int guard_always;               /* HIPVIS_GUARD_WHEN=always */
 static _Atomic uint64_t guard_count;
 static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define COPY_SLOTS 1024u    /* streams tracked (power of two) */
+#define COPY_SLOTS 1024u    /* streams tracked */
 #define COPIES_PER_STREAM 8 /* most recent H2D copies kept per stream */
-#define EXEC_SLOTS 4096u    /* execs tracked (power of two) */
+#define EXEC_SLOTS 4096u    /* execs tracked */
 
 struct copy_note { uint64_t lo, hi, epoch, seq; uint32_t tid; };
 struct stream_copies {
-    uint64_t stream;        /* 0 empty */
+    uint64_t stream;
     uint32_t next;
     struct copy_note c[COPIES_PER_STREAM];
 };
 struct exec_range { uint64_t node, lo, hi; };
 struct exec_reads {
-    uint64_t exec;          /* 0 empty */
+    uint64_t exec;
     struct exec_range *r;
     uint32_t n, cap;
 };
 
 static struct stream_copies *copies;   /* COPY_SLOTS, allocated at init when a mode is on */
 static struct exec_reads *execs;       /* EXEC_SLOTS */
+static uint32_t ncopies, nexecs;       /* entries in use */
+static struct hv_u64map copy_ix, exec_ix;   /* stream, exec -> its entry */
 
 /* Front ends' runtime calls (hv_guard_register), by API-name prefix. */
 static struct {
@@ -128,37 +131,36 @@ int hv_guard_init(void)
     return atomic_load(&hv_hot.guard_mode);
 }
 
-static uint64_t mix(uint64_t x)
+/* Entry of `key` in `table` (entries `stride` bytes apart, each starting
+ * with its key; *n of `cap` in use, ix: key -> entry), added when absent if
+ * `insert`; NULL when absent (or full). Caller holds guard_lock. */
+static void *slot(void *table, size_t stride, uint32_t cap, struct hv_u64map *ix, uint32_t *n, uint64_t key,
+                  int insert)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
+    uint32_t i = hv_u64map_get(ix, key);
+    if (i == HV_U64MAP_NONE) {
+        if (!insert || *n == cap || hv_u64map_put(ix, key, *n) != 0)
+            return NULL;
+        i = (*n)++;
+        *(uint64_t *)(void *)((char *)table + (size_t)i * stride) = key;
+    }
+    return (char *)table + (size_t)i * stride;
 }
 
-/* Slot of `key` in an open-addressing table (keys at `stride` bytes apart),
- * inserting it when absent if `insert`; NULL when absent (or full). Caller
- * holds guard_lock. */
-static void *slot(void *table, size_t stride, uint32_t nslots, uint64_t key, int insert)
+static struct stream_copies *copies_of(uint64_t stream, int insert)
 {
-    for (uint32_t i = (uint32_t)mix(key) & (nslots - 1), n = 0; n < nslots; n++, i = (i + 1) & (nslots - 1)) {
-        uint64_t *k = (uint64_t *)(void *)((char *)table + (size_t)i * stride);
-        if (*k == key)
-            return k;
-        if (*k == 0) {
-            if (!insert)
-                return NULL;
-            *k = key;
-            return k;
-        }
-    }
-    return NULL;
+    return slot(copies, sizeof *copies, COPY_SLOTS, &copy_ix, &ncopies, stream, insert);
+}
+
+static struct exec_reads *reads_of(uint64_t exec, int insert)
+{
+    return slot(execs, sizeof *execs, EXEC_SLOTS, &exec_ix, &nexecs, exec, insert);
 }
 
 static void note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t epoch, uint64_t seq)
 {
     pthread_mutex_lock(&guard_lock);
-    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream, 1);
+    struct stream_copies *s = copies_of(stream, 1);
     if (s) {
         s->c[s->next] = (struct copy_note){dst, dst + bytes, epoch, seq, hv_tls.tid};
         s->next = (s->next + 1) % COPIES_PER_STREAM;
@@ -172,8 +174,8 @@ static int read_by_an_exec(uint64_t lo, uint64_t hi)
 {
     int found = 0;
     pthread_mutex_lock(&guard_lock);
-    for (uint32_t k = 0; k < EXEC_SLOTS && !found; k++)
-        for (uint32_t i = 0; execs[k].exec && i < execs[k].n && !found; i++)
+    for (uint32_t k = 0; k < nexecs && !found; k++)
+        for (uint32_t i = 0; i < execs[k].n && !found; i++)
             found = execs[k].r[i].lo < hi && lo < execs[k].r[i].hi;
     pthread_mutex_unlock(&guard_lock);
     return found;
@@ -184,7 +186,7 @@ void hv_guard_exec_begin(uint64_t exec)
     if (hv_guard_mode() == HV_GUARD_OFF || !exec)
         return;
     pthread_mutex_lock(&guard_lock);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 1);
+    struct exec_reads *x = reads_of(exec, 1);
     if (x)
         x->n = 0;
     pthread_mutex_unlock(&guard_lock);
@@ -195,7 +197,7 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
     if (hv_guard_mode() == HV_GUARD_OFF || !exec)
         return;
     pthread_mutex_lock(&guard_lock);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 1);
+    struct exec_reads *x = reads_of(exec, 1);
     if (x) {
         uint32_t w = 0;
         for (uint32_t i = 0; i < x->n; i++)  /* a node's new arguments replace its old ones */
@@ -218,8 +220,8 @@ void hv_guard_note_args(uint64_t exec, uint64_t node, const struct hv_karg *args
 /* The copy that makes this launch flagged, or NULL. Caller holds guard_lock. */
 static const struct copy_note *flagging_copy(uint64_t exec, uint64_t stream, uint64_t epoch)
 {
-    struct stream_copies *s = slot(copies, sizeof *copies, COPY_SLOTS, stream, 0);
-    struct exec_reads *x = slot(execs, sizeof *execs, EXEC_SLOTS, exec, 0);
+    struct stream_copies *s = copies_of(stream, 0);
+    struct exec_reads *x = reads_of(exec, 0);
     if (!s || !x)
         return NULL;
     for (int k = 0; k < COPIES_PER_STREAM; k++) {

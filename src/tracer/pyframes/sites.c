@@ -21,7 +21,9 @@
  * first bounds-checked walk the frames key is 0, so the first call records
  * a full stack, which enables the key.
  * A key is claimed with one CAS; values are plain atomic stores (a race
- * between two threads costs at most one redundant reference record). */
+ * between two threads costs at most one redundant reference record).
+ * (Not the common map, src/common/u64map.h: its growth moves slots under a
+ * lock-free reader.) */
 struct slot {
     _Atomic uint64_t key, val;
 };

@@ -1,6 +1,6 @@
 /* Byte string -> record stream -> engine -> reports (see feed_engine.c). */
-#ifndef HV_TESTS_FEED_ENGINE_H
-#define HV_TESTS_FEED_ENGINE_H
+#ifndef HV_TESTS_ANALYZE_FUZZ_FEED_ENGINE_H
+#define HV_TESTS_ANALYZE_FUZZ_FEED_ENGINE_H
 
 #include <stddef.h>
 #include <stdint.h>

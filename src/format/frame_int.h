@@ -6,8 +6,8 @@
  * chunk each. Keeping the magic numbers and limits in one place is what keeps
  * the writer and the reader from drifting apart.
  */
-#ifndef HV_FORMAT_FRAME_H
-#define HV_FORMAT_FRAME_H
+#ifndef HV_FORMAT_FRAME_INT_H
+#define HV_FORMAT_FRAME_INT_H
 
 #include <stdint.h>
 #include <string.h>

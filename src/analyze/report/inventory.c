@@ -1,5 +1,5 @@
 /*
- * graphs: --graphs prints each exec's inventory as it becomes complete:
+ * inventory: --graphs prints each exec's inventory as it becomes complete:
  * nodes with their pointer arguments, and the shape facts that decide how
  * the HIP runtime schedules a replay (rocm-runtime-facts.md, H1): roots
  * (several roots or branches put nodes on parallel queues), longest path,

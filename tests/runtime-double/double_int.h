@@ -1,5 +1,5 @@
 /*
- * double_internal.h - internals of the HIP runtime test double.
+ * double_int.h - internals of the HIP runtime test double.
  *
  * TEST-ONLY: part of tests/runtime-double (a host-memory stand-in for
  * libamdhip64.so.5 used by hipvis tests). Never installed.
@@ -15,8 +15,8 @@
  * (hidden visibility); no exported function is ever called from inside the
  * library, so an LD_PRELOAD tracer sees only the application's calls.
  */
-#ifndef HIPDOUBLE_INTERNAL_H
-#define HIPDOUBLE_INTERNAL_H
+#ifndef HV_TESTS_RUNTIME_DOUBLE_DOUBLE_INT_H
+#define HV_TESTS_RUNTIME_DOUBLE_DOUBLE_INT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -339,4 +339,4 @@ void hd_kargs_free(struct hd_kargs *a);
 void hd_kernel_execute(struct hd_work *w, int device);
 void hd_scalar_cache_invalidate(int device); /* h3 */
 
-#endif /* HIPDOUBLE_INTERNAL_H */
+#endif /* HV_TESTS_RUNTIME_DOUBLE_DOUBLE_INT_H */

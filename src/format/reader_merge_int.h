@@ -10,8 +10,8 @@
  * docs/trace-format.md ("Per-thread sequences") has the argument for why
  * host-ordered calls stay ordered.
  */
-#ifndef HV_FORMAT_READER_MERGE_H
-#define HV_FORMAT_READER_MERGE_H
+#ifndef HV_FORMAT_READER_MERGE_INT_H
+#define HV_FORMAT_READER_MERGE_INT_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * no stdio, no allocation, no global state (it runs in the preload library's
  * writer thread and in fork children).
  */
-#ifndef HV_FORMAT_TRACE_PATH_H
-#define HV_FORMAT_TRACE_PATH_H
+#ifndef HV_FORMAT_TRACE_PATH_INT_H
+#define HV_FORMAT_TRACE_PATH_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,8 +13,8 @@
  * follows verbatim. Contexts start empty in every chunk, so frames stay
  * independent (resynchronisation, parallel decoding).
  */
-#ifndef HV_FORMAT_CODEC_H
-#define HV_FORMAT_CODEC_H
+#ifndef HV_FORMAT_CODEC_INT_H
+#define HV_FORMAT_CODEC_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

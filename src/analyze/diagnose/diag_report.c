@@ -1,5 +1,5 @@
 /*
- * report: --diagnose output. Text after the findings; JSON as the
+ * diag_report: --diagnose output. Text after the findings; JSON as the
  * `diagnoses` array of the --json document (schema in docs/analysis.md).
  * A decode loop gives one group per exec (batch size) with the same
  * evidence: the text report folds diagnoses that differ only in the exec.

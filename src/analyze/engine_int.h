@@ -1,6 +1,6 @@
 /* Engine internals shared by engine*.c; not part of the engine API. */
-#ifndef HV_ANALYZE_ENGINE_PRIV_H
-#define HV_ANALYZE_ENGINE_PRIV_H
+#ifndef HV_ANALYZE_ENGINE_INT_H
+#define HV_ANALYZE_ENGINE_INT_H
 
 #include "analyze/engine.h"
 #include "hipvis/api.h"
