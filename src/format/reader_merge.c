@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format/reader_merge.h"
+#include "common/grow.h"
 
 #define RECENT_MIN 64u
 
@@ -26,14 +27,8 @@ struct hv_merge_thread *hv_merge_thread_slow(struct hv_merge *m, uint32_t tid, u
         return &m->thr[*cache_idx];
     uint32_t i = hv_u64map_get(&m->tids, tid);
     if (i == HV_U64MAP_NONE) {
-        if (m->n == m->cap) {
-            uint32_t cap = m->cap ? m->cap * 2 : 16;
-            struct hv_merge_thread *t = realloc(m->thr, (size_t)cap * sizeof *t);
-            if (!t)
-                return NULL;
-            m->thr = t;
-            m->cap = cap;
-        }
+        if (!HV_GROW(m->thr, m->n, m->cap, 16))
+            return NULL;
         i = m->n;
         if (hv_u64map_put(&m->tids, tid, i) < 0)
             return NULL;

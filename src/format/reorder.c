@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "format/reorder.h"
+#include "common/grow.h"
 
 static inline int ent_less(const struct hv_ent *a, const struct hv_ent *b)
 {
@@ -45,14 +46,8 @@ static int run_append(struct hv_reorder *q, unsigned i, const struct hv_ent *e)
 
 static int heap_push(struct hv_reorder *q, const struct hv_ent *e)
 {
-    if (q->heap_n == q->heap_cap) {
-        size_t cap = q->heap_cap ? q->heap_cap * 2 : 1024;
-        struct hv_ent *h = realloc(q->heap, cap * sizeof *h);
-        if (!h)
-            return -1;
-        q->heap = h;
-        q->heap_cap = cap;
-    }
+    if (!HV_GROW(q->heap, q->heap_n, q->heap_cap, 1024))
+        return -1;
     size_t i = q->heap_n++;
     while (i > 0) {
         size_t p = (i - 1) / 2;

@@ -6,6 +6,7 @@
 
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/rules/rules.h"
+#include "common/grow.h"
 
 struct hv_diag *hv_diag_new(struct hv_findings *out)
 {
@@ -61,15 +62,7 @@ void hv_diag_on_graph(struct hv_diag *d, const struct hv_model *m, uint32_t exec
 
 static struct dx_diag *push(struct hv_diag *d)
 {
-    if (d->n == d->cap) {
-        size_t ncap = d->cap ? d->cap * 2 : 8;
-        struct dx_diag *nv = realloc(d->v, ncap * sizeof *nv);
-        if (!nv)
-            return NULL;
-        d->v = nv;
-        d->cap = ncap;
-    }
-    return &d->v[d->n++];
+    return HV_GROW(d->v, d->n, d->cap, 8) ? &d->v[d->n++] : NULL;
 }
 
 /* Which groups get a diagnosis: every same-epoch-write group, and a

@@ -8,6 +8,7 @@
 
 #include "codeobj/codeobj.h"
 #include "codeobj/scalar.h"
+#include "common/grow.h"
 
 #define SX_MAX_FILE (1ull << 30)  /* a fat binary of a big framework is hundreds of MB */
 #define SX_MAX_USES 64
@@ -86,14 +87,8 @@ int hv_sx_add_image(struct hv_sx *s, const void *image, size_t len, const char *
 {
     if (!s || !image || !len)
         return -1;
-    if (s->nimg == s->capimg) {
-        size_t ncap = s->capimg ? s->capimg * 2 : 8;
-        struct sx_image *ni = realloc(s->img, ncap * sizeof *ni);
-        if (!ni)
-            return -1;
-        s->img = ni;
-        s->capimg = ncap;
-    }
+    if (!HV_GROW(s->img, s->nimg, s->capimg, 8))
+        return -1;
     struct sx_image *im = &s->img[s->nimg];
     memset(im, 0, sizeof *im);
     im->bytes = malloc(len);

@@ -25,6 +25,7 @@
 
 #include "analyze/rules/evidence_fmt.h"
 #include "analyze/rules/rules.h"
+#include "common/grow.h"
 
 #define HSR_MAX 4096u   /* pending copies remembered; older ones are dropped first */
 
@@ -90,15 +91,8 @@ static int make_room(struct hsr_state *st)
 {
     if (st->n < st->cap)
         return 1;
-    if (st->cap < HSR_MAX) {
-        uint32_t ncap = st->cap ? st->cap * 2 : 64;
-        struct hsr_copy *nv = realloc(st->v, ncap * sizeof *nv);
-        if (!nv)
-            return 0;
-        st->v = nv;
-        st->cap = ncap;
-        return 1;
-    }
+    if (st->cap < HSR_MAX)
+        return HV_GROW(st->v, st->n, st->cap, 64);
     drop(st, 0);
     st->dropped++;
     return 1;
