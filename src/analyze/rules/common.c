@@ -121,6 +121,23 @@ void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, 
     }
 }
 
+void hv_finding_start_read(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi,
+                           uint8_t origin)
+{
+    hv_finding_start(m, f, rule, lo, hi);
+    if (origin == HV_ARG_INFERRED)
+        f->severity = (uint8_t)hv_sev_soften(f->severity);
+}
+
+void hv_finding_write_replay(const struct hv_model *m, struct hv_finding *f, int rule, const struct hv_replay_ctx *rp,
+                             const struct hv_arange *rg, uint64_t lo, uint64_t hi, const struct hv_writer *w)
+{
+    hv_finding_start_read(m, f, rule, lo, hi, rg->origin);
+    hv_side_writer(m, &f->a, w);
+    hv_side_replay(m, &f->b, rp->exec, &rp->r, rg);
+    f->n1 = w->bytes;
+}
+
 void hv_rule_emit(struct hv_model *m, const struct hv_finding *f)
 {
     if (!m->out)
