@@ -18,20 +18,6 @@
 #define HIPVIS_VERSION "dev"
 #endif
 
-static const char *role(int kind)
-{
-    switch (kind) {
-    case HV_SIDE_COPY:
-    case HV_SIDE_MEMSET:
-    case HV_SIDE_KERNEL: return "write";
-    case HV_SIDE_REPLAY: return "replay";
-    case HV_SIDE_LAUNCH: return "read";
-    case HV_SIDE_FREE: return "release";
-    case HV_SIDE_SYNC: return "observe";
-    default: return "input";
-    }
-}
-
 /* The kernel argument a side wrote or read through: its "arg" text (graph
  * nodes), how the kernel uses it (readers), the pointer passed. */
 static void kernel_arg(struct hv_json *w, const struct hv_fside *s, int arg_text, int reader)
@@ -57,7 +43,7 @@ static void side(struct hv_json *w, const char *key, const struct hv_finding *f,
         return;
     }
     hv_json_kobj(w, key);
-    hv_json_kstr(w, "role", role(s->kind));
+    hv_json_kstr(w, "role", hv_side_role(s->kind) ? hv_side_role(s->kind) : "input");
     hv_json_kstr(w, "kind", hv_side_kind_text(s->kind));
     hv_json_kstr(w, "api", hv_api_name(s->api));
     hv_json_ku64(w, "seq", s->seq);
