@@ -290,6 +290,12 @@ void hv_json_khex(struct hv_json *w, const char *k, uint64_t v) { hv_json_key(w,
 void hv_json_kbool(struct hv_json *w, const char *k, int v) { hv_json_key(w, k); hv_json_bool(w, v); }
 void hv_json_knull(struct hv_json *w, const char *k) { hv_json_key(w, k); hv_json_null(w); }
 
+void hv_json_kcounts(struct hv_json *w, const struct hv_json_count *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        hv_json_ku64(w, c[i].k, c[i].v);
+}
+
 void hv_json_kfixed(struct hv_json *w, const char *k, double v, int decimals)
 {
     hv_json_key(w, k);

@@ -86,6 +86,17 @@ void hv_json_kfixed(struct hv_json *w, const char *k, double v, int decimals);
 void hv_json_kbool(struct hv_json *w, const char *k, int v);
 void hv_json_knull(struct hv_json *w, const char *k);
 
+/* A run of counters, "name":value each, from a table of them. */
+struct hv_json_count {
+    const char *k;
+    uint64_t v;
+};
+void hv_json_kcounts(struct hv_json *w, const struct hv_json_count *c, size_t n);
+/* The same from the entries themselves: HV_JSON_COUNTS(w, {"runs", n}, {"hangs", h}). */
+#define HV_JSON_COUNTS(w, ...)                                                  \
+    hv_json_kcounts(w, (const struct hv_json_count[]){__VA_ARGS__},            \
+                    sizeof((const struct hv_json_count[]){__VA_ARGS__}) / sizeof(struct hv_json_count))
+
 /* Layout: the next value or closing bracket of the current container
  * starts on a new line (after the comma, if one is due). */
 void hv_json_nl(struct hv_json *w);

@@ -85,6 +85,58 @@ static void kratio(struct hv_json *w, const char *k, double v)
         hv_json_knull(w, k);
 }
 
+static void arm_json(struct hv_json *w, const struct ex_arm *arm, const struct ex_arm_stats *s)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "name", arm->name);
+    hv_json_kstr(w, "what", arm->what);
+    hv_json_karr(w, "env");
+    for (int i = 0; i < arm->nenv; i++)
+        hv_json_str(w, arm->env[i]);
+    hv_json_arr_end(w);
+    hv_json_kbool(w, "fix", arm->fix);
+    HV_JSON_COUNTS(w, {"runs", s->runs}, {"symptom_runs", s->symptom_runs});
+    hv_json_kfixed(w, "rate", s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0, 4);
+    hv_json_karr(w, "ci95");
+    hv_json_fixed(w, s->rate.lo, 4);
+    hv_json_fixed(w, s->rate.hi, 4);
+    hv_json_arr_end(w);
+    HV_JSON_COUNTS(w, {"failures", s->failures}, {"hangs", s->hangs}, {"pattern_hits", s->pattern_hits},
+                   {"probe_mismatches", s->probe_mismatch}, {"probed", s->probed},
+                   {"unreadable_traces", s->unreadable});
+    hv_json_kstr(w, "outcome", outcome_name(s->outcome));
+    hv_json_kfixed(w, "median_wall_s", s->median_wall_s, 4);
+    hv_json_kfixed(w, "median_launch_interval_us", s->median_interval_us, 3);
+    kratio(w, "cost_ratio", s->cost_ratio);
+    hv_json_kstr(w, "cost_basis", s->cost_basis ? s->cost_basis : "");
+    hv_json_kstr(w, "runtime_versions", s->runtimes);
+    hv_json_kstr(w, "observed_verdicts", s->verdicts);
+    hv_json_obj_end(w);
+}
+
+static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "arm", arm);
+    hv_json_ki64(w, "index", r->index);
+    hv_json_ki64(w, "exit", r->exit_code);
+    hv_json_ki64(w, "signal", r->signal);
+    hv_json_kbool(w, "timed_out", r->timed_out);
+    hv_json_kbool(w, "pattern_hit", r->pattern_hit);
+    hv_json_kfixed(w, "wall_s", r->wall_s, 4);
+    hv_json_ki64(w, "traces", r->traces);
+    hv_json_ku64(w, "replays", r->replays);
+    hv_json_kfixed(w, "launch_interval_us", r->replay_interval_us, 3);
+    HV_JSON_COUNTS(w, {"probed", r->probed}, {"probe_mismatches", r->probe_mismatch},
+                   {"same_epoch_write", r->same_epoch}, {"unordered_write", r->unordered},
+                   {"records_dropped", r->dropped_records});
+    hv_json_kbool(w, "symptom", r->symptom);
+    hv_json_kstr(w, "runtime", r->runtime);
+    hv_json_kstr(w, "diagnose_observed", r->verdict);
+    hv_json_kstr(w, "diagnose_lead", r->lead);
+    hv_json_obj_end(w);
+}
+
 void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arms, int narms,
                     const struct ex_arm_stats *st, const struct ex_decision *d, const struct ex_run *runs,
                     size_t nruns)
@@ -105,38 +157,8 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     hv_json_kstr(&w, "fail_pattern", m->fail_pattern);
     hv_json_kstr(&w, "skipped", m->skipped ? m->skipped : "");
     hv_json_karr(&w, "arms");
-    for (int a = 0; a < narms; a++) {
-        const struct ex_arm_stats *s = &st[a];
-        hv_json_obj(&w);
-        hv_json_kstr(&w, "name", arms[a].name);
-        hv_json_kstr(&w, "what", arms[a].what);
-        hv_json_karr(&w, "env");
-        for (int i = 0; i < arms[a].nenv; i++)
-            hv_json_str(&w, arms[a].env[i]);
-        hv_json_arr_end(&w);
-        hv_json_kbool(&w, "fix", arms[a].fix);
-        hv_json_ku64(&w, "runs", s->runs);
-        hv_json_ku64(&w, "symptom_runs", s->symptom_runs);
-        hv_json_kfixed(&w, "rate", s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0, 4);
-        hv_json_karr(&w, "ci95");
-        hv_json_fixed(&w, s->rate.lo, 4);
-        hv_json_fixed(&w, s->rate.hi, 4);
-        hv_json_arr_end(&w);
-        hv_json_ku64(&w, "failures", s->failures);
-        hv_json_ku64(&w, "hangs", s->hangs);
-        hv_json_ku64(&w, "pattern_hits", s->pattern_hits);
-        hv_json_ku64(&w, "probe_mismatches", s->probe_mismatch);
-        hv_json_ku64(&w, "probed", s->probed);
-        hv_json_ku64(&w, "unreadable_traces", s->unreadable);
-        hv_json_kstr(&w, "outcome", outcome_name(s->outcome));
-        hv_json_kfixed(&w, "median_wall_s", s->median_wall_s, 4);
-        hv_json_kfixed(&w, "median_launch_interval_us", s->median_interval_us, 3);
-        kratio(&w, "cost_ratio", s->cost_ratio);
-        hv_json_kstr(&w, "cost_basis", s->cost_basis ? s->cost_basis : "");
-        hv_json_kstr(&w, "runtime_versions", s->runtimes);
-        hv_json_kstr(&w, "observed_verdicts", s->verdicts);
-        hv_json_obj_end(&w);
-    }
+    for (int a = 0; a < narms; a++)
+        arm_json(&w, &arms[a], &st[a]);
     hv_json_arr_end(&w);
     hv_json_kobj(&w, "decision");
     hv_json_kstr(&w, "verdict", d->verdict);
@@ -158,29 +180,8 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     hv_json_obj_end(&w);
     hv_json_karr(&w, "runs");
     for (size_t i = 0; i < nruns; i++) {
-        const struct ex_run *r = &runs[i];
         hv_json_nl(&w);
-        hv_json_obj(&w);
-        hv_json_kstr(&w, "arm", arms[r->arm].name);
-        hv_json_ki64(&w, "index", r->index);
-        hv_json_ki64(&w, "exit", r->exit_code);
-        hv_json_ki64(&w, "signal", r->signal);
-        hv_json_kbool(&w, "timed_out", r->timed_out);
-        hv_json_kbool(&w, "pattern_hit", r->pattern_hit);
-        hv_json_kfixed(&w, "wall_s", r->wall_s, 4);
-        hv_json_ki64(&w, "traces", r->traces);
-        hv_json_ku64(&w, "replays", r->replays);
-        hv_json_kfixed(&w, "launch_interval_us", r->replay_interval_us, 3);
-        hv_json_ku64(&w, "probed", r->probed);
-        hv_json_ku64(&w, "probe_mismatches", r->probe_mismatch);
-        hv_json_ku64(&w, "same_epoch_write", r->same_epoch);
-        hv_json_ku64(&w, "unordered_write", r->unordered);
-        hv_json_ku64(&w, "records_dropped", r->dropped_records);
-        hv_json_kbool(&w, "symptom", r->symptom);
-        hv_json_kstr(&w, "runtime", r->runtime);
-        hv_json_kstr(&w, "diagnose_observed", r->verdict);
-        hv_json_kstr(&w, "diagnose_lead", r->lead);
-        hv_json_obj_end(&w);
+        run_json(&w, &runs[i], arms[runs[i].arm].name);
     }
     hv_json_arr_end(&w);
     hv_json_obj_end(&w);

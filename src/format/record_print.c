@@ -450,15 +450,10 @@ void hv_print_footer(const struct hv_printer *p, const struct hv_file_footer *f)
     meta_close(&e);
 }
 
-struct counter {
-    const char *name;
-    uint64_t v;
-};
-
-static void counters(struct em *e, const struct counter *v, size_t n)
+static void counters(struct em *e, const struct hv_json_count *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        key(e, v[i].name);
+        key(e, v[i].k);
         u64(e, v[i].v);
     }
 }
@@ -466,7 +461,7 @@ static void counters(struct em *e, const struct counter *v, size_t n)
 void hv_print_stats(const struct hv_printer *p, const struct hv_reader_stats *s)
 {
     struct em e;
-    const struct counter v[] = {
+    const struct hv_json_count v[] = {
         { "records", s->records },         { "chunks", s->chunks },
         { "bytes_read", s->bytes_read },   { "late_records", s->late_records },
         { "chunk_gaps", s->chunk_gaps },   { "corrupt_frames", s->corrupt_frames },
@@ -482,7 +477,7 @@ void hv_print_loss(const struct hv_printer *p, const struct hv_reader_stats *s, 
                    uint32_t ngaps)
 {
     struct em e;
-    const struct counter v[] = {
+    const struct hv_json_count v[] = {
         { "calls_missing", s->seq_missing }, { "gaps", s->seq_gaps }, { "unresolved_refs", s->seq_unresolved },
     };
     meta_open(&e, p, "loss");

@@ -228,6 +228,22 @@ static void hyp_json(struct hv_json *w, const struct dx_diag *d, int h)
     hv_json_obj_end(w);
 }
 
+/* One piece of evidence: its text and what it says of each hypothesis. */
+static void item_json(struct hv_json *w, const struct dx_item *it)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "text", it->text);
+    hv_json_kbool(w, "observed", it->symptom != 0);
+    hyp_list(w, "symptom_of", it, 0);
+    hyp_list(w, "excludes", it, 1);
+    hv_json_kobj(w, "weights");
+    for (int h = 0; h < HV_HYP__N; h++)
+        if (it->w[h])
+            hv_json_ki64(w, dx_hyp_id(h), it->w[h]);
+    hv_json_obj_end(w);
+    hv_json_obj_end(w);
+}
+
 static void one_json(struct hv_json *w, const struct dx_diag *d)
 {
     char b[48];
@@ -275,20 +291,8 @@ static void one_json(struct hv_json *w, const struct dx_diag *d)
         hyp_json(w, d, d->order[i]);
     hv_json_arr_end(w);
     hv_json_karr(w, "evidence");
-    for (int i = 0; i < d->nitems; i++) {
-        const struct dx_item *it = &d->items[i];
-        hv_json_obj(w);
-        hv_json_kstr(w, "text", it->text);
-        hv_json_kbool(w, "observed", it->symptom != 0);
-        hyp_list(w, "symptom_of", it, 0);
-        hyp_list(w, "excludes", it, 1);
-        hv_json_kobj(w, "weights");
-        for (int h = 0; h < HV_HYP__N; h++)
-            if (it->w[h])
-                hv_json_ki64(w, dx_hyp_id(h), it->w[h]);
-        hv_json_obj_end(w);
-        hv_json_obj_end(w);
-    }
+    for (int i = 0; i < d->nitems; i++)
+        item_json(w, &d->items[i]);
     hv_json_arr_end(w);
     hv_json_kobj(w, "scalar_exposure");
     hv_json_kstr(w, "status", d->sx.status == HV_SX_OK ? "ok" : hv_sx_status_text(d->sx.status));

@@ -504,6 +504,36 @@ static void kv_origin(struct hv_json *w, const char *key, const struct hv_vorigi
     hv_json_obj_end(w);
 }
 
+/* A recorded write that put the value there, and how it stands to the replay. */
+static void hit_json(struct hv_json *w, const struct search *s, const struct hit *h)
+{
+    int64_t d = distance(s, h);
+    hv_json_obj(w);
+    hv_json_khex(w, "addr", h->addr);
+    hv_json_ku64(w, "offset", h->addr - s->vq->lo);
+    kv_origin(w, "write", &h->o);
+    if (h->via.seq)
+        kv_origin(w, "via", &h->via);
+    hv_json_kstr(w, "relation", d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
+    if (d >= 0)
+        hv_json_ki64(w, "epochs_before", d);
+    hv_json_obj_end(w);
+}
+
+/* A site that wrote the range without recording what it wrote. */
+static void site_json(struct hv_json *w, const struct site *st)
+{
+    hv_json_obj(w);
+    HV_JSON_COUNTS(w, {"count", st->count}, {"first_seq", st->first_seq});
+    kv_origin(w, "last", &st->last);
+    if (st->exec) {
+        hv_json_khex(w, "exec", st->exec);
+        hv_json_ki64(w, "node_index", st->node);
+        hv_json_ki64(w, "arg_index", st->arg);
+    }
+    hv_json_obj_end(w);
+}
+
 static void report_json(struct hv_json *w, const struct search *s, const char *path, uint64_t pid)
 {
     const struct hv_vq *q = s->vq;
@@ -522,35 +552,12 @@ static void report_json(struct hv_json *w, const struct search *s, const char *p
         hv_json_knull(w, "replay");
     }
     hv_json_karr(w, "writes");
-    for (size_t i = 0; i < s->nhits; i++) {
-        const struct hit *h = &s->hits[i];
-        int64_t d = distance(s, h);
-        hv_json_obj(w);
-        hv_json_khex(w, "addr", h->addr);
-        hv_json_ku64(w, "offset", h->addr - q->lo);
-        kv_origin(w, "write", &h->o);
-        if (h->via.seq)
-            kv_origin(w, "via", &h->via);
-        hv_json_kstr(w, "relation", d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
-        if (d >= 0)
-            hv_json_ki64(w, "epochs_before", d);
-        hv_json_obj_end(w);
-    }
+    for (size_t i = 0; i < s->nhits; i++)
+        hit_json(w, s, &s->hits[i]);
     hv_json_arr_end(w);
     hv_json_karr(w, "unrecorded");
-    for (uint32_t i = 0; i < s->nsites; i++) {
-        const struct site *st = &s->sites[i];
-        hv_json_obj(w);
-        hv_json_ku64(w, "count", st->count);
-        hv_json_ku64(w, "first_seq", st->first_seq);
-        kv_origin(w, "last", &st->last);
-        if (st->exec) {
-            hv_json_khex(w, "exec", st->exec);
-            hv_json_ki64(w, "node_index", st->node);
-            hv_json_ki64(w, "arg_index", st->arg);
-        }
-        hv_json_obj_end(w);
-    }
+    for (uint32_t i = 0; i < s->nsites; i++)
+        site_json(w, &s->sites[i]);
     hv_json_arr_end(w);
     hv_json_ku64(w, "writes_not_kept", s->hits_dropped);
     hv_json_obj_end(w);

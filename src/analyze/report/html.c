@@ -86,7 +86,7 @@ struct hv_html {
     int have_origin;
     struct estate *estate;
     size_t nestate, capestate;
-    struct { int64_t t; uint64_t seq, epoch; uint32_t track; } *eticks;
+    struct etick { int64_t t; uint64_t seq, epoch; uint32_t track; } *eticks;
     size_t neticks, capeticks;
     uint64_t eticks_dropped;
     const struct hv_findings *store;
@@ -105,6 +105,8 @@ struct hv_html {
 
 #define GROW(h, arr, n, cap)                                                      \
     ((n) < (cap) ? 0 : grow((void **)&(arr), &(cap), sizeof *(arr), (n) + 1) ? ((h)->oom = 1, -1) : 0)
+/* GROW for a table kept to `max` entries: past it, counts one more dropped. */
+#define GROW_CAPPED(h, arr, n, cap, max, dropped) ((n) >= (max) ? ((dropped)++, -1) : GROW(h, arr, n, cap))
 
 static int grow(void **p, size_t *cap, size_t elem, size_t need)
 {
@@ -331,17 +333,10 @@ static void epoch_seen(struct hv_html *h, struct proc *p, uint64_t stream, uint6
     s->b_api = b_api;
     if (first || !b_seq || !hv_view_in(&h->view, b_seq, b_ts, p->start_ns))
         return;
-    if (h->neticks >= MAX_EPOCHS) {
-        h->eticks_dropped++;
+    if (GROW_CAPPED(h, h->eticks, h->neticks, h->capeticks, MAX_EPOCHS, h->eticks_dropped))
         return;
-    }
-    if (GROW(h, h->eticks, h->neticks, h->capeticks))
-        return;
-    h->eticks[h->neticks].t = (int64_t)b_ts + p->off;
-    h->eticks[h->neticks].seq = b_seq;
-    h->eticks[h->neticks].epoch = epoch;
-    h->eticks[h->neticks].track = track_of(h, p, stream);
-    h->neticks++;
+    uint32_t track = track_of(h, p, stream);
+    h->eticks[h->neticks++] = (struct etick){.t = (int64_t)b_ts + p->off, .seq = b_seq, .epoch = epoch, .track = track};
 }
 
 static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c, uint32_t s)
@@ -435,11 +430,7 @@ static void mark_rec(struct hv_html *h, struct proc *p, const struct hv_mark *mk
     }
     if (!hv_view_in(&h->view, rec->seq, rec->ts_ns, p->start_ns))
         return;
-    if (h->nmarks >= MAX_MARKS) {
-        h->marks_dropped++;
-        return;
-    }
-    if (GROW(h, h->marks, h->nmarks, h->capmarks))
+    if (GROW_CAPPED(h, h->marks, h->nmarks, h->capmarks, MAX_MARKS, h->marks_dropped))
         return;
     if (p->mark_track == UINT32_MAX)
         p->mark_track = new_track(h, "regions and marks", 1);
@@ -631,6 +622,23 @@ void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t xi)
         hv_json_arr_end(w);                      \
     } while (0)
 
+/* One traced process: its pid, clock shift, op count, exe, trace, drops. */
+static void proc_json(const struct hv_html *h, struct hv_json *w, const struct proc *p)
+{
+    hv_json_obj(w);
+    hv_json_ku64(w, "pid", p->pid);
+    hv_json_ki64(w, "shift", p->off - h->origin);
+    hv_json_ku64(w, "ops", p->ops);
+    hv_json_ki64(w, "footer", p->has_footer);
+    hv_json_kstr(w, "exe", p->exe);
+    hv_json_kstr(w, "path", p->path);
+    hv_json_karr(w, "drops");
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        hv_json_u64(w, p->drops[k]);
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
+}
+
 static void write_data(struct hv_html *h, struct hv_json *w, const struct hv_findings *s,
                        const struct hv_report_opts *ro)
 {
@@ -641,31 +649,16 @@ static void write_data(struct hv_html *h, struct hv_json *w, const struct hv_fin
     hv_json_kstr(w, "view", hv_view_text(&h->view, vb, sizeof vb));
     snprintf(vb, sizeof vb, "%" PRId64, h->origin);
     hv_json_kstr(w, "t0", vb);
-    hv_json_ku64(w, "total_ops", h->total);
-    hv_json_ku64(w, "ops_in_window", h->in_window);
-    hv_json_ku64(w, "kept", h->nev);
-    hv_json_ku64(w, "max_detail", h->max_detail);
+    HV_JSON_COUNTS(w, {"total_ops", h->total}, {"ops_in_window", h->in_window}, {"kept", h->nev},
+                   {"max_detail", h->max_detail});
     hv_json_ki64(w, "oom", h->oom);
     hv_json_karr(w, "drop_causes");
     for (int i = 0; i < HV_DROP__COUNT; i++)
         hv_json_str(w, hv_drop_cause_name((unsigned)i));
     hv_json_arr_end(w);
     hv_json_karr(w, "procs");
-    for (size_t i = 0; i < h->nprocs; i++) {
-        const struct proc *p = &h->procs[i];
-        hv_json_obj(w);
-        hv_json_ku64(w, "pid", p->pid);
-        hv_json_ki64(w, "shift", p->off - h->origin);
-        hv_json_ku64(w, "ops", p->ops);
-        hv_json_ki64(w, "footer", p->has_footer);
-        hv_json_kstr(w, "exe", p->exe);
-        hv_json_kstr(w, "path", p->path);
-        hv_json_karr(w, "drops");
-        for (int k = 0; k < HV_DROP__COUNT; k++)
-            hv_json_u64(w, p->drops[k]);
-        hv_json_arr_end(w);
-        hv_json_obj_end(w);
-    }
+    for (size_t i = 0; i < h->nprocs; i++)
+        proc_json(h, w, &h->procs[i]);
     hv_json_arr_end(w);
     hv_json_karr(w, "tracks");
     for (size_t i = 0; i < h->ntracks; i++) {

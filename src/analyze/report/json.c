@@ -223,13 +223,10 @@ static void next_json(struct hv_json *w, const struct hv_findings *s, const stru
 
 static void trace(struct hv_json *w, const struct hv_trace_summary *t)
 {
+#define S(f) hv_json_kstr(w, #f, t->f);
+#define U(f) hv_json_ku64(w, #f, t->f);
     hv_json_obj(w);
-    hv_json_kstr(w, "path", t->path);
-    hv_json_ku64(w, "pid", t->pid);
-    hv_json_ku64(w, "ppid", t->ppid);
-    hv_json_kstr(w, "exe", t->exe);
-    hv_json_kstr(w, "runtime", t->runtime);
-    hv_json_kstr(w, "knobs", t->knobs);
+    S(path) U(pid) U(ppid) S(exe) S(runtime) S(knobs)
     /* The command line as recorded (null: not recorded). */
     hv_json_key(w, "argv");
     if (t->argc) {
@@ -244,12 +241,12 @@ static void trace(struct hv_json *w, const struct hv_trace_summary *t)
         hv_json_null(w);
     }
     hv_json_kbool(w, "argv_truncated", t->argv_flags & HV_ARGV_TRUNCATED);
-#define U(f) hv_json_ku64(w, #f, t->f);
     U(records) U(calls) U(failed_calls) U(copies) U(memsets) U(launches) U(replays) U(instantiates) U(syncs)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
     U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
 #undef U
+#undef S
     if (t->failed_calls) {
         hv_json_kobj(w, "first_failure");
         hv_json_kstr(w, "api", hv_api_name(t->first_failed_api));
@@ -272,6 +269,16 @@ static void trace(struct hv_json *w, const struct hv_trace_summary *t)
     } else {
         hv_json_knull(w, "truncated");
     }
+    hv_json_obj_end(w);
+}
+
+static void error_json(struct hv_json *w, const struct hv_report_error *e)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "path", e->path);
+    hv_json_kstr(w, "status", e->status);
+    hv_json_ku64(w, "offset", e->offset);
+    hv_json_kstr(w, "what", e->what);
     hv_json_obj_end(w);
 }
 
@@ -336,15 +343,8 @@ void hv_report_json_write(struct hv_json *w, const struct hv_findings *s, const 
     /* Always present, so a consumer can rely on it: empty means every input
      * was read to its end. */
     hv_json_karr(w, "errors");
-    for (size_t i = 0; i < o->nerrors; i++) {
-        const struct hv_report_error *e = &o->errors[i];
-        hv_json_obj(w);
-        hv_json_kstr(w, "path", e->path);
-        hv_json_kstr(w, "status", e->status);
-        hv_json_ku64(w, "offset", e->offset);
-        hv_json_kstr(w, "what", e->what);
-        hv_json_obj_end(w);
-    }
+    for (size_t i = 0; i < o->nerrors; i++)
+        error_json(w, &o->errors[i]);
     hv_json_arr_end(w);
     if (o->json_extra)
         o->json_extra(w, o->json_extra_ctx);
