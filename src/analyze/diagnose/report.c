@@ -23,7 +23,7 @@ static const char *next_run(const struct dx_diag *d, int h, char *buf, size_t le
     const char *t = dx_hyp_next_run(h), *at = strstr(t, "ADDR:LEN");
     if (!at)
         return t;
-    snprintf(buf, len, "%.*s0x%" PRIx64 ":%" PRIu64 "%s", (int)(at - t), t, d->lo, d->hi - d->lo, at + 8);
+    snprintf(buf, len, "%.*s0x%" PRIx64 ":%" PRIu64 "%s", (int)(at - t), t, d->f.lo, d->f.hi - d->f.lo, at + 8);
     return buf;
 }
 
@@ -63,8 +63,9 @@ static const char *weights(const struct dx_item *it, char *buf, size_t len)
 
 static int same_answer(const struct dx_diag *a, const struct dx_diag *b)
 {
-    if (a->pid != b->pid || a->lo != b->lo || a->hi != b->hi || a->src != b->src || a->verdict != b->verdict ||
-        a->arg_index != b->arg_index || strcmp(a->kernel, b->kernel) != 0 || a->nitems != b->nitems)
+    if (a->f.pid != b->f.pid || a->f.lo != b->f.lo || a->f.hi != b->f.hi || a->f.a.src != b->f.a.src ||
+        a->verdict != b->verdict || a->f.b.arg_index != b->f.b.arg_index || strcmp(a->kernel, b->kernel) != 0 ||
+        a->nitems != b->nitems)
         return 0;
     for (int h = 0; h < HV_HYP__N; h++)
         if (a->score[h] != b->score[h] || a->status[h] != b->status[h])
@@ -116,15 +117,15 @@ static void one_text(FILE *out, const struct dx_diag *d, size_t idx, size_t tota
 {
     char b1[32], b2[48], w[96];
     fprintf(out, "== diagnosis %zu/%zu  pid %" PRIu64 "  %s x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")\n", idx,
-            total, d->pid, hv_rule_name(d->rule), d->count, d->first_seq, d->last_seq);
+            total, d->f.pid, hv_rule_name(d->f.rule), d->count, d->first_seq, d->last_seq);
     fprintf(out, "   buffer   0x%" PRIx64 " .. 0x%" PRIx64 " (%s) written by %s seq %" PRIu64 " on %s from 0x%" PRIx64
                  " (%s)\n",
-            d->lo, d->hi, hv_bytes_text(d->hi - d->lo, b1, sizeof b1), hv_api_name(d->write_api), d->write_seq,
-            hv_stream_text(d->write_stream, b2, sizeof b2), d->src, hv_mem_text(d->src_mem));
-    fprintf(out, "   reader   exec 0x%" PRIx64 " node %d %s arg %d", d->exec, d->node_index,
-            d->kernel[0] ? d->kernel : "(not a kernel)", d->arg_index);
+            d->f.lo, d->f.hi, hv_bytes_text(d->f.hi - d->f.lo, b1, sizeof b1), hv_api_name(d->f.a.api), d->f.a.seq,
+            hv_stream_text(d->f.a.stream, b2, sizeof b2), d->f.a.src, hv_mem_text(d->f.a.src_mem));
+    fprintf(out, "   reader   exec 0x%" PRIx64 " node %d %s arg %d", d->f.b.exec, d->f.b.node_index,
+            d->kernel[0] ? d->kernel : "(not a kernel)", d->f.b.arg_index);
     for (size_t i = 0; i < nfold; i++)
-        fprintf(out, "%s0x%" PRIx64, i ? " " : "; the same for execs ", folded[i].exec);
+        fprintf(out, "%s0x%" PRIx64, i ? " " : "; the same for execs ", folded[i].f.b.exec);
     fputc('\n', out);
     fprintf(out, "   verdict  %s: %s%s\n", dx_hyp_id(d->verdict), dx_hyp_title(d->verdict),
             d->verdict >= 0 ? "  [observed]" : "");
@@ -248,35 +249,35 @@ static void one_json(struct hv_json *w, const struct dx_diag *d)
 {
     char b[48];
     hv_json_obj(w);
-    hv_json_ku64(w, "pid", d->pid);
+    hv_json_ku64(w, "pid", d->f.pid);
     hv_json_kstr(w, "trace", d->trace);
     hv_json_kstr(w, "runtime", d->runtime);
     hv_json_kobj(w, "group");
-    hv_json_kstr(w, "rule", hv_rule_name(d->rule));
+    hv_json_kstr(w, "rule", hv_rule_name(d->f.rule));
     hv_json_ku64(w, "count", d->count);
     hv_json_ku64(w, "first_seq", d->first_seq);
     hv_json_ku64(w, "last_seq", d->last_seq);
     hv_json_kobj(w, "buffer");
-    hv_json_khex(w, "lo", d->lo);
-    hv_json_khex(w, "hi", d->hi);
-    hv_json_ku64(w, "bytes", d->hi - d->lo);
+    hv_json_khex(w, "lo", d->f.lo);
+    hv_json_khex(w, "hi", d->f.hi);
+    hv_json_ku64(w, "bytes", d->f.hi - d->f.lo);
     hv_json_obj_end(w);
     hv_json_kobj(w, "write");
-    hv_json_kstr(w, "api", hv_api_name(d->write_api));
-    hv_json_ku64(w, "seq", d->write_seq);
-    hv_json_kstr(w, "stream", hv_stream_text(d->write_stream, b, sizeof b));
-    hv_json_khex(w, "src", d->src);
-    hv_json_kstr(w, "src_mem", hv_mem_text(d->src_mem));
-    hv_json_khex(w, "dst", d->dst);
-    hv_json_ku64(w, "bytes", d->bytes);
+    hv_json_kstr(w, "api", hv_api_name(d->f.a.api));
+    hv_json_ku64(w, "seq", d->f.a.seq);
+    hv_json_kstr(w, "stream", hv_stream_text(d->f.a.stream, b, sizeof b));
+    hv_json_khex(w, "src", d->f.a.src);
+    hv_json_kstr(w, "src_mem", hv_mem_text(d->f.a.src_mem));
+    hv_json_khex(w, "dst", d->f.a.dst);
+    hv_json_ku64(w, "bytes", d->f.a.bytes);
     hv_json_obj_end(w);
     hv_json_kobj(w, "reader");
-    hv_json_khex(w, "exec", d->exec);
-    hv_json_khex(w, "node", d->node);
-    hv_json_ki64(w, "node_index", d->node_index);
+    hv_json_khex(w, "exec", d->f.b.exec);
+    hv_json_khex(w, "node", d->f.b.node);
+    hv_json_ki64(w, "node_index", d->f.b.node_index);
     hv_json_kstr(w, "kernel", d->kernel);
-    hv_json_ki64(w, "arg_index", d->arg_index);
-    hv_json_kstr(w, "stream", hv_stream_text(d->replay_stream, b, sizeof b));
+    hv_json_ki64(w, "arg_index", d->f.b.arg_index);
+    hv_json_kstr(w, "stream", hv_stream_text(d->f.b.stream, b, sizeof b));
     hv_json_obj_end(w);
     hv_json_obj_end(w);
     hv_json_kstr(w, "verdict", dx_hyp_id(d->verdict));
