@@ -98,6 +98,14 @@ static void side(struct hv_json *w, const char *key, const struct hv_finding *f,
     hv_json_obj_end(w);
 }
 
+/* The rule's numbers n1 and n2 under the names the rule gives them (NULL: not shown). */
+static void numbers(struct hv_json *w, const struct hv_finding *f, const char *n1, const char *n2)
+{
+    hv_json_ku64(w, n1, f->n1);
+    if (n2)
+        hv_json_ku64(w, n2, f->n2);
+}
+
 /* The members of one group's object; `bug` (size_t)-1: no "bug" index. */
 static void finding(struct hv_json *w, const struct hv_group *g, size_t bug, const struct hv_report_opts *o)
 {
@@ -132,7 +140,7 @@ static void finding(struct hv_json *w, const struct hv_group *g, size_t bug, con
         hv_json_kstr(w, "detail", f->detail);
     switch (f->rule) {
     case HV_RULE_SAME_EPOCH_WRITE:
-        hv_json_ku64(w, "write_bytes", f->n1);
+        numbers(w, f, "write_bytes", NULL);
         break;
     case HV_RULE_STALE_CAPTURE_POINTER:
         hv_json_kstr(w, "now", f->n1 ? "re-allocated" : "freed");
@@ -142,19 +150,16 @@ static void finding(struct hv_json *w, const struct hv_group *g, size_t bug, con
         }
         break;
     case HV_RULE_TRACE_TRUNCATED:
-        hv_json_ku64(w, "offset", f->n1);
-        hv_json_ku64(w, "records_salvaged", f->n2);
+        numbers(w, f, "offset", "records_salvaged");
         break;
     case HV_RULE_RECORDS_DROPPED:
-        hv_json_ku64(w, "missing", f->n1);
+        numbers(w, f, "missing", NULL);
         break;
     case HV_RULE_HOST_SOURCE_REWRITTEN:
-        if (f->detail) {
-            hv_json_ku64(w, "first_changed_offset", f->n1);
-            hv_json_ku64(w, "bytes_changed", f->n2);
-        } else if (f->a.kind == HV_SIDE_TRACE) {
-            hv_json_ku64(w, "unchecked", f->n1);
-        }
+        if (f->detail)
+            numbers(w, f, "first_changed_offset", "bytes_changed");
+        else if (f->a.kind == HV_SIDE_TRACE)
+            numbers(w, f, "unchecked", NULL);
         break;
     case HV_RULE_THREE_POINT_PROBE:
         hv_json_kstr(w, "point", hv_probe_point_name((unsigned)f->n1));
