@@ -534,16 +534,22 @@ static void site_json(struct hv_json *w, const struct site *st)
     hv_json_obj_end(w);
 }
 
+/* What was looked for: the value, its width, the range. */
+static void query_json(struct hv_json *w, const struct hv_vq *q)
+{
+    hv_json_ki64(w, "value", q->v);
+    hv_json_ku64(w, "width", q->width);
+    hv_json_khex(w, "lo", q->lo);
+    hv_json_khex(w, "hi", q->hi);
+}
+
 static void report_json(struct hv_json *w, const struct search *s, const char *path, uint64_t pid)
 {
     const struct hv_vq *q = s->vq;
     hv_json_obj(w);
     hv_json_kstr(w, "path", path);
     hv_json_ku64(w, "pid", pid);
-    hv_json_ki64(w, "value", q->v);
-    hv_json_ku64(w, "width", q->width);
-    hv_json_khex(w, "lo", q->lo);
-    hv_json_khex(w, "hi", q->hi);
+    query_json(w, q);
     hv_json_ku64(w, "replays_reading", s->replays_reading);
     if (s->have_replay) {
         kv_origin(w, "replay", &s->replay);
