@@ -14,22 +14,16 @@
 #include <sys/mman.h>
 
 #include "format/reader_int.h"
+#include "common/grow.h"
 
 int hv_rd_slot_take(struct hv_reader *r, uint32_t *id)
 {
     if (!r->nidle) {
-        if (r->nslots == r->slots_cap) {
-            uint32_t cap = r->slots_cap ? r->slots_cap * 2 : 16;
-            struct hv_slot *s = realloc(r->slots, cap * sizeof *s);
-            if (!s)
-                return -1;
-            r->slots = s;
-            uint32_t *idle = realloc(r->idle, cap * sizeof *idle);
-            if (!idle)
-                return -1;
-            r->idle = idle;
-            r->slots_cap = cap;
-        }
+        /* Both arrays hold slots_cap entries: the slots grow first, and
+         * slots_cap moves only once the idle list has grown as well. */
+        uint32_t cap = r->slots_cap;
+        if (!HV_GROW(r->slots, r->nslots, cap, 16) || !HV_GROW(r->idle, r->nslots, r->slots_cap, 16))
+            return -1;
         memset(&r->slots[r->nslots], 0, sizeof r->slots[0]);
         r->idle[r->nidle++] = r->nslots++;
     }
