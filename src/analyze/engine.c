@@ -9,6 +9,7 @@
 
 #include "common/grow.h"
 #include "analyze/engine_int.h"
+#include "format/rec_layout.h"
 
 const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
 {
@@ -179,13 +180,6 @@ const struct hv_model *hv_engine_model(const struct hv_engine *e)
     return &e->m;
 }
 
-/* Copies a record into a zeroed local of the current layout when an older
- * writer made it shorter, so every field read below exists. */
-#define WIDEN(type, rec, local)                                                          \
-    ((rec)->size >= sizeof(type) ? (const type *)(const void *)(rec)                     \
-                                 : (memset(&(local), 0, sizeof(local)),                  \
-                                    memcpy(&(local), (rec), (rec)->size), &(local)))
-
 static void on_drops(struct hv_engine *e, const struct hv_drops *d)
 {
     uint64_t total = 0;
@@ -276,7 +270,7 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
     switch (rec->type) {
     case HV_REC_GRAPH_NODE: {
         struct hv_graph_node local;
-        on_graph_node(e, WIDEN(struct hv_graph_node, rec, local));
+        on_graph_node(e, HV_REC_WIDEN(struct hv_graph_node, rec, local));
         break;
     }
     case HV_REC_GRAPH_EDGES:
@@ -287,19 +281,19 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
         break;
     case HV_REC_KERNEL: {
         struct hv_kernel_sym local;
-        const struct hv_kernel_sym *k = WIDEN(struct hv_kernel_sym, rec, local);
+        const struct hv_kernel_sym *k = HV_REC_WIDEN(struct hv_kernel_sym, rec, local);
         if (k->func && k->name_id)
             hv_u64map_put(&e->m.kernel_names, k->func, k->name_id);
         break;
     }
     case HV_REC_DROPS: {
         struct hv_drops local;
-        on_drops(e, WIDEN(struct hv_drops, rec, local));
+        on_drops(e, HV_REC_WIDEN(struct hv_drops, rec, local));
         break;
     }
     case HV_REC_EPOCH: {
         struct hv_epoch local;
-        const struct hv_epoch *ep = WIDEN(struct hv_epoch, rec, local);
+        const struct hv_epoch *ep = HV_REC_WIDEN(struct hv_epoch, rec, local);
         uint32_t s = hv_stream_get(&e->m, ep->stream, -1);
         if (s != HV_NO_INDEX) {
             hv_stream_observed(&e->m, s, ep->completed_seq, &e->m.streams[s].vc);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "experiment/ex_int.h"
-#include "common/json_str.h"
+#include "common/json.h"
 
 static const char *outcome_name(enum ex_outcome o)
 {
@@ -76,102 +76,114 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     }
 }
 
-static void jstr(FILE *out, const char *k, const char *v, int comma)
+/* "key": v, or null when v <= 0 (not measured). */
+static void kratio(struct hv_json *w, const char *k, double v)
 {
-    fprintf(out, "%s\"%s\":", comma ? "," : "", k);
-    hv_json_str(out, v);
+    if (v > 0)
+        hv_json_kfixed(w, k, v, 4);
+    else
+        hv_json_knull(w, k);
+}
+
+static void arm_json(struct hv_json *w, const struct ex_arm *arm, const struct ex_arm_stats *s)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "name", arm->name);
+    hv_json_kstr(w, "what", arm->what);
+    hv_json_karr(w, "env");
+    for (int i = 0; i < arm->nenv; i++)
+        hv_json_str(w, arm->env[i]);
+    hv_json_arr_end(w);
+    hv_json_kbool(w, "fix", arm->fix);
+    HV_JSON_COUNTS(w, {"runs", s->runs}, {"symptom_runs", s->symptom_runs});
+    hv_json_kfixed(w, "rate", s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0, 4);
+    hv_json_karr(w, "ci95");
+    hv_json_fixed(w, s->rate.lo, 4);
+    hv_json_fixed(w, s->rate.hi, 4);
+    hv_json_arr_end(w);
+    HV_JSON_COUNTS(w, {"failures", s->failures}, {"hangs", s->hangs}, {"pattern_hits", s->pattern_hits},
+                   {"probe_mismatches", s->probe_mismatch}, {"probed", s->probed},
+                   {"unreadable_traces", s->unreadable});
+    hv_json_kstr(w, "outcome", outcome_name(s->outcome));
+    hv_json_kfixed(w, "median_wall_s", s->median_wall_s, 4);
+    hv_json_kfixed(w, "median_launch_interval_us", s->median_interval_us, 3);
+    kratio(w, "cost_ratio", s->cost_ratio);
+    hv_json_kstr(w, "cost_basis", s->cost_basis ? s->cost_basis : "");
+    hv_json_kstr(w, "runtime_versions", s->runtimes);
+    hv_json_kstr(w, "observed_verdicts", s->verdicts);
+    hv_json_obj_end(w);
+}
+
+static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "arm", arm);
+    hv_json_ki64(w, "index", r->index);
+    hv_json_ki64(w, "exit", r->exit_code);
+    hv_json_ki64(w, "signal", r->signal);
+    hv_json_kbool(w, "timed_out", r->timed_out);
+    hv_json_kbool(w, "pattern_hit", r->pattern_hit);
+    hv_json_kfixed(w, "wall_s", r->wall_s, 4);
+    hv_json_ki64(w, "traces", r->traces);
+    hv_json_ku64(w, "replays", r->replays);
+    hv_json_kfixed(w, "launch_interval_us", r->replay_interval_us, 3);
+    HV_JSON_COUNTS(w, {"probed", r->probed}, {"probe_mismatches", r->probe_mismatch},
+                   {"same_epoch_write", r->same_epoch}, {"unordered_write", r->unordered},
+                   {"records_dropped", r->dropped_records});
+    hv_json_kbool(w, "symptom", r->symptom);
+    hv_json_kstr(w, "runtime", r->runtime);
+    hv_json_kstr(w, "diagnose_observed", r->verdict);
+    hv_json_kstr(w, "diagnose_lead", r->lead);
+    hv_json_obj_end(w);
 }
 
 void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arms, int narms,
                     const struct ex_arm_stats *st, const struct ex_decision *d, const struct ex_run *runs,
                     size_t nruns)
 {
-    fputs("{\"command\":[", out);
-    for (char **a = m->argv; *a; a++) {
-        if (a != m->argv)
-            fputc(',', out);
-        hv_json_str(out, *a);
+    struct hv_json w;
+    hv_json_init(&w, out, 0);
+    hv_json_obj(&w);
+    hv_json_karr(&w, "command");
+    for (char **a = m->argv; *a; a++)
+        hv_json_str(&w, *a);
+    hv_json_arr_end(&w);
+    hv_json_kstr(&w, "runtime", m->rt.text);
+    hv_json_kbool(&w, "cuda", m->rt.cuda);
+    hv_json_ki64(&w, "rounds", m->rounds);
+    hv_json_ki64(&w, "max_runs", m->max_runs);
+    hv_json_kbool(&w, "stopped_early", m->stopped_early);
+    hv_json_kfixed(&w, "timeout_s", m->timeout_s, 1);
+    hv_json_kstr(&w, "fail_pattern", m->fail_pattern);
+    hv_json_kstr(&w, "skipped", m->skipped ? m->skipped : "");
+    hv_json_karr(&w, "arms");
+    for (int a = 0; a < narms; a++)
+        arm_json(&w, &arms[a], &st[a]);
+    hv_json_arr_end(&w);
+    hv_json_kobj(&w, "decision");
+    hv_json_kstr(&w, "verdict", d->verdict);
+    hv_json_kstr(&w, "basis", d->basis);
+    hv_json_kstr(&w, "why", d->why);
+    hv_json_kstr(&w, "trace", d->cause);
+    hv_json_kbool(&w, "no_symptom", d->clean);
+    if (d->clean) {
+        hv_json_kfixed(&w, "rate_upper_bound_rule_of_three", st[0].runs ? 3.0 / (double)st[0].runs : 1.0, 4);
+        hv_json_kfixed(&w, "rate_upper_bound_wilson", st[0].rate.hi, 4);
     }
-    fputc(']', out);
-    jstr(out, "runtime", m->rt.text, 1);
-    fprintf(out, ",\"cuda\":%s,\"rounds\":%d,\"max_runs\":%d,\"stopped_early\":%s,\"timeout_s\":%.1f",
-            m->rt.cuda ? "true" : "false", m->rounds, m->max_runs, m->stopped_early ? "true" : "false", m->timeout_s);
-    if (m->fail_pattern)
-        jstr(out, "fail_pattern", m->fail_pattern, 1);
-    else
-        fputs(",\"fail_pattern\":null", out);
-    jstr(out, "skipped", m->skipped ? m->skipped : "", 1);
-    fputs(",\"arms\":[", out);
-    for (int a = 0; a < narms; a++) {
-        const struct ex_arm_stats *s = &st[a];
-        fputs(a ? ",{" : "{", out);
-        jstr(out, "name", arms[a].name, 0);
-        jstr(out, "what", arms[a].what, 1);
-        fputs(",\"env\":[", out);
-        for (int i = 0; i < arms[a].nenv; i++) {
-            if (i)
-                fputc(',', out);
-            hv_json_str(out, arms[a].env[i]);
-        }
-        fprintf(out, "],\"fix\":%s,\"runs\":%" PRIu64 ",\"symptom_runs\":%" PRIu64 ",\"rate\":%.4f,\"ci95\":[%.4f,%.4f]"
-                     ",\"failures\":%" PRIu64 ",\"hangs\":%" PRIu64 ",\"pattern_hits\":%" PRIu64
-                     ",\"probe_mismatches\":%" PRIu64 ",\"probed\":%" PRIu64 ",\"unreadable_traces\":%" PRIu64,
-                arms[a].fix ? "true" : "false", s->runs, s->symptom_runs,
-                s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0, s->rate.lo, s->rate.hi, s->failures, s->hangs,
-                s->pattern_hits, s->probe_mismatch, s->probed, s->unreadable);
-        jstr(out, "outcome", outcome_name(s->outcome), 1);
-        fprintf(out, ",\"median_wall_s\":%.4f,\"median_launch_interval_us\":%.3f", s->median_wall_s,
-                s->median_interval_us);
-        if (s->cost_ratio > 0)
-            fprintf(out, ",\"cost_ratio\":%.4f", s->cost_ratio);
-        else
-            fputs(",\"cost_ratio\":null", out);
-        jstr(out, "cost_basis", s->cost_basis ? s->cost_basis : "", 1);
-        jstr(out, "runtime_versions", s->runtimes, 1);
-        jstr(out, "observed_verdicts", s->verdicts, 1);
-        fputc('}', out);
-    }
-    fputs("],\"decision\":{", out);
-    jstr(out, "verdict", d->verdict, 0);
-    jstr(out, "basis", d->basis, 1);
-    jstr(out, "why", d->why, 1);
-    jstr(out, "trace", d->cause, 1);
-    fprintf(out, ",\"no_symptom\":%s", d->clean ? "true" : "false");
-    if (d->clean)
-        fprintf(out, ",\"rate_upper_bound_rule_of_three\":%.4f,\"rate_upper_bound_wilson\":%.4f",
-                st[0].runs ? 3.0 / (double)st[0].runs : 1.0, st[0].rate.hi);
-    if (d->cheapest >= 0) {
-        jstr(out, "cheapest_fix", arms[d->cheapest].name, 1);
-        if (st[d->cheapest].cost_ratio > 0)
-            fprintf(out, ",\"cheapest_fix_cost_ratio\":%.4f", st[d->cheapest].cost_ratio);
-        else
-            fputs(",\"cheapest_fix_cost_ratio\":null", out);
-    } else {
-        fputs(",\"cheapest_fix\":null,\"cheapest_fix_cost_ratio\":null", out);
-    }
-    fputs(",\"removed_by\":[", out);
-    for (int a = 1, k = 0; a < narms; a++)
-        if (st[a].outcome == EX_REMOVED) {
-            if (k++)
-                fputc(',', out);
-            hv_json_str(out, arms[a].name);
-        }
-    fputs("]},\"runs\":[", out);
+    hv_json_kstr(&w, "cheapest_fix", d->cheapest >= 0 ? arms[d->cheapest].name : NULL);
+    kratio(&w, "cheapest_fix_cost_ratio", d->cheapest >= 0 ? st[d->cheapest].cost_ratio : 0);
+    hv_json_karr(&w, "removed_by");
+    for (int a = 1; a < narms; a++)
+        if (st[a].outcome == EX_REMOVED)
+            hv_json_str(&w, arms[a].name);
+    hv_json_arr_end(&w);
+    hv_json_obj_end(&w);
+    hv_json_karr(&w, "runs");
     for (size_t i = 0; i < nruns; i++) {
-        const struct ex_run *r = &runs[i];
-        fprintf(out, "%s{\"arm\":", i ? ",\n" : "\n");
-        hv_json_str(out, arms[r->arm].name);
-        fprintf(out, ",\"index\":%d,\"exit\":%d,\"signal\":%d,\"timed_out\":%s,\"pattern_hit\":%s,\"wall_s\":%.4f"
-                     ",\"traces\":%d,\"replays\":%" PRIu64 ",\"launch_interval_us\":%.3f,\"probed\":%" PRIu64
-                     ",\"probe_mismatches\":%" PRIu64 ",\"same_epoch_write\":%" PRIu64 ",\"unordered_write\":%" PRIu64
-                     ",\"records_dropped\":%" PRIu64 ",\"symptom\":%s",
-                r->index, r->exit_code, r->signal, r->timed_out ? "true" : "false", r->pattern_hit ? "true" : "false",
-                r->wall_s, r->traces, r->replays, r->replay_interval_us, r->probed, r->probe_mismatch, r->same_epoch,
-                r->unordered, r->dropped_records, r->symptom ? "true" : "false");
-        jstr(out, "runtime", r->runtime, 1);
-        jstr(out, "diagnose_observed", r->verdict, 1);
-        jstr(out, "diagnose_lead", r->lead, 1);
-        fputc('}', out);
+        hv_json_nl(&w);
+        run_json(&w, &runs[i], arms[runs[i].arm].name);
     }
-    fputs("]}\n", out);
+    hv_json_arr_end(&w);
+    hv_json_obj_end(&w);
+    hv_json_eol(&w);
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/json_str.h"
+#include "common/json.h"
 #include "format/dump.h"
 #include "format/record_print.h"
 #include "hipvis/reader.h"
@@ -37,17 +37,25 @@ static void json_errors(const char *path)
 {
     if (!nerrors)
         return;
-    fputs("{\"type\":\"errors\",\"errors\":[", stdout);
+    struct hv_json w;
+    hv_json_init(&w, stdout, 0);
+    hv_json_obj(&w);
+    hv_json_kstr(&w, "type", "errors");
+    hv_json_karr(&w, "errors");
     for (unsigned i = 0; i < nerrors; i++) {
         const struct hv_read_error *e = &errors[i];
-        printf("%s{\"path\":", i ? "," : "");
-        hv_json_str(stdout, path);
-        printf(",\"status\":\"%s\",\"offset\":%llu,\"what\":", hv_read_status_name(e->status),
-               (unsigned long long)e->offset);
-        hv_json_str(stdout, e->what);
-        printf(",\"records_salvaged\":%llu}", (unsigned long long)e->records_salvaged);
+        hv_json_obj(&w);
+        hv_json_kstr(&w, "path", path);
+        hv_json_kstr(&w, "status", hv_read_status_name(e->status));
+        hv_json_ku64(&w, "offset", e->offset);
+        hv_json_kstr(&w, "what", e->what);
+        hv_json_ku64(&w, "records_salvaged", e->records_salvaged);
+        hv_json_obj_end(&w);
     }
-    printf("],\"errors_not_listed\":%u}\n", errors_lost);
+    hv_json_arr_end(&w);
+    hv_json_ku64(&w, "errors_not_listed", errors_lost);
+    hv_json_obj_end(&w);
+    hv_json_eol(&w);
 }
 
 int hv_dump(const char *path, const struct hv_dump_opts *o)

@@ -5,155 +5,127 @@
 #include "format/names.h"
 #include "hipvis/trace.h"
 
-#define F(nm, T, m, fm, fl) \
-    { .name = nm, .off = offsetof(T, m), .size = sizeof(((T *)0)->m), .count = 1, .fmt = fm, .flags = fl }
-#define ARR(nm, T, m, fm, fl)                                                                 \
-    { .name = nm, .off = offsetof(T, m), .size = sizeof(((T *)0)->m[0]),                      \
-      .count = sizeof(((T *)0)->m) / sizeof(((T *)0)->m[0]), .fmt = fm, .flags = fl }
-#define ENUM(nm, T, m, fn, fl) \
-    { .name = nm, .off = offsetof(T, m), .size = sizeof(((T *)0)->m), .count = 1, .fmt = HV_FMT_ENUM, .flags = fl, .names = fn }
-#define BIT(nm, T, m, bit, fl) \
-    { .name = nm, .off = offsetof(T, m), .size = sizeof(((T *)0)->m), .count = 1, .fmt = HV_FMT_BIT, .flags = fl, .mask = bit }
-#define CHARS(nm, T, m) \
-    { .name = nm, .off = offsetof(T, m), .size = 1, .count = sizeof(((T *)0)->m), .fmt = HV_FMT_CHARS }
+/*
+ * A row names a member of the struct T_ (P_ is the path to the part that
+ * holds it: "a.copy.", "u.kernel.", or nothing) and says how to show it;
+ * its name, offset, size and count come from the member itself, so the
+ * tables state only what trace.h cannot: which members print, in what
+ * order, how. F: a member in an HV_FMT_ format; E: an enum, through its
+ * names function; B: one bit of a flags member; A: an array; S: a char[]
+ * text. FN and EN name the row otherwise than its member.
+ */
+#define SIZE(m) sizeof(((T_ *)0)->P_ m)
+#define ROW(nm, m, sz, n, f, fl, extra) \
+    { .name = nm, .off = offsetof(T_, P_ m), .size = sz, .count = n, .fmt = HV_FMT_##f, .flags = fl, extra }
+#define FN(nm, m, f, fl) ROW(nm, m, SIZE(m), 1, f, fl, .mask = 0)
+#define F(m, f, fl) FN(#m, m, f, fl)
+#define EN(nm, m, fn, fl) ROW(nm, m, SIZE(m), 1, ENUM, fl, .names = fn)
+#define E(m, fn, fl) EN(#m, m, fn, fl)
+#define B(nm, m, bit, fl) ROW(nm, m, SIZE(m), 1, BIT, fl, .mask = bit)
+#define A(m, f, fl) ROW(#m, m, SIZE(m[0]), SIZE(m) / SIZE(m[0]), f, fl, .mask = 0)
+#define S(m) ROW(#m, m, 1, SIZE(m), CHARS, 0, .mask = 0)
+/* A string id: its text as `nm`, the id itself in JSON only. */
+#define TEXT_ID(nm, m, fl) FN(nm, m, STRID, fl), F(m, U, HV_FLD_NOTEXT)
 #define LIST(tab) ((struct hv_field_list){ tab, sizeof(tab) / sizeof((tab)[0]) })
-#define T_ HV_FLD_TERSE
+#define TERSE HV_FLD_TERSE
+#define P_
+
+/* Members a call's args and a graph node's parameters share. */
+#define COPY_MOVE F(dst, HEX, 0), F(src, HEX, 0), F(bytes, U, 0), F(kind, U, 0), E(dir, hv_dir_name, 0), \
+    E(dst_mem, hv_mem_name, 0), E(src_mem, hv_mem_name, 0)
+#define MEMSET_WRITE F(dst, HEX, 0), F(bytes, U, 0), F(value, HEX, 0), F(elem_size, U, 0)
+#define KERNEL_LAUNCH F(func, HEX, 0), TEXT_ID("kernel", name_id, 0), A(grid, U, 0), A(block, U, 0), \
+    F(shmem, U, TERSE), F(kernarg_bytes, U, TERSE)
 
 /* ---- call records ---- */
 
-#define C struct hv_call
+#define T_ struct hv_call
 static const struct hv_field call_fields[] = {
-    F("api", C, api, HV_FMT_API, HV_FLD_NOTEXT),
-    F("api_id", C, api, HV_FMT_U, HV_FLD_NOTEXT),
-    F("op", C, api, HV_FMT_OP, HV_FLD_NOTEXT),
-    F("result", C, result, HV_FMT_I, HV_FLD_NOTEXT),
-    F("stream", C, stream, HV_FMT_HEX, 0),
-    F("epoch", C, epoch, HV_FMT_EPOCH, 0),
-    F("device", C, device, HV_FMT_I, 0),
-    ENUM("stream_form", C, stream_form, hv_stream_form_name, T_),
-    ENUM("capture", C, capture, hv_capture_name, T_),
-    BIT("nested", C, flags, HV_CALL_NESTED, T_),
-    BIT("capturing", C, flags, HV_CALL_CAPTURING, T_),
-    BIT("argument_record", C, flags, HV_CALL_ARGS, HV_FLD_IFSET),   /* not derived yet: only --raw shows one */
-    BIT("unsampled", C, flags, HV_CALL_UNSAMPLED, HV_FLD_IFSET),    /* HIPVIS_LAUNCH_EVERY: no kernel, no evidence */
+    FN("api", api, API, HV_FLD_NOTEXT), FN("api_id", api, U, HV_FLD_NOTEXT), FN("op", api, OP, HV_FLD_NOTEXT),
+    F(result, I, HV_FLD_NOTEXT), F(stream, HEX, 0), F(epoch, EPOCH, 0), F(device, I, 0),
+    E(stream_form, hv_stream_form_name, TERSE), E(capture, hv_capture_name, TERSE),
+    B("nested", flags, HV_CALL_NESTED, TERSE), B("capturing", flags, HV_CALL_CAPTURING, TERSE),
+    B("argument_record", flags, HV_CALL_ARGS, HV_FLD_IFSET),   /* not derived yet: only --raw shows one */
+    B("unsampled", flags, HV_CALL_UNSAMPLED, HV_FLD_IFSET),    /* HIPVIS_LAUNCH_EVERY: no kernel, no evidence */
 };
 
+#undef P_
+#define P_ a.copy.
 static const struct hv_field copy_fields[] = {
-    F("dst", C, a.copy.dst, HV_FMT_HEX, 0),
-    F("src", C, a.copy.src, HV_FMT_HEX, 0),
-    F("bytes", C, a.copy.bytes, HV_FMT_U, 0),
-    F("kind", C, a.copy.kind, HV_FMT_U, 0),
-    ENUM("dir", C, a.copy.dir, hv_dir_name, 0),
-    ENUM("dst_mem", C, a.copy.dst_mem, hv_mem_name, 0),
-    ENUM("src_mem", C, a.copy.src_mem, hv_mem_name, 0),
-    BIT("async", C, a.copy.flags, HV_COPY_ASYNC, 0),
-    BIT("peer", C, a.copy.flags, HV_COPY_PEER, T_),
-    BIT("copy_2d", C, a.copy.flags, HV_COPY_2D, T_),
-    F("dpitch", C, a.copy.dpitch, HV_FMT_U, T_),
-    F("spitch", C, a.copy.spitch, HV_FMT_U, T_),
-    F("height", C, a.copy.height, HV_FMT_U, T_),
-    F("dst_device", C, a.copy.dst_device, HV_FMT_I, HV_FLD_TERSE_M1),
-    F("src_device", C, a.copy.src_device, HV_FMT_I, HV_FLD_TERSE_M1),
-    F("payload_hash", C, a.copy.payload_hash, HV_FMT_HEX, T_),
+    COPY_MOVE, B("async", flags, HV_COPY_ASYNC, 0), B("peer", flags, HV_COPY_PEER, TERSE),
+    B("copy_2d", flags, HV_COPY_2D, TERSE), F(dpitch, U, TERSE), F(spitch, U, TERSE), F(height, U, TERSE),
+    F(dst_device, I, HV_FLD_TERSE_M1), F(src_device, I, HV_FLD_TERSE_M1), F(payload_hash, HEX, TERSE),
 };
 
+#undef P_
+#define P_ a.memset.
 static const struct hv_field memset_fields[] = {
-    F("dst", C, a.memset.dst, HV_FMT_HEX, 0),
-    F("bytes", C, a.memset.bytes, HV_FMT_U, 0),
-    F("value", C, a.memset.value, HV_FMT_HEX, 0),
-    F("elem_size", C, a.memset.elem_size, HV_FMT_U, 0),
-    F("pitch", C, a.memset.pitch, HV_FMT_U, T_),
-    F("width", C, a.memset.width, HV_FMT_U, T_),
-    F("height", C, a.memset.height, HV_FMT_U, T_),
+    MEMSET_WRITE, F(pitch, U, TERSE), F(width, U, TERSE), F(height, U, TERSE),
 };
 
+#undef P_
+#define P_ a.launch.
 static const struct hv_field launch_fields[] = {
-    F("func", C, a.launch.func, HV_FMT_HEX, 0),
-    F("kernel", C, a.launch.name_id, HV_FMT_STRID, 0),
-    F("name_id", C, a.launch.name_id, HV_FMT_U, HV_FLD_NOTEXT),
-    ARR("grid", C, a.launch.grid, HV_FMT_U, 0),
-    ARR("block", C, a.launch.block, HV_FMT_U, 0),
-    F("shmem", C, a.launch.shmem, HV_FMT_U, T_),
-    F("kernarg_bytes", C, a.launch.kernarg_bytes, HV_FMT_U, T_),
-    F("nptr", C, a.launch.nptr, HV_FMT_U, T_),
-    ENUM("form", C, a.launch.form, hv_launch_form_name, T_),
-    F("captured", C, a.launch.captured, HV_FMT_U, T_),
-    F("event_start", C, a.launch.event_start, HV_FMT_HEX, T_),
-    F("event_stop", C, a.launch.event_stop, HV_FMT_HEX, T_),
+    KERNEL_LAUNCH, F(nptr, U, TERSE), E(form, hv_launch_form_name, TERSE), F(captured, U, TERSE),
+    F(event_start, HEX, TERSE), F(event_stop, HEX, TERSE),
 };
 
+#undef P_
+#define P_ a.graph.
 static const struct hv_field graph_fields[] = {
-    F("graph", C, a.graph.graph, HV_FMT_HEX, 0),
-    F("exec", C, a.graph.exec, HV_FMT_HEX, 0),
-    F("flags", C, a.graph.flags, HV_FMT_HEX, T_),
-    F("node", C, a.graph.node, HV_FMT_HEX, T_),
-    F("nnodes", C, a.graph.nnodes, HV_FMT_U, T_),
-    F("nedges", C, a.graph.nedges, HV_FMT_U, T_),
-    BIT("nodes_recorded", C, a.graph.rec_flags, HV_GRAPH_NODES_RECORDED, T_),
-    F("launch_index", C, a.graph.launch_index, HV_FMT_U, T_),
+    F(graph, HEX, 0), F(exec, HEX, 0), F(flags, HEX, TERSE), F(node, HEX, TERSE), F(nnodes, U, TERSE),
+    F(nedges, U, TERSE), B("nodes_recorded", rec_flags, HV_GRAPH_NODES_RECORDED, TERSE),
+    F(launch_index, U, TERSE),
 };
 
-static const struct hv_field capture_fields[] = {
-    F("graph", C, a.capture.graph, HV_FMT_HEX, 0),
-    F("mode", C, a.capture.mode, HV_FMT_U, 0),
-};
+#undef P_
+#define P_ a.capture.
+static const struct hv_field capture_fields[] = { F(graph, HEX, 0), F(mode, U, 0) };
 
+#undef P_
+#define P_ a.event.
 static const struct hv_field event_fields[] = {
-    F("event", C, a.event.event, HV_FMT_HEX, 0),
-    F("flags", C, a.event.flags, HV_FMT_HEX, T_),
-    F("record_stream", C, a.event.record_stream, HV_FMT_HEX, T_),
-    F("record_seq", C, a.event.record_seq, HV_FMT_U, T_),
-    F("record_epoch", C, a.event.record_epoch, HV_FMT_EPOCH, T_),
+    F(event, HEX, 0), F(flags, HEX, TERSE), F(record_stream, HEX, TERSE), F(record_seq, U, TERSE),
+    F(record_epoch, EPOCH, TERSE),
 };
 
+#undef P_
+#define P_ a.sync.
 static const struct hv_field sync_fields[] = {
-    F("event", C, a.sync.event, HV_FMT_HEX, T_),
-    F("completed_stream", C, a.sync.completed_stream, HV_FMT_HEX, 0),
-    F("completed_seq", C, a.sync.completed_seq, HV_FMT_U, 0),
-    F("new_epoch", C, a.sync.new_epoch, HV_FMT_EPOCH, 0),
+    F(event, HEX, TERSE), F(completed_stream, HEX, 0), F(completed_seq, U, 0), F(new_epoch, EPOCH, 0),
 };
 
-static const struct hv_field stream_fields[] = {
-    F("handle", C, a.stream.handle, HV_FMT_HEX, 0),
-    F("flags", C, a.stream.flags, HV_FMT_HEX, T_),
-    F("priority", C, a.stream.priority, HV_FMT_I, T_),
-};
+#undef P_
+#define P_ a.stream.
+static const struct hv_field stream_fields[] = { F(handle, HEX, 0), F(flags, HEX, TERSE), F(priority, I, TERSE) };
 
+#undef P_
+#define P_ a.alloc.
 static const struct hv_field alloc_fields[] = {
-    F("ptr", C, a.alloc.ptr, HV_FMT_HEX, 0),
-    F("bytes", C, a.alloc.bytes, HV_FMT_U, 0),
-    F("flags", C, a.alloc.flags, HV_FMT_HEX, T_),
-    ENUM("mem", C, a.alloc.mem, hv_mem_name, 0),
+    F(ptr, HEX, 0), F(bytes, U, 0), F(flags, HEX, TERSE), E(mem, hv_mem_name, 0),
 };
 
-static const struct hv_field device_fields[] = {
-    F("target_device", C, a.raw[0], HV_FMT_I, 0),
-};
+#undef P_
+#define P_ a.
+static const struct hv_field device_fields[] = { FN("target_device", raw[0], I, 0) };
+static const struct hv_field other_fields[] = { A(raw, HEX, TERSE) };
 
+#undef P_
+#define P_ a.module.
 static const struct hv_field module_fields[] = {
-    F("module", C, a.module.module, HV_FMT_HEX, 0),
-    F("function", C, a.module.function, HV_FMT_HEX, T_),
-    F("image_hash", C, a.module.image_hash, HV_FMT_HEX, T_),
-    F("name", C, a.module.name_id, HV_FMT_STRID, T_),
-    F("name_id", C, a.module.name_id, HV_FMT_U, HV_FLD_NOTEXT),
-    F("nkernels", C, a.module.nkernels, HV_FMT_U, T_),
-    F("parse_errors", C, a.module.parse_errors, HV_FMT_U, T_),
+    F(module, HEX, 0), F(function, HEX, TERSE), F(image_hash, HEX, TERSE), TEXT_ID("name", name_id, TERSE),
+    F(nkernels, U, TERSE), F(parse_errors, U, TERSE),
 };
 
+#undef P_
+#define P_ a.memop.
 static const struct hv_field memop_fields[] = {
-    F("addr", C, a.memop.addr, HV_FMT_HEX, 0),
-    F("value", C, a.memop.value, HV_FMT_HEX, 0),
-    F("mask", C, a.memop.mask, HV_FMT_HEX, T_),
-    F("flags", C, a.memop.flags, HV_FMT_U, T_),
-    F("memop", C, a.memop.op, HV_FMT_U, 0),
-    F("size", C, a.memop.size, HV_FMT_U, 0),
-    F("index", C, a.memop.index, HV_FMT_U, T_),
+    F(addr, HEX, 0), F(value, HEX, 0), F(mask, HEX, TERSE), F(flags, U, TERSE), FN("memop", op, U, 0),
+    F(size, U, 0), F(index, U, TERSE),
 };
-
-static const struct hv_field other_fields[] = {
-    ARR("raw", C, a.raw, HV_FMT_HEX, T_),
-};
-#undef C
+#undef P_
+#define P_
+#undef T_
 
 struct hv_field_list hv_call_fields(void) { return LIST(call_fields); }
 
@@ -179,53 +151,33 @@ struct hv_field_list hv_call_op_fields(enum hv_op op)
 
 /* ---- auxiliary records ---- */
 
-static const struct hv_field string_fields[] = {
-    F("id", struct hv_string, id, HV_FMT_U, 0),
-    F("len", struct hv_string, len, HV_FMT_U, HV_FLD_NOTEXT),
-};
+#define T_ struct hv_string
+static const struct hv_field string_fields[] = { F(id, U, 0), F(len, U, HV_FLD_NOTEXT) };
+#undef T_
 
-#define N struct hv_graph_node
+#define T_ struct hv_graph_node
 static const struct hv_field node_fields[] = {
-    F("exec", N, exec, HV_FMT_HEX, 0),
-    F("graph", N, graph, HV_FMT_HEX, 0),
-    F("node", N, node, HV_FMT_HEX, 0),
-    F("parent_node", N, parent_node, HV_FMT_HEX, T_),
-    F("index", N, index, HV_FMT_U, 0),
-    ENUM("node_type", N, type, hv_node_type_name, 0),
-    F("nptr", N, nptr, HV_FMT_U, T_),
+    F(exec, HEX, 0), F(graph, HEX, 0), F(node, HEX, 0), F(parent_node, HEX, TERSE), F(index, U, 0),
+    EN("node_type", type, hv_node_type_name, 0), F(nptr, U, TERSE),
 };
-static const struct hv_field node_kernel_fields[] = {
-    F("func", N, u.kernel.func, HV_FMT_HEX, 0),
-    F("kernel", N, u.kernel.name_id, HV_FMT_STRID, 0),
-    F("name_id", N, u.kernel.name_id, HV_FMT_U, HV_FLD_NOTEXT),
-    ARR("grid", N, u.kernel.grid, HV_FMT_U, 0),
-    ARR("block", N, u.kernel.block, HV_FMT_U, 0),
-    F("shmem", N, u.kernel.shmem, HV_FMT_U, T_),
-    F("kernarg_bytes", N, u.kernel.kernarg_bytes, HV_FMT_U, T_),
-};
-static const struct hv_field node_memcpy_fields[] = {
-    F("dst", N, u.memcpy.dst, HV_FMT_HEX, 0),
-    F("src", N, u.memcpy.src, HV_FMT_HEX, 0),
-    F("bytes", N, u.memcpy.bytes, HV_FMT_U, 0),
-    F("kind", N, u.memcpy.kind, HV_FMT_U, 0),
-    ENUM("dir", N, u.memcpy.dir, hv_dir_name, 0),
-    ENUM("dst_mem", N, u.memcpy.dst_mem, hv_mem_name, 0),
-    ENUM("src_mem", N, u.memcpy.src_mem, hv_mem_name, 0),
-};
-static const struct hv_field node_memset_fields[] = {
-    F("dst", N, u.memset.dst, HV_FMT_HEX, 0),
-    F("bytes", N, u.memset.bytes, HV_FMT_U, 0),
-    F("value", N, u.memset.value, HV_FMT_HEX, 0),
-    F("elem_size", N, u.memset.elem_size, HV_FMT_U, 0),
-};
-static const struct hv_field node_event_fields[] = { F("event", N, u.event.event, HV_FMT_HEX, 0) };
-static const struct hv_field node_host_fields[] = {
-    F("fn", N, u.host.fn, HV_FMT_HEX, 0),
-    F("user", N, u.host.user, HV_FMT_HEX, 0),
-};
-static const struct hv_field node_child_fields[] = { F("child_graph", N, u.child.graph, HV_FMT_HEX, 0) };
-static const struct hv_field node_raw_fields[] = { ARR("raw", N, u.raw, HV_FMT_HEX, T_) };
-#undef N
+#undef P_
+#define P_ u.kernel.
+static const struct hv_field node_kernel_fields[] = { KERNEL_LAUNCH };
+#undef P_
+#define P_ u.memcpy.
+static const struct hv_field node_memcpy_fields[] = { COPY_MOVE };
+#undef P_
+#define P_ u.memset.
+static const struct hv_field node_memset_fields[] = { MEMSET_WRITE };
+#undef P_
+#define P_ u.
+static const struct hv_field node_event_fields[] = { FN("event", event.event, HEX, 0) };
+static const struct hv_field node_host_fields[] = { FN("fn", host.fn, HEX, 0), FN("user", host.user, HEX, 0) };
+static const struct hv_field node_child_fields[] = { FN("child_graph", child.graph, HEX, 0) };
+static const struct hv_field node_raw_fields[] = { A(raw, HEX, TERSE) };
+#undef P_
+#define P_
+#undef T_
 
 struct hv_field_list hv_graph_node_fields(unsigned node_type)
 {
@@ -241,157 +193,108 @@ struct hv_field_list hv_graph_node_fields(unsigned node_type)
     }
 }
 
-static const struct hv_field edges_fields[] = {
-    F("exec", struct hv_graph_edges, exec, HV_FMT_HEX, 0),
-    F("graph", struct hv_graph_edges, graph, HV_FMT_HEX, 0),
-    F("count", struct hv_graph_edges, count, HV_FMT_U, 0),
-};
+#define T_ struct hv_graph_edges
+static const struct hv_field edges_fields[] = { F(exec, HEX, 0), F(graph, HEX, 0), F(count, U, 0) };
+#undef T_
 
+#define T_ struct hv_kargs
 static const struct hv_field kargs_fields[] = {
-    F("owner_node", struct hv_kargs, owner_node, HV_FMT_HEX, T_),
-    F("func", struct hv_kargs, func, HV_FMT_HEX, 0),
-    F("kernel", struct hv_kargs, name_id, HV_FMT_STRID, 0),
-    F("name_id", struct hv_kargs, name_id, HV_FMT_U, HV_FLD_NOTEXT),
-    F("count", struct hv_kargs, count, HV_FMT_U, 0),
+    F(owner_node, HEX, TERSE), F(func, HEX, 0), TEXT_ID("kernel", name_id, 0), F(count, U, 0),
 };
+#undef T_
 
+#define T_ struct hv_karg
 static const struct hv_field karg_fields[] = {
-    F("value", struct hv_karg, value, HV_FMT_HEX, 0),
-    F("alloc_base", struct hv_karg, alloc_base, HV_FMT_HEX, 0),
-    F("alloc_bytes", struct hv_karg, alloc_bytes, HV_FMT_U, 0),
-    F("offset", struct hv_karg, offset, HV_FMT_U, 0),
-    F("index", struct hv_karg, index, HV_FMT_U, 0),
-    ENUM("access", struct hv_karg, access, hv_access_name, 0),
-    ENUM("origin", struct hv_karg, origin, hv_arg_origin_name, 0),
+    F(value, HEX, 0), F(alloc_base, HEX, 0), F(alloc_bytes, U, 0), F(offset, U, 0), F(index, U, 0),
+    E(access, hv_access_name, 0), E(origin, hv_arg_origin_name, 0),
 };
+#undef T_
 
+#define T_ struct hv_karg_names
 static const struct hv_field karg_names_fields[] = {
-    F("func", struct hv_karg_names, func, HV_FMT_HEX, 0),
-    F("code_object_hash", struct hv_karg_names, code_object_hash, HV_FMT_HEX, T_),
-    F("kernel", struct hv_karg_names, name_id, HV_FMT_STRID, 0),
-    F("count", struct hv_karg_names, count, HV_FMT_U, 0),
+    F(func, HEX, 0), F(code_object_hash, HEX, TERSE), FN("kernel", name_id, STRID, 0), F(count, U, 0),
 };
+#undef T_
 
+#define T_ struct hv_karg_name
 static const struct hv_field karg_name_fields[] = {
-    F("index", struct hv_karg_name, index, HV_FMT_U, 0),
-    F("offset", struct hv_karg_name, offset, HV_FMT_U, 0),
-    F("size", struct hv_karg_name, size, HV_FMT_U, 0),
-    F("kind", struct hv_karg_name, kind, HV_FMT_U, 0),
-    F("name", struct hv_karg_name, name_id, HV_FMT_STRID, 0),
+    F(index, U, 0), F(offset, U, 0), F(size, U, 0), F(kind, U, 0), FN("name", name_id, STRID, 0),
 };
+#undef T_
 
+#define T_ struct hv_kernel_sym
 static const struct hv_field kernel_fields[] = {
-    F("func", struct hv_kernel_sym, func, HV_FMT_HEX, 0),
-    F("module", struct hv_kernel_sym, module, HV_FMT_HEX, 0),
-    F("code_object_hash", struct hv_kernel_sym, code_object_hash, HV_FMT_HEX, T_),
-    F("kernel", struct hv_kernel_sym, name_id, HV_FMT_STRID, 0),
-    F("name_id", struct hv_kernel_sym, name_id, HV_FMT_U, HV_FLD_NOTEXT),
-    F("kernarg_bytes", struct hv_kernel_sym, kernarg_bytes, HV_FMT_U, T_),
-    F("nargs", struct hv_kernel_sym, nargs, HV_FMT_U, T_),
+    F(func, HEX, 0), F(module, HEX, 0), F(code_object_hash, HEX, TERSE), TEXT_ID("kernel", name_id, 0),
+    F(kernarg_bytes, U, TERSE), F(nargs, U, TERSE),
 };
+#undef T_
 
+#define T_ struct hv_codeobj_chunk
 static const struct hv_field codeobj_fields[] = {
-    F("hash", struct hv_codeobj_chunk, hash, HV_FMT_HEX, 0),
-    F("total_bytes", struct hv_codeobj_chunk, total_bytes, HV_FMT_U, 0),
-    F("offset", struct hv_codeobj_chunk, offset, HV_FMT_U, 0),
-    F("len", struct hv_codeobj_chunk, len, HV_FMT_U, 0),
-    F("arch", struct hv_codeobj_chunk, arch_id, HV_FMT_STRID, 0),
-    F("arch_id", struct hv_codeobj_chunk, arch_id, HV_FMT_U, HV_FLD_NOTEXT),
+    F(hash, HEX, 0), F(total_bytes, U, 0), F(offset, U, 0), F(len, U, 0), TEXT_ID("arch", arch_id, 0),
 };
+#undef T_
 
+#define T_ struct hv_codeobj_note
 static const struct hv_field codeobj_note_fields[] = {
-    ENUM("kind", struct hv_codeobj_note, kind, hv_codeobj_note_kind_name, 0),
-    F("reason", struct hv_codeobj_note, reason_id, HV_FMT_STRID, 0),
-    F("reason_id", struct hv_codeobj_note, reason_id, HV_FMT_U, HV_FLD_NOTEXT),
-    F("count", struct hv_codeobj_note, count, HV_FMT_U, 0),
-    F("hash", struct hv_codeobj_note, hash, HV_FMT_HEX, 0),
-    F("value", struct hv_codeobj_note, value, HV_FMT_U, 0),
+    E(kind, hv_codeobj_note_kind_name, 0), TEXT_ID("reason", reason_id, 0), F(count, U, 0), F(hash, HEX, 0),
+    F(value, U, 0),
 };
+#undef T_
 
-static const struct hv_field thread_fields[] = {
-    ENUM("event", struct hv_thread, event, hv_thread_event_name, 0),
-    F("name", struct hv_thread, name_id, HV_FMT_STRID, T_),
-    F("name_id", struct hv_thread, name_id, HV_FMT_U, HV_FLD_NOTEXT),
-};
+#define T_ struct hv_thread
+static const struct hv_field thread_fields[] = { E(event, hv_thread_event_name, 0), TEXT_ID("name", name_id, TERSE) };
+#undef T_
 
-static const struct hv_field payload_fields[] = {
-    F("src", struct hv_payload, src, HV_FMT_HEX, 0),
-    F("len", struct hv_payload, len, HV_FMT_U, 0),
-    F("when", struct hv_payload, when, HV_FMT_U, 0),
-    F("hash", struct hv_payload, hash, HV_FMT_HEX, 0),
-};
+#define T_ struct hv_payload
+static const struct hv_field payload_fields[] = { F(src, HEX, 0), F(len, U, 0), F(when, U, 0), F(hash, HEX, 0) };
+#undef T_
 
-static const struct hv_field stack_fields[] = {
-    F("id", struct hv_stack, id, HV_FMT_U, 0),
-    F("nframes", struct hv_stack, nframes, HV_FMT_U, 0),
-};
+#define T_ struct hv_stack
+static const struct hv_field stack_fields[] = { F(id, U, 0), F(nframes, U, 0) };
+#undef T_
 
+#define T_ struct hv_map
 static const struct hv_field map_fields[] = {
-    F("generation", struct hv_map, generation, HV_FMT_U, 0),
-    F("index", struct hv_map, index, HV_FMT_U, 0),
-    F("count", struct hv_map, count, HV_FMT_U, 0),
-    F("lo", struct hv_map, lo, HV_FMT_HEX, 0),
-    F("hi", struct hv_map, hi, HV_FMT_HEX, 0),
-    F("bias", struct hv_map, bias, HV_FMT_HEX, 0),
+    F(generation, U, 0), F(index, U, 0), F(count, U, 0), F(lo, HEX, 0), F(hi, HEX, 0), F(bias, HEX, 0),
 };
+#undef T_
 
+#define T_ struct hv_probe
 static const struct hv_field probe_fields[] = {
-    F("copy_seq", struct hv_probe, copy_seq, HV_FMT_U, 0),
-    F("replay_seq", struct hv_probe, replay_seq, HV_FMT_U, 0),
-    F("exec", struct hv_probe, exec, HV_FMT_HEX, 0),
-    F("stream", struct hv_probe, stream, HV_FMT_HEX, 0),
-    F("addr", struct hv_probe, addr, HV_FMT_HEX, 0),
-    F("src", struct hv_probe, src, HV_FMT_HEX, 0),
-    F("len", struct hv_probe, len, HV_FMT_U, 0),
-    F("have", struct hv_probe, have, HV_FMT_HEX, 0),
-    F("status", struct hv_probe, status, HV_FMT_U, 0),
-    F("copy_api", struct hv_probe, copy_api, HV_FMT_API, 0),
-    F("replay_api", struct hv_probe, replay_api, HV_FMT_API, 0),
+    F(copy_seq, U, 0), F(replay_seq, U, 0), F(exec, HEX, 0), F(stream, HEX, 0), F(addr, HEX, 0), F(src, HEX, 0),
+    F(len, U, 0), F(have, HEX, 0), F(status, U, 0), F(copy_api, API, 0), F(replay_api, API, 0),
 };
+#undef T_
 
+#define T_ struct hv_guard
 static const struct hv_field guard_fields[] = {
-    F("mode", struct hv_guard, mode, HV_FMT_U, 0),
-    F("exec", struct hv_guard, exec, HV_FMT_HEX, 0),
-    F("stream", struct hv_guard, stream, HV_FMT_HEX, 0),
-    F("copy_seq", struct hv_guard, copy_seq, HV_FMT_U, 0),
-    F("copy_dst", struct hv_guard, copy_dst, HV_FMT_HEX, 0),
-    F("copy_bytes", struct hv_guard, copy_bytes, HV_FMT_U, 0),
-    F("completed_seq", struct hv_guard, completed_seq, HV_FMT_U, 0),
-    F("wait_ns", struct hv_guard, wait_ns, HV_FMT_U, 0),
-    F("count", struct hv_guard, count, HV_FMT_U, 0),
-    F("result", struct hv_guard, result, HV_FMT_I, 0),
+    F(mode, U, 0), F(exec, HEX, 0), F(stream, HEX, 0), F(copy_seq, U, 0), F(copy_dst, HEX, 0),
+    F(copy_bytes, U, 0), F(completed_seq, U, 0), F(wait_ns, U, 0), F(count, U, 0), F(result, I, 0),
 };
+#undef T_
 
-static const struct hv_field epoch_fields[] = {
-    F("stream", struct hv_epoch, stream, HV_FMT_HEX, 0),
-    F("epoch", struct hv_epoch, epoch, HV_FMT_EPOCH, 0),
-    F("completed_seq", struct hv_epoch, completed_seq, HV_FMT_U, 0),
-};
+#define T_ struct hv_epoch
+static const struct hv_field epoch_fields[] = { F(stream, HEX, 0), F(epoch, EPOCH, 0), F(completed_seq, U, 0) };
+#undef T_
 
-static const struct hv_field name_fields[] = {
-    F("ptr", struct hv_name, ptr, HV_FMT_HEX, 0),
-    F("bytes", struct hv_name, bytes, HV_FMT_U, 0),
-    F("name", struct hv_name, name_id, HV_FMT_STRID, 0),
-};
+#define T_ struct hv_name
+static const struct hv_field name_fields[] = { F(ptr, HEX, 0), F(bytes, U, 0), FN("name", name_id, STRID, 0) };
+#undef T_
 
+#define T_ struct hv_pystack
 static const struct hv_field pystack_fields[] = {
-    F("nframes", struct hv_pystack, nframes, HV_FMT_U, 0),
-    F("status", struct hv_pystack, status, HV_FMT_U, 0),
-    F("why", struct hv_pystack, why, HV_FMT_U, 0),
-    F("py_version", struct hv_pystack, py_version, HV_FMT_HEX, 0),
-    F("truncated", struct hv_pystack, truncated, HV_FMT_U, HV_FLD_TERSE),
-    F("target", struct hv_pystack, target, HV_FMT_HEX, HV_FLD_TERSE),
-    F("id", struct hv_pystack, id, HV_FMT_U, HV_FLD_TERSE),
+    F(nframes, U, 0), F(status, U, 0), F(why, U, 0), F(py_version, HEX, 0), F(truncated, U, TERSE),
+    F(target, HEX, TERSE), F(id, U, TERSE),
 };
+#undef T_
 
+#define T_ struct hv_mark
 static const struct hv_field mark_fields[] = {
-    F("kind", struct hv_mark, kind, HV_FMT_U, 0),
-    F("source", struct hv_mark, source, HV_FMT_U, 0),
-    F("depth", struct hv_mark, depth, HV_FMT_U, 0),
-    F("name", struct hv_mark, name_id, HV_FMT_STRID, 0),
-    F("id", struct hv_mark, id, HV_FMT_U, HV_FLD_TERSE),
-    F("skipped", struct hv_mark, skipped, HV_FMT_U, HV_FLD_TERSE),
+    F(kind, U, 0), F(source, U, 0), F(depth, U, 0), FN("name", name_id, STRID, 0), F(id, U, TERSE),
+    F(skipped, U, TERSE),
 };
+#undef T_
 
 struct hv_field_list hv_rec_fields(unsigned type)
 {
@@ -423,43 +326,27 @@ struct hv_field_list hv_karg_name_fields(void) { return LIST(karg_name_fields); 
 
 /* ---- file header and footer ---- */
 
-#define H struct hv_file_header
+#define T_ struct hv_file_header
 static const struct hv_field header_fields[] = {
-    F("format_version", H, format_version, HV_FMT_U, 0),
-    F("header_size", H, header_size, HV_FMT_U, HV_FLD_NOTEXT),
-    F("pid", H, pid, HV_FMT_U, 0),
-    F("ppid", H, ppid, HV_FMT_U, 0),
-    F("start_ns", H, start_ns, HV_FMT_U, 0),
-    F("start_realtime_ns", H, start_realtime_ns, HV_FMT_U, 0),
-    ENUM("clock", H, clock, hv_clock_name, 0),
-    ENUM("transport", H, transport, hv_transport_name, 0),
-    F("ring_kb", H, ring_kb, HV_FMT_U, 0),
-    BIT("payloads", H, flags, HV_HDR_PAYLOADS, 0),
-    BIT("stacks", H, flags, HV_HDR_STACKS, 0),
-    BIT("argument_records", H, flags, HV_HDR_DERIVE, HV_FLD_IFSET),   /* HIPVIS_RECORD=args: the reader derives */
-    CHARS("hipvis_version", H, hipvis_version),
-    CHARS("host", H, host),
-    CHARS("runtime_path", H, runtime_path),
-    CHARS("runtime_version", H, runtime_version),
-    CHARS("exe", H, exe),
-    CHARS("knobs", H, knobs),
+    F(format_version, U, 0), F(header_size, U, HV_FLD_NOTEXT), F(pid, U, 0), F(ppid, U, 0), F(start_ns, U, 0),
+    F(start_realtime_ns, U, 0), E(clock, hv_clock_name, 0), E(transport, hv_transport_name, 0),
+    F(ring_kb, U, 0), B("payloads", flags, HV_HDR_PAYLOADS, 0), B("stacks", flags, HV_HDR_STACKS, 0),
+    B("argument_records", flags, HV_HDR_DERIVE, HV_FLD_IFSET),   /* HIPVIS_RECORD=args: the reader derives */
+    S(hipvis_version), S(host), S(runtime_path), S(runtime_version), S(exe), S(knobs),
 };
 
 /* Appended later: printed only for headers that hold them (hv_print_header). */
 static const struct hv_field header_argv_fields[] = {
-    F("argc", H, argc, HV_FMT_U, HV_FLD_NOTEXT),
-    BIT("argv_truncated", H, argv_flags, HV_ARGV_TRUNCATED, 0),
-    BIT("argv_off", H, argv_flags, HV_ARGV_OFF, 0),
+    F(argc, U, HV_FLD_NOTEXT), B("argv_truncated", argv_flags, HV_ARGV_TRUNCATED, 0),
+    B("argv_off", argv_flags, HV_ARGV_OFF, 0),
 };
-#undef H
+#undef T_
 
+#define T_ struct hv_file_footer
 static const struct hv_field footer_fields[] = {
-    F("calls", struct hv_file_footer, calls, HV_FMT_U, 0),
-    F("records_made", struct hv_file_footer, records_made, HV_FMT_U, 0),
-    F("records_written", struct hv_file_footer, records_written, HV_FMT_U, 0),
-    F("chunks", struct hv_file_footer, chunks, HV_FMT_U, 0),
-    F("end_ns", struct hv_file_footer, end_ns, HV_FMT_U, 0),
+    F(calls, U, 0), F(records_made, U, 0), F(records_written, U, 0), F(chunks, U, 0), F(end_ns, U, 0),
 };
+#undef T_
 
 struct hv_field_list hv_header_fields(void) { return LIST(header_fields); }
 struct hv_field_list hv_header_argv_fields(void) { return LIST(header_argv_fields); }

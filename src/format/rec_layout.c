@@ -3,6 +3,22 @@
 
 #include "format/rec_layout.h"
 
+/* The sizes trace.h gives the records: they are the format, so a change
+ * here is a format change (fields are only ever appended; docs/trace-format.md). */
+_Static_assert(sizeof(struct hv_rec_header) == 24 && sizeof(struct hv_call) == 120 &&
+               sizeof(union hv_call_args) == 64 && sizeof(struct hv_string) == 32 &&
+               sizeof(struct hv_graph_node) == 112 && sizeof(struct hv_graph_edges) == 48 &&
+               sizeof(struct hv_karg) == 32 && sizeof(struct hv_kargs) == 48 && sizeof(struct hv_kernel_sym) == 64 &&
+               sizeof(struct hv_codeobj_chunk) == 56 && sizeof(struct hv_codeobj_note) == 56 &&
+               sizeof(struct hv_drops) == 72 && sizeof(struct hv_thread) == 32 && sizeof(struct hv_payload) == 48 &&
+               sizeof(struct hv_epoch) == 48 && sizeof(struct hv_stack) == 32 && sizeof(struct hv_map) == 64 &&
+               sizeof(struct hv_probe) == 88 && sizeof(struct hv_guard) == 96 && sizeof(struct hv_name) == 48 &&
+               sizeof(struct hv_pyframe) == 16 && sizeof(struct hv_pystack) == 56 && sizeof(struct hv_mark) == 48 &&
+               sizeof(struct hv_karg_name) == 16 && sizeof(struct hv_karg_names) == 48 &&
+               sizeof(struct hv_file_header) == 5360 && sizeof(struct hv_file_footer) == 96 &&
+               sizeof(struct hv_chunk_header) == 32,
+               "record, header and footer sizes as trace.h defines them");
+
 const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
     [HV_REC_CALL] = sizeof(struct hv_call),
     [HV_REC_STRING] = sizeof(struct hv_string),

@@ -12,6 +12,7 @@
 #define HV_FORMAT_REC_LAYOUT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "hipvis/trace.h"
 
@@ -22,6 +23,14 @@ static inline size_t hv_rec_fixed_size(unsigned type)
 {
     return type < HV_REC__MAX ? hv_rec_fixed_sizes[type] : 0;
 }
+
+/* `rec` as a `type` of the current layout: itself when it holds the whole
+ * struct, else a copy in the zeroed `local` of what an older writer wrote
+ * (records that did not come through the reader's zero-fill). */
+#define HV_REC_WIDEN(type, rec, local)                                      \
+    ((rec)->size >= sizeof(type) ? (const type *)(const void *)(rec)        \
+                                 : (memset(&(local), 0, sizeof(local)),     \
+                                    memcpy(&(local), (rec), (rec)->size), &(local)))
 
 /* Types with a variable tail: the only ones hv_rec_check() has anything to
  * check in (the others are NULL by definition), so a reader may skip the

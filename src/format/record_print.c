@@ -7,43 +7,69 @@
 #include <string.h>
 
 #include "format/fields.h"
-#include "common/json_str.h"
+#include "common/json.h"
 #include "format/names.h"
 #include "format/rec_layout.h"
 #include "format/record_print.h"
 
 /* ---- emitter ------------------------------------------------------------ */
 
+/* Both modes write values through one JSON writer. JSON mode opens its
+ * objects and arrays in it, so it places the commas. Text mode prints its
+ * own keys, brackets and separators and never opens a container in the
+ * writer: its values are top-level there, so numbers, booleans and quoted
+ * strings come out as in JSON, without separators. */
 struct em {
     const struct hv_printer *p;
     FILE *o;
     int json;
-    int first;              /* nothing printed yet in the current object/array */
+    int first;              /* text: nothing printed yet in the current group */
+    struct hv_json w;
 };
 
-static void sep(struct em *e)
+static void em_init(struct em *e, const struct hv_printer *p)
 {
+    e->p = p;
+    e->o = p->out;
+    e->json = p->mode == HV_PRINT_JSON;
+    e->first = 1;
+    hv_json_init(&e->w, p->out, 0);
+}
+
+/* Text: before an element of the current group, `c` unless it is the first. */
+static void item(struct em *e, char c)
+{
+    if (e->json)
+        return;
     if (!e->first)
-        fputc(e->json ? ',' : ' ', e->o);
+        fputc(c, e->o);
     e->first = 0;
 }
 
 static void key(struct em *e, const char *name)
 {
-    sep(e);
-    fprintf(e->o, e->json ? "\"%s\":" : "%s=", name);
+    if (e->json) {
+        hv_json_key(&e->w, name);
+    } else {
+        item(e, ' ');
+        fprintf(e->o, "%s=", name);
+    }
 }
 
-static void open_(struct em *e, char c)
+/* An object's or array's bracket, '{' '[' opening, '}' ']' closing it. */
+static void bracket(struct em *e, char c)
 {
-    fputc(c, e->o);
-    e->first = 1;
-}
-
-static void close_(struct em *e, char c)
-{
-    fputc(c, e->o);
-    e->first = 0;
+    if (!e->json) {
+        fputc(c, e->o);
+        e->first = c == '{' || c == '[';
+        return;
+    }
+    switch (c) {
+    case '{': hv_json_obj(&e->w); break;
+    case '[': hv_json_arr(&e->w); break;
+    case '}': hv_json_obj_end(&e->w); break;
+    default: hv_json_arr_end(&e->w); break;
+    }
 }
 
 /* A string value. JSON: always quoted, escaped, invalid UTF-8 as U+FFFD.
@@ -56,14 +82,29 @@ static void str(struct em *e, const char *s, size_t n)
     if (bare)
         fwrite(s, 1, n, e->o);
     else
-        hv_json_strn(e->o, s, n);
+        hv_json_strn(&e->w, s, n);
 }
 
 static void cstr(struct em *e, const char *s) { str(e, s, strlen(s)); }
 
-static void null_(struct em *e) { fputs(e->json ? "null" : "?", e->o); }
+static void null_(struct em *e)
+{
+    if (e->json)
+        hv_json_null(&e->w);
+    else
+        fputc('?', e->o);
+}
 
-static void hex(struct em *e, uint64_t v) { fprintf(e->o, e->json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, v); }
+/* JSON: a "0x..." string; text: bare. */
+static void hex(struct em *e, uint64_t v)
+{
+    if (e->json)
+        hv_json_hex(&e->w, v);
+    else
+        fprintf(e->o, "0x%" PRIx64, v);
+}
+
+static void u64(struct em *e, uint64_t v) { hv_json_u64(&e->w, v); }
 
 /* ---- fields ------------------------------------------------------------- */
 
@@ -73,7 +114,7 @@ static void value(struct em *e, const struct hv_field *f, const void *base, unsi
     const char *name;
     switch (f->fmt) {
     case HV_FMT_I:
-        fprintf(e->o, "%" PRId64, hv_field_get_signed(f, base, i));
+        hv_json_i64(&e->w, hv_field_get_signed(f, base, i));
         return;
     case HV_FMT_HEX:
         hex(e, v);
@@ -82,10 +123,10 @@ static void value(struct em *e, const struct hv_field *f, const void *base, unsi
         if (v == HV_EPOCH_UNKNOWN)
             null_(e);
         else
-            fprintf(e->o, "%" PRIu64, v);
+            u64(e, v);
         return;
     case HV_FMT_BIT:
-        fputs(v & f->mask ? "true" : "false", e->o);
+        hv_json_bool(&e->w, (v & f->mask) != 0);
         return;
     case HV_FMT_ENUM:
         name = f->names((unsigned)v);
@@ -109,13 +150,13 @@ static void value(struct em *e, const struct hv_field *f, const void *base, unsi
         return;
     }
     default:
-        fprintf(e->o, "%" PRIu64, v);
+        u64(e, v);
         return;
     }
     if (name)
         cstr(e, name);
     else
-        fprintf(e->o, "%" PRIu64, v);
+        u64(e, v);
 }
 
 /* Text mode's terse rule: leave out fields at their "nothing to say" value
@@ -150,13 +191,12 @@ static void fields(struct em *e, struct hv_field_list l, const void *base)
             continue;
         key(e, f->name);
         if (f->count > 1 && f->fmt != HV_FMT_CHARS) {
-            open_(e, '[');
+            bracket(e, '[');
             for (unsigned i = 0; i < f->count; i++) {
-                if (i)
-                    fputc(',', e->o);
+                item(e, ',');
                 value(e, f, base, i);
             }
-            close_(e, ']');
+            bracket(e, ']');
         } else {
             value(e, f, base, 0);
         }
@@ -167,12 +207,12 @@ static void fields(struct em *e, struct hv_field_list l, const void *base)
 static void drops(struct em *e, const uint64_t *dropped)
 {
     key(e, "dropped");
-    open_(e, '{');
+    bracket(e, '{');
     for (unsigned c = 0; c < HV_DROP__COUNT; c++) {
         key(e, hv_drop_cause_name(c));
-        fprintf(e->o, "%" PRIu64, dropped[c]);
+        u64(e, dropped[c]);
     }
-    close_(e, '}');
+    bracket(e, '}');
 }
 
 /* ---- variable tails ----------------------------------------------------- */
@@ -187,34 +227,38 @@ static void tail_edges(struct em *e, const struct hv_graph_edges *g)
 {
     const uint32_t *pairs = (const uint32_t *)(g + 1);
     key(e, "pairs");
-    open_(e, '[');
-    for (uint32_t i = 0; i < g->count; i++)
-        fprintf(e->o, "%s[%" PRIu32 ",%" PRIu32 "]", i ? "," : "", pairs[2 * i], pairs[2 * i + 1]);
-    close_(e, ']');
+    bracket(e, '[');
+    for (uint32_t i = 0; i < g->count; i++) {
+        item(e, ',');
+        bracket(e, '[');
+        for (int k = 0; k < 2; k++) {
+            item(e, ',');
+            u64(e, pairs[2 * i + k]);
+        }
+        bracket(e, ']');
+    }
+    bracket(e, ']');
 }
 
 /* "args": one object per struct of a record's tail (kargs, karg names). */
 static void tail_structs(struct em *e, const void *first, uint32_t count, size_t size, struct hv_field_list l)
 {
     key(e, "args");
-    open_(e, '[');
+    bracket(e, '[');
     for (uint32_t i = 0; i < count; i++) {
-        sep(e);
-        open_(e, '{');
+        item(e, ' ');
+        bracket(e, '{');
         fields(e, l, (const char *)first + i * size);
-        close_(e, '}');
+        bracket(e, '}');
     }
-    close_(e, ']');
+    bracket(e, ']');
 }
 
+/* Quoted hex digits in both modes. */
 static void tail_bytes(struct em *e, const char *name, const void *bytes, uint32_t len)
 {
-    const unsigned char *b = bytes;
     key(e, name);
-    fputc('"', e->o);
-    for (uint32_t i = 0; i < len; i++)
-        fprintf(e->o, "%02x", b[i]);
-    fputc('"', e->o);
+    hv_json_hexbytes(&e->w, bytes, len);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -258,21 +302,32 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
         const struct hv_stack *st = (const struct hv_stack *)h;
         const uint64_t *pc = (const uint64_t *)(st + 1);
         key(e, "pcs");
-        open_(e, '[');
-        for (uint32_t i = 0; i < st->nframes; i++)
-            fprintf(e->o, "%s\"0x%" PRIx64 "\"", i ? "," : "", pc[i]);
-        close_(e, ']');
+        bracket(e, '[');
+        for (uint32_t i = 0; i < st->nframes; i++) {
+            item(e, ',');
+            hv_json_hex(&e->w, pc[i]);   /* quoted in text mode too */
+        }
+        bracket(e, ']');
         break;
     }
     case HV_REC_PYSTACK: {
         const struct hv_pystack *ps = (const struct hv_pystack *)h;
         const struct hv_pyframe *fr = (const struct hv_pyframe *)(ps + 1);
         key(e, "frames");
-        open_(e, '[');
-        for (uint32_t i = 0; i < ps->nframes; i++)
-            fprintf(e->o, e->json ? "%s[%" PRIu32 ",%" PRIu32 ",%" PRId32 "]" : "%s%" PRIu32 ":%" PRIu32 ":%" PRId32,
-                    i ? "," : "", fr[i].file_id, fr[i].func_id, fr[i].line);
-        close_(e, ']');
+        bracket(e, '[');
+        for (uint32_t i = 0; i < ps->nframes; i++) {
+            item(e, ',');
+            if (e->json) {
+                hv_json_arr(&e->w);
+                hv_json_u64(&e->w, fr[i].file_id);
+                hv_json_u64(&e->w, fr[i].func_id);
+                hv_json_i64(&e->w, fr[i].line);
+                hv_json_arr_end(&e->w);
+            } else {
+                fprintf(e->o, "%" PRIu32 ":%" PRIu32 ":%" PRId32, fr[i].file_id, fr[i].func_id, fr[i].line);
+            }
+        }
+        bracket(e, ']');
         break;
     }
     case HV_REC_MAPS: {
@@ -296,17 +351,18 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
 
 void hv_print_record(const struct hv_printer *p, const struct hv_rec_header *h)
 {
-    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
+    struct em e;
+    em_init(&e, p);
     const char *type = hv_rec_type_name(h->type);
     const struct hv_call *c = (const struct hv_call *)h;
     if (e.json) {
-        open_(&e, '{');
+        bracket(&e, '{');
         key(&e, "seq");
-        fprintf(e.o, "%" PRIu64, h->seq);
+        u64(&e, h->seq);
         key(&e, "ts_ns");
-        fprintf(e.o, "%" PRIu64, h->ts_ns);
+        u64(&e, h->ts_ns);
         key(&e, "tid");
-        fprintf(e.o, "%" PRIu32, h->tid);
+        u64(&e, h->tid);
         key(&e, "type");
         cstr(&e, type ? type : "unknown");
     } else {
@@ -329,22 +385,23 @@ void hv_print_record(const struct hv_printer *p, const struct hv_rec_header *h)
         /* No layout known (a newer writer, or a reserved type): opaque. */
         if (e.json && !type) {
             key(&e, "type_id");
-            fprintf(e.o, "%u", h->type);
+            u64(&e, h->type);
         }
         key(&e, "size");
-        fprintf(e.o, "%u", h->size);
+        u64(&e, h->size);
     }
     if (e.json)
-        close_(&e, '}');
-    fputc('\n', e.o);
+        bracket(&e, '}');
+    hv_json_eol(&e.w);
 }
 
 /* Header, footer and stats lines: a JSON object with a "type", or a
  * "# type k=v ..." comment line in text mode. */
-static void meta_open(struct em *e, const char *type)
+static void meta_open(struct em *e, const struct hv_printer *p, const char *type)
 {
+    em_init(e, p);
     if (e->json) {
-        open_(e, '{');
+        bracket(e, '{');
         key(e, "type");
         cstr(e, type);
     } else {
@@ -356,14 +413,14 @@ static void meta_open(struct em *e, const char *type)
 static void meta_close(struct em *e)
 {
     if (e->json)
-        close_(e, '}');
-    fputc('\n', e->o);
+        bracket(e, '}');
+    hv_json_eol(&e->w);
 }
 
 void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
 {
-    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
-    meta_open(&e, "header");
+    struct em e;
+    meta_open(&e, p, "header");
     fields(&e, hv_header_fields(), h);
     /* The command line, in headers written since it was appended (older
      * files print as they always did); sanitized on reading. */
@@ -373,66 +430,68 @@ void hv_print_header(const struct hv_printer *p, const struct hv_file_header *h)
     }
     fields(&e, hv_header_argv_fields(), h);
     key(&e, "argv");
-    open_(&e, '[');
+    bracket(&e, '[');
     for (uint32_t o = 0; o < h->argv_bytes && o < sizeof h->argv;) {
         size_t n = strnlen(h->argv + o, sizeof h->argv - o);
-        sep(&e);
+        item(&e, ' ');
         str(&e, h->argv + o, n);
         o += (uint32_t)n + 1;
     }
-    close_(&e, ']');
+    bracket(&e, ']');
     meta_close(&e);
 }
 
 void hv_print_footer(const struct hv_printer *p, const struct hv_file_footer *f)
 {
-    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
-    meta_open(&e, "footer");
+    struct em e;
+    meta_open(&e, p, "footer");
     fields(&e, hv_footer_fields(), f);
     drops(&e, f->dropped);
     meta_close(&e);
 }
 
+static void counters(struct em *e, const struct hv_json_count *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        key(e, v[i].k);
+        u64(e, v[i].v);
+    }
+}
+
 void hv_print_stats(const struct hv_printer *p, const struct hv_reader_stats *s)
 {
-    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
-    const struct { const char *name; uint64_t v; } v[] = {
+    struct em e;
+    const struct hv_json_count v[] = {
         { "records", s->records },         { "chunks", s->chunks },
         { "bytes_read", s->bytes_read },   { "late_records", s->late_records },
         { "chunk_gaps", s->chunk_gaps },   { "corrupt_frames", s->corrupt_frames },
         { "skipped_bytes", s->skipped_bytes }, { "seq_gaps", s->seq_gaps },
         { "seq_missing", s->seq_missing }, { "seq_unresolved", s->seq_unresolved },
     };
-    meta_open(&e, "stats");
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        key(&e, v[i].name);
-        fprintf(e.o, "%" PRIu64, v[i].v);
-    }
+    meta_open(&e, p, "stats");
+    counters(&e, v, sizeof v / sizeof v[0]);
     meta_close(&e);
 }
 
 void hv_print_loss(const struct hv_printer *p, const struct hv_reader_stats *s, const struct hv_seq_gap *gaps,
                    uint32_t ngaps)
 {
-    struct em e = { p, p->out, p->mode == HV_PRINT_JSON, 1 };
-    meta_open(&e, "loss");
-    const struct { const char *name; uint64_t v; } v[] = {
+    struct em e;
+    const struct hv_json_count v[] = {
         { "calls_missing", s->seq_missing }, { "gaps", s->seq_gaps }, { "unresolved_refs", s->seq_unresolved },
     };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        key(&e, v[i].name);
-        fprintf(e.o, "%" PRIu64, v[i].v);
-    }
+    meta_open(&e, p, "loss");
+    counters(&e, v, sizeof v / sizeof v[0]);
     if (e.json) {
-        key(&e, "listed");
-        open_(&e, '[');
+        hv_json_karr(&e.w, "listed");
         for (uint32_t i = 0; i < ngaps; i++) {
-            sep(&e);
-            fprintf(e.o, "{\"tid\":%" PRIu32 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 "}", gaps[i].tid,
-                    gaps[i].first, gaps[i].last);
+            hv_json_obj(&e.w);
+            hv_json_ku64(&e.w, "tid", gaps[i].tid);
+            hv_json_ku64(&e.w, "first", gaps[i].first);
+            hv_json_ku64(&e.w, "last", gaps[i].last);
+            hv_json_obj_end(&e.w);
         }
-        close_(&e, ']');
-        e.first = 0;
+        hv_json_arr_end(&e.w);
     } else {
         for (uint32_t i = 0; i < ngaps; i++)
             fprintf(e.o, "\n# loss tid=%" PRIu32 " seqs=%" PRIu64 "..%" PRIu64 " (%" PRIu64 " calls missing)",

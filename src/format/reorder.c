@@ -4,6 +4,7 @@
 
 #include "common/grow.h"
 #include "format/reorder.h"
+#include "common/grow.h"
 
 static inline int ent_less(const struct hv_ent *a, const struct hv_ent *b)
 {

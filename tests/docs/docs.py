@@ -175,7 +175,9 @@ class Docs(Suite):
     def case_triage(self):
         rules = []
         for path in sorted(glob.glob("src/analyze/rules/*.c")):
-            rules += re.findall(r'\.name\s*=\s*"([a-z0-9-]+)"', read(path))
+            text = read(path)
+            rules += re.findall(r'\.name\s*=\s*"([a-z0-9-]+)"', text)
+            rules += re.findall(r'HV_RULE\(\s*\w+,\s*\w+,\s*"([a-z0-9-]+)"', text)
         self.check(len(rules) >= 10, f"{len(rules)} rules in src/analyze/rules", " ".join(rules))
         triage = read("docs/triage.md")
         heads = set(re.findall(r"^## `?([a-z0-9-]+)`?\s*$", triage, re.M))

@@ -40,6 +40,7 @@ void hv_tests_damage(void);
 void hv_tests_writer(void);
 void hv_tests_tools(void);
 void hv_tests_merge(void);
+void hv_tests_json(void);
 
 extern const char *hv_t_dump_path;   /* build/hipvis-dump, from argv */
 

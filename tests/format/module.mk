@@ -6,7 +6,8 @@ FMT_T := $(BUILD)/tests/format
 FMT_GEN := tests/format/gen.c
 FMT_TEST_SRCS := tests/format/test_main.c tests/format/tutil.c $(FMT_GEN) \
     tests/format/test_api.c tests/format/test_roundtrip.c tests/format/test_writer.c \
-    tests/format/test_damage.c tests/format/test_tools.c tests/format/test_merge.c
+    tests/format/test_damage.c tests/format/test_tools.c tests/format/test_merge.c \
+    tests/format/test_json.c
 
 $(FMT_T)/test_format: $(call obj,$(FMT_TEST_SRCS)) $(BUILD)/libhvformat.a
 	@mkdir -p $(@D)

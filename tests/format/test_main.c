@@ -47,6 +47,7 @@ int main(int argc, char **argv)
     hv_tests_damage();
     hv_tests_tools();
     hv_tests_merge();
+    hv_tests_json();
     printf("format: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -175,9 +175,9 @@ static int analyze_one(struct run *run, const struct hv_input *in, struct hv_fin
     return status;
 }
 
-static void diag_json(FILE *out, const void *ctx)
+static void diag_json(struct hv_json *w, const void *ctx)
 {
-    hv_diag_json(out, ctx);
+    hv_diag_json(w, ctx);
 }
 
 /* --diagnose: the evidence collector, with the --code-object files loaded. */

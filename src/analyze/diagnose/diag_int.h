@@ -121,17 +121,11 @@ struct dx_item {
 enum dx_status { DX_CONSISTENT = 0, DX_OBSERVED, DX_EXCLUDED };
 
 struct dx_diag {
-    /* the group */
-    uint64_t pid;
+    /* the group: its finding (HV_RULE_SAME_EPOCH_WRITE, or HV_RULE_THREE_POINT_PROBE in an A/B run; pid,
+     * buffer, the write as side a, the reading replay as side b), its place in the store and its count */
+    struct hv_finding f;
     size_t group;
-    int rule;                         /* HV_RULE_SAME_EPOCH_WRITE, or HV_RULE_THREE_POINT_PROBE (A/B run) */
-    uint64_t lo, hi, count, first_seq, last_seq;
-    uint64_t write_seq, write_stream, src, dst, bytes;
-    uint16_t write_api, replay_api;
-    uint8_t src_mem, hint;
-    uint64_t exec, node, replay_stream;
-    int32_t node_index;
-    int16_t arg_index;
+    uint64_t count, first_seq, last_seq;
     char kernel[128];
     char trace[256];
     char runtime[64];

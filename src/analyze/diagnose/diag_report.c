@@ -23,7 +23,7 @@ static const char *next_run(const struct dx_diag *d, int h, char *buf, size_t le
     const char *t = dx_hyp_next_run(h), *at = strstr(t, "ADDR:LEN");
     if (!at)
         return t;
-    snprintf(buf, len, "%.*s0x%" PRIx64 ":%" PRIu64 "%s", (int)(at - t), t, d->lo, d->hi - d->lo, at + 8);
+    snprintf(buf, len, "%.*s0x%" PRIx64 ":%" PRIu64 "%s", (int)(at - t), t, d->f.lo, d->f.hi - d->f.lo, at + 8);
     return buf;
 }
 
@@ -63,8 +63,9 @@ static const char *weights(const struct dx_item *it, char *buf, size_t len)
 
 static int same_answer(const struct dx_diag *a, const struct dx_diag *b)
 {
-    if (a->pid != b->pid || a->lo != b->lo || a->hi != b->hi || a->src != b->src || a->verdict != b->verdict ||
-        a->arg_index != b->arg_index || strcmp(a->kernel, b->kernel) != 0 || a->nitems != b->nitems)
+    if (a->f.pid != b->f.pid || a->f.lo != b->f.lo || a->f.hi != b->f.hi || a->f.a.src != b->f.a.src ||
+        a->verdict != b->verdict || a->f.b.arg_index != b->f.b.arg_index || strcmp(a->kernel, b->kernel) != 0 ||
+        a->nitems != b->nitems)
         return 0;
     for (int h = 0; h < HV_HYP__N; h++)
         if (a->score[h] != b->score[h] || a->status[h] != b->status[h])
@@ -116,15 +117,15 @@ static void one_text(FILE *out, const struct dx_diag *d, size_t idx, size_t tota
 {
     char b1[32], b2[48], w[96];
     fprintf(out, "== diagnosis %zu/%zu  pid %" PRIu64 "  %s x%" PRIu64 "  (seq %" PRIu64 " .. %" PRIu64 ")\n", idx,
-            total, d->pid, hv_rule_name(d->rule), d->count, d->first_seq, d->last_seq);
+            total, d->f.pid, hv_rule_name(d->f.rule), d->count, d->first_seq, d->last_seq);
     fprintf(out, "   buffer   0x%" PRIx64 " .. 0x%" PRIx64 " (%s) written by %s seq %" PRIu64 " on %s from 0x%" PRIx64
                  " (%s)\n",
-            d->lo, d->hi, hv_bytes_text(d->hi - d->lo, b1, sizeof b1), hv_api_name(d->write_api), d->write_seq,
-            hv_stream_text(d->write_stream, b2, sizeof b2), d->src, hv_mem_text(d->src_mem));
-    fprintf(out, "   reader   exec 0x%" PRIx64 " node %d %s arg %d", d->exec, d->node_index,
-            d->kernel[0] ? d->kernel : "(not a kernel)", d->arg_index);
+            d->f.lo, d->f.hi, hv_bytes_text(d->f.hi - d->f.lo, b1, sizeof b1), hv_api_name(d->f.a.api), d->f.a.seq,
+            hv_stream_text(d->f.a.stream, b2, sizeof b2), d->f.a.src, hv_mem_text(d->f.a.src_mem));
+    fprintf(out, "   reader   exec 0x%" PRIx64 " node %d %s arg %d", d->f.b.exec, d->f.b.node_index,
+            d->kernel[0] ? d->kernel : "(not a kernel)", d->f.b.arg_index);
     for (size_t i = 0; i < nfold; i++)
-        fprintf(out, "%s0x%" PRIx64, i ? " " : "; the same for execs ", folded[i].exec);
+        fprintf(out, "%s0x%" PRIx64, i ? " " : "; the same for execs ", folded[i].f.b.exec);
     fputc('\n', out);
     fprintf(out, "   verdict  %s: %s%s\n", dx_hyp_id(d->verdict), dx_hyp_title(d->verdict),
             d->verdict >= 0 ? "  [observed]" : "");
@@ -191,115 +192,129 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
 
 /* ---- JSON ---- */
 
-static void kstr(FILE *out, const char *k, const char *v, int first)
+static void hyp_list(struct hv_json *w, const char *key, const struct dx_item *it, int excludes)
 {
-    fprintf(out, "%s\"%s\":", first ? "" : ",", k);
-    hv_json_str(out, v);
+    hv_json_karr(w, key);
+    for (int h = 0; h < HV_HYP__N; h++)
+        if (has_bit(it, h, excludes))
+            hv_json_str(w, dx_hyp_id(h));
+    hv_json_arr_end(w);
 }
 
-static void hyp_json(FILE *out, const struct dx_diag *d, int h)
+static void hyp_json(struct hv_json *w, const struct dx_diag *d, int h)
 {
     char nb[640];
-    fprintf(out, "{\"hypothesis\":\"%s\",\"score\":%d,\"status\":\"%s\"", dx_hyp_id(h), d->score[h],
-            dx_status_name(d->status[h]));
-    kstr(out, "title", dx_hyp_title(h), 0);
-    kstr(out, "next_run", next_run(d, h, nb, sizeof nb), 0);
-    kstr(out, "confirm", dx_hyp_confirm(h), 0);
-    kstr(out, "refute", dx_hyp_refute(h), 0);
+    hv_json_obj(w);
+    hv_json_kstr(w, "hypothesis", dx_hyp_id(h));
+    hv_json_ki64(w, "score", d->score[h]);
+    hv_json_kstr(w, "status", dx_status_name(d->status[h]));
+    hv_json_kstr(w, "title", dx_hyp_title(h));
+    hv_json_kstr(w, "next_run", next_run(d, h, nb, sizeof nb));
+    hv_json_kstr(w, "confirm", dx_hyp_confirm(h));
+    hv_json_kstr(w, "refute", dx_hyp_refute(h));
     int n;
     const struct dx_fix *f = dx_hyp_fixes(h, &n);
-    fputs(",\"fixes\":[", out);
+    hv_json_karr(w, "fixes");
     for (int i = 0; i < n; i++) {
-        fputs(i ? ",{" : "{", out);
-        kstr(out, "pattern", f[i].pattern, 1);
-        kstr(out, "cost", f[i].cost, 0);
-        if (f[i].guard)
-            kstr(out, "guard", f[i].guard, 0);
-        else
-            fputs(",\"guard\":null", out);
-        kstr(out, "result", f[i].result == DX_FIX_REMOVES ? "removes" : f[i].result == DX_FIX_DOES_NOT
-                                                                             ? "does-not-remove" : "untested", 0);
-        if (f[i].measured)
-            kstr(out, "measured_on", f[i].measured, 0);
-        else
-            fputs(",\"measured_on\":null", out);
-        fputc('}', out);
+        hv_json_obj(w);
+        hv_json_kstr(w, "pattern", f[i].pattern);
+        hv_json_kstr(w, "cost", f[i].cost);
+        hv_json_kstr(w, "guard", f[i].guard);
+        hv_json_kstr(w, "result", f[i].result == DX_FIX_REMOVES ? "removes" : f[i].result == DX_FIX_DOES_NOT
+                                                                                 ? "does-not-remove" : "untested");
+        hv_json_kstr(w, "measured_on", f[i].measured);
+        hv_json_obj_end(w);
     }
-    fputs("]}", out);
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
 }
 
-static void one_json(FILE *out, const struct dx_diag *d)
+/* One piece of evidence: its text and what it says of each hypothesis. */
+static void item_json(struct hv_json *w, const struct dx_item *it)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "text", it->text);
+    hv_json_kbool(w, "observed", it->symptom != 0);
+    hyp_list(w, "symptom_of", it, 0);
+    hyp_list(w, "excludes", it, 1);
+    hv_json_kobj(w, "weights");
+    for (int h = 0; h < HV_HYP__N; h++)
+        if (it->w[h])
+            hv_json_ki64(w, dx_hyp_id(h), it->w[h]);
+    hv_json_obj_end(w);
+    hv_json_obj_end(w);
+}
+
+static void one_json(struct hv_json *w, const struct dx_diag *d)
 {
     char b[48];
-    fprintf(out, "{\"pid\":%" PRIu64, d->pid);
-    kstr(out, "trace", d->trace, 0);
-    kstr(out, "runtime", d->runtime, 0);
-    fprintf(out, ",\"group\":{\"rule\":\"%s\",\"count\":%" PRIu64 ",\"first_seq\":%" PRIu64
-                 ",\"last_seq\":%" PRIu64 ",\"buffer\":{\"lo\":\"0x%" PRIx64 "\",\"hi\":\"0x%" PRIx64
-                 "\",\"bytes\":%" PRIu64 "}",
-            hv_rule_name(d->rule), d->count, d->first_seq, d->last_seq, d->lo, d->hi, d->hi - d->lo);
-    fprintf(out, ",\"write\":{\"api\":\"%s\",\"seq\":%" PRIu64 ",\"stream\":\"%s\",\"src\":\"0x%" PRIx64
-                 "\",\"src_mem\":\"%s\",\"dst\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64 "}",
-            hv_api_name(d->write_api), d->write_seq, hv_stream_text(d->write_stream, b, sizeof b), d->src,
-            hv_mem_text(d->src_mem), d->dst, d->bytes);
-    fprintf(out, ",\"reader\":{\"exec\":\"0x%" PRIx64 "\",\"node\":\"0x%" PRIx64 "\",\"node_index\":%d", d->exec,
-            d->node, d->node_index);
-    kstr(out, "kernel", d->kernel, 0);
-    fprintf(out, ",\"arg_index\":%d,\"stream\":\"%s\"}}", d->arg_index, hv_stream_text(d->replay_stream, b, sizeof b));
-    fprintf(out, ",\"verdict\":\"%s\",\"basis\":\"%s\"", dx_hyp_id(d->verdict), basis(d));
-    fputs(",\"open\":[", out);
-    for (int i = 0, k = 0; i < HV_HYP__N; i++)
+    hv_json_obj(w);
+    hv_json_ku64(w, "pid", d->f.pid);
+    hv_json_kstr(w, "trace", d->trace);
+    hv_json_kstr(w, "runtime", d->runtime);
+    hv_json_kobj(w, "group");
+    hv_json_kstr(w, "rule", hv_rule_name(d->f.rule));
+    hv_json_ku64(w, "count", d->count);
+    hv_json_ku64(w, "first_seq", d->first_seq);
+    hv_json_ku64(w, "last_seq", d->last_seq);
+    hv_json_kobj(w, "buffer");
+    hv_json_khex(w, "lo", d->f.lo);
+    hv_json_khex(w, "hi", d->f.hi);
+    hv_json_ku64(w, "bytes", d->f.hi - d->f.lo);
+    hv_json_obj_end(w);
+    hv_json_kobj(w, "write");
+    hv_json_kstr(w, "api", hv_api_name(d->f.a.api));
+    hv_json_ku64(w, "seq", d->f.a.seq);
+    hv_json_kstr(w, "stream", hv_stream_text(d->f.a.stream, b, sizeof b));
+    hv_json_khex(w, "src", d->f.a.src);
+    hv_json_kstr(w, "src_mem", hv_mem_text(d->f.a.src_mem));
+    hv_json_khex(w, "dst", d->f.a.dst);
+    hv_json_ku64(w, "bytes", d->f.a.bytes);
+    hv_json_obj_end(w);
+    hv_json_kobj(w, "reader");
+    hv_json_khex(w, "exec", d->f.b.exec);
+    hv_json_khex(w, "node", d->f.b.node);
+    hv_json_ki64(w, "node_index", d->f.b.node_index);
+    hv_json_kstr(w, "kernel", d->kernel);
+    hv_json_ki64(w, "arg_index", d->f.b.arg_index);
+    hv_json_kstr(w, "stream", hv_stream_text(d->f.b.stream, b, sizeof b));
+    hv_json_obj_end(w);
+    hv_json_obj_end(w);
+    hv_json_kstr(w, "verdict", dx_hyp_id(d->verdict));
+    hv_json_kstr(w, "basis", basis(d));
+    hv_json_karr(w, "open");
+    for (int i = 0; i < HV_HYP__N; i++)
         if (d->status[d->order[i]] == DX_CONSISTENT)
-            fprintf(out, "%s\"%s\"", k++ ? "," : "", dx_hyp_id(d->order[i]));
-    fputc(']', out);
-    fputs(",\"ranking\":[", out);
-    for (int i = 0; i < HV_HYP__N; i++) {
-        if (i)
-            fputc(',', out);
-        hyp_json(out, d, d->order[i]);
-    }
-    fputs("],\"evidence\":[", out);
-    for (int i = 0; i < d->nitems; i++) {
-        const struct dx_item *it = &d->items[i];
-        fputs(i ? ",{" : "{", out);
-        kstr(out, "text", it->text, 1);
-        fprintf(out, ",\"observed\":%s,\"symptom_of\":[", it->symptom ? "true" : "false");
-        for (int h = 0, k = 0; h < HV_HYP__N; h++)
-            if (has_bit(it, h, 0))
-                fprintf(out, "%s\"%s\"", k++ ? "," : "", dx_hyp_id(h));
-        fputs("],\"excludes\":[", out);
-        for (int h = 0, k = 0; h < HV_HYP__N; h++)
-            if (has_bit(it, h, 1))
-                fprintf(out, "%s\"%s\"", k++ ? "," : "", dx_hyp_id(h));
-        fputs("],\"weights\":{", out);
-        int first = 1;
-        for (int h = 0; h < HV_HYP__N; h++)
-            if (it->w[h]) {
-                fprintf(out, "%s\"%s\":%d", first ? "" : ",", dx_hyp_id(h), it->w[h]);
-                first = 0;
-            }
-        fputs("}}", out);
-    }
-    fputs("],\"scalar_exposure\":{", out);
-    kstr(out, "status", d->sx.status == HV_SX_OK ? "ok" : hv_sx_status_text(d->sx.status), 1);
-    if (d->sx.status == HV_SX_OK)
-        kstr(out, "read_path", hv_sx_path_name(d->sx.read_path), 0);
-    else
-        fputs(",\"read_path\":null", out);
-    kstr(out, "arch", d->sx.arch, 0);
-    kstr(out, "origin", d->sx.origin, 0);
-    fputs("}}", out);
+            hv_json_str(w, dx_hyp_id(d->order[i]));
+    hv_json_arr_end(w);
+    hv_json_karr(w, "ranking");
+    for (int i = 0; i < HV_HYP__N; i++)
+        hyp_json(w, d, d->order[i]);
+    hv_json_arr_end(w);
+    hv_json_karr(w, "evidence");
+    for (int i = 0; i < d->nitems; i++)
+        item_json(w, &d->items[i]);
+    hv_json_arr_end(w);
+    hv_json_kobj(w, "scalar_exposure");
+    hv_json_kstr(w, "status", d->sx.status == HV_SX_OK ? "ok" : hv_sx_status_text(d->sx.status));
+    hv_json_kstr(w, "read_path", d->sx.status == HV_SX_OK ? hv_sx_path_name(d->sx.read_path) : NULL);
+    hv_json_kstr(w, "arch", d->sx.arch);
+    hv_json_kstr(w, "origin", d->sx.origin);
+    hv_json_obj_end(w);
+    hv_json_obj_end(w);
 }
 
-void hv_diag_json(FILE *out, const struct hv_diag *d)
+void hv_diag_json(struct hv_json *w, const struct hv_diag *d)
 {
-    fprintf(out, ",\"diagnose\":{\"scalar_exposure\":%s,\"groups\":%zu}", hv_sx_available() ? "true" : "false",
-            d->n);
-    fputs(",\"diagnoses\":[", out);
+    hv_json_kobj(w, "diagnose");
+    hv_json_kbool(w, "scalar_exposure", hv_sx_available());
+    hv_json_ku64(w, "groups", d->n);
+    hv_json_obj_end(w);
+    hv_json_karr(w, "diagnoses");
     for (size_t i = 0; i < d->n; i++) {
         if (i)
-            fputs(",\n", out);
-        one_json(out, &d->v[i]);
+            hv_json_nl(w);
+        one_json(w, &d->v[i]);
     }
-    fputc(']', out);
+    hv_json_arr_end(w);
 }

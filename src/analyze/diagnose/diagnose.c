@@ -123,7 +123,7 @@ void hv_diag_brief(const struct hv_diag *d, size_t i, struct hv_diag_brief *out)
     for (int k = 0; k < HV_HYP__N && !out->lead; k++)
         if (x->status[x->order[k]] == DX_CONSISTENT)
             out->lead = dx_hyp_id(x->order[k]);
-    out->pid = x->pid;
-    out->lo = x->lo;
-    out->hi = x->hi;
+    out->pid = x->f.pid;
+    out->lo = x->f.lo;
+    out->hi = x->f.hi;
 }

@@ -64,7 +64,9 @@ struct hv_diag_brief {
 void hv_diag_brief(const struct hv_diag *d, size_t i, struct hv_diag_brief *out);
 /* Human report (after the findings). */
 void hv_diag_text(FILE *out, const struct hv_diag *d);
-/* `,"diagnoses":[...]` for the JSON report (docs/analysis.md). */
-void hv_diag_json(FILE *out, const struct hv_diag *d);
+/* The "diagnose" and "diagnoses" members of the JSON report, into its
+ * open object (docs/analysis.md). */
+struct hv_json;
+void hv_diag_json(struct hv_json *w, const struct hv_diag *d);
 
 #endif

@@ -13,6 +13,7 @@
 #include "common/grow.h"
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/engine.h"
+#include "format/rec_layout.h"
 
 #define DX_OBJECT_CAP (512ull << 20)  /* bytes of code objects kept per trace */
 #define DX_SOURCE_BYTES 4096u         /* rewritten source bytes kept per source (the probe's range limit) */
@@ -255,18 +256,13 @@ static void on_guard(struct dx_trace *t, const struct hv_guard *g)
         e->modes |= 1u << g->mode;
 }
 
-/* Copies a record shorter than the current layout into a zeroed local
- * (an older writer), as the engine does. */
-#define DX_WIDEN(type, rec, local) \
-    ((rec)->size >= sizeof(type) ? (const type *)(const void *)(rec) \
-                                 : (memset(&(local), 0, sizeof(local)), memcpy(&(local), (rec), (rec)->size), &(local)))
 
 void dx_trace_feed(struct dx_trace *t, const struct hv_rec_header *rec)
 {
     switch (rec->type) {
     case HV_REC_KERNEL: {
         struct hv_kernel_sym l;
-        on_kernel(t, DX_WIDEN(struct hv_kernel_sym, rec, l));
+        on_kernel(t, HV_REC_WIDEN(struct hv_kernel_sym, rec, l));
         break;
     }
     case HV_REC_CODEOBJ:
@@ -281,7 +277,7 @@ void dx_trace_feed(struct dx_trace *t, const struct hv_rec_header *rec)
         break;
     case HV_REC_GUARD: {
         struct hv_guard l;
-        on_guard(t, DX_WIDEN(struct hv_guard, rec, l));
+        on_guard(t, HV_REC_WIDEN(struct hv_guard, rec, l));
         break;
     }
     default:

@@ -25,20 +25,28 @@ struct hyp {
  * and are never ranked as fixes.
  */
 #define DOUBLE(f) "runtime double, HIPDOUBLE_FAULT=" f " (decode_loop; tests/diagnose, tests/experiment)"
+/* A guard's measured cost and the setting that applies it: one measurement
+ * each, whichever hypothesis's fix it is. */
+#define STREAM_SYNC "H200 guard ratio 1.190 (1.150 .. 1.467)", "HIPVIS_GUARD=stream-sync"
+#define EVENT_SYNC "H200 guard ratio 1.251 (1.115 .. 1.416)", "HIPVIS_GUARD=event-sync"
+#define COPY_SYNC(f) \
+    {"host wait at each pinned H2D copy", "H200 guard ratio 1.368 (1.205 .. 1.565)", "HIPVIS_GUARD=copy-sync", \
+     DX_FIX_REMOVES, DOUBLE(f)}
+#define RELEASE_EVENT(f) \
+    {"hipEventReleaseToSystem event after the copy, no host wait", "-", "HIPVIS_GUARD=release-event", \
+     DX_FIX_DOES_NOT, DOUBLE(f)}
 
 static const struct dx_fix h1_fixes[] = {
-    {"hipStreamSynchronize on the launch stream between the copy and the replay",
-     "H200 guard ratio 1.190 (1.150 .. 1.467)", "HIPVIS_GUARD=stream-sync", DX_FIX_REMOVES, DOUBLE("h1")},
-    {"record an event after the copy and wait for it on the host before the replay",
-     "H200 guard ratio 1.251 (1.115 .. 1.416)", "HIPVIS_GUARD=event-sync", DX_FIX_REMOVES, DOUBLE("h1")},
-    {"host wait at each pinned H2D copy", "H200 guard ratio 1.368 (1.205 .. 1.565)", "HIPVIS_GUARD=copy-sync",
-     DX_FIX_REMOVES, DOUBLE("h1")},
+    {"hipStreamSynchronize on the launch stream between the copy and the replay", STREAM_SYNC, DX_FIX_REMOVES,
+     DOUBLE("h1")},
+    {"record an event after the copy and wait for it on the host before the replay", EVENT_SYNC, DX_FIX_REMOVES,
+     DOUBLE("h1")},
+    COPY_SYNC("h1"),
     {"event wait without the system-scope fence (ordering alone)", "not measured on a GPU (HIP only)",
      "HIPVIS_GUARD=event-sync-nofence", DX_FIX_REMOVES, DOUBLE("h1")},
     {"DEBUG_HIP_FORCE_GRAPH_QUEUES=1 (one graph queue)", "not measured on a GPU (HIP debug flag)", NULL,
      DX_FIX_REMOVES, DOUBLE("h1")},
-    {"hipEventReleaseToSystem event after the copy, no host wait", "-", "HIPVIS_GUARD=release-event",
-     DX_FIX_DOES_NOT, DOUBLE("h1")},
+    RELEASE_EVENT("h1"),
     {"capture the H2D copy into the graph as a memcpy node ahead of its readers", "H200 pattern ratio 1.002", NULL,
      DX_FIX_UNTESTED, NULL},
     {"ROCm 7.2.4: DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0; a runtime with rocm-systems PR #3131 / #11501", "-", NULL,
@@ -49,8 +57,7 @@ static const struct dx_fix host_fixes[] = {
     {"host wait on an event recorded after the copy before the host rewrites the pinned source",
      "waits for the copy only (not measured on a GPU)", NULL, DX_FIX_REMOVES,
      DOUBLE("h2b") ", decode_loop --event-sync-before-rewrite"},
-    {"host wait at each pinned H2D copy", "H200 guard ratio 1.368 (1.205 .. 1.565)", "HIPVIS_GUARD=copy-sync",
-     DX_FIX_REMOVES, DOUBLE("h2b")},
+    COPY_SYNC("h2b"),
     {"host wait before the replay (the eager readers still see the rewrite)", "-",
      "HIPVIS_GUARD=stream-sync / event-sync / event-sync-nofence / release-event", DX_FIX_DOES_NOT, DOUBLE("h2b")},
     {"one pinned source buffer per in-flight step (a ring), reused after its copy's event completed",
@@ -74,14 +81,12 @@ static const struct dx_fix h2_fixes[] = {
 };
 
 static const struct dx_fix h3_fixes[] = {
-    {"hipStreamSynchronize on the launch stream before the replay (system-scope host wait)",
-     "H200 guard ratio 1.190 (1.150 .. 1.467)", "HIPVIS_GUARD=stream-sync", DX_FIX_REMOVES, DOUBLE("h3")},
-    {"event recorded after the copy, host waits (default flags: system-scope release)",
-     "H200 guard ratio 1.251 (1.115 .. 1.416)", "HIPVIS_GUARD=event-sync", DX_FIX_REMOVES, DOUBLE("h3")},
-    {"host wait at each pinned H2D copy", "H200 guard ratio 1.368 (1.205 .. 1.565)", "HIPVIS_GUARD=copy-sync",
+    {"hipStreamSynchronize on the launch stream before the replay (system-scope host wait)", STREAM_SYNC,
      DX_FIX_REMOVES, DOUBLE("h3")},
-    {"hipEventReleaseToSystem event after the copy, no host wait", "-", "HIPVIS_GUARD=release-event",
-     DX_FIX_DOES_NOT, DOUBLE("h3")},
+    {"event recorded after the copy, host waits (default flags: system-scope release)", EVENT_SYNC, DX_FIX_REMOVES,
+     DOUBLE("h3")},
+    COPY_SYNC("h3"),
+    RELEASE_EVENT("h3"),
     {"host wait without the system-scope fence", "-", "HIPVIS_GUARD=event-sync-nofence", DX_FIX_DOES_NOT,
      DOUBLE("h3")},
     {"read the argument with vector loads in the kernel (ROCm/ATOM#1434)", "kernel change", NULL, DX_FIX_UNTESTED,

@@ -63,8 +63,8 @@ static const char *point_name(int p)
  * the changed bytes reached the device. Returns 1 when it rewrote. */
 static int ev_host_source(struct dx_diag *d, const struct dx_trace *t)
 {
-    const struct dx_source *s = dx_source_of(t, d->src);
-    if (d->src_mem == HV_MEM_HOST_PAGEABLE) {
+    const struct dx_source *s = dx_source_of(t, d->f.a.src);
+    if (d->f.a.src_mem == HV_MEM_HOST_PAGEABLE) {
         item(d, NONE, OBS(HOST), 0, -3, 0, 0, 0, "the copy's source is not pinned: the runtime stages it at "
                                                  "enqueue, so a later host rewrite cannot reach the copy");
         return 0;
@@ -72,7 +72,7 @@ static int ev_host_source(struct dx_diag *d, const struct dx_trace *t)
     if (!s || !(s->enqueued + s->rewritten + s->unchecked)) {
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "host-source hashes not recorded for source 0x%llx "
                                            "(HIPVIS_PAYLOAD_BYTES=0 / HIPVIS_REWRITE_CHECK_KB=0)",
-             (unsigned long long)d->src);
+             (unsigned long long)d->f.a.src);
         return 0;
     }
     if (s->rewritten) {
@@ -80,7 +80,7 @@ static int ev_host_source(struct dx_diag *d, const struct dx_trace *t)
                                            "%llu of %llu copies hashed differently when first observed complete "
                                            "(first at seq %llu); whether the copy had already run is not recorded "
                                            "without a probe",
-             (unsigned long long)d->src, (unsigned long long)s->rewritten, (unsigned long long)s->enqueued,
+             (unsigned long long)d->f.a.src, (unsigned long long)s->rewritten, (unsigned long long)s->enqueued,
              (unsigned long long)s->first_rewrite_seq);
         return 1;
     }
@@ -88,14 +88,14 @@ static int ev_host_source(struct dx_diag *d, const struct dx_trace *t)
      * a full pending list skips some, so unchecked copies may be rewritten. */
     item(d, NONE, NONE, 0, -3, 0, 0, 0, "pinned source 0x%llx hashed the same at enqueue and at completion for "
                                         "the %llu copies checked%s",
-         (unsigned long long)d->src, (unsigned long long)s->enqueued,
+         (unsigned long long)d->f.a.src, (unsigned long long)s->enqueued,
          s->unchecked ? " (some were not: pending list full)" : "");
     return 0;
 }
 
 static void ev_probe(struct dx_diag *d, const struct dx_trace *t, int host_rewrote)
 {
-    const struct dx_probe *p = dx_probe_of(t, d->lo, d->hi);
+    const struct dx_probe *p = dx_probe_of(t, d->f.lo, d->f.hi);
     uint64_t n = p ? p->by_point[0] + p->by_point[1] + p->by_point[2] + p->by_point[3] : 0;
     if (!n) {
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "%s", (t->hdr_flags & HV_HDR_PROBES) || p
@@ -125,7 +125,7 @@ static void ev_probe(struct dx_diag *d, const struct dx_trace *t, int host_rewro
                                                   "probed replays the buffer right after the copy held what the "
                                                   "host wrote into the pinned source after enqueuing it (%s)",
              (unsigned long long)ac[DX_AC_HOST], (unsigned long long)n, first);
-    int pageable = d->src_mem == HV_MEM_HOST_PAGEABLE;
+    int pageable = d->f.a.src_mem == HV_MEM_HOST_PAGEABLE;
     uint64_t device = ac[DX_AC_DEVICE] + (pageable ? ac[DX_AC_UNKNOWN] : 0);
     if (device)
         item(d, OBS(H2), NONE, -2, 0, 5, -2, 0, "the copy's result itself was stale: %llu of %llu probed replays "
@@ -149,20 +149,20 @@ static void ev_probe(struct dx_diag *d, const struct dx_trace *t, int host_rewro
 
 static void ev_placement(struct dx_diag *d, const struct dx_trace *t)
 {
-    const struct dx_place *p = dx_place_of(t, d->exec, d->first_seq);
+    const struct dx_place *p = dx_place_of(t, d->f.b.exec, d->first_seq);
     if (!p) {
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "no graph inventory for exec 0x%llx: placement unknown",
-             (unsigned long long)d->exec);
+             (unsigned long long)d->f.b.exec);
         return;
     }
     uint8_t f = 0;
     for (uint32_t k = 0; k < p->nnodes; k++)
-        if (p->node[k] == d->node)
+        if (p->node[k] == d->f.b.node)
             f = p->flags[k];
     if (f & HV_PLACE_UNORDERED)
         item(d, NONE, NONE, 4, 0, 0, 0, 0, "the reader (node %d %s) would start on a parallel queue without waiting for the "
                                   "launch stream: %s (%u roots, %u branching nodes)",
-             d->node_index, d->kernel, hv_place_reason(f), p->roots, p->branches);
+             d->f.b.node_index, d->kernel, hv_place_reason(f), p->roots, p->branches);
     else if (p->uses_parallel)
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "the graph uses parallel queues (%u roots, %u branching nodes) but the reader is "
                                   "ordered after the launch stream's earlier work",
@@ -179,14 +179,14 @@ static void ev_placement(struct dx_diag *d, const struct dx_trace *t)
 
 static void ev_scalar(struct dx_diag *d, struct hv_sx *sx, const struct dx_trace *t)
 {
-    if (d->arg_index < 0 || !d->kernel[0]) {
+    if (d->f.b.arg_index < 0 || !d->kernel[0]) {
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "the reader is not a kernel argument: no load path to classify");
         return;
     }
-    hv_sx_classify(sx, d->kernel, dx_kernel_hash(t, d->kernel), (uint32_t)d->arg_index, &d->sx);
+    hv_sx_classify(sx, d->kernel, dx_kernel_hash(t, d->kernel), (uint32_t)d->f.b.arg_index, &d->sx);
     const struct hv_sx_result *r = &d->sx;
     if (r->status != HV_SX_OK) {
-        item(d, NONE, NONE, 0, 0, 0, 0, 0, "load path of %s arg %d unknown: %s", d->kernel, d->arg_index,
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "load path of %s arg %d unknown: %s", d->kernel, d->f.b.arg_index,
              hv_sx_status_text(r->status));
         return;
     }
@@ -195,15 +195,16 @@ static void ev_scalar(struct dx_diag *d, struct hv_sx *sx, const struct dx_trace
     case HV_CO_READ_BOTH:
         item(d, NONE, NONE, 0, 0, 0, 3, 0, "%s reads arg %d through scalar loads%s (s_load*: scalar data cache), %s code "
                                   "object from %s",
-             d->kernel, d->arg_index, r->read_path == HV_CO_READ_BOTH ? " and vector loads" : "", r->arch, r->origin);
+             d->kernel, d->f.b.arg_index, r->read_path == HV_CO_READ_BOTH ? " and vector loads" : "", r->arch,
+             r->origin);
         break;
     case HV_CO_READ_VECTOR:
         item(d, NONE, NONE, 0, 0, 0, -1, 0, "%s reads arg %d with vector loads only (%s, from %s): no scalar cache; a stale "
                                    "non-local L2 line is still possible on multi-XCD parts",
-             d->kernel, d->arg_index, r->arch, r->origin);
+             d->kernel, d->f.b.arg_index, r->arch, r->origin);
         break;
     default:
-        item(d, NONE, NONE, 0, 0, 0, 0, 0, "%s arg %d: %s load path (%s, from %s)", d->kernel, d->arg_index,
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "%s arg %d: %s load path (%s, from %s)", d->kernel, d->f.b.arg_index,
              hv_sx_path_name(r->read_path), r->arch, r->origin);
     }
 }
@@ -215,7 +216,7 @@ static void ev_writers(struct dx_diag *d, const struct hv_findings *out, const s
     uint64_t unordered = 0, during = 0;
     for (size_t i = first; i < out->ngroups; i++) {
         const struct hv_finding *f = &out->groups[i].f;
-        if (f->pid != d->pid || f->hi <= d->lo || f->lo >= d->hi)
+        if (f->pid != d->f.pid || f->hi <= d->f.lo || f->lo >= d->f.hi)
             continue;
         if (f->rule == HV_RULE_UNORDERED_WRITE)
             unordered += out->groups[i].count;
@@ -239,7 +240,7 @@ static void ev_writers(struct dx_diag *d, const struct hv_findings *out, const s
              (unsigned long long)t->launches_undrawn);
     else if (!unordered && !during)
         item(d, NONE, NONE, 0, 0, -1, 0, 0, "no other recorded writer reaches this buffer unordered: only the copy writes it");
-    if (d->hint == HV_HINT_SDMA)
+    if (d->f.a.hint == HV_HINT_SDMA)
         item(d, NONE, NONE, 0, 0, 1, 0, 0, "the copy runs on an SDMA engine (over GPU_FORCE_BLIT_COPY_SIZE), completing apart "
                                   "from the stream's kernels");
 }
@@ -288,7 +289,7 @@ static void ev_runtime(struct dx_diag *d, const struct dx_trace *t)
 static void ev_guards(struct dx_diag *d, const struct dx_trace *t)
 {
     uint32_t modes;
-    uint64_t n = dx_guarded(t, d->replay_stream, &modes);
+    uint64_t n = dx_guarded(t, d->f.b.stream, &modes);
     if (n)
         item(d, NONE, NONE, 0, 0, 0, 0, 0, "%llu launches on this stream were guarded by HIPVIS_GUARD (modes 0x%x); the "
                                   "replays reported here were not",
@@ -331,28 +332,11 @@ static void describe_group(struct dx_diag *d, const struct hv_group *g, size_t g
 {
     const struct hv_finding *f = &g->f;
     memset(d, 0, sizeof *d);
-    d->pid = f->pid;
+    d->f = *f;
     d->group = gi;
-    d->rule = f->rule;
-    d->lo = f->lo;
-    d->hi = f->hi;
     d->count = g->count;
     d->first_seq = g->first_seq;
     d->last_seq = g->last_seq;
-    d->write_seq = f->a.seq;
-    d->write_stream = f->a.stream;
-    d->write_api = f->a.api;
-    d->src = f->a.src;
-    d->dst = f->a.dst;
-    d->bytes = f->a.bytes;
-    d->src_mem = f->a.src_mem;
-    d->hint = f->a.hint;
-    d->exec = f->b.exec;
-    d->node = f->b.node;
-    d->node_index = f->b.node_index;
-    d->arg_index = f->b.arg_index;
-    d->replay_stream = f->b.stream;
-    d->replay_api = f->b.api;
     snprintf(d->kernel, sizeof d->kernel, "%s", f->b.name ? f->b.name : "");
     snprintf(d->trace, sizeof d->trace, "%s", t->path);
     snprintf(d->runtime, sizeof d->runtime, "%s", t->runtime);
@@ -362,7 +346,7 @@ void dx_diagnose(struct hv_diag *dg, const struct hv_group *g, size_t gi, struct
 {
     const struct dx_trace *t = &dg->cur;
     describe_group(d, g, gi, t);
-    int rewrote = d->write_api && g->f.a.kind == HV_SIDE_COPY ? ev_host_source(d, t) : 0;
+    int rewrote = d->f.a.api && g->f.a.kind == HV_SIDE_COPY ? ev_host_source(d, t) : 0;
     ev_probe(d, t, rewrote);
     ev_placement(d, t);
     ev_scalar(d, dg->sx, t);

@@ -721,13 +721,13 @@ static void frame_text(const struct hv_names_index *x, FILE *out, const struct p
     fprintf(out, "%s:%d in %s", base_name(S(x, fr->file)), fr->line, S(x, fr->func) ? S(x, fr->func) : "?");
 }
 
-static void frame_json(const struct hv_names_index *x, FILE *out, const struct pyfr *fr)
+static void frame_json(const struct hv_names_index *x, struct hv_json *w, const struct pyfr *fr)
 {
-    fprintf(out, "{\"file\":");
-    hv_json_str(out, S(x, fr->file) ? S(x, fr->file) : "?");
-    fprintf(out, ",\"line\":%d,\"function\":", fr->line);
-    hv_json_str(out, S(x, fr->func) ? S(x, fr->func) : "?");
-    fputc('}', out);
+    hv_json_obj(w);
+    hv_json_kstr(w, "file", S(x, fr->file) ? S(x, fr->file) : "?");
+    hv_json_ki64(w, "line", fr->line);
+    hv_json_kstr(w, "function", S(x, fr->func) ? S(x, fr->func) : "?");
+    hv_json_obj_end(w);
 }
 
 static const struct pystk *stack_of(const struct tnames *t, const struct want *w)
@@ -755,7 +755,7 @@ static const char *status_text(unsigned st)
 
 /* ---- report hooks ---- */
 
-static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *sd)
+static void side_json(void *ctx, struct hv_json *out, const struct hv_finding *f, const struct hv_fside *sd)
 {
     const struct hv_names_index *x = ctx;
     if (x->prev.side_json)
@@ -764,32 +764,26 @@ static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const st
     const struct want *w = want_of(t, sd->seq);
     const struct pystk *s = stack_of(t, w);
     const struct kan_arg *ka = arg_of_side(x, t, sd);
-    if (ka) {
-        fprintf(out, ",\"arg_name\":");
-        hv_json_str(out, S(x, ka->name));
-    }
+    if (ka)
+        hv_json_kstr(out, "arg_name", S(x, ka->name));
     if (s && s->status == HV_PY_OK && s->n) {
-        fprintf(out, ",\"python\":[");
-        for (uint32_t i = 0; i < s->n; i++) {
-            if (i)
-                fputc(',', out);
+        hv_json_karr(out, "python");
+        for (uint32_t i = 0; i < s->n; i++)
             frame_json(x, out, &x->fr[s->first + i]);
-        }
-        fputc(']', out);
+        hv_json_arr_end(out);
         if (first_calls(t, w))
-            fprintf(out, ",\"python_from\":\"first_call\"");
+            hv_json_kstr(out, "python_from", "first_call");
     } else if (s) {
-        fprintf(out, ",\"python\":null,\"python_status\":");
-        hv_json_str(out, status_text(s->status));
+        hv_json_knull(out, "python");
+        hv_json_kstr(out, "python_status", status_text(s->status));
     }
-    if (w && w->region != NONE) {
-        fprintf(out, ",\"region\":");
-        hv_json_str(out, S(x, w->region));
-    }
+    if (w && w->region != NONE)
+        hv_json_kstr(out, "region", S(x, w->region));
     if (w && w->mark != NONE) {
-        fprintf(out, ",\"mark\":{\"name\":");
-        hv_json_str(out, S(x, w->mark));
-        fprintf(out, ",\"count\":%" PRIu64 "}", w->mark_n);
+        hv_json_kobj(out, "mark");
+        hv_json_kstr(out, "name", S(x, w->mark));
+        hv_json_ku64(out, "count", w->mark_n);
+        hv_json_obj_end(out);
     }
 }
 
@@ -829,17 +823,19 @@ static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const st
     }
 }
 
-static void kernel_arg_json(const struct hv_names_index *x, FILE *out, const struct kan_arg *a,
+static void kernel_arg_json(const struct hv_names_index *x, struct hv_json *out, const struct kan_arg *a,
                             const struct hv_fside *sd)
 {
-    fprintf(out, ",\"kernel_arg\":{\"name\":");
-    hv_json_str(out, S(x, a->name));
-    fprintf(out, ",\"index\":%u,\"offset\":%" PRIu32 ",\"kernel\":", (unsigned)a->index, a->offset);
-    hv_json_str(out, kernel_of(sd));
-    fprintf(out, ",\"op\":\"%s\"}", sd->kind == HV_SIDE_KERNEL ? "written" : "read");
+    hv_json_kobj(out, "kernel_arg");
+    hv_json_kstr(out, "name", S(x, a->name));
+    hv_json_ku64(out, "index", a->index);
+    hv_json_ku64(out, "offset", a->offset);
+    hv_json_kstr(out, "kernel", kernel_of(sd));
+    hv_json_kstr(out, "op", sd->kind == HV_SIDE_KERNEL ? "written" : "read");
+    hv_json_obj_end(out);
 }
 
-static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
+static void buffer_json(void *ctx, struct hv_json *out, const struct hv_finding *f)
 {
     const struct hv_names_index *x = ctx;
     const struct tnames *t = trace_of(x, f->pid);
@@ -850,11 +846,11 @@ static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
     if (ka)
         kernel_arg_json(x, out, ka, sd);
     if (n) {
-        fprintf(out, ",\"name\":");
-        hv_json_str(out, S(x, n->name));
-        fprintf(out, ",\"name_offset\":%" PRIu64 ",\"name_source\":\"hipvis_name\"", off);
+        hv_json_kstr(out, "name", S(x, n->name));
+        hv_json_ku64(out, "name_offset", off);
+        hv_json_kstr(out, "name_source", "hipvis_name");
         if (n->stack != NONE && t->stk[n->stack].n) {
-            fprintf(out, ",\"named_at\":");
+            hv_json_key(out, "named_at");
             const struct pystk *s = &t->stk[n->stack];
             /* Past the hipvis module's own frame, when it is the innermost. */
             uint32_t d = s->n > 1 && strstr(S(x, x->fr[s->first].file) ? S(x, x->fr[s->first].file) : "",
@@ -866,14 +862,13 @@ static void buffer_json(void *ctx, FILE *out, const struct hv_finding *f)
     const char *what = NULL;
     const struct pystk *s = origin_of(t, f, &what);
     if (ka) {
-        fprintf(out, ",\"name\":");
-        hv_json_str(out, S(x, ka->name));
-        fprintf(out, ",\"name_source\":\"kernel_arg\"");
+        hv_json_kstr(out, "name", S(x, ka->name));
+        hv_json_kstr(out, "name_source", "kernel_arg");
     } else {
-        fprintf(out, ",\"name\":null");
+        hv_json_knull(out, "name");
     }
     if (s) {
-        fprintf(out, ",\"%s_at\":", strcmp(what, "allocated") ? "first_written" : "allocated");
+        hv_json_key(out, strcmp(what, "allocated") ? "first_written_at" : "allocated_at");
         frame_json(x, out, &x->fr[s->first]);
     }
 }

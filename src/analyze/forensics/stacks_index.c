@@ -284,35 +284,29 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static void side_json(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s)
+static void side_json(void *ctx, struct hv_json *w, const struct hv_finding *f, const struct hv_fside *s)
 {
     const struct hv_stack_index *x = ctx;
     const struct def *d = s->seq ? def_of(x, f->pid, s->seq) : NULL;
     if (!d)
         return;
-    fprintf(out, ",\"stack\":[");
+    hv_json_karr(w, "stack");
     for (uint32_t i = 0; i < d->n; i++) {
         const struct frame *fr = &x->frames[d->first + i];
-        fprintf(out, "%s{\"pc\":\"0x%" PRIx64 "\",\"module\":", i ? "," : "", fr->pc);
-        if (fr->module == NO_MODULE)
-            fprintf(out, "null");
-        else
-            hv_json_str(out, x->paths[fr->module]);
-        fprintf(out, ",\"offset\":\"0x%" PRIx64 "\",\"function\":", fr->offset);
-        if (fr->fn) {
-            hv_json_str(out, fr->fn);
-            fprintf(out, ",\"function_offset\":\"0x%" PRIx64 "\"", fr->fn_off);
-        } else {
-            fprintf(out, "null");
-        }
+        hv_json_obj(w);
+        hv_json_khex(w, "pc", fr->pc);
+        hv_json_kstr(w, "module", fr->module == NO_MODULE ? NULL : x->paths[fr->module]);
+        hv_json_khex(w, "offset", fr->offset);
+        hv_json_kstr(w, "function", fr->fn);
+        if (fr->fn)
+            hv_json_khex(w, "function_offset", fr->fn_off);
         if (fr->file) {
-            fprintf(out, ",\"file\":");
-            hv_json_str(out, fr->file);
-            fprintf(out, ",\"line\":%d", fr->line);
+            hv_json_kstr(w, "file", fr->file);
+            hv_json_ki64(w, "line", fr->line);
         }
-        fputc('}', out);
+        hv_json_obj_end(w);
     }
-    fputc(']', out);
+    hv_json_arr_end(w);
 }
 
 static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s)

@@ -465,64 +465,89 @@ static void report_text(FILE *out, const struct search *s, const char *path, uin
     }
 }
 
-static void kv_origin(FILE *out, const char *key, const struct hv_vorigin *o)
+static void kv_origin(struct hv_json *w, const char *key, const struct hv_vorigin *o)
 {
     char b[48];
-    fprintf(out, ",\"%s\":{\"api\":", key);
-    hv_json_str(out, hv_api_name(o->api));
-    fprintf(out, ",\"seq\":%" PRIu64 ",\"stream\":", o->seq);
-    hv_json_str(out, hv_stream_text(o->stream, b, sizeof b));
+    hv_json_kobj(w, key);
+    hv_json_kstr(w, "api", hv_api_name(o->api));
+    hv_json_ku64(w, "seq", o->seq);
+    hv_json_kstr(w, "stream", hv_stream_text(o->stream, b, sizeof b));
     if (o->epoch == HV_EPOCH_UNKNOWN)
-        fprintf(out, ",\"epoch\":null");
+        hv_json_knull(w, "epoch");
     else
-        fprintf(out, ",\"epoch\":%" PRIu64, o->epoch);
+        hv_json_ku64(w, "epoch", o->epoch);
     if (o->kind == HV_SIDE_COPY) {
-        fprintf(out, ",\"dir\":");
-        hv_json_str(out, hv_dir_text(o->dir));
-        fprintf(out, ",\"src\":\"0x%" PRIx64 "\",\"dst\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64, o->src, o->dst,
-                o->bytes);
+        hv_json_kstr(w, "dir", hv_dir_text(o->dir));
+        hv_json_khex(w, "src", o->src);
+        hv_json_khex(w, "dst", o->dst);
+        hv_json_ku64(w, "bytes", o->bytes);
     }
-    fputc('}', out);
+    hv_json_obj_end(w);
 }
 
-static void report_json(FILE *out, const struct search *s, const char *path, uint64_t pid, int first)
+/* A recorded write that put the value there, and how it stands to the replay. */
+static void hit_json(struct hv_json *w, const struct search *s, const struct hit *h)
+{
+    int64_t d = distance(s, h);
+    hv_json_obj(w);
+    hv_json_khex(w, "addr", h->addr);
+    hv_json_ku64(w, "offset", h->addr - s->vq->lo);
+    kv_origin(w, "write", &h->o);
+    if (h->via.seq)
+        kv_origin(w, "via", &h->via);
+    hv_json_kstr(w, "relation", d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
+    if (d >= 0)
+        hv_json_ki64(w, "epochs_before", d);
+    hv_json_obj_end(w);
+}
+
+/* A site that wrote the range without recording what it wrote. */
+static void site_json(struct hv_json *w, const struct site *st)
+{
+    hv_json_obj(w);
+    HV_JSON_COUNTS(w, {"count", st->count}, {"first_seq", st->first_seq});
+    kv_origin(w, "last", &st->last);
+    if (st->exec) {
+        hv_json_khex(w, "exec", st->exec);
+        hv_json_ki64(w, "node_index", st->node);
+        hv_json_ki64(w, "arg_index", st->arg);
+    }
+    hv_json_obj_end(w);
+}
+
+/* What was looked for: the value, its width, the range. */
+static void query_json(struct hv_json *w, const struct hv_vq *q)
+{
+    hv_json_ki64(w, "value", q->v);
+    hv_json_ku64(w, "width", q->width);
+    hv_json_khex(w, "lo", q->lo);
+    hv_json_khex(w, "hi", q->hi);
+}
+
+static void report_json(struct hv_json *w, const struct search *s, const char *path, uint64_t pid)
 {
     const struct hv_vq *q = s->vq;
-    fprintf(out, "%s{\"path\":", first ? "" : ",");
-    hv_json_str(out, path);
-    fprintf(out, ",\"pid\":%" PRIu64 ",\"value\":%" PRId64 ",\"width\":%u,\"lo\":\"0x%" PRIx64 "\",\"hi\":\"0x%" PRIx64
-                 "\",\"replays_reading\":%" PRIu64,
-            pid, q->v, q->width, q->lo, q->hi, s->replays_reading);
+    hv_json_obj(w);
+    hv_json_kstr(w, "path", path);
+    hv_json_ku64(w, "pid", pid);
+    query_json(w, q);
+    hv_json_ku64(w, "replays_reading", s->replays_reading);
     if (s->have_replay) {
-        kv_origin(out, "replay", &s->replay);
-        fprintf(out, ",\"replay_exec\":\"0x%" PRIx64 "\"", s->replay_exec);
+        kv_origin(w, "replay", &s->replay);
+        hv_json_khex(w, "replay_exec", s->replay_exec);
     } else {
-        fprintf(out, ",\"replay\":null");
+        hv_json_knull(w, "replay");
     }
-    fprintf(out, ",\"writes\":[");
-    for (size_t i = 0; i < s->nhits; i++) {
-        const struct hit *h = &s->hits[i];
-        int64_t d = distance(s, h);
-        fprintf(out, "%s{\"addr\":\"0x%" PRIx64 "\",\"offset\":%" PRIu64, i ? "," : "", h->addr, h->addr - q->lo);
-        kv_origin(out, "write", &h->o);
-        if (h->via.seq)
-            kv_origin(out, "via", &h->via);
-        fprintf(out, ",\"relation\":\"%s\"",
-                d == -2 ? "unknown" : d == -1 ? "after" : d == 0 ? "same-epoch" : "before");
-        if (d >= 0)
-            fprintf(out, ",\"epochs_before\":%" PRId64, d);
-        fputc('}', out);
-    }
-    fprintf(out, "],\"unrecorded\":[");
-    for (uint32_t i = 0; i < s->nsites; i++) {
-        const struct site *st = &s->sites[i];
-        fprintf(out, "%s{\"count\":%" PRIu64 ",\"first_seq\":%" PRIu64, i ? "," : "", st->count, st->first_seq);
-        kv_origin(out, "last", &st->last);
-        if (st->exec)
-            fprintf(out, ",\"exec\":\"0x%" PRIx64 "\",\"node_index\":%d,\"arg_index\":%d", st->exec, st->node, st->arg);
-        fputc('}', out);
-    }
-    fprintf(out, "],\"writes_not_kept\":%" PRIu64 "}", s->hits_dropped);
+    hv_json_karr(w, "writes");
+    for (size_t i = 0; i < s->nhits; i++)
+        hit_json(w, s, &s->hits[i]);
+    hv_json_arr_end(w);
+    hv_json_karr(w, "unrecorded");
+    for (uint32_t i = 0; i < s->nsites; i++)
+        site_json(w, &s->sites[i]);
+    hv_json_arr_end(w);
+    hv_json_ku64(w, "writes_not_kept", s->hits_dropped);
+    hv_json_obj_end(w);
 }
 
 static void search_free(struct search *s)
@@ -538,12 +563,18 @@ static void search_free(struct search *s)
 int hv_value_search(const struct hv_value_query *q, const char *const *traces, int ntraces, FILE *out)
 {
     struct hv_vq vq;
-    int found = 0, status = 0, printed = 0;
+    int found = 0, status = 0;
     if (hv_vq_parse(q, &vq) != 0)
         return 2;
-    if (q->json)
-        fprintf(out, "{\"tool\":\"hipvis-analyze\",\"version\":\"%s\",\"query\":\"find-value\",\"traces\":[",
-                HIPVIS_VERSION);
+    struct hv_json w;
+    hv_json_init(&w, out, 0);
+    if (q->json) {
+        hv_json_obj(&w);
+        hv_json_kstr(&w, "tool", "hipvis-analyze");
+        hv_json_kstr(&w, "version", HIPVIS_VERSION);
+        hv_json_kstr(&w, "query", "find-value");
+        hv_json_karr(&w, "traces");
+    }
     for (int t = 0; t < ntraces; t++) {
         if (vq.kernel && hv_vq_resolve(&vq, traces[t]) != 0) {
             status = 2;
@@ -559,7 +590,7 @@ int hv_value_search(const struct hv_value_query *q, const char *const *traces, i
         flush_copy(&s, NULL);
         if (rc == 0) {
             if (q->json)
-                report_json(out, &s, traces[t], hdr.pid, printed++ == 0);
+                report_json(&w, &s, traces[t], hdr.pid);
             else
                 report_text(out, &s, traces[t], hdr.pid);
             found |= s.nhits > 0;
@@ -568,7 +599,11 @@ int hv_value_search(const struct hv_value_query *q, const char *const *traces, i
         }
         search_free(&s);
     }
-    if (q->json)
-        fprintf(out, "],\"found\":%s}\n", found ? "true" : "false");
+    if (q->json) {
+        hv_json_arr_end(&w);
+        hv_json_kbool(&w, "found", found);
+        hv_json_obj_end(&w);
+        hv_json_eol(&w);
+    }
     return status ? status : found ? 0 : 1;
 }

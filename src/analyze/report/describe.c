@@ -58,6 +58,20 @@ const char *hv_side_kind_text(int kind)
     return kind >= 0 && kind < (int)(sizeof t / sizeof t[0]) ? t[kind] : "none";
 }
 
+const char *hv_side_role(int kind)
+{
+    switch (kind) {
+    case HV_SIDE_COPY:
+    case HV_SIDE_MEMSET:
+    case HV_SIDE_KERNEL: return "write";
+    case HV_SIDE_REPLAY: return "replay";
+    case HV_SIDE_LAUNCH: return "read";
+    case HV_SIDE_FREE: return "release";
+    case HV_SIDE_SYNC: return "observe";
+    default: return NULL;
+    }
+}
+
 const char *hv_arg_text(int arg_index, char *buf, size_t len)
 {
     if (arg_index == HV_ARG_DST)

@@ -17,6 +17,9 @@ const char *hv_access_text(int access);  /* "read", "write", "read-write", "unkn
 const char *hv_origin_text(int origin);  /* "metadata", "inferred" */
 const char *hv_node_type_text(int type); /* "kernel", "memcpy", ... */
 const char *hv_side_kind_text(int kind); /* "copy", "memset", "kernel", "replay", "free", "trace", "launch" */
+/* What a side did to the buffer: "write", "replay", "read", "release",
+ * "observe"; NULL for a side that is no op (none, trace). */
+const char *hv_side_role(int kind);
 /* "arg 3", "dst", "src" or "" */
 const char *hv_arg_text(int arg_index, char *buf, size_t len);
 /* 2048 -> "2 KiB", 1536 -> "1536 B" */

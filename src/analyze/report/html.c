@@ -87,7 +87,7 @@ struct hv_html {
     int have_origin;
     struct estate *estate;
     size_t nestate, capestate;
-    struct { int64_t t; uint64_t seq, epoch; uint32_t track; } *eticks;
+    struct etick { int64_t t; uint64_t seq, epoch; uint32_t track; } *eticks;
     size_t neticks, capeticks;
     uint64_t eticks_dropped;
     const struct hv_findings *store;
@@ -106,6 +106,8 @@ struct hv_html {
 };
 
 #define GROW(h, arr, n, cap) (HV_GROW_ZERO(arr, (n) + 1, cap, 16) ? 0 : ((h)->oom = 1, -1))
+/* GROW for a table kept to `max` entries: past it, counts one more dropped. */
+#define GROW_CAPPED(h, arr, n, cap, max, dropped) ((n) >= (max) ? ((dropped)++, -1) : GROW(h, arr, n, cap))
 
 struct hv_html *hv_html_open(const struct hv_findings *store, const struct hv_view *view, uint64_t max_detail)
 {
@@ -318,17 +320,10 @@ static void epoch_seen(struct hv_html *h, struct proc *p, uint64_t stream, uint6
     s->b_api = b_api;
     if (first || !b_seq || !hv_view_in(&h->view, b_seq, b_ts, p->start_ns))
         return;
-    if (h->neticks >= MAX_EPOCHS) {
-        h->eticks_dropped++;
+    if (GROW_CAPPED(h, h->eticks, h->neticks, h->capeticks, MAX_EPOCHS, h->eticks_dropped))
         return;
-    }
-    if (GROW(h, h->eticks, h->neticks, h->capeticks))
-        return;
-    h->eticks[h->neticks].t = (int64_t)b_ts + p->off;
-    h->eticks[h->neticks].seq = b_seq;
-    h->eticks[h->neticks].epoch = epoch;
-    h->eticks[h->neticks].track = track_of(h, p, stream);
-    h->neticks++;
+    uint32_t track = track_of(h, p, stream);
+    h->eticks[h->neticks++] = (struct etick){.t = (int64_t)b_ts + p->off, .seq = b_seq, .epoch = epoch, .track = track};
 }
 
 static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c, uint32_t s)
@@ -428,11 +423,7 @@ static void mark_rec(struct hv_html *h, struct proc *p, const struct hv_mark *mk
     }
     if (!hv_view_in(&h->view, rec->seq, rec->ts_ns, p->start_ns))
         return;
-    if (h->nmarks >= MAX_MARKS) {
-        h->marks_dropped++;
-        return;
-    }
-    if (GROW(h, h->marks, h->nmarks, h->capmarks))
+    if (GROW_CAPPED(h, h->marks, h->nmarks, h->capmarks, MAX_MARKS, h->marks_dropped))
         return;
     if (p->mark_track == UINT32_MAX)
         p->mark_track = new_track(h, "regions and marks", 1);
@@ -527,22 +518,24 @@ void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t xi)
         h->graphs_dropped++;
         return;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *o = open_memstream(&buf, &len);
-    if (!o) {
-        h->oom = 1;
-        return;
-    }
+    struct hv_json w;
+    hv_json_init_buf(&w, HV_JSON_SCRIPT);
     struct hv_place_cfg pc;
     struct hv_place pl;
     hv_place_config(&pc, m->sum ? m->sum->knobs : NULL, m->cuda);
     if (hv_place_compute(m, x, &pc, &pl) != 0)
         memset(&pl, 0, sizeof pl);
-    fprintf(o, "{\"pid\":%" PRIu64 ",\"exec\":\"0x%" PRIx64 "\",\"graph\":\"0x%" PRIx64 "\",\"api\":\"%s\","
-               "\"inst_seq\":%" PRIu64 ",\"nnodes\":%u,\"queues\":%u,\"parallel\":%d,\"cuda\":%d,\"nodes\":[",
-            m->pid, x->handle, x->graph, hv_api_name(x->inst_api), x->inst_seq, x->nnodes, pc.queues,
-            pl.uses_parallel, m->cuda);
+    hv_json_obj(&w);
+    hv_json_ku64(&w, "pid", m->pid);
+    hv_json_khex(&w, "exec", x->handle);
+    hv_json_khex(&w, "graph", x->graph);
+    hv_json_kstr(&w, "api", hv_api_name(x->inst_api));
+    hv_json_ku64(&w, "inst_seq", x->inst_seq);
+    hv_json_ku64(&w, "nnodes", x->nnodes);
+    hv_json_ku64(&w, "queues", pc.queues);
+    hv_json_ki64(&w, "parallel", pl.uses_parallel);
+    hv_json_ki64(&w, "cuda", m->cuda);
+    hv_json_karr(&w, "nodes");
     uint32_t shown = x->nnodes < MAX_GRAPH_NODES ? x->nnodes : MAX_GRAPH_NODES;
     for (uint32_t k = 0; k < shown; k++) {
         const struct hv_gnode *g = &x->nodes[k];
@@ -550,41 +543,48 @@ void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t xi)
         uint8_t fl = pl.flags ? pl.flags[k] : 0;
         if (hv_place_is_collective(name))
             fl |= HV_PLACE_COLLECTIVE;
-        fprintf(o, "%s{\"i\":%u,\"h\":\"0x%" PRIx64 "\",\"g\":\"0x%" PRIx64 "\",\"child\":%d,\"type\":\"%s\"",
-                k ? "," : "", g->index, g->handle, g->graph, g->parent ? 1 : 0, hv_node_type_text(g->type));
-        if (name) {
-            fputs(",\"name\":", o);
-            hv_json_str(o, name);
-        }
+        hv_json_obj(&w);
+        hv_json_ku64(&w, "i", g->index);
+        hv_json_khex(&w, "h", g->handle);
+        hv_json_khex(&w, "g", g->graph);
+        hv_json_ki64(&w, "child", g->parent ? 1 : 0);
+        hv_json_kstr(&w, "type", hv_node_type_text(g->type));
+        if (name)
+            hv_json_kstr(&w, "name", name);
         if (fl) {
-            fprintf(o, ",\"place\":%u", fl);
+            hv_json_ku64(&w, "place", fl);
             const char *why = hv_place_reason(fl);
-            if (why && *why) {
-                fputs(",\"why\":", o);
-                hv_json_str(o, why);
-            }
+            if (why && *why)
+                hv_json_kstr(&w, "why", why);
         }
-        fputs(",\"args\":[", o);
-        int first = 1;
+        hv_json_karr(&w, "args");
         for (uint32_t a = 0; a < x->nargs; a++)
             if (x->args_node[a] == k) {
-                fprintf(o, "%s[%u,\"0x%" PRIx64 "\",\"%s\"]", first ? "" : ",", x->args[a].index, x->args[a].value,
-                        hv_access_text(x->args[a].access));
-                first = 0;
+                hv_json_arr(&w);
+                hv_json_u64(&w, x->args[a].index);
+                hv_json_hex(&w, x->args[a].value);
+                hv_json_str(&w, hv_access_text(x->args[a].access));
+                hv_json_arr_end(&w);
             }
-        fputs("]}", o);
+        hv_json_arr_end(&w);
+        hv_json_obj_end(&w);
     }
-    fputs("],\"edges\":[", o);
-    int first = 1;
+    hv_json_arr_end(&w);
+    hv_json_karr(&w, "edges");
     for (uint32_t i = 0; i < x->nedges; i++) {
         const struct hv_gedge *e = &x->edges[i];
-        fprintf(o, "%s[\"0x%" PRIx64 "\",%u,%u]", first ? "" : ",", e->graph, e->from, e->to);
-        first = 0;
+        hv_json_arr(&w);
+        hv_json_hex(&w, e->graph);
+        hv_json_u64(&w, e->from);
+        hv_json_u64(&w, e->to);
+        hv_json_arr_end(&w);
     }
-    fputs("]}", o);
+    hv_json_arr_end(&w);
+    hv_json_obj_end(&w);
     hv_place_free(&pl);
-    if (fclose(o) != 0) {
-        free(buf);
+    size_t len;
+    char *buf = hv_json_take(&w, &len);
+    if (!buf) {
         h->oom = 1;
         return;
     }
@@ -603,137 +603,147 @@ void hv_html_on_graph(struct hv_html *h, const struct hv_model *m, uint32_t xi)
 
 /* ------------------------------------------------------------ output */
 
-/* Inside <script>, "</script" or "<!--" would end or change the element:
- * every '<' of the JSON goes out as \u003c (JSON has '<' only inside
- * strings, where the escape means the same), whatever the string escaper
- * produced. */
-static ssize_t script_write(void *cookie, const char *buf, size_t n)
+/* "key":[...] of one column of the kept ops: `value` of each index i. */
+#define COLUMN(w, key, n, i, value)              \
+    do {                                         \
+        hv_json_karr(w, key);                    \
+        for (size_t i = 0; i < (n); i++)         \
+            hv_json_i64(w, (int64_t)(value));    \
+        hv_json_arr_end(w);                      \
+    } while (0)
+
+/* One traced process: its pid, clock shift, op count, exe, trace, drops. */
+static void proc_json(const struct hv_html *h, struct hv_json *w, const struct proc *p)
 {
-    FILE *out = cookie;
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++)
-        if (buf[i] == '<') {
-            if (i > start && fwrite(buf + start, 1, i - start, out) != i - start)
-                return -1;
-            if (fputs("\\u003c", out) < 0)
-                return -1;
-            start = i + 1;
-        }
-    if (n > start && fwrite(buf + start, 1, n - start, out) != n - start)
-        return -1;
-    return (ssize_t)n;
+    hv_json_obj(w);
+    hv_json_ku64(w, "pid", p->pid);
+    hv_json_ki64(w, "shift", p->off - h->origin);
+    hv_json_ku64(w, "ops", p->ops);
+    hv_json_ki64(w, "footer", p->has_footer);
+    hv_json_kstr(w, "exe", p->exe);
+    hv_json_kstr(w, "path", p->path);
+    hv_json_karr(w, "drops");
+    for (int k = 0; k < HV_DROP__COUNT; k++)
+        hv_json_u64(w, p->drops[k]);
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
 }
 
 /* What the analysis could not check, for the page's coverage panel
  * (report.js; a field missing here falls back to the report's own). */
-static void write_coverage(const struct hv_html *h, FILE *o, const struct hv_findings *s)
+static void write_coverage(const struct hv_html *h, struct hv_json *w, const struct hv_findings *s)
 {
     uint64_t lost = 0;   /* as the text report's "input health" line counts them */
     for (size_t i = 0; i < s->ntraces; i++)
         lost += s->traces[i].dropped + s->traces[i].chunk_gaps + s->traces[i].late_records;
-    fprintf(o, ",\"coverage\":{\"replays\":%" PRIu64 ",\"replays_checked\":%" PRIu64 ",\"launches_unsampled\":%" PRIu64
-               ",\"records_lost\":%" PRIu64 "}",
-            h->replays, h->replays_checked, hv_findings_launches_unsampled(s, NULL), lost);
+    hv_json_kobj(w, "coverage");
+    HV_JSON_COUNTS(w, {"replays", h->replays}, {"replays_checked", h->replays_checked},
+                   {"launches_unsampled", hv_findings_launches_unsampled(s, NULL)}, {"records_lost", lost});
+    hv_json_obj_end(w);
 }
 
-static void write_data(struct hv_html *h, FILE *o, const struct hv_findings *s, const struct hv_report_opts *ro)
+static void write_data(struct hv_html *h, struct hv_json *w, const struct hv_findings *s,
+                       const struct hv_report_opts *ro)
 {
     char vb[200];
-    fputs("{\"report\":", o);
-    hv_report_json(o, s, ro);
-    fputs(",\"view\":", o);
-    hv_json_str(o, hv_view_text(&h->view, vb, sizeof vb));
-    fprintf(o, ",\"t0\":\"%" PRId64 "\",\"total_ops\":%" PRIu64 ",\"ops_in_window\":%" PRIu64
-               ",\"kept\":%zu,\"max_detail\":%" PRIu64 ",\"oom\":%d",
-            h->origin, h->total, h->in_window, h->nev, h->max_detail, h->oom);
-    write_coverage(h, o, s);
-    fputs(",\"drop_causes\":[", o);
-    for (int i = 0; i < HV_DROP__COUNT; i++) {
-        fputs(i ? "," : "", o);
-        hv_json_str(o, hv_drop_cause_name((unsigned)i));
-    }
-    fputs("],\"procs\":[", o);
-    for (size_t i = 0; i < h->nprocs; i++) {
-        const struct proc *p = &h->procs[i];
-        fprintf(o, "%s{\"pid\":%" PRIu64 ",\"shift\":%" PRId64 ",\"ops\":%" PRIu64 ",\"footer\":%d,\"exe\":",
-                i ? "," : "", p->pid, p->off - h->origin, p->ops, p->has_footer);
-        hv_json_str(o, p->exe);
-        fputs(",\"path\":", o);
-        hv_json_str(o, p->path);
-        fputs(",\"drops\":[", o);
-        for (int k = 0; k < HV_DROP__COUNT; k++)
-            fprintf(o, "%s%" PRIu64, k ? "," : "", p->drops[k]);
-        fputs("]}", o);
-    }
-    fputs("],\"tracks\":[", o);
+    hv_json_obj(w);
+    hv_json_key(w, "report");
+    hv_report_json_write(w, s, ro);
+    hv_json_kstr(w, "view", hv_view_text(&h->view, vb, sizeof vb));
+    snprintf(vb, sizeof vb, "%" PRId64, h->origin);
+    hv_json_kstr(w, "t0", vb);
+    HV_JSON_COUNTS(w, {"total_ops", h->total}, {"ops_in_window", h->in_window}, {"kept", h->nev},
+                   {"max_detail", h->max_detail});
+    hv_json_ki64(w, "oom", h->oom);
+    write_coverage(h, w, s);
+    hv_json_karr(w, "drop_causes");
+    for (int i = 0; i < HV_DROP__COUNT; i++)
+        hv_json_str(w, hv_drop_cause_name((unsigned)i));
+    hv_json_arr_end(w);
+    hv_json_karr(w, "procs");
+    for (size_t i = 0; i < h->nprocs; i++)
+        proc_json(h, w, &h->procs[i]);
+    hv_json_arr_end(w);
+    hv_json_karr(w, "tracks");
     for (size_t i = 0; i < h->ntracks; i++) {
-        fprintf(o, "%s{\"p\":%u,\"host\":%d,\"name\":", i ? "," : "", h->tracks[i].proc, h->tracks[i].host);
-        hv_json_str(o, h->tracks[i].name);
-        fputc('}', o);
+        hv_json_obj(w);
+        hv_json_ku64(w, "p", h->tracks[i].proc);
+        hv_json_ki64(w, "host", h->tracks[i].host);
+        hv_json_kstr(w, "name", h->tracks[i].name);
+        hv_json_obj_end(w);
     }
-    fputs("],\"names\":[", o);
-    for (size_t i = 0; i < h->nnames; i++) {
-        fputs(i ? "," : "", o);
-        hv_json_str(o, h->names[i]);
-    }
-    fputs("],\"execs\":[", o);
+    hv_json_arr_end(w);
+    hv_json_karr(w, "names");
+    for (size_t i = 0; i < h->nnames; i++)
+        hv_json_str(w, h->names[i]);
+    hv_json_arr_end(w);
+    hv_json_karr(w, "execs");
     for (size_t i = 0; i < h->nexecs; i++)
-        fprintf(o, "%s\"0x%" PRIx64 "\"", i ? "," : "", h->execs[i]);
+        hv_json_hex(w, h->execs[i]);
+    hv_json_arr_end(w);
     /* Ops in trace order (kept ops only ever append), column by column;
      * time and seq as deltas (they mostly grow; seq restarts with each
      * trace), time from t0 so that every number stays exact in a double. */
-    int64_t pt = h->origin;
-    fputs("],\"ev\":{\"t\":[", o);
-    for (size_t i = 0; i < h->nev; i++) {
-        fprintf(o, "%s%" PRId64, i ? "," : "", h->ev[i].t - pt);
-        pt = h->ev[i].t;
-    }
-    uint64_t ps = 0;
-    fputs("],\"s\":[", o);
-    for (size_t i = 0; i < h->nev; i++) {
-        fprintf(o, "%s%" PRId64, i ? "," : "", (int64_t)(h->ev[i].seq - ps));
-        ps = h->ev[i].seq;
-    }
-    fputs("],\"k\":[", o);
+    hv_json_kobj(w, "ev");
+    COLUMN(w, "t", h->nev, i, h->ev[i].t - (i ? h->ev[i - 1].t : h->origin));
+    COLUMN(w, "s", h->nev, i, h->ev[i].seq - (i ? h->ev[i - 1].seq : 0));
+    COLUMN(w, "k", h->nev, i, h->ev[i].kind);
+    COLUMN(w, "r", h->nev, i, h->ev[i].track);
+    COLUMN(w, "n", h->nev, i, h->ev[i].name);
+    hv_json_karr(w, "x");
     for (size_t i = 0; i < h->nev; i++)
-        fprintf(o, "%s%u", i ? "," : "", h->ev[i].kind);
-    fputs("],\"r\":[", o);
-    for (size_t i = 0; i < h->nev; i++)
-        fprintf(o, "%s%u", i ? "," : "", h->ev[i].track);
-    fputs("],\"n\":[", o);
-    for (size_t i = 0; i < h->nev; i++)
-        fprintf(o, "%s%u", i ? "," : "", h->ev[i].name);
-    fputs("],\"x\":[", o);
-    for (size_t i = 0; i < h->nev; i++)
-        fprintf(o, "%s%" PRIu64, i ? "," : "", h->ev[i].x);
-    fprintf(o, "]},\"hist\":{\"w\":%" PRId64 ",\"nb\":%u,\"bins\":[", h->width, NBINS);
-    for (size_t i = 0; i < h->ntracks; i++) {
+        hv_json_u64(w, h->ev[i].x);
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
+    hv_json_kobj(w, "hist");
+    hv_json_ki64(w, "w", h->width);
+    hv_json_ku64(w, "nb", NBINS);
+    hv_json_karr(w, "bins");
+    for (size_t t = 0; t < h->ntracks; t++) {
         uint32_t last = NBINS;
-        while (last > 0 && !h->tracks[i].bins[last - 1])
+        while (last > 0 && !h->tracks[t].bins[last - 1])
             last--;
-        fputs(i ? ",[" : "[", o);
+        hv_json_arr(w);
         for (uint32_t b = 0; b < last; b++)
-            fprintf(o, "%s%u", b ? "," : "", h->tracks[i].bins[b]);
-        fputc(']', o);
+            hv_json_u64(w, h->tracks[t].bins[b]);
+        hv_json_arr_end(w);
     }
-    fputs("]},\"epochs\":[", o);
-    for (size_t i = 0; i < h->neticks; i++)
-        fprintf(o, "%s[%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 "]", i ? "," : "", h->eticks[i].track,
-                h->eticks[i].t - h->origin, h->eticks[i].seq, h->eticks[i].epoch);
-    fprintf(o, "],\"epochs_dropped\":%" PRIu64 ",\"marks\":[", h->eticks_dropped);
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
+    hv_json_karr(w, "epochs");
+    for (size_t i = 0; i < h->neticks; i++) {
+        hv_json_arr(w);
+        hv_json_u64(w, h->eticks[i].track);
+        hv_json_i64(w, h->eticks[i].t - h->origin);
+        hv_json_u64(w, h->eticks[i].seq);
+        hv_json_u64(w, h->eticks[i].epoch);
+        hv_json_arr_end(w);
+    }
+    hv_json_arr_end(w);
+    hv_json_ku64(w, "epochs_dropped", h->eticks_dropped);
+    hv_json_karr(w, "marks");
     for (size_t i = 0; i < h->nmarks; i++) {
         const struct mark *m = &h->marks[i];
-        fprintf(o, "%s[%u,%" PRId64 ",", i ? "," : "", m->track, m->t0 - h->origin);
+        hv_json_arr(w);
+        hv_json_u64(w, m->track);
+        hv_json_i64(w, m->t0 - h->origin);
         if (m->t1 >= 0)
-            fprintf(o, "%" PRId64, m->t1 - h->origin);
+            hv_json_i64(w, m->t1 - h->origin);
+        else if (m->kind == HV_MARK_PUSH || m->kind == HV_MARK_START)
+            hv_json_null(w);
         else
-            fputs(m->kind == HV_MARK_PUSH || m->kind == HV_MARK_START ? "null" : "-1", o);
-        fprintf(o, ",%u,%u,%u]", m->name, m->kind, m->depth);
+            hv_json_i64(w, -1);
+        hv_json_u64(w, m->name);
+        hv_json_u64(w, m->kind);
+        hv_json_u64(w, m->depth);
+        hv_json_arr_end(w);
     }
-    fprintf(o, "],\"marks_dropped\":%" PRIu64 ",\"boundaries\":[", h->marks_dropped);
+    hv_json_arr_end(w);
+    hv_json_ku64(w, "marks_dropped", h->marks_dropped);
     /* Per finding, in the report's order: the epoch boundary the host last
      * observed on the earlier op's stream. The report lists each bug's
      * groups together (hv_findings_bugs reorders the sorted groups). */
+    hv_json_karr(w, "boundaries");
     const struct hv_group **v = hv_findings_sorted(s);
     struct hv_bug *bugs = NULL;
     if (v && hv_findings_bugs(v, s->ngroups, &bugs) != (size_t)-1)
@@ -741,19 +751,24 @@ static void write_data(struct hv_html *h, FILE *o, const struct hv_findings *s, 
     for (size_t i = 0; v && i < s->ngroups; i++) {
         size_t gi = hv_findings_index(s, v[i]);
         const struct gx *x = gi < h->ngx ? &h->gx[gi] : NULL;
-        if (x && x->set)
-            fprintf(o, "%s{\"t\":%" PRId64 ",\"seq\":%" PRIu64 ",\"api\":\"%s\"}", i ? "," : "", x->b_t - h->origin,
-                    x->b_seq, x->b_api ? hv_api_name(x->b_api) : "");
-        else
-            fputs(i ? ",null" : "null", o);
+        if (x && x->set) {
+            hv_json_obj(w);
+            hv_json_ki64(w, "t", x->b_t - h->origin);
+            hv_json_ku64(w, "seq", x->b_seq);
+            hv_json_kstr(w, "api", x->b_api ? hv_api_name(x->b_api) : "");
+            hv_json_obj_end(w);
+        } else {
+            hv_json_null(w);
+        }
     }
     free(v);
-    fprintf(o, "],\"graphs_dropped\":%" PRIu64 ",\"graphs\":[", h->graphs_dropped);
-    for (size_t i = 0; i < h->ngraphs; i++) {
-        fputs(i ? "," : "", o);
-        fwrite(h->graphs[i].json, 1, h->graphs[i].len, o);
-    }
-    fputs("]}", o);
+    hv_json_arr_end(w);
+    hv_json_ku64(w, "graphs_dropped", h->graphs_dropped);
+    hv_json_karr(w, "graphs");
+    for (size_t i = 0; i < h->ngraphs; i++)
+        hv_json_rawn(w, h->graphs[i].json, h->graphs[i].len);   /* written with HV_JSON_SCRIPT too */
+    hv_json_arr_end(w);
+    hv_json_obj_end(w);
 }
 
 int hv_html_write(struct hv_html *h, FILE *out, const struct hv_findings *s, const struct hv_report_opts *ro)
@@ -770,21 +785,16 @@ int hv_html_write(struct hv_html *h, FILE *out, const struct hv_findings *s, con
           "`hipvis-analyze TRACE` prints the same findings as text.</noscript>\n"
           "<script type=\"application/json\" id=\"hv-data\">",
           out);
-    fflush(out);
-    cookie_io_functions_t io = {.write = script_write};
-    FILE *o = fopencookie(out, "w", io);
-    if (!o)
-        return -1;
-    write_data(h, o, s, ro);
-    int rc = ferror(o) ? -1 : 0;
-    if (fclose(o) != 0)
-        rc = -1;
+    /* Inside <script>, "</script" or "<!--" would end or change the
+     * element: the writer escapes every '<' (JSON has '<' only inside
+     * strings, where \u003c means the same). */
+    struct hv_json w;
+    hv_json_init(&w, out, HV_JSON_SCRIPT);
+    write_data(h, &w, s, ro);
     fputs("</script>\n<script>\n", out);
     fputs(hv_html_js, out);
     fputs("</script>\n</body></html>\n", out);
-    if (ferror(out) || h->oom)
-        rc = -1;
-    return rc;
+    return ferror(out) || h->oom ? -1 : 0;
 }
 
 void hv_html_free(struct hv_html *h)

@@ -18,302 +18,294 @@
 #define HIPVIS_VERSION "dev"
 #endif
 
-static void kv_str(FILE *out, const char *k, const char *v)
+/* The kernel argument a side wrote or read through: its "arg" text (graph
+ * nodes), how the kernel uses it (readers), the pointer passed. */
+static void kernel_arg(struct hv_json *w, const struct hv_fside *s, int arg_text, int reader)
 {
-    fprintf(out, ",\"%s\":", k);
-    hv_json_str(out, v);
-}
-
-static void kv_u64(FILE *out, const char *k, uint64_t v)
-{
-    fprintf(out, ",\"%s\":%" PRIu64, k, v);
-}
-
-static void kv_hex(FILE *out, const char *k, uint64_t v)
-{
-    fprintf(out, ",\"%s\":\"0x%" PRIx64 "\"", k, v);
-}
-
-static const char *role(int kind)
-{
-    switch (kind) {
-    case HV_SIDE_COPY:
-    case HV_SIDE_MEMSET:
-    case HV_SIDE_KERNEL: return "write";
-    case HV_SIDE_REPLAY: return "replay";
-    case HV_SIDE_LAUNCH: return "read";
-    case HV_SIDE_FREE: return "release";
-    case HV_SIDE_SYNC: return "observe";
-    default: return "input";
+    char b[48];
+    hv_json_kstr(w, "kernel", s->name);
+    if (arg_text)
+        hv_json_kstr(w, "arg", hv_arg_text(s->arg_index, b, sizeof b));
+    hv_json_ki64(w, "arg_index", s->arg_index);
+    if (reader) {
+        hv_json_kstr(w, "access", hv_access_text(s->access));
+        hv_json_kstr(w, "origin", hv_origin_text(s->origin));
     }
+    hv_json_khex(w, "pointer", s->value);
 }
 
-static void side(FILE *out, const char *key, const struct hv_finding *f, const struct hv_fside *s,
+static void side(struct hv_json *w, const char *key, const struct hv_finding *f, const struct hv_fside *s,
                  const struct hv_report_opts *o)
 {
     char b[48];
     if (s->kind == HV_SIDE_NONE || s->kind == HV_SIDE_TRACE) {
-        fprintf(out, ",\"%s\":null", key);
+        hv_json_knull(w, key);
         return;
     }
-    fprintf(out, ",\"%s\":{\"role\":\"%s\"", key, role(s->kind));
-    kv_str(out, "kind", hv_side_kind_text(s->kind));
-    kv_str(out, "api", hv_api_name(s->api));
-    kv_u64(out, "seq", s->seq);
+    hv_json_kobj(w, key);
+    hv_json_kstr(w, "role", hv_side_role(s->kind) ? hv_side_role(s->kind) : "input");
+    hv_json_kstr(w, "kind", hv_side_kind_text(s->kind));
+    hv_json_kstr(w, "api", hv_api_name(s->api));
+    hv_json_ku64(w, "seq", s->seq);
     if (s->kind != HV_SIDE_FREE) {
-        kv_str(out, "stream", hv_stream_text(s->stream, b, sizeof b));
+        hv_json_kstr(w, "stream", hv_stream_text(s->stream, b, sizeof b));
         if (s->epoch == HV_EPOCH_UNKNOWN)
-            fprintf(out, ",\"epoch\":null");
+            hv_json_knull(w, "epoch");
         else
-            kv_u64(out, "epoch", s->epoch);
-        kv_u64(out, "ts_ns", s->ts_ns);
+            hv_json_ku64(w, "epoch", s->epoch);
+        hv_json_ku64(w, "ts_ns", s->ts_ns);
     }
     switch (s->kind) {
     case HV_SIDE_COPY:
-        kv_str(out, "dir", hv_dir_text(s->dir));
-        kv_u64(out, "bytes", s->bytes);
-        kv_hex(out, "dst", s->dst);
-        kv_hex(out, "src", s->src);
-        kv_str(out, "src_mem", hv_mem_text(s->src_mem));
-        kv_str(out, "dst_mem", hv_mem_text(s->dst_mem));
+        hv_json_kstr(w, "dir", hv_dir_text(s->dir));
+        hv_json_ku64(w, "bytes", s->bytes);
+        hv_json_khex(w, "dst", s->dst);
+        hv_json_khex(w, "src", s->src);
+        hv_json_kstr(w, "src_mem", hv_mem_text(s->src_mem));
+        hv_json_kstr(w, "dst_mem", hv_mem_text(s->dst_mem));
         break;
     case HV_SIDE_MEMSET:
-        kv_hex(out, "dst", s->dst);
-        kv_u64(out, "bytes", s->bytes);
+        hv_json_khex(w, "dst", s->dst);
+        hv_json_ku64(w, "bytes", s->bytes);
         break;
     case HV_SIDE_KERNEL:
-        kv_str(out, "kernel", s->name);
-        fprintf(out, ",\"arg_index\":%d", s->arg_index);
-        kv_hex(out, "pointer", s->value);
+        kernel_arg(w, s, 0, 0);
         break;
     case HV_SIDE_REPLAY:
-        kv_hex(out, "exec", s->exec);
+        hv_json_khex(w, "exec", s->exec);
         if (s->node_index >= 0) {
-            fprintf(out, ",\"node_index\":%d", s->node_index);
-            kv_hex(out, "node", s->node);
-            kv_str(out, "node_type", hv_node_type_text(s->node_type));
-            kv_str(out, "kernel", s->name);
-            kv_str(out, "arg", hv_arg_text(s->arg_index, b, sizeof b));
-            fprintf(out, ",\"arg_index\":%d", s->arg_index);
-            kv_str(out, "access", hv_access_text(s->access));
-            kv_str(out, "origin", hv_origin_text(s->origin));
-            kv_hex(out, "pointer", s->value);
+            hv_json_ki64(w, "node_index", s->node_index);
+            hv_json_khex(w, "node", s->node);
+            hv_json_kstr(w, "node_type", hv_node_type_text(s->node_type));
+            kernel_arg(w, s, 1, 1);
         }
         break;
     case HV_SIDE_LAUNCH:
-        kv_str(out, "kernel", s->name);
-        fprintf(out, ",\"arg_index\":%d", s->arg_index);
-        kv_str(out, "access", hv_access_text(s->access));
-        kv_str(out, "origin", hv_origin_text(s->origin));
-        kv_hex(out, "pointer", s->value);
+        kernel_arg(w, s, 0, 1);
         break;
     case HV_SIDE_FREE:
-        kv_hex(out, "base", s->dst);
-        kv_u64(out, "bytes", s->bytes);
+        hv_json_khex(w, "base", s->dst);
+        hv_json_ku64(w, "bytes", s->bytes);
         break;
     default:
         break;
     }
     const char *hint = hv_hint_text(s->hint);
     if (hint)
-        kv_str(out, "engine", hint);
+        hv_json_kstr(w, "engine", hint);
     if (o->side_json)
-        o->side_json(o->side_ctx, out, f, s);
-    fputc('}', out);
+        o->side_json(o->side_ctx, w, f, s);
+    hv_json_obj_end(w);
 }
 
-static void finding(FILE *out, const struct hv_group *g, size_t bug, const struct hv_report_opts *o)
+/* The rule's numbers n1 and n2 under the names the rule gives them (NULL: not shown). */
+static void numbers(struct hv_json *w, const struct hv_finding *f, const char *n1, const char *n2)
+{
+    hv_json_ku64(w, n1, f->n1);
+    if (n2)
+        hv_json_ku64(w, n2, f->n2);
+}
+
+/* The members of one group's object; `bug` (size_t)-1: no "bug" index. */
+static void finding(struct hv_json *w, const struct hv_group *g, size_t bug, const struct hv_report_opts *o)
 {
     const struct hv_finding *f = &g->f;
-    fprintf(out, "{\"rule\":");
-    hv_json_str(out, hv_rule_name(f->rule));
-    kv_str(out, "severity", hv_severity_name(f->severity));
-    kv_u64(out, "pid", f->pid);
-    kv_u64(out, "count", g->count);
-    kv_u64(out, "first_seq", g->first_seq);
-    kv_u64(out, "last_seq", g->last_seq);
+    hv_json_kstr(w, "rule", hv_rule_name(f->rule));
+    hv_json_kstr(w, "severity", hv_severity_name(f->severity));
+    hv_json_ku64(w, "pid", f->pid);
+    hv_json_ku64(w, "count", g->count);
+    hv_json_ku64(w, "first_seq", g->first_seq);
+    hv_json_ku64(w, "last_seq", g->last_seq);
     if (f->hi > f->lo) {
-        fprintf(out, ",\"buffer\":{\"lo\":\"0x%" PRIx64 "\",\"hi\":\"0x%" PRIx64 "\"", f->lo, f->hi);
-        kv_u64(out, "bytes", f->hi - f->lo);
+        hv_json_kobj(w, "buffer");
+        hv_json_khex(w, "lo", f->lo);
+        hv_json_khex(w, "hi", f->hi);
+        hv_json_ku64(w, "bytes", f->hi - f->lo);
         if (f->alloc_bytes) {
-            kv_hex(out, "alloc_base", f->alloc_base);
-            kv_u64(out, "alloc_bytes", f->alloc_bytes);
-            kv_str(out, "alloc_mem", hv_mem_text(f->alloc_mem));
-            kv_u64(out, "alloc_seq", f->alloc_seq);
+            hv_json_khex(w, "alloc_base", f->alloc_base);
+            hv_json_ku64(w, "alloc_bytes", f->alloc_bytes);
+            hv_json_kstr(w, "alloc_mem", hv_mem_text(f->alloc_mem));
+            hv_json_ku64(w, "alloc_seq", f->alloc_seq);
         }
         if (o->buffer_json)
-            o->buffer_json(o->names_ctx, out, f);
-        fputc('}', out);
+            o->buffer_json(o->names_ctx, w, f);
+        hv_json_obj_end(w);
     } else {
-        fprintf(out, ",\"buffer\":null");
+        hv_json_knull(w, "buffer");
     }
-    side(out, "earlier", f, &f->a, o);
-    side(out, "later", f, &f->b, o);
-    kv_str(out, "note", f->note);
+    side(w, "earlier", f, &f->a, o);
+    side(w, "later", f, &f->b, o);
+    hv_json_kstr(w, "note", f->note);
     if (f->detail)
-        kv_str(out, "detail", f->detail);
+        hv_json_kstr(w, "detail", f->detail);
     switch (f->rule) {
     case HV_RULE_SAME_EPOCH_WRITE:
-        kv_u64(out, "write_bytes", f->n1);
+        numbers(w, f, "write_bytes", NULL);
         break;
     case HV_RULE_STALE_CAPTURE_POINTER:
-        kv_str(out, "now", f->n1 ? "re-allocated" : "freed");
+        hv_json_kstr(w, "now", f->n1 ? "re-allocated" : "freed");
         if (f->n1) {
-            kv_u64(out, "realloc_seq", f->n1);
-            kv_hex(out, "realloc_base", f->n2);
+            hv_json_ku64(w, "realloc_seq", f->n1);
+            hv_json_khex(w, "realloc_base", f->n2);
         }
         break;
     case HV_RULE_TRACE_TRUNCATED:
-        kv_u64(out, "offset", f->n1);
-        kv_u64(out, "records_salvaged", f->n2);
+        numbers(w, f, "offset", "records_salvaged");
         break;
     case HV_RULE_RECORDS_DROPPED:
-        kv_u64(out, "missing", f->n1);
+        numbers(w, f, "missing", NULL);
         break;
     case HV_RULE_HOST_SOURCE_REWRITTEN:
-        if (f->detail) {
-            kv_u64(out, "first_changed_offset", f->n1);
-            kv_u64(out, "bytes_changed", f->n2);
-        } else if (f->a.kind == HV_SIDE_TRACE) {
-            kv_u64(out, "unchecked", f->n1);
-        }
+        if (f->detail)
+            numbers(w, f, "first_changed_offset", "bytes_changed");
+        else if (f->a.kind == HV_SIDE_TRACE)
+            numbers(w, f, "unchecked", NULL);
         break;
     case HV_RULE_THREE_POINT_PROBE:
-        kv_str(out, "point", hv_probe_point_name((unsigned)f->n1));
+        hv_json_kstr(w, "point", hv_probe_point_name((unsigned)f->n1));
         if (f->n1)
-            kv_u64(out, "first_differing_offset", f->n2);
+            hv_json_ku64(w, "first_differing_offset", f->n2);
         break;
     case HV_RULE_PARALLEL_QUEUE_READ:
-        kv_u64(out, "queues", f->n2);
-        kv_str(out, "placement", (f->n1 & HV_PLACE_DROPPED) ? "dropped-wait"
-                                 : (f->n1 & HV_PLACE_ROOT) ? "root-no-wait" : "inherited");
+        hv_json_ku64(w, "queues", f->n2);
+        hv_json_kstr(w, "placement", (f->n1 & HV_PLACE_DROPPED) ? "dropped-wait"
+                                      : (f->n1 & HV_PLACE_ROOT) ? "root-no-wait" : "inherited");
         break;
     default:
         break;
     }
-    kv_str(out, "why", hv_rule_why(f->rule));
+    hv_json_kstr(w, "why", hv_rule_why(f->rule));
     if (bug != (size_t)-1)
-        kv_u64(out, "bug", bug);   /* index into "bugs" */
+        hv_json_ku64(w, "bug", bug);   /* index into "bugs" */
     if (o->all && g->nocc) {
-        fprintf(out, ",\"occurrences\":[");
-        for (size_t i = 0; i + 1 < g->nocc; i += 2)
-            fprintf(out, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", g->occ[i], g->occ[i + 1]);
-        fputc(']', out);
+        hv_json_karr(w, "occurrences");
+        for (size_t i = 0; i + 1 < g->nocc; i += 2) {
+            hv_json_arr(w);
+            hv_json_u64(w, g->occ[i]);
+            hv_json_u64(w, g->occ[i + 1]);
+            hv_json_arr_end(w);
+        }
+        hv_json_arr_end(w);
     }
-    fputc('}', out);
 }
 
-void hv_report_json_group(FILE *out, const struct hv_group *g, const struct hv_report_opts *o)
+void hv_report_json_group(struct hv_json *w, const struct hv_group *g, const struct hv_report_opts *o)
 {
-    finding(out, g, (size_t)-1, o);
+    finding(w, g, (size_t)-1, o);
 }
 
-static void next_json(FILE *out, const struct hv_findings *s, const struct hv_finding *f)
+static void next_json(struct hv_json *w, const struct hv_findings *s, const struct hv_finding *f)
 {
     const struct hv_trace_summary *t = hv_trace_of(s, f->pid);
     struct hv_next n;
     hv_next_steps(f, t, &n);
     char q[1024], cmd[1400];
-    fputs("{\"diagnose\":", out);
+    hv_json_kobj(w, "next");
+    hv_json_key(w, "diagnose");
     if (n.diagnose) {
         snprintf(cmd, sizeof cmd, "hipvis-analyze --diagnose %s",
                  t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
-        hv_json_str(out, cmd);
+        hv_json_str(w, cmd);
     } else {
-        fputs("null", out);
+        hv_json_null(w);
     }
-    fputs(",\"experiment\":", out);
+    hv_json_key(w, "experiment");
     if (n.experiment) {
         char ecmd[20480];   /* a 4 KiB command line, quoted */
-        hv_json_str(out, hv_experiment_command(t, ecmd, sizeof ecmd));
+        hv_json_str(w, hv_experiment_command(t, ecmd, sizeof ecmd));
     } else {
-        fputs("null", out);
+        hv_json_null(w);
     }
-    kv_str(out, "guard", n.guard);
-    kv_str(out, "guard_why", n.guard_why);
-    kv_str(out, "rerun_with", n.rerun);
-    kv_str(out, "rerun_why", n.rerun_why);
-    kv_str(out, "fix", n.fix);
+    hv_json_kstr(w, "guard", n.guard);
+    hv_json_kstr(w, "guard_why", n.guard_why);
+    hv_json_kstr(w, "rerun_with", n.rerun);
+    hv_json_kstr(w, "rerun_why", n.rerun_why);
+    hv_json_kstr(w, "fix", n.fix);
     snprintf(cmd, sizeof cmd, "docs/triage.md#%s", hv_rule_name(f->rule));
-    kv_str(out, "docs", cmd);
-    fputc('}', out);
+    hv_json_kstr(w, "docs", cmd);
+    hv_json_obj_end(w);
 }
 
-static void trace(FILE *out, const struct hv_trace_summary *t)
+static void trace(struct hv_json *w, const struct hv_trace_summary *t)
 {
-    fprintf(out, "{\"path\":");
-    hv_json_str(out, t->path);
-    kv_u64(out, "pid", t->pid);
-    kv_u64(out, "ppid", t->ppid);
-    kv_str(out, "exe", t->exe);
-    kv_str(out, "runtime", t->runtime);
-    kv_str(out, "knobs", t->knobs);
+#define S(f) hv_json_kstr(w, #f, t->f);
+#define U(f) hv_json_ku64(w, #f, t->f);
+    hv_json_obj(w);
+    S(path) U(pid) U(ppid) S(exe) S(runtime) S(knobs)
     /* The command line as recorded (null: not recorded). */
-    fputs(",\"argv\":", out);
+    hv_json_key(w, "argv");
     if (t->argc) {
-        fputc('[', out);
-        for (uint32_t p = 0, i = 0; p < t->argv_bytes && p < sizeof t->argv; i++) {
+        hv_json_arr(w);
+        for (uint32_t p = 0; p < t->argv_bytes && p < sizeof t->argv;) {
             size_t n = strnlen(t->argv + p, sizeof t->argv - p);
-            if (i)
-                fputc(',', out);
-            hv_json_str(out, t->argv + p);
+            hv_json_strn(w, t->argv + p, n);
             p += (uint32_t)n + 1;
         }
-        fputc(']', out);
+        hv_json_arr_end(w);
     } else {
-        fputs("null", out);
+        hv_json_null(w);
     }
-    fprintf(out, ",\"argv_truncated\":%s", t->argv_flags & HV_ARGV_TRUNCATED ? "true" : "false");
-#define U(f) kv_u64(out, #f, t->f);
+    hv_json_kbool(w, "argv_truncated", t->argv_flags & HV_ARGV_TRUNCATED);
     U(records) U(calls) U(failed_calls) U(copies) U(memsets) U(launches) U(replays) U(instantiates) U(syncs)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
     U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
 #undef U
+#undef S
     if (t->failed_calls) {
-        fprintf(out, ",\"first_failure\":{\"api\":");
-        hv_json_str(out, hv_api_name(t->first_failed_api));
-        fprintf(out, ",\"result\":%d", (int)t->first_failed_result);
-        kv_u64(out, "seq", t->first_failed_seq);
-        fputc('}', out);
+        hv_json_kobj(w, "first_failure");
+        hv_json_kstr(w, "api", hv_api_name(t->first_failed_api));
+        hv_json_ki64(w, "result", (int)t->first_failed_result);
+        hv_json_ku64(w, "seq", t->first_failed_seq);
+        hv_json_obj_end(w);
     } else {
-        fputs(",\"first_failure\":null", out);
+        hv_json_knull(w, "first_failure");
     }
-    fprintf(out, ",\"unusable\":%s", hv_trace_unusable(t) ? "true" : "false");
-    fprintf(out, ",\"footer\":%s", t->has_footer ? "true" : "false");
-    fprintf(out, ",\"complete\":%s",
-            !t->read_status && t->has_footer && !t->dropped && !t->chunk_gaps ? "true" : "false");
+    hv_json_kbool(w, "unusable", hv_trace_unusable(t));
+    hv_json_kbool(w, "footer", t->has_footer);
+    hv_json_kbool(w, "complete", !t->read_status && t->has_footer && !t->dropped && !t->chunk_gaps);
     if (t->read_status) {
-        fprintf(out, ",\"truncated\":{\"status\":");
-        hv_json_str(out, t->read_status_name);
-        kv_u64(out, "offset", t->read_offset);
-        kv_u64(out, "records_salvaged", t->records_salvaged);
-        kv_str(out, "what", t->read_what);
-        fputc('}', out);
+        hv_json_kobj(w, "truncated");
+        hv_json_kstr(w, "status", t->read_status_name);
+        hv_json_ku64(w, "offset", t->read_offset);
+        hv_json_ku64(w, "records_salvaged", t->records_salvaged);
+        hv_json_kstr(w, "what", t->read_what);
+        hv_json_obj_end(w);
     } else {
-        fprintf(out, ",\"truncated\":null");
+        hv_json_knull(w, "truncated");
     }
-    fputc('}', out);
+    hv_json_obj_end(w);
 }
 
-void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
+static void error_json(struct hv_json *w, const struct hv_report_error *e)
 {
-    fprintf(out, "{\"tool\":\"hipvis-analyze\",\"version\":\"%s\",\"schema\":1", HIPVIS_VERSION);
-    kv_str(out, "fail_on", hv_severity_name(o->fail_on));
+    hv_json_obj(w);
+    hv_json_kstr(w, "path", e->path);
+    hv_json_kstr(w, "status", e->status);
+    hv_json_ku64(w, "offset", e->offset);
+    hv_json_kstr(w, "what", e->what);
+    hv_json_obj_end(w);
+}
+
+void hv_report_json_write(struct hv_json *w, const struct hv_findings *s, const struct hv_report_opts *o)
+{
+    hv_json_obj(w);
+    hv_json_kstr(w, "tool", "hipvis-analyze");
+    hv_json_kstr(w, "version", HIPVIS_VERSION);
+    hv_json_ku64(w, "schema", 1);
+    hv_json_kstr(w, "fail_on", hv_severity_name(o->fail_on));
     uint64_t occ;
     size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, &occ) : 0;
-    kv_u64(out, "groups_at_or_above_fail_on", at);
-    fprintf(out, ",\"traces\":[");
-    for (size_t i = 0; i < s->ntraces; i++) {
-        if (i)
-            fputc(',', out);
-        trace(out, &s->traces[i]);
-    }
-    fprintf(out, "],\"unusable\":%s", hv_findings_unusable(s) ? "true" : "false");
+    hv_json_ku64(w, "groups_at_or_above_fail_on", at);
+    hv_json_karr(w, "traces");
+    for (size_t i = 0; i < s->ntraces; i++)
+        trace(w, &s->traces[i]);
+    hv_json_arr_end(w);
+    hv_json_kbool(w, "unusable", hv_findings_unusable(s));
     /* Every trace's launches without kernel and arguments (HIPVIS_LAUNCH_EVERY),
      * summed: what no finding below could have used. */
-    kv_u64(out, "launches_unsampled", hv_findings_launches_unsampled(s, NULL));
-    fprintf(out, ",\"findings\":[");
+    hv_json_ku64(w, "launches_unsampled", hv_findings_launches_unsampled(s, NULL));
+    hv_json_karr(w, "findings");
     const struct hv_group **v = hv_findings_sorted(s);
     struct hv_bug *bugs = NULL;
     size_t nb = v ? hv_findings_bugs(v, s->ngroups, &bugs) : 0;
@@ -323,46 +315,51 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
         while (bugs && b + 1 < nb && k >= bugs[b].first + bugs[b].n)
             b++;
         if (k)
-            fputs(",\n", out);
-        finding(out, v[k], bugs ? b : k, o);
+            hv_json_nl(w);
+        hv_json_obj(w);
+        finding(w, v[k], bugs ? b : k, o);
+        hv_json_obj_end(w);
     }
-    fputc(']', out);
+    hv_json_arr_end(w);
     /* One entry per bug: the groups above that are the same writer and
      * reader in other execs or processes, with what to do next. */
-    fputs(",\"bugs\":[", out);
+    hv_json_karr(w, "bugs");
     for (size_t b = 0; bugs && b < nb; b++) {
         const struct hv_bug *x = &bugs[b];
         const struct hv_finding *f = &v[x->first]->f;
-        fprintf(out, "%s{\"rule\":", b ? ",\n" : "");
-        hv_json_str(out, hv_rule_name(f->rule));
-        kv_str(out, "severity", hv_severity_name(f->severity));
-        kv_u64(out, "count", x->count);
-        kv_u64(out, "processes", x->npids);
-        kv_u64(out, "execs", x->nexecs);
-        fputs(",\"groups\":[", out);
+        if (b)
+            hv_json_nl(w);
+        hv_json_obj(w);
+        hv_json_kstr(w, "rule", hv_rule_name(f->rule));
+        hv_json_kstr(w, "severity", hv_severity_name(f->severity));
+        hv_json_ku64(w, "count", x->count);
+        hv_json_ku64(w, "processes", x->npids);
+        hv_json_ku64(w, "execs", x->nexecs);
+        hv_json_karr(w, "groups");
         for (size_t i = 0; i < x->n; i++)
-            fprintf(out, "%s%zu", i ? "," : "", x->first + i);
-        fputs("],\"next\":", out);
-        next_json(out, s, f);
-        fputc('}', out);
+            hv_json_u64(w, x->first + i);
+        hv_json_arr_end(w);
+        next_json(w, s, f);
+        hv_json_obj_end(w);
     }
-    fputc(']', out);
+    hv_json_arr_end(w);
     free(bugs);
     free(v);
     /* Always present, so a consumer can rely on it: empty means every input
      * was read to its end. */
-    fputs(",\"errors\":[", out);
-    for (size_t i = 0; i < o->nerrors; i++) {
-        const struct hv_report_error *e = &o->errors[i];
-        fprintf(out, "%s{\"path\":", i ? "," : "");
-        hv_json_str(out, e->path);
-        kv_str(out, "status", e->status);
-        kv_u64(out, "offset", e->offset);
-        kv_str(out, "what", e->what);
-        fputc('}', out);
-    }
-    fputc(']', out);
+    hv_json_karr(w, "errors");
+    for (size_t i = 0; i < o->nerrors; i++)
+        error_json(w, &o->errors[i]);
+    hv_json_arr_end(w);
     if (o->json_extra)
-        o->json_extra(out, o->json_extra_ctx);
-    fprintf(out, "}\n");
+        o->json_extra(w, o->json_extra_ctx);
+    hv_json_obj_end(w);
+}
+
+void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
+{
+    struct hv_json w;
+    hv_json_init(&w, out, 0);
+    hv_report_json_write(&w, s, o);
+    hv_json_eol(&w);
 }

@@ -85,71 +85,58 @@ const char *hv_experiment_command(const struct hv_trace_summary *t, char *buf, s
     return buf;
 }
 
+/* Per rule, what to do; hv_next_steps adds the evidence the trace lacks. */
+#define EVENT_SYNC_WHY                                                                                 \
+    "the host waits for the copy (system-scope fence) before the replay; if the symptom goes away, this " \
+    "copy feeds it"
+static const struct hv_next by_rule[HV_RULE__COUNT] = {
+    [HV_RULE_SAME_EPOCH_WRITE] = {.diagnose = 1, .experiment = 1, .guard = "event-sync", .guard_why = EVENT_SYNC_WHY},
+    [HV_RULE_THREE_POINT_PROBE] = {.diagnose = 1, .experiment = 1, .guard = "event-sync", .guard_why = EVENT_SYNC_WHY},
+    [HV_RULE_PARALLEL_QUEUE_READ] = {
+        .diagnose = 1, .experiment = 1, .guard = "event-sync-nofence",
+        .guard_why = "orders the host after the copy without the system fence: if that alone removes the "
+                     "symptom, ordering (H1) is the cause",
+        .rerun = "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0",
+        .rerun_why = "the classic executor makes parallel queues wait for the launch stream"},
+    [HV_RULE_UNORDERED_WRITE] = {
+        .experiment = 1, .guard = "stream-sync",
+        .guard_why = "the host waits for the launch stream before each flagged replay",
+        .fix = "record an event on the writing stream after the write and hipStreamWaitEvent/"
+               "cudaStreamWaitEvent on the reading stream before the read"},
+    [HV_RULE_WRITE_DURING_REPLAY] = {
+        .fix = "wait for the replay (an event recorded after it, waited on by the writing stream or the host) "
+               "before writing the buffer, or write a second buffer"},
+    [HV_RULE_STALE_CAPTURE_POINTER] = {
+        .fix = "keep the buffer alive while the graph exec is used, or update the node "
+               "(hipGraphExecKernelNodeSetParams / cudaGraphExecUpdate) or re-instantiate after re-allocating"},
+    [HV_RULE_CONCURRENT_SHARED_REPLAY] = {
+        .fix = "order the two replays (an event between their streams) or give each graph its own buffer"},
+    [HV_RULE_HOST_SOURCE_REWRITTEN] = {
+        .experiment = 1, .guard = "copy-sync",
+        .guard_why = "the host waits for each pinned H2D copy before the copy call returns, so the source "
+                     "cannot be rewritten while the copy is pending",
+        .fix = "double-buffer the pinned source, or wait for an event recorded after the copy before "
+               "rewriting it"},
+    [HV_RULE_RECORDS_DROPPED] = {
+        .rerun = "HIPVIS_RING_KB=8192",
+        .rerun_why = "larger per-thread rings drop less under bursts (see the footer's drop causes: "
+                     "hipvis-dump --json TRACE | tail -1)"},
+    [HV_RULE_TRACE_TRUNCATED] = {
+        .fix = "the process ended before the tracer finished the file (crash, SIGKILL, _exit): findings "
+               "cover the prefix; rerun to a clean exit for the rest"},
+};
+
 void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t, struct hv_next *n)
 {
     memset(n, 0, sizeof *n);
+    if (f->rule < HV_RULE__COUNT)
+        *n = by_rule[f->rule];
     int probes = t && (t->flags & HV_HDR_PROBES);
     int stacks = t && (t->flags & HV_HDR_STACKS);
-    switch (f->rule) {
-    case HV_RULE_SAME_EPOCH_WRITE:
-    case HV_RULE_THREE_POINT_PROBE:
-        n->diagnose = 1;
-        n->experiment = 1;
-        n->guard = "event-sync";
-        n->guard_why = "the host waits for the copy (system-scope fence) before the replay; if the symptom "
-                       "goes away, this copy feeds it";
-        if (t && !probes && f->rule == HV_RULE_SAME_EPOCH_WRITE) {
-            n->rerun = "HIPVIS_PROBE=auto";
-            n->rerun_why = "snapshots the buffer after the copy, before and after the replay: shows whether "
-                           "the graph really read a stale value";
-        }
-        break;
-    case HV_RULE_PARALLEL_QUEUE_READ:
-        n->diagnose = 1;
-        n->experiment = 1;
-        n->guard = "event-sync-nofence";
-        n->guard_why = "orders the host after the copy without the system fence: if that alone removes the "
-                       "symptom, ordering (H1) is the cause";
-        n->rerun = "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0";
-        n->rerun_why = "the classic executor makes parallel queues wait for the launch stream";
-        break;
-    case HV_RULE_UNORDERED_WRITE:
-        n->experiment = 1;
-        n->guard = "stream-sync";
-        n->guard_why = "the host waits for the launch stream before each flagged replay";
-        n->fix = "record an event on the writing stream after the write and hipStreamWaitEvent/"
-                 "cudaStreamWaitEvent on the reading stream before the read";
-        break;
-    case HV_RULE_WRITE_DURING_REPLAY:
-        n->fix = "wait for the replay (an event recorded after it, waited on by the writing stream or the host) "
-                 "before writing the buffer, or write a second buffer";
-        break;
-    case HV_RULE_STALE_CAPTURE_POINTER:
-        n->fix = "keep the buffer alive while the graph exec is used, or update the node "
-                 "(hipGraphExecKernelNodeSetParams / cudaGraphExecUpdate) or re-instantiate after re-allocating";
-        break;
-    case HV_RULE_CONCURRENT_SHARED_REPLAY:
-        n->fix = "order the two replays (an event between their streams) or give each graph its own buffer";
-        break;
-    case HV_RULE_HOST_SOURCE_REWRITTEN:
-        n->experiment = 1;
-        n->guard = "copy-sync";
-        n->guard_why = "the host waits for each pinned H2D copy before the copy call returns, so the source "
-                       "cannot be rewritten while the copy is pending";
-        n->fix = "double-buffer the pinned source, or wait for an event recorded after the copy before "
-                 "rewriting it";
-        break;
-    case HV_RULE_RECORDS_DROPPED:
-        n->rerun = "HIPVIS_RING_KB=8192";
-        n->rerun_why = "larger per-thread rings drop less under bursts (see the footer's drop causes: "
-                       "hipvis-dump --json TRACE | tail -1)";
-        break;
-    case HV_RULE_TRACE_TRUNCATED:
-        n->fix = "the process ended before the tracer finished the file (crash, SIGKILL, _exit): findings "
-                 "cover the prefix; rerun to a clean exit for the rest";
-        break;
-    default:
-        break;
+    if (t && !probes && f->rule == HV_RULE_SAME_EPOCH_WRITE) {
+        n->rerun = "HIPVIS_PROBE=auto";
+        n->rerun_why = "snapshots the buffer after the copy, before and after the replay: shows whether "
+                       "the graph really read a stale value";
     }
     if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED) {
         n->rerun = "HIPVIS_STACKS=1";

@@ -31,10 +31,10 @@
 
 struct hv_perfetto {
     FILE *out;
+    struct hv_json w;            /* on out: {"displayTimeUnit":..,"traceEvents":[ one event a line */
     struct hv_view view;
     uint64_t pid, start_ns;
     int64_t off;                 /* recorded ts -> output clock */
-    int first;                   /* no event written yet */
     struct hv_u64map tids;       /* stream id -> tid, per trace */
     uint32_t next_tid;
     uint64_t next_flow;
@@ -42,10 +42,12 @@ struct hv_perfetto {
     void *string_ctx;
 };
 
-static void sep(struct hv_perfetto *p)
+/* Opens the next event, on a line of its own: {"ph":ph */
+static void event(struct hv_perfetto *p, const char *ph)
 {
-    fputs(p->first ? "\n" : ",\n", p->out);
-    p->first = 0;
+    hv_json_nl(&p->w);
+    hv_json_obj(&p->w);
+    hv_json_kstr(&p->w, "ph", ph);
 }
 
 /* Microseconds with ns precision, on the output clock (may be negative
@@ -54,7 +56,32 @@ static void ts(struct hv_perfetto *p, uint64_t rec_ns)
 {
     int64_t ns = (int64_t)rec_ns + p->off;
     uint64_t a = ns < 0 ? (uint64_t)-ns : (uint64_t)ns;
-    fprintf(p->out, ",\"ts\":%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000u, a % 1000u);
+    char b[32];
+    snprintf(b, sizeof b, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000u, a % 1000u);
+    hv_json_key(&p->w, "ts");
+    hv_json_raw(&p->w, b);
+}
+
+/* An event's track and time: "pid", "tid", "ts". */
+static void at(struct hv_perfetto *p, uint32_t tid, uint64_t rec_ns)
+{
+    hv_json_ku64(&p->w, "pid", p->pid);
+    hv_json_ku64(&p->w, "tid", tid);
+    ts(p, rec_ns);
+}
+
+/* A metadata event naming a process or (tid != 0) a thread track. */
+static void meta_name(struct hv_perfetto *p, const char *what, uint32_t tid, const char *name)
+{
+    event(p, "M");
+    hv_json_kstr(&p->w, "name", what);
+    hv_json_ku64(&p->w, "pid", p->pid);
+    if (tid)
+        hv_json_ku64(&p->w, "tid", tid);
+    hv_json_kobj(&p->w, "args");
+    hv_json_kstr(&p->w, "name", name);
+    hv_json_obj_end(&p->w);
+    hv_json_obj_end(&p->w);
 }
 
 struct hv_perfetto *hv_perfetto_open(FILE *out, const struct hv_view *view)
@@ -63,23 +90,21 @@ struct hv_perfetto *hv_perfetto_open(FILE *out, const struct hv_view *view)
     if (!p)
         return NULL;
     p->out = out;
-    p->first = 1;
+    hv_json_init(&p->w, out, 0);
     if (view)
         p->view = *view;
     else
         hv_view_init(&p->view);
     hv_u64map_init(&p->tids);
-    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+    hv_json_obj(&p->w);
+    hv_json_kstr(&p->w, "displayTimeUnit", "ns");
+    hv_json_karr(&p->w, "traceEvents");
     return p;
 }
 
 static void thread_name(struct hv_perfetto *p, uint32_t tid, const char *name)
 {
-    sep(p);
-    fprintf(p->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu64 ",\"tid\":%u,\"args\":{\"name\":",
-            p->pid, tid);
-    hv_json_str(p->out, name);
-    fputs("}}", p->out);
+    meta_name(p, "thread_name", tid, name);
 }
 
 void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header *hdr,
@@ -92,13 +117,10 @@ void hv_perfetto_begin_trace(struct hv_perfetto *p, const struct hv_file_header 
     p->off = hv_view_offset(&p->view, hdr);
     hv_u64map_free(&p->tids);
     p->next_tid = HOST_TID + 1;
-    sep(p);
-    fprintf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64 ",\"args\":{\"name\":", p->pid);
     char buf[600], vb[160];
     snprintf(buf, sizeof buf, "pid %" PRIu64 " %s (%s)", p->pid, hdr ? hdr->exe : "",
              hv_view_text(&p->view, vb, sizeof vb));
-    hv_json_str(p->out, buf);
-    fputs("}}", p->out);
+    meta_name(p, "process_name", 0, buf);
     thread_name(p, HOST_TID, "host (syncs, guards)");
 }
 
@@ -117,12 +139,14 @@ static uint32_t tid_of(struct hv_perfetto *p, uint64_t stream)
 
 static void slice(struct hv_perfetto *p, uint32_t tid, const char *name, uint64_t rec_ns, uint64_t seq)
 {
-    sep(p);
-    fputs("{\"ph\":\"X\",\"name\":", p->out);
-    hv_json_str(p->out, name);
-    fprintf(p->out, ",\"pid\":%" PRIu64 ",\"tid\":%u", p->pid, tid);
-    ts(p, rec_ns);
-    fprintf(p->out, ",\"dur\":1,\"args\":{\"seq\":%" PRIu64 "}}", seq);
+    event(p, "X");
+    hv_json_kstr(&p->w, "name", name);
+    at(p, tid, rec_ns);
+    hv_json_ku64(&p->w, "dur", 1);
+    hv_json_kobj(&p->w, "args");
+    hv_json_ku64(&p->w, "seq", seq);
+    hv_json_obj_end(&p->w);
+    hv_json_obj_end(&p->w);
 }
 
 static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c, uint32_t s)
@@ -186,23 +210,26 @@ static void mark(struct hv_perfetto *p, const struct hv_mark *mk)
             thread_name(p, tid, tn);
         }
     }
-    sep(p);
     switch (mk->kind) {
-    case HV_MARK_PUSH: fputs("{\"ph\":\"B\"", p->out); break;
-    case HV_MARK_POP: fputs("{\"ph\":\"E\"", p->out); break;
-    case HV_MARK_START: fprintf(p->out, "{\"ph\":\"b\",\"cat\":\"region\",\"id\":%" PRIu64, mk->id); break;
-    case HV_MARK_END: fprintf(p->out, "{\"ph\":\"e\",\"cat\":\"region\",\"id\":%" PRIu64, mk->id); break;
-    default: fputs("{\"ph\":\"i\",\"s\":\"t\"", p->out); break;
+    case HV_MARK_PUSH: event(p, "B"); break;
+    case HV_MARK_POP: event(p, "E"); break;
+    case HV_MARK_START:
+    case HV_MARK_END:
+        event(p, mk->kind == HV_MARK_START ? "b" : "e");
+        hv_json_kstr(&p->w, "cat", "region");
+        hv_json_ku64(&p->w, "id", mk->id);
+        break;
+    default:
+        event(p, "i");
+        hv_json_kstr(&p->w, "s", "t");
+        break;
     }
     if (mk->kind == HV_MARK_RECORD_ON || mk->kind == HV_MARK_RECORD_OFF)
         name = mk->kind == HV_MARK_RECORD_ON ? "recording resumed" : "recording paused";
-    if (mk->kind != HV_MARK_POP) {
-        fputs(",\"name\":", p->out);
-        hv_json_str(p->out, name ? name : mk->kind == HV_MARK_POINT ? "mark" : "region");
-    }
-    fprintf(p->out, ",\"pid\":%" PRIu64 ",\"tid\":%u", p->pid, tid);
-    ts(p, rec->ts_ns);
-    fputc('}', p->out);
+    if (mk->kind != HV_MARK_POP)
+        hv_json_kstr(&p->w, "name", name ? name : mk->kind == HV_MARK_POINT ? "mark" : "region");
+    at(p, tid, rec->ts_ns);
+    hv_json_obj_end(&p->w);
 }
 
 void hv_perfetto_record(struct hv_perfetto *p, const struct hv_rec_header *rec)
@@ -252,43 +279,51 @@ void hv_perfetto_on_finding(void *ctx, const struct hv_finding *f, const struct 
     if (s == &f->b && on_stream(&f->a) && on_stream(&f->b) &&
         hv_view_in(&p->view, f->a.seq, f->a.ts_ns, p->start_ns)) {
         uint64_t id = ++p->next_flow;
-        sep(p);
-        fprintf(p->out, "{\"ph\":\"s\",\"cat\":\"finding\",\"name\":\"%s\",\"id\":%" PRIu64 ",\"pid\":%" PRIu64
-                        ",\"tid\":%u",
-                rule, id, p->pid, side_tid(p, &f->a));
-        ts(p, f->a.ts_ns);
-        fputs("}", p->out);
-        sep(p);
-        fprintf(p->out, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"finding\",\"name\":\"%s\",\"id\":%" PRIu64
-                        ",\"pid\":%" PRIu64 ",\"tid\":%u",
-                rule, id, p->pid, side_tid(p, &f->b));
-        ts(p, f->b.ts_ns);
-        fputs("}", p->out);
+        for (int end = 0; end < 2; end++) {
+            const struct hv_fside *x = end ? &f->b : &f->a;
+            uint32_t xtid = side_tid(p, x);   /* may name a new track: an event of its own, first */
+            event(p, end ? "f" : "s");
+            if (end)
+                hv_json_kstr(&p->w, "bp", "e");
+            hv_json_kstr(&p->w, "cat", "finding");
+            hv_json_kstr(&p->w, "name", rule);
+            hv_json_ku64(&p->w, "id", id);
+            at(p, xtid, x->ts_ns);
+            hv_json_obj_end(&p->w);
+        }
     }
-    sep(p);
-    fprintf(p->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"finding\",\"name\":\"%s\",\"pid\":%" PRIu64 ",\"tid\":%u",
-            rule, p->pid, tid);
-    ts(p, s->ts_ns);
-    fprintf(p->out, ",\"args\":{\"severity\":\"%s\",\"lo\":\"0x%" PRIx64 "\",\"hi\":\"0x%" PRIx64
-                    "\",\"earlier_seq\":%" PRIu64 ",\"later_seq\":%" PRIu64 ",\"earlier_api\":\"%s\"",
-            hv_severity_name(f->severity), f->lo, f->hi, f->a.seq, f->b.seq, hv_api_name(f->a.api));
+    event(p, "i");
+    hv_json_kstr(&p->w, "s", "t");
+    hv_json_kstr(&p->w, "cat", "finding");
+    hv_json_kstr(&p->w, "name", rule);
+    at(p, tid, s->ts_ns);
+    hv_json_kobj(&p->w, "args");
+    hv_json_kstr(&p->w, "severity", hv_severity_name(f->severity));
+    hv_json_khex(&p->w, "lo", f->lo);
+    hv_json_khex(&p->w, "hi", f->hi);
+    hv_json_ku64(&p->w, "earlier_seq", f->a.seq);
+    hv_json_ku64(&p->w, "later_seq", f->b.seq);
+    hv_json_kstr(&p->w, "earlier_api", hv_api_name(f->a.api));
     if (f->a.kind != HV_SIDE_NONE && f->a.epoch != HV_EPOCH_UNKNOWN)
-        fprintf(p->out, ",\"earlier_epoch\":%" PRIu64, f->a.epoch);
-    if (f->b.exec)
-        fprintf(p->out, ",\"exec\":\"0x%" PRIx64 "\",\"node_index\":%d,\"arg_index\":%d", f->b.exec,
-                f->b.node_index, f->b.arg_index);
-    if (f->b.name) {
-        fputs(",\"kernel\":", p->out);
-        hv_json_str(p->out, f->b.name);
+        hv_json_ku64(&p->w, "earlier_epoch", f->a.epoch);
+    if (f->b.exec) {
+        hv_json_khex(&p->w, "exec", f->b.exec);
+        hv_json_ki64(&p->w, "node_index", f->b.node_index);
+        hv_json_ki64(&p->w, "arg_index", f->b.arg_index);
     }
-    fputs(",\"why\":", p->out);
-    hv_json_str(p->out, hv_rule_why(f->rule));
-    fputs("}}", p->out);
+    if (f->b.name)
+        hv_json_kstr(&p->w, "kernel", f->b.name);
+    hv_json_kstr(&p->w, "why", hv_rule_why(f->rule));
+    hv_json_obj_end(&p->w);
+    hv_json_obj_end(&p->w);
 }
 
 int hv_perfetto_close(struct hv_perfetto *p)
 {
-    fputs("\n]}\n", p->out);
+    hv_json_nl(&p->w);
+    hv_json_arr_end(&p->w);
+    hv_json_obj_end(&p->w);
+    hv_json_eol(&p->w);
     int rc = ferror(p->out) ? -1 : 0;
     hv_u64map_free(&p->tids);
     free(p);

@@ -11,7 +11,7 @@
 #include "analyze/engine.h"
 #include "analyze/findings.h"
 #include "analyze/report/view.h"
-#include "common/json_str.h"   /* hv_json_str: the one JSON string escaper */
+#include "common/json.h"
 
 /* An input that could not be read (or read fully): the JSON report's
  * "errors" array, so that --json output says why the exit status is 2. */
@@ -27,33 +27,37 @@ struct hv_report_opts {
     int all;            /* list every occurrence of each group */
     int verbose;
     /* Optional: more about one side of a finding (its caller stack, from
-     * src/analyze/forensics/stacks_index.c). JSON: write ",\"key\":value" members into the
-     * side's object; text: write whole lines. NULL: nothing. */
-    void (*side_json)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
+     * src/analyze/forensics/stacks_index.c). JSON: write members (key and
+     * value) into the side's object; text: write whole lines. NULL: nothing. */
+    void (*side_json)(void *ctx, struct hv_json *w, const struct hv_finding *f, const struct hv_fside *s);
     void (*side_text)(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s);
     void *side_ctx;
     /* Optional: what the program calls the finding's buffer (names_index.c):
      * JSON members inside "buffer", text before its address range; a line
      * after the ops ("python   written at ..., replayed at ..."); lines
      * after a trace's summary. NULL: nothing. */
-    void (*buffer_json)(void *ctx, FILE *out, const struct hv_finding *f);
+    void (*buffer_json)(void *ctx, struct hv_json *w, const struct hv_finding *f);
     void (*buffer_text)(void *ctx, FILE *out, const struct hv_finding *f);
     void (*finding_text)(void *ctx, FILE *out, const struct hv_finding *f);
     void (*trace_text)(void *ctx, FILE *out, uint64_t pid);
     void *names_ctx;
     /* Optional: called before the JSON document closes, to append members
-     * (--diagnose: ,"diagnoses":[...]). NULL: none. */
-    void (*json_extra)(FILE *out, const void *ctx);
+     * (--diagnose: "diagnoses":[...]). NULL: none. */
+    void (*json_extra)(struct hv_json *w, const void *ctx);
     const void *json_extra_ctx;
     const struct hv_report_error *errors;
     size_t nerrors;
 };
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
+/* The JSON document, then a newline. */
 void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o);
-/* One group as the JSON object the "findings" array holds (the sidecar's
- * alert lines), without the report-level "bug" index. */
-void hv_report_json_group(FILE *out, const struct hv_group *g, const struct hv_report_opts *o);
+/* The same document as a value of `w` (the HTML page's data holds it). */
+void hv_report_json_write(struct hv_json *w, const struct hv_findings *s, const struct hv_report_opts *o);
+/* The members of one group's object in the "findings" array, without the
+ * report-level "bug" index, into the object open in `w` (the sidecar's
+ * alert lines add theirs). */
+void hv_report_json_group(struct hv_json *w, const struct hv_group *g, const struct hv_report_opts *o);
 
 /* --graphs: one exec's inventory (nodes, edges, roots, longest path, max
  * out-degree, host/event nodes, collective kernels). */

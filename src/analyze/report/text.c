@@ -20,18 +20,11 @@ static const char *epoch_text(uint64_t e, char *buf, size_t len)
     return buf;
 }
 
+/* The side's role; a host observation reads as what it did ("observed"). */
 static const char *side_label(int kind)
 {
-    switch (kind) {
-    case HV_SIDE_COPY:
-    case HV_SIDE_MEMSET:
-    case HV_SIDE_KERNEL: return "write";
-    case HV_SIDE_REPLAY: return "replay";
-    case HV_SIDE_LAUNCH: return "read";
-    case HV_SIDE_FREE: return "release";
-    case HV_SIDE_SYNC: return "observed";
-    default: return "";
-    }
+    const char *r = hv_side_role(kind);
+    return kind == HV_SIDE_SYNC ? "observed" : r ? r : "";
 }
 
 /* "stream X  seq N  epoch E" */

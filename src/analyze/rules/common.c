@@ -24,81 +24,59 @@ static uint64_t stream_id_of(const struct hv_model *m, uint32_t s)
 
 void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct hv_writer *w)
 {
-    memset(s, 0, sizeof *s);
-    s->kind = w->kind == HV_WRITER_COPY ? HV_SIDE_COPY : w->kind == HV_WRITER_MEMSET ? HV_SIDE_MEMSET : HV_SIDE_KERNEL;
-    s->api = w->api;
-    s->dir = w->dir;
-    s->src_mem = w->src_mem;
-    s->dst_mem = w->dst_mem;
-    s->hint = w->hint;
-    s->arg_index = w->kind == HV_WRITER_KERNEL ? w->arg_index : HV_ARG_NONE;
-    s->node_index = -1;
-    s->stream = w->stream_id;
-    s->seq = w->seq;
-    s->epoch = w->epoch;
-    s->ts_ns = w->ts_ns;
-    s->dst = w->dst;
-    s->src = w->src;
-    s->bytes = w->bytes;
-    if (w->kind == HV_WRITER_KERNEL) {
-        s->value = w->dst;
-        s->func = w->name_func;
-        s->name = hv_model_name(m, w->name_id, w->name_func);
-    }
+    int kernel = w->kind == HV_WRITER_KERNEL;
+    *s = (struct hv_fside){
+        .kind = w->kind == HV_WRITER_COPY     ? HV_SIDE_COPY
+                : w->kind == HV_WRITER_MEMSET ? HV_SIDE_MEMSET
+                                              : HV_SIDE_KERNEL,
+        .api = w->api, .hint = w->hint, .stream = w->stream_id, .seq = w->seq, .epoch = w->epoch, .ts_ns = w->ts_ns,
+        .dir = w->dir, .src_mem = w->src_mem, .dst_mem = w->dst_mem, .dst = w->dst, .src = w->src, .bytes = w->bytes,
+        .node_index = -1, .arg_index = kernel ? w->arg_index : HV_ARG_NONE,
+        /* a kernel writes through the pointer it was passed */
+        .value = kernel ? w->dst : 0, .func = kernel ? w->name_func : 0,
+        .name = kernel ? hv_model_name(m, w->name_id, w->name_func) : NULL,
+    };
 }
 
 void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec, const struct hv_replay *r,
                     const struct hv_arange *rg)
 {
     const struct hv_exec *x = &m->execs[exec];
-    memset(s, 0, sizeof *s);
-    s->kind = HV_SIDE_REPLAY;
-    s->api = r->api;
-    s->stream = r->stream_id ? r->stream_id : stream_id_of(m, r->stream);
-    s->seq = r->seq;
-    s->epoch = r->epoch;
-    s->ts_ns = r->ts_ns;
-    s->exec = x->handle;
-    s->node_index = -1;
-    s->arg_index = HV_ARG_NONE;
-    if (rg) {
-        const struct hv_gnode *g = &x->nodes[rg->node];
-        s->node_index = (int32_t)g->index;
-        s->node = g->handle;
-        s->node_type = (uint8_t)g->type;
-        s->arg_index = rg->arg_index;
-        s->access = rg->access;
-        s->origin = rg->origin;
-        s->value = rg->value;
-        if (g->type == HV_NODE_KERNEL) {
-            s->func = g->func;
-            s->name = hv_model_name(m, g->name_id, g->func);
-        }
-        else if (g->type == HV_NODE_MEMCPY || g->type == HV_NODE_MEMSET) {
-            s->dst = g->dst;
-            s->src = g->src;
-            s->bytes = g->bytes;
-            s->dir = g->dir;
-        }
+    *s = (struct hv_fside){
+        .kind = HV_SIDE_REPLAY, .api = r->api, .stream = r->stream_id ? r->stream_id : stream_id_of(m, r->stream),
+        .seq = r->seq, .epoch = r->epoch, .ts_ns = r->ts_ns, .exec = x->handle, .node_index = -1,
+        .arg_index = HV_ARG_NONE,
+    };
+    if (!rg)
+        return;
+    /* The node and argument that read the range. */
+    const struct hv_gnode *g = &x->nodes[rg->node];
+    s->node_index = (int32_t)g->index;
+    s->node = g->handle;
+    s->node_type = (uint8_t)g->type;
+    s->arg_index = rg->arg_index;
+    s->access = rg->access;
+    s->origin = rg->origin;
+    s->value = rg->value;
+    if (g->type == HV_NODE_KERNEL) {
+        s->func = g->func;
+        s->name = hv_model_name(m, g->name_id, g->func);
+    } else if (g->type == HV_NODE_MEMCPY || g->type == HV_NODE_MEMSET) {
+        s->dst = g->dst;
+        s->src = g->src;
+        s->bytes = g->bytes;
+        s->dir = g->dir;
     }
 }
 
 void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct hv_read_ctx *rd)
 {
-    memset(s, 0, sizeof *s);
-    s->kind = HV_SIDE_LAUNCH;
-    s->api = rd->api;
-    s->stream = rd->stream_id;
-    s->seq = rd->seq;
-    s->epoch = rd->epoch;
-    s->ts_ns = rd->ts_ns;
-    s->node_index = -1;
-    s->arg_index = (int16_t)rd->arg->index;
-    s->access = rd->arg->access;
-    s->origin = rd->arg->origin;
-    s->value = rd->arg->value;
-    s->func = rd->func;
-    s->name = hv_model_name(m, rd->name_id, rd->func);
+    *s = (struct hv_fside){
+        .kind = HV_SIDE_LAUNCH, .api = rd->api, .stream = rd->stream_id, .seq = rd->seq, .epoch = rd->epoch,
+        .ts_ns = rd->ts_ns, .node_index = -1, .arg_index = (int16_t)rd->arg->index, .access = rd->arg->access,
+        .origin = rd->arg->origin, .value = rd->arg->value, .func = rd->func,
+        .name = hv_model_name(m, rd->name_id, rd->func),
+    };
 }
 
 void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi)
@@ -119,6 +97,23 @@ void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, 
         f->alloc_seq = a->seq;
         f->alloc_mem = a->mem;
     }
+}
+
+void hv_finding_start_read(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi,
+                           uint8_t origin)
+{
+    hv_finding_start(m, f, rule, lo, hi);
+    if (origin == HV_ARG_INFERRED)
+        f->severity = (uint8_t)hv_sev_soften(f->severity);
+}
+
+void hv_finding_write_replay(const struct hv_model *m, struct hv_finding *f, int rule, const struct hv_replay_ctx *rp,
+                             const struct hv_arange *rg, uint64_t lo, uint64_t hi, const struct hv_writer *w)
+{
+    hv_finding_start_read(m, f, rule, lo, hi, rg->origin);
+    hv_side_writer(m, &f->a, w);
+    hv_side_replay(m, &f->b, rp->exec, &rp->r, rg);
+    f->n1 = w->bytes;
 }
 
 void hv_rule_emit(struct hv_model *m, const struct hv_finding *f)

@@ -51,11 +51,8 @@ static void on_replay(struct hv_model *m, const struct hv_replay_ctx *rp)
     }
 }
 
-const struct hv_rule hv_rule_concurrent_shared_replay = {
-    .id = HV_RULE_CONCURRENT_SHARED_REPLAY,
-    .severity = HV_SEV_ERROR,
-    .name = "concurrent-shared-replay",
-    .why = "two graphs that share this buffer run on unordered streams and at least one may write it: "
-           "their nodes race on the shared range",
-    .on_replay = on_replay,
-};
+const struct hv_rule hv_rule_concurrent_shared_replay =
+    HV_RULE(HV_RULE_CONCURRENT_SHARED_REPLAY, HV_SEV_ERROR, "concurrent-shared-replay",
+            "two graphs that share this buffer run on unordered streams and at least one may write it: "
+            "their nodes race on the shared range",
+            .on_replay = on_replay);

@@ -233,14 +233,11 @@ static void on_finish(struct hv_model *m, const struct hv_input_health *in)
     hv_rule_emit(m, &f);
 }
 
-const struct hv_rule hv_rule_host_source_rewritten = {
-    .id = HV_RULE_HOST_SOURCE_REWRITTEN,
-    .severity = HV_SEV_ERROR,
-    .name = "host-source-rewritten",
-    .why = "the runtime reads a pinned source when the copy executes, so a host rewrite before the host has "
-           "seen the copy complete can send the next step's data to this one (a data race on the pinned "
-           "buffer; ROCm/ATOM's host-reuse race)",
-    .on_aux = on_aux,
-    .on_finish = on_finish,
-    .free_state = state_free,
-};
+const struct hv_rule hv_rule_host_source_rewritten =
+    HV_RULE(HV_RULE_HOST_SOURCE_REWRITTEN, HV_SEV_ERROR, "host-source-rewritten",
+            "the runtime reads a pinned source when the copy executes, so a host rewrite before the host has "
+            "seen the copy complete can send the next step's data to this one (a data race on the pinned "
+            "buffer; ROCm/ATOM's host-reuse race)",
+            .on_aux = on_aux,
+            .on_finish = on_finish,
+            .free_state = state_free);

@@ -36,24 +36,17 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
         return;
     }
     struct hv_finding out;
-    hv_finding_start(m, &out, HV_RULE_PARALLEL_QUEUE_READ, lo, hi);
-    if (rg->origin == HV_ARG_INFERRED)
-        out.severity = (uint8_t)hv_sev_soften(out.severity);
-    hv_side_writer(m, &out.a, w);
-    hv_side_replay(m, &out.b, rp->exec, &rp->r, rg);
+    hv_finding_write_replay(m, &out, HV_RULE_PARALLEL_QUEUE_READ, rp, rg, lo, hi, w);
     out.n1 = f;
     out.n2 = cfg.queues;
     out.note = hv_place_reason(f);
     hv_rule_emit(m, &out);
 }
 
-const struct hv_rule hv_rule_parallel_queue_read = {
-    .id = HV_RULE_PARALLEL_QUEUE_READ,
-    .severity = HV_SEV_WARNING,
-    .name = "parallel-queue-read",
-    .why = "the node reading data written on the launch stream in this epoch would start on a parallel queue "
-           "that the HIP runtime does not order after that stream's earlier work: it can read the previous "
-           "value (hypothesis H1 of ROCm/hip#3902)",
-    .overlap_writers = HV_OVERLAP_SAME_STREAM,
-    .on_overlap = on_overlap,
-};
+const struct hv_rule hv_rule_parallel_queue_read =
+    HV_RULE(HV_RULE_PARALLEL_QUEUE_READ, HV_SEV_WARNING, "parallel-queue-read",
+            "the node reading data written on the launch stream in this epoch would start on a parallel queue "
+            "that the HIP runtime does not order after that stream's earlier work: it can read the previous "
+            "value (hypothesis H1 of ROCm/hip#3902)",
+            .overlap_writers = HV_OVERLAP_SAME_STREAM,
+            .on_overlap = on_overlap);

@@ -21,10 +21,7 @@ static void on_finish(struct hv_model *m, const struct hv_input_health *in)
                            "records arrived after the reader's reorder window and were analyzed out of order");
 }
 
-const struct hv_rule hv_rule_records_dropped = {
-    .id = HV_RULE_RECORDS_DROPPED,
-    .severity = HV_SEV_WARNING,
-    .name = "records-dropped",
-    .why = "missing records can hide a write, a sync or an event wait that a finding depends on",
-    .on_finish = on_finish,
-};
+const struct hv_rule hv_rule_records_dropped =
+    HV_RULE(HV_RULE_RECORDS_DROPPED, HV_SEV_WARNING, "records-dropped",
+            "missing records can hide a write, a sync or an event wait that a finding depends on",
+            .on_finish = on_finish);

@@ -1,4 +1,4 @@
-/* The rule table. Adding a rule: one file with its struct hv_rule, one
+/* The rule table. Adding a rule: one file with its struct hv_rule (HV_RULE), one
  * enum value in rules.h, one line here. */
 #include <stdio.h>
 #include <string.h>

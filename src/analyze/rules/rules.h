@@ -111,6 +111,11 @@ struct hv_rule {
     void (*free_state)(void *state);
 };
 
+/* A rule's descriptor: its id, default severity, name and why, then the
+ * hooks it needs as designated initializers (.on_replay = on_replay). */
+#define HV_RULE(rule_id, default_severity, rule_name, rule_why, ...)                            \
+    { .id = rule_id, .severity = default_severity, .name = rule_name, .why = rule_why, __VA_ARGS__ }
+
 /* Every rule, indexed by id. */
 extern const struct hv_rule *const hv_rules[HV_RULE__COUNT];
 const struct hv_rule *hv_rule_by_name(const char *name);
@@ -139,6 +144,16 @@ void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct h
 /* Starts a finding of rule id at its default severity for the affected
  * range [lo, hi), with the allocation that holds it. */
 void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi);
+/* The same for a finding about a read through an argument of `origin`
+ * (enum hv_arg_origin): one step softer when the argument was only
+ * inferred to be a pointer (a word that merely equals an address is weaker
+ * evidence that the kernel reads the range; docs/analysis.md). */
+void hv_finding_start_read(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi,
+                           uint8_t origin);
+/* An overlap rule's finding: the writer w the earlier side, the replay
+ * reading [lo, hi) of its write through rg the later, n1 the write's size. */
+void hv_finding_write_replay(const struct hv_model *m, struct hv_finding *f, int rule, const struct hv_replay_ctx *rp,
+                             const struct hv_arange *rg, uint64_t lo, uint64_t hi, const struct hv_writer *w);
 void hv_rule_emit(struct hv_model *m, const struct hv_finding *f);
 /* on_overlap found nothing to report for this range (remembered by the memo). */
 #define HV_RULE_DECLINED (SIZE_MAX - 1)

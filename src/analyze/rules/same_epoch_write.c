@@ -24,30 +24,20 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
                        uint64_t hi, const struct hv_writer *w)
 {
     struct hv_finding f;
-    hv_finding_start(m, &f, HV_RULE_SAME_EPOCH_WRITE, lo, hi);
-    /* Like every rule: a word that merely equals an address is weaker
-     * evidence that the node reads the range (docs/analysis.md). */
-    if (rg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
-    hv_side_writer(m, &f.a, w);
-    hv_side_replay(m, &f.b, rp->exec, &rp->r, rg);
-    /* n1: the write's size; n2: replays of this exec so far (this one included). */
-    f.n1 = w->bytes;
+    hv_finding_write_replay(m, &f, HV_RULE_SAME_EPOCH_WRITE, rp, rg, lo, hi, w);
+    /* n2: replays of this exec so far (this one included). */
     f.n2 = m->execs[rp->exec].replays + 1;
     if (w->kind == HV_WRITER_KERNEL)
         f.note = "kernel write through a pointer argument: extent unknown, matched at the pointer";
     hv_rule_emit(m, &f);
 }
 
-const struct hv_rule hv_rule_same_epoch_write = {
-    .id = HV_RULE_SAME_EPOCH_WRITE,
-    .severity = HV_SEV_WARNING,
-    .name = "same-epoch-write",
-    .why = "the graph reads data written on its own stream since the host last saw that stream complete; "
-           "only stream order protects it, and a reader placed on a parallel queue or behind a stale cache "
-           "reads the previous value (the ROCm/hip#3902 pattern)",
-    /* Same stream (a different one is unordered-write's business); the
-     * engine only offers writers the host has not observed complete. */
-    .overlap_writers = HV_OVERLAP_SAME_STREAM,
-    .on_overlap = on_overlap,
-};
+const struct hv_rule hv_rule_same_epoch_write =
+    HV_RULE(HV_RULE_SAME_EPOCH_WRITE, HV_SEV_WARNING, "same-epoch-write",
+            "the graph reads data written on its own stream since the host last saw that stream complete; "
+            "only stream order protects it, and a reader placed on a parallel queue or behind a stale cache "
+            "reads the previous value (the ROCm/hip#3902 pattern)",
+            /* Same stream (a different one is unordered-write's business); the
+             * engine only offers writers the host has not observed complete. */
+            .overlap_writers = HV_OVERLAP_SAME_STREAM,
+            .on_overlap = on_overlap);

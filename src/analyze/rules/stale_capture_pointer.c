@@ -23,9 +23,7 @@ static void on_replay(struct hv_model *m, const struct hv_replay_ctx *rp)
         if (!rg->stale_seq)
             continue;
         struct hv_finding f;
-        hv_finding_start(m, &f, HV_RULE_STALE_CAPTURE_POINTER, rg->lo, rg->hi);
-        if (rg->origin == HV_ARG_INFERRED)
-            f.severity = (uint8_t)hv_sev_soften(f.severity);
+        hv_finding_start_read(m, &f, HV_RULE_STALE_CAPTURE_POINTER, rg->lo, rg->hi, rg->origin);
         /* The allocation it was captured in, not whatever is there now. */
         f.alloc_base = rg->alloc_base;
         f.alloc_bytes = rg->alloc_bytes;
@@ -50,11 +48,8 @@ static void on_replay(struct hv_model *m, const struct hv_replay_ctx *rp)
     }
 }
 
-const struct hv_rule hv_rule_stale_capture_pointer = {
-    .id = HV_RULE_STALE_CAPTURE_POINTER,
-    .severity = HV_SEV_ERROR,
-    .name = "stale-capture-pointer",
-    .why = "the graph baked this pointer in at capture, but the allocation was released since: the replay "
-           "touches freed memory or another buffer that now lives there",
-    .on_replay = on_replay,
-};
+const struct hv_rule hv_rule_stale_capture_pointer =
+    HV_RULE(HV_RULE_STALE_CAPTURE_POINTER, HV_SEV_ERROR, "stale-capture-pointer",
+            "the graph baked this pointer in at capture, but the allocation was released since: the replay "
+            "touches freed memory or another buffer that now lives there",
+            .on_replay = on_replay);

@@ -144,12 +144,9 @@ static void on_aux(struct hv_model *m, const struct hv_call *cur, const struct h
         on_probe(m, p);
 }
 
-const struct hv_rule hv_rule_three_point_probe = {
-    .id = HV_RULE_THREE_POINT_PROBE,
-    .severity = HV_SEV_ERROR,
-    .name = "three-point-probe",
-    .why = "snapshots taken on the stream right after the copy, right before and right after the graph launch "
-           "say where the buffer first stopped holding what was copied: in the copy (or a late writer), "
-           "between copy and launch, or inside the graph",
-    .on_aux = on_aux,
-};
+const struct hv_rule hv_rule_three_point_probe =
+    HV_RULE(HV_RULE_THREE_POINT_PROBE, HV_SEV_ERROR, "three-point-probe",
+            "snapshots taken on the stream right after the copy, right before and right after the graph launch "
+            "say where the buffer first stopped holding what was copied: in the copy (or a late writer), "
+            "between copy and launch, or inside the graph",
+            .on_aux = on_aux);

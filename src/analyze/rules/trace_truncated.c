@@ -22,10 +22,7 @@ static void on_finish(struct hv_model *m, const struct hv_input_health *in)
                            "running; records it had not written yet are lost and not counted");
 }
 
-const struct hv_rule hv_rule_trace_truncated = {
-    .id = HV_RULE_TRACE_TRUNCATED,
-    .severity = HV_SEV_WARNING,
-    .name = "trace-truncated",
-    .why = "only the part of the trace before the damage was analyzed; hazards after it are not reported",
-    .on_finish = on_finish,
-};
+const struct hv_rule hv_rule_trace_truncated =
+    HV_RULE(HV_RULE_TRACE_TRUNCATED, HV_SEV_WARNING, "trace-truncated",
+            "only the part of the trace before the damage was analyzed; hazards after it are not reported",
+            .on_finish = on_finish);

@@ -20,12 +20,7 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
                        uint64_t hi, const struct hv_writer *w)
 {
     struct hv_finding f;
-    hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
-    if (rg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
-    hv_side_writer(m, &f.a, w);
-    hv_side_replay(m, &f.b, rp->exec, &rp->r, rg);
-    f.n1 = w->bytes;
+    hv_finding_write_replay(m, &f, HV_RULE_UNORDERED_WRITE, rp, rg, lo, hi, w);
     hv_rule_emit(m, &f);
 }
 
@@ -37,22 +32,17 @@ static void on_launch_read(struct hv_model *m, const struct hv_read_ctx *rd, uin
     if (hv_ordered(m, w->stream, w->stream_id, w->seq, rd->stream))
         return;
     struct hv_finding f;
-    hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
-    if (rd->arg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
+    hv_finding_start_read(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi, rd->arg->origin);
     hv_side_writer(m, &f.a, w);
     hv_side_launch(m, &f.b, rd);
     f.n1 = w->bytes;
     hv_rule_emit(m, &f);
 }
 
-const struct hv_rule hv_rule_unordered_write = {
-    .id = HV_RULE_UNORDERED_WRITE,
-    .severity = HV_SEV_ERROR,
-    .name = "unordered-write",
-    .why = "the write is on another stream and no event wait or host sync orders it before the reader "
-           "(a replay or an eager kernel launch): a data race, the reader may see old, new or torn bytes",
-    .overlap_writers = HV_OVERLAP_UNORDERED,
-    .on_overlap = on_overlap,
-    .on_launch_read = on_launch_read,
-};
+const struct hv_rule hv_rule_unordered_write =
+    HV_RULE(HV_RULE_UNORDERED_WRITE, HV_SEV_ERROR, "unordered-write",
+            "the write is on another stream and no event wait or host sync orders it before the reader "
+            "(a replay or an eager kernel launch): a data race, the reader may see old, new or torn bytes",
+            .overlap_writers = HV_OVERLAP_UNORDERED,
+            .on_overlap = on_overlap,
+            .on_launch_read = on_launch_read);

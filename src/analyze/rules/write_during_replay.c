@@ -26,9 +26,7 @@ static void check_exec(struct hv_model *m, uint32_t xi, const struct hv_write_ct
         if (!hv_writer_rows(w, &lo, &hi))
             continue;  /* between the rows of a tall strided write */
         struct hv_finding f;
-        hv_finding_start(m, &f, HV_RULE_WRITE_DURING_REPLAY, lo, hi);
-        if (rg->origin == HV_ARG_INFERRED)
-            f.severity = (uint8_t)hv_sev_soften(f.severity);
+        hv_finding_start_read(m, &f, HV_RULE_WRITE_DURING_REPLAY, lo, hi, rg->origin);
         hv_side_replay(m, &f.a, xi, &x->last, rg);
         hv_side_writer(m, &f.b, w);
         f.n1 = w->bytes;
@@ -42,11 +40,8 @@ static void on_write(struct hv_model *m, const struct hv_write_ctx *wr)
         check_exec(m, m->pending[i], wr);
 }
 
-const struct hv_rule hv_rule_write_during_replay = {
-    .id = HV_RULE_WRITE_DURING_REPLAY,
-    .severity = HV_SEV_ERROR,
-    .name = "write-during-replay",
-    .why = "the buffer is written while a replay that uses it may still be running, with nothing ordering "
-           "the write after the replay: the graph can read the new bytes mid-run or overwrite them",
-    .on_write = on_write,
-};
+const struct hv_rule hv_rule_write_during_replay =
+    HV_RULE(HV_RULE_WRITE_DURING_REPLAY, HV_SEV_ERROR, "write-during-replay",
+            "the buffer is written while a replay that uses it may still be running, with nothing ordering "
+            "the write after the replay: the graph can read the new bytes mid-run or overwrite them",
+            .on_write = on_write);
