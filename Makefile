@@ -68,7 +68,8 @@ endif
 endif
 endif
 
-FRAGMENTS := $(sort $(wildcard src/*/module.mk src/*/*/module.mk src/*/*/*/module.mk tools/module.mk tests/module.mk tests/*/module.mk))
+FRAGMENTS := $(sort $(wildcard src/*/module.mk src/*/*/module.mk src/*/*/*/module.mk tools/module.mk tests/module.mk tests/*/module.mk \
+                    deploy/*/module.mk))
 include $(FRAGMENTS)
 
 .DEFAULT_GOAL := all

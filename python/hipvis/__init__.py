@@ -1,4 +1,5 @@
-"""hipvis - name buffers, regions and steps in a hipvis trace from Python.
+"""hipvis - name buffers, regions and steps in a hipvis trace from Python,
+and read hipvis-analyze's report as typed objects (docs/python.md).
 
 Works when the program runs under the tracer (LD_PRELOAD=libhipvis.so, or
 `hipvis run -- python ...`); otherwise every function does nothing and
@@ -13,11 +14,29 @@ Works when the program runs under the tracer (LD_PRELOAD=libhipvis.so, or
 The functions are the C API of include/hipvis/hipvis.h, reached through
 ctypes in the library already loaded into the process: nothing is loaded
 and the GIL is held only for the few instructions of each call.
+
+    report = hipvis.analyze("hipvis.4242.zst")      # runs hipvis-analyze --json
+    for f in report.findings:
+        print(f.severity, f.rule, f.buffer.name if f.buffer else None)
+
+`python -m hipvis run -- CMD` runs CMD traced (the hipvis launcher).
 """
 import contextlib
 import ctypes
+import json
+import os
+import subprocess
 
-__all__ = ["active", "name", "region", "mark", "region_push", "region_pop", "record_this_thread"]
+from hipvis import _tools
+from hipvis._tools import ToolNotFound
+from hipvis._version import __version__
+from hipvis.report import (SCHEMA, Buffer, Bug, Coverage, Diagnosis, Finding, Fix, Hypothesis, InputError,
+                           NextSteps, Report, SchemaError, Side, Trace)
+
+__all__ = ["active", "name", "region", "mark", "region_push", "region_pop", "record_this_thread",
+           "analyze", "AnalyzeError", "ToolNotFound", "SchemaError", "SCHEMA", "__version__",
+           "Report", "Finding", "Buffer", "Side", "Bug", "NextSteps", "Trace", "Coverage", "Diagnosis",
+           "Hypothesis", "Fix", "InputError"]
 
 
 def _load():
@@ -102,3 +121,48 @@ def record_this_thread(on):
     """False: stop recording this thread's calls (for in-process A/B timing); True: resume."""
     if _lib is not None:
         _lib["hipvis_record_this_thread"](1 if on else 0)
+
+
+class AnalyzeError(RuntimeError):
+    """hipvis-analyze gave no report (a bad option, a crash): its exit status
+    and what it said on stderr."""
+
+    def __init__(self, message, returncode=None, stderr=""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def analyze(paths, *, diagnose=False, all_occurrences=False, disable=(), code_objects=(), analyzer=None,
+            timeout=None):
+    """Runs `hipvis-analyze --json --fail-on=none` on a trace, a directory of
+    traces, or a list of them, and returns its Report.
+
+    diagnose: also rank the hypotheses (Report.diagnoses); all_occurrences:
+    every occurrence of each group (Finding.occurrences); disable: rule
+    names to turn off; code_objects: code objects for --diagnose; analyzer:
+    the hipvis-analyze to run (default: HIPVIS_ANALYZE, the install prefix,
+    PATH, the checkout's build/). An input that cannot be read is in
+    Report.errors, not an exception; no report at all raises AnalyzeError."""
+    exe = analyzer or _tools.analyzer()
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    argv = [exe, "--json", "--fail-on=none"]
+    if diagnose:
+        argv.append("--diagnose")
+    if all_occurrences:
+        argv.append("--all")
+    for r in disable:
+        argv += ["--disable", r]
+    for c in code_objects:
+        argv += ["--code-object", os.fspath(c)]
+    argv.append("--")
+    argv += [os.fspath(p) for p in paths]
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    err = proc.stderr.decode("utf-8", "replace")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        raise AnalyzeError(f"{exe} exited {proc.returncode} without a report: {err.strip()}",
+                           proc.returncode, err) from None
+    return Report.from_json(doc, exit_status=proc.returncode)

@@ -85,6 +85,12 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
     [HV_ENV_NAMES_CHECKED] = {"HIPVIS_NAMES_CHECKED", BOOL("0"),
                               "set to 1 by hipvis run once it has named the unknown HIPVIS_* variables, "
                               "so the traced processes do not repeat it"},
+    /* Read by the Python package (python/hipvis), never by the library: a
+     * setting all the same, since a user sets it; a path, but with no
+     * default path (the package searches), hence a LIST its owner parses. */
+    [HV_ENV_ANALYZE] = {"HIPVIS_ANALYZE", HV_ENVT_LIST, NULL, 0, 0, 0, NULL, "a path to hipvis-analyze", NULL,
+                        "the hipvis-analyze that the Python package's hipvis.analyze() runs (unset: beside its "
+                        "install prefix, then PATH, then the checkout's build/)"},
     [HV_ENV_REQUIRE_CUDA] = {"HIPVIS_REQUIRE_CUDA", HARNESS,
                              "make check: 1 fails the CUDA suites, instead of skipping them, without the toolkit"},
     [HV_ENV_NO_BOOTSTRAP] = {"HIPVIS_NO_BOOTSTRAP", HARNESS, "make: 1 skips installing the build's packages"},

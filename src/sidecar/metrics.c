@@ -107,6 +107,14 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
             proc_labels(f, "hipvis_finding_groups", p[i]);
             fprintf(f, ",rule=\"%s\"} %llu\n", hv_rule_name(r), (unsigned long long)p[i]->groups[r]);
         }
+    /* By the groups' own severity (a rule softens its default where the
+     * evidence is only inferred): what an alert on warning/error keys on. */
+    head(f, "hipvis_finding_groups_by_severity", "gauge", "distinct finding groups, by severity");
+    for (size_t i = 0; i < np; i++)
+        for (int s = HV_SEV_INFO; s <= HV_SEV_ERROR; s++) {
+            proc_labels(f, "hipvis_finding_groups_by_severity", p[i]);
+            fprintf(f, ",severity=\"%s\"} %llu\n", hv_severity_name(s), (unsigned long long)p[i]->groups_sev[s]);
+        }
     head(f, "hipvis_findings_total", "counter", "finding occurrences, by rule");
     for (size_t i = 0; i < np; i++)
         for (int r = 0; r < HV_RULE__COUNT; r++) {

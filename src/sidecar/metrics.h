@@ -26,6 +26,7 @@ struct sc_proc_metrics {
     uint64_t analyzed, late;
     uint64_t launches_undrawn;          /* analyzed launches without kernel and arguments (HIPVIS_LAUNCH_EVERY) */
     uint64_t groups[HV_RULE__COUNT], occurrences[HV_RULE__COUNT];
+    uint64_t groups_sev[HV_SEV_ERROR + 1];  /* distinct finding groups by their severity (info..error) */
 };
 
 struct sc_node_metrics {

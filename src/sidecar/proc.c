@@ -145,6 +145,14 @@ static void read_ring(struct sc_proc *p, uint32_t i)
     }
 }
 
+/* The segment's counts as last read, for the metrics. */
+static void counts_to_metrics(struct sc_proc *p)
+{
+    p->m.calls = p->last.calls;
+    p->m.made = p->last.made;
+    memcpy(p->m.dropped, p->last.dropped, sizeof p->m.dropped);
+}
+
 static void drain_body(void *arg)
 {
     struct sc_proc *p = arg;
@@ -155,8 +163,11 @@ static void drain_body(void *arg)
         read_ring(p, i);
     if (p->stalled) {
         /* Nothing was read (the check comes before the first record):
-         * nothing to release or write. */
+         * nothing to release or write. The process's own counts still go
+         * to the metrics: records made while none is written is how a
+         * fleet sees a trace that stopped being written. */
         sc_segment_counts(&p->seg, &p->last);
+        counts_to_metrics(p);
         return;
     }
     /* The records are copied out (visit): their space goes back to the
@@ -180,9 +191,7 @@ static void drain_body(void *arg)
     atomic_store_explicit(&acc->filed, atomic_load_explicit(&acc->filed, memory_order_relaxed) + p->cycle_records,
                           memory_order_release);
     sc_segment_counts(&p->seg, &p->last);
-    p->m.calls = p->last.calls;
-    p->m.made = p->last.made;
-    memcpy(p->m.dropped, p->last.dropped, sizeof p->m.dropped);
+    counts_to_metrics(p);
 }
 
 static int guarded(struct sc_proc *p, void (*fn)(void *))
@@ -354,12 +363,16 @@ const struct sc_proc_metrics *sc_proc_metrics(struct sc_proc *p)
         const struct hv_findings *f = sc_stream_findings(p->an);
         memset(p->m.groups, 0, sizeof p->m.groups);
         memset(p->m.occurrences, 0, sizeof p->m.occurrences);
+        memset(p->m.groups_sev, 0, sizeof p->m.groups_sev);
         for (size_t i = 0; i < f->ngroups; i++) {
             unsigned r = f->groups[i].f.rule;
             if (r < HV_RULE__COUNT) {
                 p->m.groups[r]++;
                 p->m.occurrences[r] += f->groups[i].count;
             }
+            unsigned sev = f->groups[i].f.severity;
+            if (sev <= HV_SEV_ERROR)
+                p->m.groups_sev[sev]++;
         }
     }
     p->m.write_lost = lost;

@@ -69,6 +69,74 @@ for m in hipvis hipvis-analyze hipvis-dump hipvis-sidecar; do
     check "$([ -s "$p/share/man/man1/$m.1" ] && echo 0 || echo 1)" "man page $m.1 installed"
 done
 
+# Bash completion: one file, installed under each tool's name; it completes
+# every option of each installed tool's --help, and values by placeholder.
+comp=$p/share/bash-completion/completions
+for t in hipvis hipvis-analyze hipvis-dump hipvis-sidecar; do
+    check "$([ -f "$comp/$t" ] && echo 0 || echo 1)" "bash completion for $t installed ($comp/$t)"
+done
+offer() { PATH=$p/bin:$PATH bash --norc --noprofile "$root/tests/install/complete.sh" "$comp/hipvis" "$@" 2>&1; }
+# has "WHAT" "WANTED..." -- WORD...: every WANTED word is offered.
+has() {
+    local what=$1 w missing=; shift
+    local want=()
+    while [ "$1" != -- ]; do want+=("$1"); shift; done
+    shift
+    local got
+    got=" $(offer "$@" | tr '\n' ' ') "
+    for w in "${want[@]}"; do case "$got" in *" $w "*) ;; *) missing+=" $w" ;; esac; done
+    check "$([ -z "$missing" ] && echo 0 || echo 1)" "completion: $what" "missing$missing; offered:$got"
+}
+for argv in hipvis-analyze hipvis-dump hipvis-sidecar "hipvis run" "hipvis experiment"; do
+    read -ra a <<<"$argv"
+    opts=$("$p/bin/${a[0]}" "${a[@]:1}" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
+           grep -oE -- '-(-[a-z][a-z0-9-]*|[a-zA-Z])' | sort -u)
+    # shellcheck disable=SC2086
+    has "$argv - offers its --help's $(wc -w <<<"$opts") options" $opts -- "${a[@]}" -
+done
+cmds=$("$p/bin/hipvis" --help | sed -n '/^commands:/,$ s/^  \([a-z][a-z-]*\) .*/\1/p')
+# shellcheck disable=SC2086
+has "hipvis offers its commands ($(echo $cmds))" $cmds -- hipvis ""
+has "hipvis analyze --js -> --json" --json -- hipvis analyze --js
+has "hipvis-analyze --fail-on offers the levels" error warning info none -- hipvis-analyze --fail-on ""
+has "hipvis-analyze --fail-on=w (split at =) -> warning" warning -- hipvis-analyze --fail-on = w
+has "hipvis-analyze --clock offers its clocks" monotonic realtime offset= base= torch= -- hipvis-analyze --clock ""
+rules=$(sed -n 's/.*\.name *= *"\([a-z0-9-]*\)".*/\1/p' "$root"/src/analyze/rules/*.c | sort)
+got=$(offer hipvis-analyze --disable "" | sort)
+check "$([ -n "$rules" ] && [ "$rules" = "$got" ] && echo 0 || echo 1)" \
+    "hipvis-analyze --disable offers exactly the rules of src/analyze/rules" "rules: $(echo $rules); offered: $(echo $got)"
+got=$(offer hipvis-sidecar --disable "" | sort)
+check "$([ "$rules" = "$got" ] && echo 0 || echo 1)" "hipvis-sidecar --disable offers them too"
+arms=$("$p/bin/hipvis" experiment --help | sed -n '/^arms/,$ s/^  \([a-z][a-z0-9-]*\)  .*/\1/p')
+# shellcheck disable=SC2086
+has "hipvis experiment --arms offers its $(wc -w <<<"$arms") arms" $arms -- hipvis experiment --arms ""
+has "hipvis experiment --arms baseline,pr -> baseline,probe" baseline,probe -- hipvis experiment --arms baseline,pr
+mkdir -p "$tmp/cdir.d"
+has "hipvis-sidecar --dir completes directories" "$tmp/cdir.d" -- hipvis-sidecar --dir "$tmp/cdir"
+has "hipvis-dump completes trace files" "$trace" -- hipvis-dump "${trace%.zst}"
+has "hipvis run -o DIR -- completes the command" hipvis-dump -- hipvis run -o "$tmp" -- hipvis-du
+bc=/usr/share/bash-completion/bash_completion
+if [ -f "$bc" ]; then
+    # bash-completion finds the installed files by the command's name, and
+    # hands a traced command line to that command's own completion.
+    lazy() { HV_BASH_COMPLETION=$bc XDG_DATA_DIRS=$p/share offer "$@"; }
+    for t in hipvis-analyze hipvis-dump hipvis-sidecar hipvis; do
+        got=$(lazy "$t" --vers | tr '\n' ' ')
+        check "$([ "$got" = "--version " ] && echo 0 || echo 1)" \
+            "bash-completion loads $t's completion from PREFIX/share (XDG_DATA_DIRS)" "$got"
+    done
+    got=$(lazy hipvis run -- hipvis-dump --ra | tr '\n' ' ')
+    check "$([ "$got" = "--raw " ] && echo 0 || echo 1)" "hipvis run -- hipvis-dump --ra -> --raw (bash-completion)" "$got"
+else
+    echo "  (bash-completion not installed: its loader is not exercised)"
+fi
+
+# The Python package: make install's copy finds PREFIX/bin's analyzer.
+out=$(cd "$tmp" && env -u HIPVIS_ANALYZE PATH=/usr/bin:/bin PYTHONPATH="$p/share/hipvis/python" python3 -c \
+    'import hipvis, hipvis._tools as t; print(t.analyzer()); print(hipvis.analyze("'"$trace"'").traces[0].records)' 2>&1)
+check "$([ "$(head -1 <<<"$out")" = "$p/bin/hipvis-analyze" ] && [ "$(tail -1 <<<"$out")" -gt 0 ] 2>/dev/null &&
+         echo 0 || echo 1)" "the installed Python package runs the installed hipvis-analyze (PREFIX/bin)" "$out"
+
 echo "install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && rm -rf "$tmp"
 [ "$fail" -eq 0 ]

@@ -496,7 +496,8 @@ chmod 0755 "$seg"
 #     a usable -o drains every record.
 good=1
 mkdir -p "$work/gone"
-"$sidecar" --dir "$seg" -o "$work/gone" --scan-ms 200 --closed-grace-ms 300 >"$work/gone.log" 2>&1 &
+"$sidecar" --dir "$seg" -o "$work/gone" --scan-ms 200 --closed-grace-ms 300 \
+  --metrics "$work/gone.prom" --metrics-interval-ms 200 >"$work/gone.log" 2>&1 &
 SC=$!
 sleep 0.3
 rmdir "$work/gone" && : >"$work/gone"
@@ -505,6 +506,11 @@ wait_producers
 read -r _ pid _ calls <"$work/keep.out"
 sleep 1.5   # the process is over: a sidecar that could write would finalize it now
 ls "$seg"/hipvis.*."$pid".*.ring >/dev/null 2>&1 || { echo "  segment removed while undrained"; good=0; }
+# The metrics still count what the process made, none of it written: what
+# the fleet's HipvisTraceStalled alert sees (deploy/prometheus).
+made=$(sed -n "s/^hipvis_records_made_total{pid=\"$pid\",.*} //p" "$work/gone.prom")
+written=$(sed -n "s/^hipvis_records_written_total{pid=\"$pid\",.*} //p" "$work/gone.prom")
+[ "${made:-0}" -gt 0 ] && [ "$written" = 0 ] || { echo "  metrics: made ${made:-none}, written ${written:-none}"; good=0; }
 stop_sidecar || good=0
 ls "$seg"/hipvis.*."$pid".*.ring >/dev/null 2>&1 || { echo "  segment removed at shutdown"; good=0; }
 grep -q "pid $pid: cannot create a trace file from .*: Not a directory; its records stay in the segment" "$work/gone.log" ||
@@ -517,7 +523,7 @@ line=$(check_pid "$work/kept" "$pid" "$calls" --require-footer) || good=0
 echo "  pid $pid, output unusable, then a second sidecar: $line"
 [ "$(field "$line" records)" = "$calls" ] || good=0
 stop_sidecar || good=0
-[ $good = 1 ] && ok "unusable output: segment kept undrained, reason logged; a later sidecar drains all $calls records" ||
+[ $good = 1 ] && ok "unusable output: segment kept undrained, reason logged, made $made / written 0 in the metrics; a later sidecar drains all $calls records" ||
   { bad "unusable output keeps the segment"; cat "$work/gone.log" | head -20; }
 
 # 16. Rings written ahead (issue 12): the activating thread's ring is made at

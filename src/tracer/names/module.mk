@@ -10,4 +10,4 @@ PRELOAD_SRCS += $(wildcard src/tracer/names/*.c)
 install: install-python
 install-python:
 	install -d $(DESTDIR)$(PREFIX)/share/hipvis/python/hipvis
-	install -m 0644 python/hipvis/__init__.py $(DESTDIR)$(PREFIX)/share/hipvis/python/hipvis/
+	install -m 0644 python/hipvis/*.py python/hipvis/py.typed $(DESTDIR)$(PREFIX)/share/hipvis/python/hipvis/
