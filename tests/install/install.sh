@@ -101,7 +101,8 @@ has "hipvis analyze --js -> --json" --json -- hipvis analyze --js
 has "hipvis-analyze --fail-on offers the levels" error warning info none -- hipvis-analyze --fail-on ""
 has "hipvis-analyze --fail-on=w (split at =) -> warning" warning -- hipvis-analyze --fail-on = w
 has "hipvis-analyze --clock offers its clocks" monotonic realtime offset= base= torch= -- hipvis-analyze --clock ""
-rules=$(sed -n 's/.*\.name *= *"\([a-z0-9-]*\)".*/\1/p' "$root"/src/analyze/rules/*.c | sort)
+rules=$(sed -n -e 's/.*\.name *= *"\([a-z0-9-]*\)".*/\1/p' \
+             -e 's/.*HV_RULE( *[A-Z0-9_]*, *[A-Z0-9_]*, *"\([a-z0-9-]*\)".*/\1/p' "$root"/src/analyze/rules/*.c | sort)
 got=$(offer hipvis-analyze --disable "" | sort)
 check "$([ -n "$rules" ] && [ "$rules" = "$got" ] && echo 0 || echo 1)" \
     "hipvis-analyze --disable offers exactly the rules of src/analyze/rules" "rules: $(echo $rules); offered: $(echo $got)"
