@@ -251,7 +251,7 @@
     X(2900, cuProfilerStart, HV_OP_OTHER)                                     \
     X(2901, cuProfilerStop, HV_OP_OTHER)
 
-/* issue 14 families (docs/semantics.md): symbol and 3D copies, 3D memsets,
+/* More families (docs/semantics.md): symbol and 3D copies, 3D memsets,
  * stream callbacks, allocators, capture mode */
 #define HV_CUDART_MORE(X)                                                     \
     X(1200, cudaMemcpyToSymbol, HV_OP_COPY)                                   \

@@ -525,7 +525,7 @@ struct hv_epoch {
 static inline size_t hv_rec_padded(size_t n) { return (n + (HV_REC_ALIGN - 1)) & ~(size_t)(HV_REC_ALIGN - 1); }
 
 /* ==========================================================================
- * Evidence records (issue 6; docs/evidence.md). Appended as one block:
+ * Evidence records (docs/evidence.md). Appended as one block:
  * payload `when` values, stacks, memory maps and three-point probes.
  * ======================================================================== */
 
@@ -614,7 +614,7 @@ struct hv_probe {
 };
 
 /* ==========================================================================
- * Guard records (issue 7; docs/case-study-rocm-hip-3902.md). HIPVIS_GUARD
+ * Guard records (docs/case-study-rocm-hip-3902.md). HIPVIS_GUARD
  * makes the tracer apply a synchronization pattern before a graph launch
  * that reads a range an H2D copy on the launch stream wrote in the current
  * epoch (what same-epoch-write reports), so a fix can be tried on the real
@@ -647,7 +647,7 @@ struct hv_guard {
 };
 
 /* ==========================================================================
- * Names, Python frames and regions (issue 16; docs/names.md). Records of
+ * Names, Python frames and regions (docs/names.md). Records of
  * what the user calls things: buffers named through hipvis_name(), the
  * Python lines that made a call, and the regions and marks a program sets
  * (hipvis_region_push, NVTX, roctx, profiler start/stop, SIGUSR2).
@@ -748,7 +748,7 @@ struct hv_mark {
 };
 
 /* ==========================================================================
- * Kernel argument names (issue 16; docs/names.md). Where a code object's
+ * Kernel argument names (docs/names.md). Where a code object's
  * metadata names a kernel's arguments (amdhsa.kernels[].args[].name: HIP
  * built with -fhip-kernel-arg-name, OpenCL with -cl-kernel-arg-info), the
  * tracer records them once when it binds the kernel to a handle, right

@@ -4,7 +4,7 @@
  * One engine per traced process. It is incremental: hv_engine_feed() takes
  * one record at a time, in the reader's seq order, and findings appear in
  * the shared `struct hv_findings` as soon as they are known. hipvis-analyze
- * drives it from a file reader; the sidecar (issue 5) drives it from shared
+ * drives it from a file reader; the sidecar drives it from shared
  * memory rings and may read findings/summary at any point:
  *
  *     struct hv_findings out;  hv_findings_init(&out);

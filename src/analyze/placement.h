@@ -33,7 +33,7 @@
 enum {
     HV_PLACE_PARALLEL = 1u << 0,   /* may run on one of the runtime's parallel queues */
     HV_PLACE_ROOT = 1u << 1,       /* a root of a graph spread over parallel queues: level 0, no wait (7.2.4) */
-    HV_PLACE_DROPPED = 1u << 2,    /* one dependency, out-edge index >= queues: wait dropped (#11499) */
+    HV_PLACE_DROPPED = 1u << 2,    /* one dependency, out-edge index >= queues: wait dropped (rocm-systems#11499) */
     HV_PLACE_INHERITED = 1u << 3,  /* every dependency may start early */
     HV_PLACE_COLLECTIVE = 1u << 4, /* ncclDevKernel*, ncclKernel*, rccl* */
 };

@@ -58,7 +58,7 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
     [HV_ENV_STACKS] = {"HIPVIS_STACKS", BOOL("0"), "1: caller stacks at writes and graph launches"},
     /* Python frames at the first call on each target by default: the
      * every-site key read is ~0.5 points of a GPU decode step
-     * (docs/validation.md, twelfth and thirteenth sessions); a report marks
+     * (docs/performance.md); a report marks
      * the lines a call inherited, and "1" records every site (docs/names.md). */
     [HV_ENV_PYFRAMES] = {"HIPVIS_PYFRAMES", HV_ENVT_ENUM, "first", 0, 0, 0, pyframes_words,
                          "0 (off), 1 (every site) or first (the first call on each target)", NULL,

@@ -30,7 +30,7 @@ static inline struct hv_sref hv_sref_canon(uint64_t s, int spt, uint64_t legacy,
                                            uint8_t legacy_form, uint32_t tid, int32_t device)
 {
     /* Selects, not branches: each case as a branch was a block of its own
-     * (two or three more code lines per wrapper, issue 12), and a serving
+     * (two or three more code lines per wrapper), and a serving
      * loop names the NULL stream as often as a created one. */
     int is_pt = s == per_thread, is_leg = legacy && s == legacy, is_null = s == 0;
     int per_thread_id = is_pt || (is_null && spt);

@@ -24,7 +24,7 @@ static inline uint64_t hv_rdtsc(void)
 }
 #endif
 
-/* An ordered read (issue 13, docs/trace-format.md "Ordering without a shared
+/* An ordered read (docs/trace-format.md "Ordering without a shared
  * counter"): lfence keeps rdtsc from executing before the loads and stores
  * ahead of it complete, so a call that happens after another thread's
  * release (mutex, condvar, atomic flag) reads a later time than that

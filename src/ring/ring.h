@@ -58,7 +58,7 @@ struct hv_ring {
     /* How far head may advance before the producer must look again: the
      * lesser of its last view of tail + capacity (the ring's free space)
      * and the end of head's lap of the buffer (a record never straddles
-     * it). One compare per record instead of a test of each (issue 12);
+     * it). One compare per record instead of a test of each;
      * 0 (a fresh ring) sends the first reserve to the slow path, which
      * sets it. */
     uint64_t limit;
@@ -78,7 +78,7 @@ enum hv_ring_state {
  * consumer's snapshot reads are atomic loads. On x86 one unlocked `incq`
  * on memory (an aligned 8-byte store, which a concurrent load sees whole):
  * GCC does not fuse a relaxed atomic load and store into one instruction,
- * and every record bumps two of these (issue 12, instructions per call). */
+ * and every record bumps two of these: one instruction each, not two. */
 static inline void hv_ring_bump(_Atomic uint64_t *counter)
 {
 #if defined(__x86_64__)

@@ -373,7 +373,7 @@ static int covers(const struct hv_exec *x, const struct hv_exec *y)
  * ranges, every race y could still take part in is reported against x, the
  * newest replay on the stream: y leaves the pending list. Without this,
  * n execs replayed without a sync stay pending together and every replay
- * and write is checked against all of them (issue 18: 100k execs). */
+ * and write is checked against all of them (a job with 100k execs would check each against every one). */
 static void subsume_pending(struct hv_model *m, uint32_t xi, const struct hv_replay *r)
 {
     const struct hv_exec *x = &m->execs[xi];
