@@ -119,7 +119,8 @@ const char *hv_access_name(unsigned access)
 
 const char *hv_arg_origin_name(unsigned origin)
 {
-    static const char *const t[] = { [HV_ARG_METADATA] = "metadata", [HV_ARG_INFERRED] = "inferred" };
+    static const char *const t[] = { [HV_ARG_METADATA] = "metadata", [HV_ARG_INFERRED] = "inferred",
+                                     [HV_ARG_CONFIRMED] = "confirmed" };
     return PICK(t, origin);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analyze/findings.h"
+#include "format/names.h"
 #include "hipvis/trace.h"
 
 const char *hv_stream_text(uint64_t id, char *buf, size_t len)
@@ -40,7 +41,8 @@ const char *hv_access_text(int access)
 
 const char *hv_origin_text(int origin)
 {
-    return origin == HV_ARG_METADATA ? "metadata" : origin == HV_ARG_INFERRED ? "inferred" : "unknown";
+    const char *name = origin >= 0 ? hv_arg_origin_name((unsigned)origin) : NULL;
+    return name ? name : "unknown";
 }
 
 const char *hv_node_type_text(int type)
