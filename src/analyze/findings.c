@@ -106,7 +106,8 @@ const char *hv_findings_intern(struct hv_findings *s, const char *str)
 
 /* The fields that make two occurrences "the same finding". */
 #define SIDE_KEY(X, side) \
-    X(side.api) X(side.stream) X(side.src) X(side.dst) X(side.exec) X(side.node_index) X(side.arg_index)
+    X(side.api) X(side.stream) X(side.src) X(side.dst) X(side.exec) X(side.node_index) X(side.arg_index) \
+    X(side.arg_offset)
 
 #define ALL_KEY(X) X(rule) X(pid) X(lo) X(hi) SIDE_KEY(X, a) SIDE_KEY(X, b)
 

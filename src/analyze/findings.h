@@ -61,6 +61,8 @@ struct hv_fside {
     uint16_t api;            /* enum hv_api */
     int16_t  arg_index;      /* kernel argument index or HV_ARG_* */
     int32_t  node_index;     /* graph node index, -1 none */
+    uint32_t arg_offset;     /* kernel args: the pointer word's byte offset (HV_KARG_OFFSET_UNKNOWN) */
+    uint32_t pad;
     uint64_t stream;         /* canonical stream id */
     uint64_t seq, epoch, ts_ns;
     uint64_t dst, src, bytes;/* copies/memsets; FREE: dst = base */

@@ -234,7 +234,8 @@ void hv_pointer_range(const struct hv_model *m, uint64_t value, const struct hv_
 }
 
 static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_t hi, uint64_t value,
-                     const struct hv_imap_seg *alloc, uint32_t node, int16_t arg, uint8_t access, uint8_t origin)
+                     const struct hv_imap_seg *alloc, uint32_t node, int16_t arg, uint8_t access, uint8_t origin,
+                     uint32_t arg_offset)
 {
     if (lo >= hi)
         return 0;
@@ -256,6 +257,7 @@ static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_
     r->arg_index = arg;
     r->access = access;
     r->origin = origin;
+    r->arg_offset = arg_offset;
     if (alloc->val) {
         const struct hv_alloc *a = alloc->val;
         r->alloc_gen = a->gen;
@@ -287,13 +289,13 @@ static int node_ranges(struct hv_model *m, struct hv_exec *x, uint32_t k)
         return 0;
     if (!hv_alloc_find(m, g->dst, &a))
         a.lo = a.hi = 0, a.val = NULL;
-    if (range_add(m, x, g->dst, g->dst + g->bytes, g->dst, &a, k, HV_ARG_DST, HV_ACCESS_WRITE, HV_ARG_METADATA))
+    if (range_add(m, x, g->dst, g->dst + g->bytes, g->dst, &a, k, HV_ARG_DST, HV_ACCESS_WRITE, HV_ARG_METADATA, 0))
         return -1;
     if (g->type == HV_NODE_MEMCPY) {
         if (!hv_alloc_find(m, g->src, &a))
             a.lo = a.hi = 0, a.val = NULL;
         if (range_add(m, x, g->src, g->src + g->bytes, g->src, &a, k, HV_ARG_SRC, HV_ACCESS_READ,
-                      HV_ARG_METADATA))
+                      HV_ARG_METADATA, 0))
             return -1;
     }
     return 0;
@@ -322,7 +324,7 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
             struct hv_imap_seg a;
             hv_pointer_range(m, x->args[k].value, &x->args[i], j - i, &lo, &hi, &a);
             if (range_add(m, x, lo, hi, x->args[k].value, &a, x->args_node[k], (int16_t)x->args[k].index,
-                          x->args[k].access, x->args[k].origin)) {
+                          x->args[k].access, x->args[k].origin, x->args[k].offset)) {
                 m->oom = 1;
                 return;
             }

@@ -140,6 +140,7 @@ struct hv_arange {
     int16_t  arg_index;          /* argument index or HV_ARG_DST/SRC */
     uint16_t stale_api;
     uint8_t  access, origin, alloc_mem, pad;
+    uint32_t arg_offset;         /* hv_karg.offset of a kernel argument, 0 for memcpy/memset operands */
 };
 
 struct hv_replay {

@@ -69,6 +69,7 @@ void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec,
         s->arg_index = rg->arg_index;
         s->access = rg->access;
         s->origin = rg->origin;
+        s->arg_offset = rg->arg_offset;
         s->value = rg->value;
         if (g->type == HV_NODE_KERNEL) {
             s->func = g->func;
@@ -96,6 +97,7 @@ void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct h
     s->arg_index = (int16_t)rd->arg->index;
     s->access = rd->arg->access;
     s->origin = rd->arg->origin;
+    s->arg_offset = rd->arg->offset;
     s->value = rd->arg->value;
     s->func = rd->func;
     s->name = hv_model_name(m, rd->name_id, rd->func);

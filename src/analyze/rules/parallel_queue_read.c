@@ -37,8 +37,6 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
     }
     struct hv_finding out;
     hv_finding_start(m, &out, HV_RULE_PARALLEL_QUEUE_READ, lo, hi);
-    if (rg->origin == HV_ARG_INFERRED)
-        out.severity = (uint8_t)hv_sev_soften(out.severity);
     hv_side_writer(m, &out.a, w);
     hv_side_replay(m, &out.b, rp->exec, &rp->r, rg);
     out.n1 = f;

@@ -126,7 +126,9 @@ static inline int hv_access_reads(uint8_t access)
 }
 /* ... write it? Unknown counts as "may write" (*maybe set). */
 int hv_access_writes(uint8_t access, int *maybe);
-/* One severity step down, for evidence that is only inferred. */
+/* One severity step down, for a hazard that is only possible (an unknown
+ * access may or may not write). An inferred pointer is not one: it keeps the
+ * rule's severity and the report marks it (docs/analysis.md). */
 int hv_sev_soften(int sev);
 
 void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct hv_writer *w);

@@ -25,10 +25,6 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
 {
     struct hv_finding f;
     hv_finding_start(m, &f, HV_RULE_SAME_EPOCH_WRITE, lo, hi);
-    /* Like every rule: a word that merely equals an address is weaker
-     * evidence that the node reads the range (docs/analysis.md). */
-    if (rg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
     hv_side_writer(m, &f.a, w);
     hv_side_replay(m, &f.b, rp->exec, &rp->r, rg);
     /* n1: the write's size; n2: replays of this exec so far (this one included). */

@@ -11,8 +11,9 @@
  * reads the buffer with an ordinary launch, and a write on a side stream
  * races with it exactly as with a replay.
  *
- * Severity: error; warning when the argument was only inferred to be a
- * pointer (value match against an allocation, no code-object metadata).
+ * Severity: error, whatever the argument's origin: a pointer only inferred
+ * (value match against an allocation, no code-object metadata) is marked so
+ * in the report, not softened (docs/analysis.md).
  */
 #include "analyze/rules/rules.h"
 
@@ -21,8 +22,6 @@ static void on_overlap(struct hv_model *m, const struct hv_replay_ctx *rp, const
 {
     struct hv_finding f;
     hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
-    if (rg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
     hv_side_writer(m, &f.a, w);
     hv_side_replay(m, &f.b, rp->exec, &rp->r, rg);
     f.n1 = w->bytes;
@@ -38,8 +37,6 @@ static void on_launch_read(struct hv_model *m, const struct hv_read_ctx *rd, uin
         return;
     struct hv_finding f;
     hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
-    if (rd->arg->origin == HV_ARG_INFERRED)
-        f.severity = (uint8_t)hv_sev_soften(f.severity);
     hv_side_writer(m, &f.a, w);
     hv_side_launch(m, &f.b, rd);
     f.n1 = w->bytes;
