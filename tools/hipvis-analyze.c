@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "analyze/diagnose/confirm.h"
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
 #include "analyze/forensics/forensics.h"
@@ -199,6 +200,7 @@ struct run {
     struct hv_engine_observer html_obs;
     FILE *graphs_out;
     struct hv_diag *diag;         /* --diagnose */
+    struct hv_confirm *confirm;   /* inferred pointers against the kernels' code, with --code-object */
     uint64_t records;
     uint64_t *seen;               /* per input: record types read (bit type % 64) */
     struct hv_names_index *names; /* names, Python stacks, marks: collected while reading */
@@ -402,6 +404,24 @@ static int diag_open(struct run *run, struct hv_findings *out)
     return 0;
 }
 
+/* The code objects inferred pointer arguments are confirmed from, besides
+ * the traces' own: --code-object. */
+static int confirm_open(struct run *run)
+{
+    run->confirm = hv_confirm_new();
+    if (!run->confirm) {
+        fprintf(stderr, "hipvis-analyze: out of memory\n");
+        return 2;
+    }
+    for (int i = 0; i < run->o->ncode_objects; i++)
+        if (hv_confirm_add_code_object(run->confirm, run->o->code_objects[i]) < 0) {
+            fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", run->o->code_objects[i],
+                    errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
+            return 2;
+        }
+    return 0;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -413,6 +433,7 @@ static double now_s(void)
 static int finish(struct opts *o, struct run *run, int rc)
 {
     hv_diag_free(run->diag);
+    hv_confirm_free(run->confirm);
     hv_names_free(run->names);
     free(run->seen);
     err_free(&run->errs);
@@ -450,7 +471,7 @@ int main(int argc, char **argv)
     hv_findings_init(&out);
     out.keep_all = o.all;
     run.graphs_out = o.graphs ? (o.json ? stderr : stdout) : NULL;
-    if (o.diagnose && diag_open(&run, &out) != 0) {
+    if ((o.diagnose && diag_open(&run, &out) != 0) || confirm_open(&run) != 0) {
         hv_findings_free(&out);
         free(paths);
         return finish(&o, &run, 2);
@@ -501,6 +522,7 @@ int main(int argc, char **argv)
     }
     if (unusable)
         status = 2;
+    hv_confirm_findings(run.confirm, &out, paths, (int)o.in.n);
     struct hv_report_opts ro = {.fail_on = o.fail_on, .all = o.all, .errors = run.errs.v, .nerrors = run.errs.n};
     /* HIPVIS_STACKS=1 traces: the caller stack of each finding's ops. */
     struct hv_stack_index *stacks = out.ngroups ? hv_stacks_for_findings(&out, paths, (int)o.in.n) : NULL;

@@ -48,6 +48,22 @@ static const char *role(int kind)
     }
 }
 
+/* A pointer argument not known from metadata: where the word is (null:
+ * a params array's entry, offset unknown), what the kernel's code says of
+ * it, and that in a sentence (docs/analysis.md, "Inferred arguments"). */
+static void pointer_json(FILE *out, const struct hv_fside *s)
+{
+    if (s->origin != HV_ARG_INFERRED && s->origin != HV_ARG_CONFIRMED)
+        return;
+    char b[512];
+    if (s->arg_offset == HV_KARG_OFFSET_UNKNOWN)
+        fputs(",\"arg_offset\":null", out);
+    else
+        kv_u64(out, "arg_offset", s->arg_offset);
+    kv_str(out, "deref", hv_deref_name(s->deref));
+    kv_str(out, "pointer_text", hv_pointer_text(s, b, sizeof b));
+}
+
 static void side(FILE *out, const char *key, const struct hv_finding *f, const struct hv_fside *s,
                  const struct hv_report_opts *o)
 {
@@ -97,6 +113,7 @@ static void side(FILE *out, const char *key, const struct hv_finding *f, const s
             fprintf(out, ",\"arg_index\":%d", s->arg_index);
             kv_str(out, "access", hv_access_text(s->access));
             kv_str(out, "origin", hv_origin_text(s->origin));
+            pointer_json(out, s);
             kv_hex(out, "pointer", s->value);
         }
         break;
@@ -105,6 +122,7 @@ static void side(FILE *out, const char *key, const struct hv_finding *f, const s
         fprintf(out, ",\"arg_index\":%d", s->arg_index);
         kv_str(out, "access", hv_access_text(s->access));
         kv_str(out, "origin", hv_origin_text(s->origin));
+        pointer_json(out, s);
         kv_hex(out, "pointer", s->value);
         break;
     case HV_SIDE_FREE:
@@ -234,6 +252,17 @@ static void next_json(FILE *out, const struct hv_findings *s, const struct hv_fi
     kv_str(out, "rerun_with", n.rerun);
     kv_str(out, "rerun_why", n.rerun_why);
     kv_str(out, "fix", n.fix);
+    fputs(",\"confirm\":", out);
+    if (n.code_object) {
+        snprintf(cmd, sizeof cmd, "hipvis-analyze --code-object FILE %s",
+                 t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
+        hv_json_str(out, cmd);
+    } else {
+        fputs("null", out);
+    }
+    kv_str(out, "confirm_why", n.confirm_why);
+    kv_str(out, "store_with", n.store);
+    kv_str(out, "store_why", n.store_why);
     snprintf(cmd, sizeof cmd, "docs/triage.md#%s", hv_rule_name(f->rule));
     kv_str(out, "docs", cmd);
     fputc('}', out);
@@ -269,6 +298,7 @@ static void trace(FILE *out, const struct hv_trace_summary *t)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
     U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
+    U(unknown_layout_nodes) U(inferred_args) U(unknown_layout_launches) U(inferred_launch_args)
 #undef U
     if (t->failed_calls) {
         fprintf(out, ",\"first_failure\":{\"api\":");
@@ -303,6 +333,11 @@ void hv_report_json(FILE *out, const struct hv_findings *s, const struct hv_repo
     uint64_t occ;
     size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, &occ) : 0;
     kv_u64(out, "groups_at_or_above_fail_on", at);
+    /* Groups resting on a pointer the trace only inferred (not confirmed
+     * from the kernel's code): all, and those at or above --fail-on. */
+    kv_u64(out, "inferred_groups", hv_findings_count_inferred(s, HV_SEV_INFO));
+    kv_u64(out, "inferred_groups_at_or_above_fail_on",
+           o->fail_on > HV_SEV_NONE ? hv_findings_count_inferred(s, o->fail_on) : 0);
     fprintf(out, ",\"traces\":[");
     for (size_t i = 0; i < s->ntraces; i++) {
         if (i)
