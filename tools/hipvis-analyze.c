@@ -388,6 +388,14 @@ static void diag_json(FILE *out, const void *ctx)
     hv_diag_json(out, ctx);
 }
 
+/* A --code-object file that could not be loaded: exit status 2. */
+static int code_object_error(const char *path)
+{
+    fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", path,
+            errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
+    return 2;
+}
+
 /* --diagnose: the evidence collector, with the --code-object files loaded. */
 static int diag_open(struct run *run, struct hv_findings *out)
 {
@@ -397,11 +405,8 @@ static int diag_open(struct run *run, struct hv_findings *out)
         return 2;
     }
     for (int i = 0; i < run->o->ncode_objects; i++)
-        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0) {
-            fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", run->o->code_objects[i],
-                    errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
-            return 2;
-        }
+        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0)
+            return code_object_error(run->o->code_objects[i]);
     return 0;
 }
 
@@ -415,11 +420,8 @@ static int confirm_open(struct run *run)
         return 2;
     }
     for (int i = 0; i < run->o->ncode_objects; i++)
-        if (hv_confirm_add_code_object(run->confirm, run->o->code_objects[i]) < 0) {
-            fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", run->o->code_objects[i],
-                    errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
-            return 2;
-        }
+        if (hv_confirm_add_code_object(run->confirm, run->o->code_objects[i]) < 0)
+            return code_object_error(run->o->code_objects[i]);
     return 0;
 }
 

@@ -208,21 +208,32 @@ static int walk(struct hv_co_scalar *s, const void *elf, struct co_flow *f, stru
     return 0;
 }
 
+/* The kernel's descriptor into *rep (or `local` when rep is NULL) and a
+ * dataflow state for it (~9 KiB of register state, free() it): 0, or what
+ * read_kd says, or -ENOMEM. */
+static int begin(const void *elf, size_t len, const struct hv_co_kernel *k, struct hv_co_scalar_report **rep,
+                 struct hv_co_scalar_report *local, struct co_flow **f)
+{
+    if (!*rep)
+        *rep = local;
+    int r = read_kd(elf, len, k, *rep);
+    if (r < 0)
+        return r;
+    *f = malloc(sizeof(**f));
+    return *f ? 0 : -ENOMEM;
+}
+
 int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
                          const struct hv_co_kernel *k, struct hv_co_ptr_use *uses,
                          size_t nuses, struct hv_co_scalar_report *rep)
 {
     struct hv_co_scalar_report local;
+    struct co_flow *f;
     if (!s || !elf || !k || (nuses && !uses))
         return -EINVAL;
-    if (!rep)
-        rep = &local;
-    int r = read_kd(elf, len, k, rep);
+    int r = begin(elf, len, k, &rep, &local, &f);
     if (r < 0)
         return r;
-    struct co_flow *f = malloc(sizeof(*f)); /* ~9 KiB of register state */
-    if (!f)
-        return -ENOMEM;
     co_flow_init(f, k, rep);
     if ((r = walk(s, elf, f, rep)) < 0) {
         free(f);
@@ -251,16 +262,12 @@ int hv_co_scalar_words(struct hv_co_scalar *s, const void *elf, size_t len, cons
                        const uint32_t *offs, size_t n, uint32_t *flags, struct hv_co_scalar_report *rep)
 {
     struct hv_co_scalar_report local;
+    struct co_flow *f;
     if (!s || !elf || !k || n > HV_CO_WORDS_MAX || (n && (!offs || !flags)))
         return -EINVAL;
-    if (!rep)
-        rep = &local;
-    int r = read_kd(elf, len, k, rep);
+    int r = begin(elf, len, k, &rep, &local, &f);
     if (r < 0)
         return r;
-    struct co_flow *f = malloc(sizeof(*f));
-    if (!f)
-        return -ENOMEM;
     co_flow_init_words(f, k, rep, offs, (uint32_t)n);
     if ((r = walk(s, elf, f, rep)) == 0)
         memcpy(flags, f->flags, n * sizeof *flags);

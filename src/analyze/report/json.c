@@ -226,20 +226,28 @@ void hv_report_json_group(FILE *out, const struct hv_group *g, const struct hv_r
     finding(out, g, (size_t)-1, o);
 }
 
+/* `"key":"hipvis-analyze OPTION TRACE"` with the trace's quoted path, or null. */
+static void analyze_cmd(FILE *out, const char *key, int on, const char *option, const struct hv_trace_summary *t)
+{
+    char q[1024], cmd[1400];
+    fprintf(out, "\"%s\":", key);
+    if (!on) {
+        fputs("null", out);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "hipvis-analyze %s %s", option,
+             t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
+    hv_json_str(out, cmd);
+}
+
 static void next_json(FILE *out, const struct hv_findings *s, const struct hv_finding *f)
 {
     const struct hv_trace_summary *t = hv_trace_of(s, f->pid);
     struct hv_next n;
     hv_next_steps(f, t, &n);
-    char q[1024], cmd[1400];
-    fputs("{\"diagnose\":", out);
-    if (n.diagnose) {
-        snprintf(cmd, sizeof cmd, "hipvis-analyze --diagnose %s",
-                 t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
-        hv_json_str(out, cmd);
-    } else {
-        fputs("null", out);
-    }
+    char cmd[1400];
+    fputc('{', out);
+    analyze_cmd(out, "diagnose", n.diagnose, "--diagnose", t);
     fputs(",\"experiment\":", out);
     if (n.experiment) {
         char ecmd[20480];   /* a 4 KiB command line, quoted */
@@ -252,14 +260,8 @@ static void next_json(FILE *out, const struct hv_findings *s, const struct hv_fi
     kv_str(out, "rerun_with", n.rerun);
     kv_str(out, "rerun_why", n.rerun_why);
     kv_str(out, "fix", n.fix);
-    fputs(",\"confirm\":", out);
-    if (n.code_object) {
-        snprintf(cmd, sizeof cmd, "hipvis-analyze --code-object FILE %s",
-                 t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
-        hv_json_str(out, cmd);
-    } else {
-        fputs("null", out);
-    }
+    fputc(',', out);
+    analyze_cmd(out, "confirm", n.code_object, "--code-object FILE", t);
     kv_str(out, "confirm_why", n.confirm_why);
     kv_str(out, "store_with", n.store);
     kv_str(out, "store_why", n.store_why);
