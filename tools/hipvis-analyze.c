@@ -50,7 +50,8 @@ static const struct hv_cli_opt analyze_opts[] = {
     {"diagnose", 0, HV_CLI_FLAG, OPT_DIAGNOSE, NULL,
      "rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group"},
     {"code-object", 0, HV_CLI_VALUE, OPT_CODE_OBJECT, "FILE",
-     "code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)"},
+     "code object (ELF, bundle, CCOB): confirms inferred pointer arguments from the kernel's\n"
+     "loads, and classifies readers' loads for --diagnose (repeatable)"},
     {0},
 };
 

@@ -423,14 +423,21 @@ enum hv_access { HV_ACCESS_UNKNOWN = 0, HV_ACCESS_READ, HV_ACCESS_WRITE, HV_ACCE
 enum hv_arg_origin {
     HV_ARG_METADATA = 1,      /* from the code object's kernel metadata: exact */
     HV_ARG_INFERRED = 2,      /* an 8-byte word of the args equal to a tracked allocation */
+    /* Never in a trace: the analyzer's verdict on an inferred word that the
+     * kernel's own code loads and dereferences (docs/kernel-args.md). */
+    HV_ARG_CONFIRMED = 3,
 };
+
+/* hv_karg.offset of a word found without a layout in a params array: the
+ * first 8 bytes of argument `index`, whose offset in the block is unknown. */
+#define HV_KARG_OFFSET_UNKNOWN UINT32_MAX
 
 struct hv_karg {
     uint64_t value;           /* pointer value passed */
     uint64_t alloc_base;      /* start of the tracked allocation it falls in, 0 unknown */
     uint64_t alloc_bytes;
-    uint32_t offset;          /* byte offset in the argument block */
-    uint16_t index;           /* argument index (metadata), or word index (inferred) */
+    uint32_t offset;          /* byte offset in the argument block, or HV_KARG_OFFSET_UNKNOWN */
+    uint16_t index;           /* argument index (the layout's or the params array's), 0 in a block without layout */
     uint8_t  access;          /* enum hv_access */
     uint8_t  origin;          /* enum hv_arg_origin */
 };

@@ -208,6 +208,8 @@ void hv_engine_eager_kargs(struct hv_engine *e, const struct hv_kargs *k, const 
         return;
     }
     hv_engine_eager_reads(e, k, args);  /* before its own writes land */
+    for (uint32_t i = 0; i < k->count; i++)
+        e->sum.inferred_launch_args += args[i].origin == HV_ARG_INFERRED;
     for (uint32_t i = 0; i < k->count; i++) {
         const struct hv_karg *g = &args[i];
         if (g->access != HV_ACCESS_WRITE && g->access != HV_ACCESS_READ_WRITE)
@@ -275,6 +277,8 @@ HOT void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
         ex->rsite_api = c->api;
     }
     rp.site = ex->rsite;
+    e->sum.unknown_layout_nodes += ex->nodes_no_layout;
+    e->sum.inferred_args += ex->args_inferred;
     hv_pending_prune(m);
     if (m->execs[x].nranges && e->n_overlap)
         hv_engine_join(e, &rp);
@@ -454,7 +458,11 @@ HOT int call_on_stream(struct hv_engine *e, const struct hv_call *c, uint8_t cls
         on_replay(e, c, s);
     else if (cls == HV_C_LAUNCH) {
         e->sum.launches++;
-        e->sum.launches_unsampled += (c->flags & HV_CALL_UNSAMPLED) != 0;
+        if (c->flags & HV_CALL_UNSAMPLED)
+            e->sum.launches_unsampled++;
+        else if (hv_model_no_layout(m, c->a.launch.func,
+                                    c->a.launch.form == HV_LAUNCH_EXTRA ? 0 : c->a.launch.kernarg_bytes))
+            e->sum.unknown_layout_launches++;
     }
     else if (cls == HV_C_MEMSET)
         on_memset(e, c, s);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/u64map.h"
+#include "hipvis/trace.h"
 
 static const char *const sev_names[] = {"none", "info", "warning", "error"};
 
@@ -61,7 +63,8 @@ const char *hv_findings_intern(struct hv_findings *s, const char *str)
 
 /* The fields that make two occurrences "the same finding". */
 #define SIDE_KEY(X, side) \
-    X(side.api) X(side.stream) X(side.src) X(side.dst) X(side.exec) X(side.node_index) X(side.arg_index)
+    X(side.api) X(side.stream) X(side.src) X(side.dst) X(side.exec) X(side.node_index) X(side.arg_index) \
+    X(side.arg_offset)
 
 #define ALL_KEY(X) X(rule) X(pid) X(lo) X(hi) SIDE_KEY(X, a) SIDE_KEY(X, b)
 
@@ -334,6 +337,18 @@ int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *
     return 0;
 }
 
+void hv_findings_arg_coverage(const struct hv_findings *s, struct hv_arg_coverage *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < s->ntraces; i++) {
+        const struct hv_trace_summary *t = &s->traces[i];
+        c->unknown_layout_nodes += t->unknown_layout_nodes;
+        c->inferred_args += t->inferred_args;
+        c->unknown_layout_launches += t->unknown_layout_launches;
+        c->inferred_launch_args += t->inferred_launch_args;
+    }
+}
+
 uint64_t hv_findings_launches_unsampled(const struct hv_findings *s, uint64_t *launches)
 {
     uint64_t all = 0, unsampled = 0;
@@ -388,4 +403,29 @@ size_t hv_findings_count_at(const struct hv_findings *s, int sev, uint64_t *occu
     if (occurrences)
         *occurrences = occ;
     return n;
+}
+
+const struct hv_fside *hv_finding_inferred(const struct hv_finding *f)
+{
+    const struct hv_fside *sides[] = {&f->b, &f->a};
+    for (size_t i = 0; i < 2; i++)
+        if ((sides[i]->kind == HV_SIDE_REPLAY || sides[i]->kind == HV_SIDE_LAUNCH) &&
+            sides[i]->origin == HV_ARG_INFERRED)
+            return sides[i];
+    return NULL;
+}
+
+size_t hv_findings_count_inferred(const struct hv_findings *s, int sev)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->ngroups; i++)
+        n += s->groups[i].f.severity >= sev && hv_finding_inferred(&s->groups[i].f);
+    return n;
+}
+
+const char *hv_deref_name(int deref)
+{
+    static const char *const t[] = {"unchecked", "no-code-object", "code-object-not-stored", "no-disassembler",
+                                    "not-dereferenced", "dereferenced", "no-such-argument"};
+    return deref >= 0 && deref < (int)(sizeof t / sizeof t[0]) ? t[deref] : "?";
 }

@@ -53,6 +53,27 @@ const char *hv_hint_text(int hint);
 #define HV_ARG_DST   (-2)   /* memcpy/memset node destination */
 #define HV_ARG_SRC   (-3)   /* memcpy node source */
 
+/* What the kernel's own code says of a pointer argument the trace only
+ * inferred (analyze/diagnose/confirm.h), for hv_fside.deref. */
+enum hv_deref {
+    HV_DEREF_UNCHECKED = 0,  /* not looked at (a metadata pointer, or no confirmation ran) */
+    HV_DEREF_NO_CODE,        /* no code object of the kernel: the trace has none, nor --code-object */
+    HV_DEREF_NOT_STORED,     /* the tracer read the kernel's code object but did not store it */
+    HV_DEREF_NO_DISASM,      /* no disassembler here (built without LLVM, or an unknown processor) */
+    HV_DEREF_NOT_SEEN,       /* the code never loads the word and uses it as an address */
+    HV_DEREF_SEEN,           /* it does: the side's origin is HV_ARG_CONFIRMED */
+    HV_DEREF_NO_ARG,         /* the kernel has no such argument: a word read past its params array */
+};
+const char *hv_deref_name(int deref);
+/* hv_fside.deref_uses: what the kernel's code does through the word. */
+enum {
+    HV_DEREF_USE_SCALAR_LOAD = 1u << 0,
+    HV_DEREF_USE_VECTOR_LOAD = 1u << 1,
+    HV_DEREF_USE_STORE = 1u << 2,
+    HV_DEREF_USE_ATOMIC = 1u << 3,
+    HV_DEREF_USE_PASSED_ON = 1u << 4,   /* stored to memory or live at a call */
+};
+
 /* One op taking part in a finding. Unused fields are 0 (indexes -1). */
 struct hv_fside {
     uint8_t  kind;           /* enum hv_side_kind */
@@ -64,6 +85,10 @@ struct hv_fside {
     uint16_t api;            /* enum hv_api */
     int16_t  arg_index;      /* kernel argument index or HV_ARG_* */
     int32_t  node_index;     /* graph node index, -1 none */
+    uint32_t arg_offset;     /* kernel args: the pointer word's byte offset (HV_KARG_OFFSET_UNKNOWN) */
+    uint8_t  deref;          /* enum hv_deref: an inferred pointer checked against the kernel's code */
+    uint8_t  deref_uses;     /* HV_DEREF_USE_*: what the code does through the word */
+    uint8_t  pad[2];
     uint64_t stream;         /* canonical stream id */
     uint64_t seq, epoch, ts_ns;
     uint64_t dst, src, bytes;/* copies/memsets; FREE: dst = base */
@@ -118,6 +143,14 @@ struct hv_trace_summary {
     int32_t  first_failed_result;
     uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
     uint64_t launches_unsampled;      /* eager launches HIPVIS_LAUNCH_EVERY did not draw: no kernel, no arguments */
+    /* Coverage of kernel arguments. Nodes summed over replays (a node run
+     * 100 times counts 100): kernel-node runs whose kernel's argument layout
+     * the tracer did not know (its pointers, if any, only inferred from a
+     * bounded scan), and pointer arguments of node runs only inferred (a
+     * word equal to a tracked address; confirmation from the kernel's code
+     * is per finding, not counted here). The same for eager launches. */
+    uint64_t unknown_layout_nodes, inferred_args;
+    uint64_t unknown_layout_launches, inferred_launch_args;
     uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
     uint64_t orphan_records;          /* aux records with no call to attach to */
     uint64_t first_ts, last_ts, last_seq;
@@ -166,10 +199,22 @@ int hv_findings_add_trace(struct hv_findings *s, const struct hv_trace_summary *
 /* Over every trace: launches HIPVIS_LAUNCH_EVERY recorded without kernel
  * and arguments (returned), and all launches (*launches, may be NULL). */
 uint64_t hv_findings_launches_unsampled(const struct hv_findings *s, uint64_t *launches);
+/* Over every trace: hv_trace_summary's kernel-argument coverage, summed. */
+struct hv_arg_coverage {
+    uint64_t unknown_layout_nodes, inferred_args;        /* node runs, summed over replays */
+    uint64_t unknown_layout_launches, inferred_launch_args;
+};
+void hv_findings_arg_coverage(const struct hv_findings *s, struct hv_arg_coverage *c);
 /* Highest severity among groups (HV_SEV_NONE when none). */
 int hv_findings_max_severity(const struct hv_findings *s);
 /* Groups / occurrences at or above sev. */
 size_t hv_findings_count_at(const struct hv_findings *s, int sev, uint64_t *occurrences);
+/* The side of f that reads or writes through a kernel argument the trace
+ * only inferred to be a pointer (origin HV_ARG_INFERRED, not confirmed from
+ * the kernel's code), or NULL. */
+const struct hv_fside *hv_finding_inferred(const struct hv_finding *f);
+/* Groups at or above sev that rest on such an argument. */
+size_t hv_findings_count_inferred(const struct hv_findings *s, int sev);
 /*
  * One bug, seen in several places. The store keys a group by everything
  * that locates it (pid, addresses, exec and stream handles), which is what

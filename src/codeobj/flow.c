@@ -43,15 +43,14 @@ static const struct co_op *opnd(const struct co_insn *in, unsigned i)
     return i < in->nops ? &in->op[i] : &none;
 }
 
-/* The pointer slot whose argument covers kernarg byte `off`, as a taint. */
+/* The slots covering kernarg byte `off`, as a taint. */
 static co_taint kernarg_taint(const struct co_flow *f, int64_t off)
 {
-    for (uint32_t s = 0; s < f->nslots; s++) {
-        const struct hv_co_arg *a = &f->k->args[f->slot_arg[s]];
-        if (off >= a->offset && off < (int64_t)a->offset + a->size)
-            return (co_taint)1 << s;
-    }
-    return 0;
+    co_taint t = 0;
+    for (uint32_t s = 0; s < f->nslots; s++)
+        if (off >= f->slot_lo[s] && off < f->slot_hi[s])
+            t |= (co_taint)1 << s;
+    return t;
 }
 
 static void mark(struct co_flow *f, co_taint t, uint32_t flag)
@@ -60,6 +59,17 @@ static void mark(struct co_flow *f, co_taint t, uint32_t flag)
     for (uint32_t s = 0; t && s < f->nslots; s++, t >>= 1)
         if (t & 1)
             f->flags[s] |= flag;
+}
+
+/* The registers the hardware preloads: the kernarg segment pointer, and
+ * the kernarg words preloaded into SGPRs (tainted by the slots they hold). */
+static void preload(struct co_flow *f)
+{
+    const struct hv_co_kd *kd = &f->rep->kd;
+    if (kd->kernarg_sgpr >= 0 && kd->kernarg_sgpr + 1 < 128)
+        f->s[kd->kernarg_sgpr] = f->s[kd->kernarg_sgpr + 1] = CO_T_KA;
+    for (unsigned i = 0; i < kd->preload_dwords && kd->preload_sgpr + i < 128; i++)
+        f->s[kd->preload_sgpr + i] = kernarg_taint(f, 4 * ((int64_t)kd->preload_offset + i));
 }
 
 void co_flow_init(struct co_flow *f, const struct hv_co_kernel *k,
@@ -71,16 +81,33 @@ void co_flow_init(struct co_flow *f, const struct hv_co_kernel *k,
     for (uint32_t i = 0; i < k->nargs; i++) {
         if (k->args[i].value_kind != HV_CO_VK_GLOBAL_BUFFER)
             continue;
-        if (f->nslots < CO_FLOW_SLOTS)
+        if (f->nslots < CO_FLOW_SLOTS) {
+            f->slot_lo[f->nslots] = k->args[i].offset;
+            f->slot_hi[f->nslots] = k->args[i].offset + k->args[i].size;
             f->slot_arg[f->nslots++] = i;
-        else
+        } else {
             rep->nuntracked++;
+        }
     }
-    const struct hv_co_kd *kd = &rep->kd;
-    if (kd->kernarg_sgpr >= 0 && kd->kernarg_sgpr + 1 < 128)
-        f->s[kd->kernarg_sgpr] = f->s[kd->kernarg_sgpr + 1] = CO_T_KA;
-    for (unsigned i = 0; i < kd->preload_dwords && kd->preload_sgpr + i < 128; i++)
-        f->s[kd->preload_sgpr + i] = kernarg_taint(f, 4 * ((int64_t)kd->preload_offset + i));
+    preload(f);
+}
+
+void co_flow_init_words(struct co_flow *f, const struct hv_co_kernel *k,
+                        struct hv_co_scalar_report *rep, const uint32_t *offs, uint32_t n)
+{
+    memset(f, 0, sizeof(*f));
+    f->k = k;
+    f->rep = rep;
+    for (uint32_t i = 0; i < n; i++) {
+        if (f->nslots < CO_FLOW_SLOTS) {
+            f->slot_lo[f->nslots] = offs[i];
+            f->slot_hi[f->nslots] = offs[i] + 8;
+            f->slot_arg[f->nslots++] = UINT32_MAX;
+        } else {
+            rep->nuntracked++;
+        }
+    }
+    preload(f);
 }
 
 /* True when every register of op holds the kernarg pointer itself. */

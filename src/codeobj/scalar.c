@@ -17,6 +17,8 @@
 
 #define PAD 32 /* bytes of s_nop after the code: longest instruction is 12 */
 
+_Static_assert(HV_CO_WORDS_MAX <= CO_FLOW_SLOTS, "one flow slot per kernarg word asked about");
+
 struct hv_co_scalar {
     LLVMDisasmContextRef dc;
     bool vop3_literal; /* the ISA allows a literal constant in VOP3 */
@@ -158,37 +160,31 @@ static bool llvm_would_crash(const struct hv_co_scalar *s, const unsigned char *
            ((w >> 50) & 0x1ff) == 0xff;
 }
 
-int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
-                         const struct hv_co_kernel *k, struct hv_co_ptr_use *uses,
-                         size_t nuses, struct hv_co_scalar_report *rep)
+/* Reads kernel k's descriptor into rep->kd: 0, or what hv_co_read_kd says,
+ * or -ENOENT when the kernel has no code. */
+static int read_kd(const void *elf, size_t len, const struct hv_co_kernel *k, struct hv_co_scalar_report *rep)
 {
-    struct hv_co_scalar_report local;
-    if (!s || !elf || !k || (nuses && !uses))
-        return -EINVAL;
-    if (!rep)
-        rep = &local;
     memset(rep, 0, sizeof(*rep));
     int r = hv_co_read_kd(elf, len, k, &rep->kd);
     if (r < 0)
         return r;
-    if (!rep->kd.code_len)
-        return -ENOENT;
+    return rep->kd.code_len ? 0 : -ENOENT;
+}
 
+/* Feeds every instruction of the kernel (rep->kd, read by read_kd) to the
+ * dataflow f, set up by the caller. 0 or -ENOMEM. */
+static int walk(struct hv_co_scalar *s, const void *elf, struct co_flow *f, struct hv_co_scalar_report *rep)
+{
     /* LLVM also crashes when an instruction's literal runs past the end of
      * the bytes it is given: give it the code plus s_nop padding, and drop
      * any instruction that would reach into the padding. */
     size_t n = rep->kd.code_len, pc = 0;
-    struct co_flow *f = malloc(sizeof(*f)); /* ~9 KiB of register state */
     unsigned char *code = n <= SIZE_MAX - PAD ? malloc(n + PAD) : NULL;
-    if (!f || !code) {
-        free(f);
-        free(code);
+    if (!code)
         return -ENOMEM;
-    }
     memcpy(code, (const unsigned char *)elf + rep->kd.code_off, n);
     for (size_t i = 0; i < PAD; i += 4)
         memcpy(code + n + i, "\x00\x00\x80\xbf", 4); /* s_nop 0 */
-    co_flow_init(f, k, rep);
     char text[256];
     struct co_insn in;
     while (pc < n) {
@@ -208,6 +204,41 @@ int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
         if (co_insn_parse(text, &in))
             co_flow_step(f, &in);
     }
+    free(code);
+    return 0;
+}
+
+/* The kernel's descriptor into *rep (or `local` when rep is NULL) and a
+ * dataflow state for it (~9 KiB of register state, free() it): 0, or what
+ * read_kd says, or -ENOMEM. */
+static int begin(const void *elf, size_t len, const struct hv_co_kernel *k, struct hv_co_scalar_report **rep,
+                 struct hv_co_scalar_report *local, struct co_flow **f)
+{
+    if (!*rep)
+        *rep = local;
+    int r = read_kd(elf, len, k, *rep);
+    if (r < 0)
+        return r;
+    *f = malloc(sizeof(**f));
+    return *f ? 0 : -ENOMEM;
+}
+
+int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
+                         const struct hv_co_kernel *k, struct hv_co_ptr_use *uses,
+                         size_t nuses, struct hv_co_scalar_report *rep)
+{
+    struct hv_co_scalar_report local;
+    struct co_flow *f;
+    if (!s || !elf || !k || (nuses && !uses))
+        return -EINVAL;
+    int r = begin(elf, len, k, &rep, &local, &f);
+    if (r < 0)
+        return r;
+    co_flow_init(f, k, rep);
+    if ((r = walk(s, elf, f, rep)) < 0) {
+        free(f);
+        return r;
+    }
 
     /* Arguments past the tracked slots are reported as unknown. */
     uint32_t count = 0, slot = 0;
@@ -224,6 +255,22 @@ int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
         count++;
     }
     free(f);
-    free(code);
     return (int)count;
+}
+
+int hv_co_scalar_words(struct hv_co_scalar *s, const void *elf, size_t len, const struct hv_co_kernel *k,
+                       const uint32_t *offs, size_t n, uint32_t *flags, struct hv_co_scalar_report *rep)
+{
+    struct hv_co_scalar_report local;
+    struct co_flow *f;
+    if (!s || !elf || !k || n > HV_CO_WORDS_MAX || (n && (!offs || !flags)))
+        return -EINVAL;
+    int r = begin(elf, len, k, &rep, &local, &f);
+    if (r < 0)
+        return r;
+    co_flow_init_words(f, k, rep, offs, (uint32_t)n);
+    if ((r = walk(s, elf, f, rep)) == 0)
+        memcpy(flags, f->flags, n * sizeof *flags);
+    free(f);
+    return r;
 }

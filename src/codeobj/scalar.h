@@ -103,4 +103,16 @@ int hv_co_scalar_analyze(struct hv_co_scalar *s, const void *elf, size_t len,
                          const struct hv_co_kernel *k, struct hv_co_ptr_use *uses,
                          size_t nuses, struct hv_co_scalar_report *rep);
 
+/* Does kernel k use the kernarg word at byte offset offs[i] as an address?
+ * The same dataflow, with the words as its slots wherever the metadata puts
+ * them: a pointer inside a by-value struct (Composable Kernel's argument
+ * structs, PyTorch's TensorIterator config) is such a word. flags[i] gets
+ * the word's HV_CO_USE_* (0: the kernel's own code never loads it and
+ * dereferences it, as far as the linear pass sees; ESCAPE alone: it was
+ * only passed on). n <= HV_CO_WORDS_MAX. Returns 0, or the errors of
+ * hv_co_scalar_analyze. */
+#define HV_CO_WORDS_MAX 62
+int hv_co_scalar_words(struct hv_co_scalar *s, const void *elf, size_t len, const struct hv_co_kernel *k,
+                       const uint32_t *offs, size_t n, uint32_t *flags, struct hv_co_scalar_report *rep);
+
 #endif

@@ -75,7 +75,8 @@ NAMES(hv_access_name,
       [HV_ACCESS_UNKNOWN] = "unknown", [HV_ACCESS_READ] = "read",
       [HV_ACCESS_WRITE] = "write",     [HV_ACCESS_READ_WRITE] = "read_write")
 
-NAMES(hv_arg_origin_name, [HV_ARG_METADATA] = "metadata", [HV_ARG_INFERRED] = "inferred")
+NAMES(hv_arg_origin_name, [HV_ARG_METADATA] = "metadata", [HV_ARG_INFERRED] = "inferred",
+      [HV_ARG_CONFIRMED] = "confirmed")
 
 NAMES(hv_codeobj_note_kind_name, [HV_CO_NOTE_PARSE] = "parse", [HV_CO_NOTE_NOT_STORED] = "not_stored")
 

@@ -19,7 +19,7 @@ const char *hv_stream_form_name(unsigned form);   /* "explicit", "legacy_null", 
 const char *hv_capture_name(unsigned status);     /* "none", "active", "invalidated" */
 const char *hv_launch_form_name(unsigned form);   /* "params", "extra", "host_func" */
 const char *hv_access_name(unsigned access);      /* "read", "write", ... */
-const char *hv_arg_origin_name(unsigned origin);  /* "metadata", "inferred" */
+const char *hv_arg_origin_name(unsigned origin);  /* "metadata", "inferred", "confirmed" */
 const char *hv_thread_event_name(unsigned event); /* "first_call", "exit" */
 const char *hv_codeobj_note_kind_name(unsigned kind); /* "parse", "not_stored" */
 const char *hv_clock_name(unsigned clock);        /* "monotonic", "tsc_monotonic" */

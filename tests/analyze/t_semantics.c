@@ -2,7 +2,7 @@
  * docs/semantics.md rules the analyzer applies to records, positive and
  * negative: exact 2D rows (C3/C4, M3/M4: no bounding box), tall strided
  * writes kept as one segment but matched row by row, and inferred
- * arguments softening every rule, same-epoch-write included.
+ * arguments keeping every rule's severity, same-epoch-write included.
  */
 #include "scenarios.h"
 #include "tcheck.h"
@@ -89,9 +89,10 @@ void test_semantics_2d_gap_keeps_writer(void)
     hv_findings_free(&out);
 }
 
-/* Inferred arguments soften every rule, same-epoch-write included; a
- * metadata argument keeps the default severity. */
-void test_semantics_inferred_softened(void)
+/* An inferred argument is reported at the rule's severity, as a metadata
+ * one, and the group keeps its origin: the report marks it and says how to
+ * confirm it, rather than hiding it below --fail-on. */
+void test_semantics_inferred_rule_severity(void)
 {
     for (int inferred = 0; inferred < 2; inferred++) {
         open_();
@@ -104,8 +105,10 @@ void test_semantics_inferred_softened(void)
         tb_engine_close(&t);
         const struct hv_group *g = tb_group(&out, HV_RULE_SAME_EPOCH_WRITE);
         CHECK(g != NULL);
-        if (g)
-            CHECK_EQ_U(g->f.severity, inferred ? HV_SEV_INFO : HV_SEV_WARNING);
+        if (g) {
+            CHECK_EQ_U(g->f.severity, HV_SEV_WARNING);
+            CHECK_EQ_U(g->f.b.origin, inferred ? HV_ARG_INFERRED : HV_ARG_METADATA);
+        }
         hv_findings_free(&out);
     }
 }

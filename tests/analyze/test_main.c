@@ -16,12 +16,12 @@ const char *t_tool, *t_tmp;
     X(test_u64map) X(test_u64map_multi) X(test_grow) X(test_imap_random) X(test_vclock) X(test_vclock_random) X(test_findings_grouping)                    \
     X(test_same_epoch_decode_loop) X(test_same_epoch_negatives) X(test_same_epoch_engine_hint)     \
     X(test_same_epoch_kernel_writer) X(test_unordered_side_stream) X(test_unordered_orderings)     \
-    X(test_unordered_legacy_barrier) X(test_unordered_inferred_softened) X(test_unordered_eager_read) \
+    X(test_unordered_legacy_barrier) X(test_unordered_inferred_kept) X(test_unordered_eager_read) \
     X(test_write_during_replay_positive) X(test_write_during_replay_negative)                       \
     X(test_stale_capture_realloc) X(test_stale_capture_freed) X(test_stale_capture_negative)       \
     X(test_concurrent_shared_positive) X(test_concurrent_shared_negative) X(test_concurrent_shared_subsumed) X(test_input_health)     \
     X(test_record_robustness) X(test_records_stable_keep) X(test_semantics_2d_rows) X(test_semantics_2d_gap_keeps_writer)            \
-    X(test_semantics_inferred_softened) X(test_bounds_api_id) X(test_bounds_fuzz_regressions) \
+    X(test_semantics_inferred_rule_severity) X(test_bounds_api_id) X(test_bounds_fuzz_regressions) \
     X(test_host_source_rewritten_positive) X(test_host_source_rewritten_negative) X(test_three_point_probe)
 
 #define CLI_TESTS(X) X(test_cli_scenarios) X(test_cli_json_perfetto) X(test_cli_bad_input)

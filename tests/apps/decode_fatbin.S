@@ -1,4 +1,5 @@
-/* decode_fatbin.S - TEST-ONLY: embeds decode_kernels.hip's offload bundle.
+/* decode_fatbin.S - TEST-ONLY: embeds decode_kernels.hip's offload bundle
+ * (or, with FATBIN_SYMBOL, another test program's: struct_loop.c's).
  *
  * Where clang puts a HIP program's device code: section .hip_fatbin, 4 KiB
  * aligned, in a loaded read-only segment (the tracer bounds the bundle by
@@ -8,13 +9,16 @@
 #ifndef DECODE_FATBIN
 #error "DECODE_FATBIN (path of the clang-22 offload bundle) must be defined"
 #endif
+#ifndef FATBIN_SYMBOL
+#define FATBIN_SYMBOL hv_decode_fatbin
+#endif
     .section .hip_fatbin, "a", @progbits
     .p2align 12
-    .globl hv_decode_fatbin
-    .hidden hv_decode_fatbin
-    .type hv_decode_fatbin, @object
-hv_decode_fatbin:
+    .globl FATBIN_SYMBOL
+    .hidden FATBIN_SYMBOL
+    .type FATBIN_SYMBOL, @object
+FATBIN_SYMBOL:
     .incbin DECODE_FATBIN
-    .size hv_decode_fatbin, . - hv_decode_fatbin
+    .size FATBIN_SYMBOL, . - FATBIN_SYMBOL
 
     .section .note.GNU-stack, "", @progbits

@@ -10,7 +10,7 @@ APPS_DIR      := $(BUILD)/tests/apps
 APPS_DOUBLE   := $(BUILD)/tests/double/libamdhip64.so
 REAL_HIP_LIB  ?= $(wildcard /usr/lib/x86_64-linux-gnu/libamdhip64.so.5)
 # passthrough_real only runs in the optimised build's checks
-APPS_BINS     := $(APPS_DIR)/decode_loop $(APPS_DIR)/passthrough \
+APPS_BINS     := $(APPS_DIR)/decode_loop $(APPS_DIR)/struct_loop $(APPS_DIR)/passthrough \
                  $(if $(and $(REAL_HIP_LIB),$(filter-out 1,$(SAN))),$(APPS_DIR)/passthrough_real)
 
 TEST_PROGRAMS += $(APPS_BINS)
@@ -57,6 +57,24 @@ $(APPS_DIR)/decode_fatbin.o: tests/apps/decode_fatbin.S $(APPS_FATBIN)
 	$(CC) -DDECODE_FATBIN='"$(abspath $(APPS_FATBIN))"' -c $< -o $@
 
 $(APPS_DIR)/decode_loop: $(BUILD)/obj/tests/apps/decode_loop.o $(APPS_DIR)/decode_fatbin.o | $(APPS_DOUBLE) $(APPS_HSACO)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) -L$(dir $(APPS_DOUBLE)) -lamdhip64 -lpthread -ldl
+
+# struct_loop: decode_loop's hazard with the reader's pointer inside a
+# by-value struct (struct_kernels.hip), embedded and registered the same way.
+APPS_STRUCT_FATBIN := $(APPS_DIR)/struct_kernels.hipfb
+APPS_STRUCT_HSACO  := $(APPS_DIR)/struct_kernels-$(APPS_GPU_ARCH).hsaco
+$(APPS_STRUCT_FATBIN): tests/apps/struct_kernels.hip tests/apps/module.mk
+	$(APPS_NEED_CLANG22)
+	@mkdir -p $(@D)
+	$(CLANG22) $(subst hipvis-decode-kernels,hipvis-struct-kernels,$(APPS_HIP_FLAGS)) --gpu-bundle-output -c $< -o $@
+$(APPS_STRUCT_HSACO): tests/apps/struct_kernels.hip tests/apps/module.mk
+	$(APPS_NEED_CLANG22)
+	@mkdir -p $(@D)
+	$(CLANG22) $(subst hipvis-decode-kernels,hipvis-struct-kernels,$(APPS_HIP_FLAGS)) --no-gpu-bundle-output -c $< -o $@
+$(APPS_DIR)/struct_fatbin.o: tests/apps/decode_fatbin.S $(APPS_STRUCT_FATBIN)
+	$(CC) -DDECODE_FATBIN='"$(abspath $(APPS_STRUCT_FATBIN))"' -DFATBIN_SYMBOL=hv_struct_fatbin -c $< -o $@
+$(APPS_DIR)/struct_loop: $(BUILD)/obj/tests/apps/struct_loop.o $(APPS_DIR)/struct_fatbin.o | $(APPS_DOUBLE) $(APPS_STRUCT_HSACO)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) -L$(dir $(APPS_DOUBLE)) -lamdhip64 -lpthread -ldl
 

@@ -28,3 +28,15 @@ __global__ void first_of_group(const int *__restrict__ in, int *__restrict__ out
 
 struct pair { long a; int b; };
 __global__ void take_struct(pair p, long *out) { out[gid()] = p.a + p.b; }
+
+// Pointers inside a by-value struct, as Composable Kernel passes its
+// arguments: the metadata says 24 bytes by value. The code loads `src`
+// from the kernarg segment and reads through it; `tag` is loaded and only
+// compared, never dereferenced; `n` is a count.
+struct view { const int *src; const int *tag; int n; };
+__global__ void read_view(view v, int *out)
+{
+    unsigned i = gid();
+    if (i < (unsigned)v.n)
+        out[i] = v.src[i] + (v.tag == nullptr);
+}

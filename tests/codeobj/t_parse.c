@@ -283,7 +283,7 @@ static void concatenated_and_options(void)
     memcpy(img + a->len + pad + b->len + pad, c->data, c->len);
     struct hv_co_table t;
     int n = co_parse_fresh(&t, img, len, NULL);
-    CHECK(n == 14 + 6 && t.nobjects == 4 && t.nduplicates == 2 && co_errors_total(&t) == 0,
+    CHECK(n == 14 + 8 && t.nobjects == 4 && t.nduplicates == 2 && co_errors_total(&t) == 0,
           "bundle + CCOB of the same objects + another CCOB, zero padded");
     CHECK(t.nobjects == 4 && t.objects[2].image_offset == a->len + pad + b->len + pad,
           "objects of the third unit point at its offset");
@@ -292,20 +292,20 @@ static void concatenated_and_options(void)
 
     memcpy(img + len, "garbage!", 8);
     n = co_parse_fresh(&t, img, len + 8, NULL);
-    CHECK(n == 20 && t.errors[HV_CO_ERR_UNKNOWN_FORMAT] == 1 &&
+    CHECK(n == 22 && t.errors[HV_CO_ERR_UNKNOWN_FORMAT] == 1 &&
               t.issues[0].err == HV_CO_ERR_UNKNOWN_FORMAT && t.issues[0].offset == len,
           "trailing garbage counted once, with its offset, after valid units");
     hv_co_table_free(&t);
 
     struct hv_co_opts only = {.proc = "gfx942"};
     n = co_parse_fresh(&t, img, len, &only);
-    CHECK(n == 3 && t.nobjects == 1 && t.nfiltered == 5 && strcmp(t.kernels[0].arch, "gfx942") == 0,
+    CHECK(n == 4 && t.nobjects == 1 && t.nfiltered == 5 && strcmp(t.kernels[0].arch, "gfx942") == 0,
           "processor filter");
     hv_co_table_free(&t);
 
     struct hv_co_opts copy = {.flags = HV_CO_COPY_ELF};
     n = co_parse_fresh(&t, img, len, &copy);
-    bool owned = n == 20;
+    bool owned = n == 22;
     for (size_t o = 0; o < t.nobjects; o++)
         owned &= t.objects[o].owned && (t.objects[o].elf < img || t.objects[o].elf >= img + len);
     memset(img, 0, len); /* the caller frees its image ... */

@@ -153,6 +153,43 @@ static void fuzz_hook_done(void)
         hv_co_scalar_close(fuzz_dis[p]);
 }
 
+/* A pointer inside a by-value struct: read_view(view v, int *out) of
+ * kernels22.hip. s_load_dwordx4 s[4:7], s[0:1], 0x0 loads v.src and v.tag;
+ * v_lshl_add_u64 v[2:3], s[4:5], 0, v[0:1] feeds global_load_dword (src is
+ * dereferenced); s_cmp_eq_u64 s[6:7], 0 only compares tag; n (offset 16) is
+ * a count. */
+static void words(const char *proc)
+{
+    const struct fixture *f = fx("hip22.fatbin");
+    struct hv_co_table t;
+    struct hv_co_opts o = {.proc = proc};
+    co_parse_fresh(&t, f->data, f->len, &o);
+    struct hv_co_scalar *s = hv_co_scalar_open(proc);
+    const struct hv_co_kernel *k = hv_co_find_arch(&t, "_Z9read_view4viewPi", proc);
+    char what[96];
+    snprintf(what, sizeof what, "hip22.fatbin %s read_view: which struct words are dereferenced", proc);
+    if (!s || !k) {
+        CHECK(false, what);
+        hv_co_scalar_close(s);
+        hv_co_table_free(&t);
+        return;
+    }
+    const struct hv_co_object *ob = &t.objects[k->object];
+    static const uint32_t offs[] = {0, 8, 16};
+    uint32_t fl[3] = {~0u, ~0u, ~0u};
+    struct hv_co_scalar_report rep;
+    int r = hv_co_scalar_words(s, ob->elf, ob->len, k, offs, 3, fl, &rep);
+    bool ok = r == 0 && (fl[0] & HV_CO_USE_VLOAD) && !(fl[0] & HV_CO_USE_SLOAD) && fl[1] == 0 && fl[2] == 0 &&
+              rep.ninvalid == 0 && rep.ninsns > 0;
+    if (!ok)
+        fprintf(stderr, "  %s: rc %d flags 0x%x 0x%x 0x%x\n", what, r, fl[0], fl[1], fl[2]);
+    CHECK(ok, what);
+    CHECK(hv_co_scalar_words(s, ob->elf, ob->len, k, offs, HV_CO_WORDS_MAX + 1, fl, NULL) == -EINVAL,
+          "more words than the dataflow's slots: -EINVAL");
+    hv_co_scalar_close(s);
+    hv_co_table_free(&t);
+}
+
 void t_scalar(void)
 {
     parser();
@@ -193,6 +230,8 @@ void t_scalar(void)
     };
     classify("hip.fatbin", "gfx90a", hip, sizeof(hip) / sizeof(hip[0]));
     classify("hip.fatbin", "gfx940", hip, sizeof(hip) / sizeof(hip[0]));
+    words("gfx950");
+    words("gfx942");
 
     /* API edges. */
     CHECK(hv_co_scalar_open("sm_90") == NULL && hv_co_scalar_open(NULL) == NULL,

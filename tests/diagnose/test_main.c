@@ -15,7 +15,7 @@ const char *d_tool, *d_tmp, *d_scalar, *d_hsaco;
 
 #define TESTS(X)                                                                                       \
     X(test_placement_shapes) X(test_placement_dropped_wait) X(test_placement_collectives)             \
-    X(test_parallel_queue_read_rule) X(test_scalar_exposure) X(test_verdicts) X(test_no_verdict)
+    X(test_parallel_queue_read_rule) X(test_scalar_exposure) X(test_confirm) X(test_verdicts) X(test_no_verdict)
 
 #define DECL(fn) void fn(void);
 TESTS(DECL)

@@ -253,6 +253,94 @@ class E2E(Suite):
         cu = {int(r["dst"], 16) for r in self.calls(recs) if r["api"] == "hipMemcpyAsync"}
         self.exact_same_epoch(label, recs, report, cu)
 
+    def inferred_same_epoch(self, label, recs, report, kernel, origin, deref, offset):
+        """Every same-epoch-write reads the copied range through arg 0 of
+        `kernel`, a pointer the tracer only inferred, with `origin` and
+        `deref` after the analyzer looked at the kernel's code; at the rule's
+        severity (warning), covering every replay."""
+        groups = [g for g in report["findings"] if g["rule"] == "same-epoch-write"]
+        if not self.check(groups, f"{label}: same-epoch-write reported"):
+            return groups
+        seqs = self.by_seq(recs)
+        bad = []
+        for g in groups:
+            copy, rd = seqs.get(g["earlier"]["seq"], {}), g["later"]
+            if (g["buffer"]["lo"], g["buffer"]["bytes"]) != (copy.get("dst"), copy.get("bytes")):
+                bad.append(f"buffer {g['buffer']} is not the copy's dst {copy.get('dst')} +{copy.get('bytes')}")
+            got = (g["severity"], rd["kernel"], rd["arg_index"], rd["origin"], rd.get("deref"), rd.get("arg_offset"))
+            if got != ("warning", kernel, 0, origin, deref, offset) or rd["pointer"] != g["buffer"]["lo"]:
+                bad.append(f"group {got} pointer {rd['pointer']}")
+        self.check(not bad, f"{label}: each group is the copy's range read through {kernel} arg 0 "
+                   f"({origin}, {deref}), at warning", "; ".join(bad[:3]))
+        replays = sum(1 for r in self.calls(recs) if r["api"] == "hipGraphLaunch")
+        self.check(sum(g["count"] for g in groups) == replays == report["traces"][0]["replays"],
+                   f"{label}: the findings cover every replay ({replays})")
+        others = sorted({g["rule"] for g in report["findings"]} - {"same-epoch-write"})
+        self.check(not others, f"{label}: no other rule fires", ", ".join(others))
+        return groups
+
+    def case_struct_arg(self):
+        """A pointer inside a by-value struct (struct_loop.c): the metadata
+        says 16 bytes by value, the tracer infers the word, the kernel's own
+        code (stored in the trace) confirms it."""
+        label = "struct_loop (pointer inside a by-value struct)"
+        trace = os.path.join(self.tmp, "struct.zst")
+        rc, out, err = self.run([os.path.join(self.apps, "struct_loop"), "--steps", "40"], self.on_double(),
+                                trace=trace)
+        if rc != 0 or "error=none" not in out:
+            raise RuntimeError(f"struct_loop: rc={rc} {out.strip()} {err.strip()}")
+        recs = self.records(trace)
+        nodes = [r for r in recs if r.get("type") == "kargs" and r.get("owner_node")]
+        self.check(nodes and all([(a["index"], a["offset"], a["origin"]) for a in k["args"]][0] == (0, 0, "inferred")
+                                 for k in nodes),
+                   f"{label}: the trace holds the struct's first word as an inferred pointer (arg 0, offset 0)",
+                   str(nodes[:1]))
+        report = self.findings(trace)
+        self.inferred_same_epoch(label, recs, report, "_span_lengths_kernel", "confirmed", "dereferenced", 0)
+        self.check(report["inferred_groups"] == 0, f"{label}: no group left on an inferred pointer",
+                   str(report["inferred_groups"]))
+        p = subprocess.run([self.analyze, "--fail-on=warning", trace], capture_output=True, text=True)
+        self.check(p.returncode == 1 and "arg 0 unknown (confirmed)" in p.stdout and
+                   "pointer  arg 0, kernarg +0x0: confirmed: _span_lengths_kernel loads it" in p.stdout,
+                   f"{label}: --fail-on=warning exits 1, the text says the pointer is confirmed",
+                   f"exit {p.returncode}: {p.stdout[-600:]}")
+
+    def case_python_no_layout(self):
+        """ctypes_decode.py with its placeholder image: the tracer has no
+        layout, reads the params array within a bound, and the finding is
+        inferred but at the rule's severity; --code-object confirms it."""
+        label = "python3 ctypes_decode.py, image hipvis cannot decode"
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "ctypes_decode.py")
+        trace = os.path.join(self.tmp, "py-nolayout.zst")
+        rc, out, err = self.run([sys.executable, script, os.path.join(self.double, "libamdhip64.so.5"),
+                                 "--steps", "40"], trace=trace)
+        if rc != 0 or "error=none" not in out:
+            raise RuntimeError(f"ctypes_decode: rc={rc} {out.strip()} {err.strip()}")
+        recs = self.records(trace)
+        cu = {r["dst"] for r in self.calls(recs) if r["api"] == "hipMemcpyAsync"}
+        nodes = [r for r in recs if r.get("type") == "kargs" and r.get("owner_node")]
+        self.check(nodes and all(k["args"] and k["args"][0]["value"] in cu and k["args"][0]["index"] == 0 and
+                                 k["args"][0]["offset"] == 0xffffffff and k["args"][0]["origin"] == "inferred"
+                                 for k in nodes),
+                   f"{label}: each graph node's params entry 0 recorded as an inferred pointer to cu_seqlens_q",
+                   str(nodes[:1]))
+        report = self.findings(trace)
+        groups = self.inferred_same_epoch(label, recs, report, CONVERT, "inferred", "no-code-object", None)
+        self.check(report["inferred_groups"] == len(groups) and report["inferred_groups_at_or_above_fail_on"] == 0 and
+                   all(b["next"]["confirm"] for b in report["bugs"]),
+                   f"{label}: the groups are counted as inferred and each bug says how to confirm it",
+                   f"{report['inferred_groups']} {[b['next']['confirm'] for b in report['bugs']]}")
+        p = subprocess.run([self.analyze, trace], capture_output=True, text=True)
+        self.check(p.returncode == 1 and "on inferred pointers" in p.stdout and
+                   "hipvis-analyze --code-object FILE" in p.stdout,
+                   f"{label}: the default --fail-on exits 1 and the text says how to confirm",
+                   f"exit {p.returncode}: {p.stdout[-600:]}")
+        hsaco = os.path.join(self.apps, "decode_kernels-gfx950.hsaco")
+        p = subprocess.run([self.analyze, "--json", "--fail-on", "none", "--code-object", hsaco, trace],
+                           capture_output=True, text=True)
+        report = json.loads(p.stdout) if p.returncode == 0 else {"findings": [], "traces": [{}]}
+        self.inferred_same_epoch(f"{label}, --code-object", recs, report, CONVERT, "confirmed", "dereferenced", None)
+
     def case_passthrough_real(self):
         app = os.path.join(self.apps, "passthrough_real")
         if not os.path.exists(REAL_HIP) or not os.access(app, os.X_OK):
@@ -290,7 +378,7 @@ class E2E(Suite):
     def main(self):
         return self.run_cases((self.case_decode, self.case_threads, self.case_sync, self.case_side_stream,
                                self.case_event_wait, self.case_free_realloc, self.case_python,
-                               self.case_passthrough_real))
+                               self.case_struct_arg, self.case_python_no_layout, self.case_passthrough_real))
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -8,7 +8,7 @@
 # Prerequisites name the double's and the apps' paths: their fragments may
 # be included after this one.
 E2E_DEPS := $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze \
-            $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop \
+            $(BUILD)/tests/double/libamdhip64.so $(BUILD)/tests/apps/decode_loop $(BUILD)/tests/apps/struct_loop \
             $(BUILD)/tests/apps/decode_kernels-gfx950.hsaco \
             $(if $(wildcard /usr/lib/x86_64-linux-gnu/libamdhip64.so.5),$(BUILD)/tests/apps/passthrough_real)
 

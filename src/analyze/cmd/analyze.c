@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "analyze/cmd/analyze.h"
+#include "analyze/diagnose/confirm.h"
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/forensics/forensics.h"
 #include "analyze/report/html.h"
@@ -50,6 +51,7 @@ struct run {
     struct hv_engine_observer html_obs;
     FILE *graphs_out;
     struct hv_diag *diag;         /* --diagnose */
+    struct hv_confirm *confirm;   /* inferred pointers against the kernels' code, with --code-object */
     uint64_t records;
     struct hv_names_index *names; /* names, Python stacks, marks: collected while reading */
     int names_on;                 /* the trace being read feeds names */
@@ -180,6 +182,14 @@ static void diag_json(struct hv_json *w, const void *ctx)
     hv_diag_json(w, ctx);
 }
 
+/* A --code-object file that could not be loaded: exit status 2. */
+static int code_object_error(const char *path)
+{
+    fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", path,
+            errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
+    return 2;
+}
+
 /* --diagnose: the evidence collector, with the --code-object files loaded. */
 static int diag_open(struct run *run, struct hv_findings *out)
 {
@@ -189,11 +199,23 @@ static int diag_open(struct run *run, struct hv_findings *out)
         return 2;
     }
     for (int i = 0; i < run->o->ncode_objects; i++)
-        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0) {
-            fprintf(stderr, "hipvis-analyze: --code-object %s: %s\n", run->o->code_objects[i],
-                    errno == EPROTO ? "no AMDGPU code object in it" : strerror(errno));
-            return 2;
-        }
+        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0)
+            return code_object_error(run->o->code_objects[i]);
+    return 0;
+}
+
+/* The code objects inferred pointer arguments are confirmed from, besides
+ * the traces' own: --code-object. */
+static int confirm_open(struct run *run)
+{
+    run->confirm = hv_confirm_new();
+    if (!run->confirm) {
+        fprintf(stderr, "hipvis-analyze: out of memory\n");
+        return 2;
+    }
+    for (int i = 0; i < run->o->ncode_objects; i++)
+        if (hv_confirm_add_code_object(run->confirm, run->o->code_objects[i]) < 0)
+            return code_object_error(run->o->code_objects[i]);
     return 0;
 }
 
@@ -210,7 +232,7 @@ static int open_outputs(struct run *run, struct hv_findings *out, FILE **pff)
 {
     const struct hv_analyze_opts *o = run->o;
     run->graphs_out = o->graphs ? (o->json ? stderr : stdout) : NULL;
-    if (o->diagnose && diag_open(run, out) != 0)
+    if ((o->diagnose && diag_open(run, out) != 0) || confirm_open(run) != 0)
         return 2;
     if (o->perfetto) {
         *pff = hv_report_fopen(o->perfetto);
@@ -342,6 +364,7 @@ static int analyze_all(struct run *run, const char *const *paths)
     double dt = now_s() - t0;
     if (check_unusable(run, &out))
         status = 2;
+    hv_confirm_findings(run->confirm, &out, paths, (int)o->in.n);
     if (report(run, &out, paths, pff))
         status = 2;
     if (run->html)
@@ -374,6 +397,7 @@ int hv_analyze_cmd(const struct hv_analyze_opts *o)
     }
     free(paths);
     hv_diag_free(run.diag);
+    hv_confirm_free(run.confirm);
     hv_names_free(run.names);
     err_free(&run.errs);
     return rc;

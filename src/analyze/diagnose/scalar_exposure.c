@@ -9,6 +9,9 @@
 #include "codeobj/codeobj.h"
 #include "codeobj/scalar.h"
 #include "common/grow.h"
+#include "hipvis/trace.h"
+
+_Static_assert(HV_SX_WORDS_MAX == HV_CO_WORDS_MAX, "the words one dataflow pass answers for");
 
 #define SX_MAX_FILE (1ull << 30)  /* a fat binary of a big framework is hundreds of MB */
 #define SX_MAX_USES 64
@@ -212,17 +215,28 @@ static void analyze(struct hv_sx *s, const struct sx_image *im, const struct hv_
 }
 #endif
 
-void hv_sx_classify(struct hv_sx *s, const char *name, uint64_t prefer, uint32_t arg, struct hv_sx_result *r)
+/* The kernel `name` and where it is, with r's arch and origin filled;
+ * NULL (r->status NO_CODE_OBJECT) when no image has it. */
+static const struct hv_co_kernel *lookup(struct hv_sx *s, const char *name, uint64_t prefer,
+                                         const struct sx_image **im, struct hv_sx_result *r)
 {
     memset(r, 0, sizeof *r);
-    const struct sx_image *im = NULL;
-    const struct hv_co_kernel *k = s && name ? find(s, name, prefer, &im) : NULL;
+    const struct hv_co_kernel *k = s && name ? find(s, name, prefer, im) : NULL;
     if (!k) {
         r->status = HV_SX_NO_CODE_OBJECT;
-        return;
+        return NULL;
     }
     snprintf(r->arch, sizeof r->arch, "%s", k->arch ? k->arch : "?");
-    snprintf(r->origin, sizeof r->origin, "%s", im->origin);
+    snprintf(r->origin, sizeof r->origin, "%s", (*im)->origin);
+    return k;
+}
+
+void hv_sx_classify(struct hv_sx *s, const char *name, uint64_t prefer, uint32_t arg, struct hv_sx_result *r)
+{
+    const struct sx_image *im = NULL;
+    const struct hv_co_kernel *k = lookup(s, name, prefer, &im, r);
+    if (!k)
+        return;
 #ifdef HV_HAVE_SCALAR
     if (hv_co_scalar_available(NULL))
         analyze(s, im, k, arg, r);
@@ -230,6 +244,64 @@ void hv_sx_classify(struct hv_sx *s, const char *name, uint64_t prefer, uint32_t
         r->status = HV_SX_NO_LLVM;
 #else
     (void)arg;
+    r->status = HV_SX_NO_LLVM;
+#endif
+}
+
+/* The byte offset of explicit argument `arg` (hidden ones follow the
+ * explicit ones in the metadata), or UINT32_MAX when there is none. */
+static uint32_t explicit_offset(const struct hv_co_kernel *k, uint32_t arg)
+{
+    for (uint32_t i = 0, n = 0; i < k->nargs; i++) {
+        if (k->args[i].value_kind == HV_CO_VK_HIDDEN)
+            continue;
+        if (n++ == arg)
+            return k->args[i].offset;
+    }
+    return UINT32_MAX;
+}
+
+void hv_sx_words(struct hv_sx *s, const char *name, uint64_t prefer, struct hv_sx_word *w, size_t n,
+                 struct hv_sx_result *r)
+{
+    const struct sx_image *im = NULL;
+    const struct hv_co_kernel *k = lookup(s, name, prefer, &im, r);
+    uint32_t offs[HV_SX_WORDS_MAX], flags[HV_SX_WORDS_MAX];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        w[i].flags = 0;
+        w[i].found = k && i < HV_SX_WORDS_MAX;
+        if (!w[i].found)
+            continue;
+        uint32_t at = w[i].offset == HV_KARG_OFFSET_UNKNOWN ? explicit_offset(k, w[i].arg) : w[i].offset;
+        if (at == UINT32_MAX)
+            w[i].found = 0;
+        else
+            offs[m++] = at;
+    }
+    if (!k)
+        return;
+#ifdef HV_HAVE_SCALAR
+    struct hv_co_scalar *d = hv_co_scalar_available(NULL) ? disassembler(s, k->arch) : NULL;
+    if (!d) {
+        r->status = hv_co_scalar_available(NULL) ? HV_SX_NO_DISASSEMBLER : HV_SX_NO_LLVM;
+        return;
+    }
+    const struct hv_co_object *ob = &im->table.objects[k->object];
+    struct hv_co_scalar_report rep;
+    if (hv_co_scalar_words(d, ob->elf, ob->len, k, offs, m, flags, &rep) != 0) {
+        r->status = HV_SX_FAILED;
+        return;
+    }
+    r->ninsns = rep.ninsns;
+    for (size_t i = 0, j = 0; i < n; i++)
+        if (w[i].found)
+            w[i].flags = flags[j++];
+    r->status = HV_SX_OK;
+#else
+    (void)offs;
+    (void)flags;
+    (void)m;
     r->status = HV_SX_NO_LLVM;
 #endif
 }

@@ -52,6 +52,21 @@ void hv_sx_drop_origin(struct hv_sx *s, const char *origin);
 /* How kernel `name` reads argument `arg` (metadata index). Images whose
  * code-object hash is `prefer` are searched first (0: no preference). */
 void hv_sx_classify(struct hv_sx *s, const char *name, uint64_t prefer, uint32_t arg, struct hv_sx_result *r);
+/* Kernarg words of kernel `name` (images holding `prefer` first): word i
+ * is at byte w[i].offset, or, when that is HV_KARG_OFFSET_UNKNOWN, the
+ * first word of explicit argument w[i].arg, placed by the code object's
+ * layout. Sets each w[i].flags to the HV_CO_USE_* the kernel's code makes
+ * of the word (codeobj/scalar.h hv_co_scalar_words) and w[i].found to 0
+ * when the kernel has no such argument. r->status as hv_sx_classify: OK
+ * when the words were analyzed. n <= HV_SX_WORDS_MAX. */
+#define HV_SX_WORDS_MAX 62
+struct hv_sx_word {
+    uint32_t arg, offset;
+    uint32_t flags;
+    uint8_t found;
+};
+void hv_sx_words(struct hv_sx *s, const char *name, uint64_t prefer, struct hv_sx_word *w, size_t n,
+                 struct hv_sx_result *r);
 const char *hv_sx_status_text(int status);
 /* "none", "scalar", "vector", "both", "unknown" (enum hv_co_read_path). */
 const char *hv_sx_path_name(int read_path);

@@ -106,6 +106,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     case HV_NODE_KERNEL:
         g->func = n->u.kernel.func;
         g->name_id = n->u.kernel.name_id;
+        g->no_layout = (uint8_t)hv_model_no_layout(m, g->func, n->u.kernel.kernarg_bytes);
         break;
     case HV_NODE_MEMCPY:
         g->dst = n->u.memcpy.dst;
@@ -212,7 +213,8 @@ void hv_pointer_range(const struct hv_model *m, uint64_t value, const struct hv_
 }
 
 static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_t hi, uint64_t value,
-                     const struct hv_imap_seg *alloc, uint32_t node, int16_t arg, uint8_t access, uint8_t origin)
+                     const struct hv_imap_seg *alloc, uint32_t node, int16_t arg, uint8_t access, uint8_t origin,
+                     uint32_t arg_offset)
 {
     if (lo >= hi)
         return 0;
@@ -227,6 +229,7 @@ static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_
     r->arg_index = arg;
     r->access = access;
     r->origin = origin;
+    r->arg_offset = arg_offset;
     if (alloc->val) {
         const struct hv_alloc *a = alloc->val;
         r->alloc_gen = a->gen;
@@ -258,13 +261,13 @@ static int node_ranges(struct hv_model *m, struct hv_exec *x, uint32_t k)
         return 0;
     if (!hv_alloc_find(m, g->dst, &a))
         a.lo = a.hi = 0, a.val = NULL;
-    if (range_add(m, x, g->dst, g->dst + g->bytes, g->dst, &a, k, HV_ARG_DST, HV_ACCESS_WRITE, HV_ARG_METADATA))
+    if (range_add(m, x, g->dst, g->dst + g->bytes, g->dst, &a, k, HV_ARG_DST, HV_ACCESS_WRITE, HV_ARG_METADATA, 0))
         return -1;
     if (g->type == HV_NODE_MEMCPY) {
         if (!hv_alloc_find(m, g->src, &a))
             a.lo = a.hi = 0, a.val = NULL;
         if (range_add(m, x, g->src, g->src + g->bytes, g->src, &a, k, HV_ARG_SRC, HV_ACCESS_READ,
-                      HV_ARG_METADATA))
+                      HV_ARG_METADATA, 0))
             return -1;
     }
     return 0;
@@ -279,6 +282,9 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
     x->site = hv_mix64(x->handle ^ hv_mix64(++m->exec_sites));
     x->nranges = 0;
     x->nstale = 0;
+    x->nodes_no_layout = x->args_inferred = 0;
+    for (uint32_t k = 0; k < x->nnodes; k++)
+        x->nodes_no_layout += x->nodes[k].type == HV_NODE_KERNEL && x->nodes[k].no_layout;
     /* Kernel args: grouped by node so each is bounded by its node's peers. */
     for (uint32_t i = 0; i < x->nargs;) {
         uint32_t j = i;
@@ -291,9 +297,10 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
         for (uint32_t k = i; k < j; k++) {
             uint64_t lo, hi;
             struct hv_imap_seg a;
+            x->args_inferred += x->args[k].origin == HV_ARG_INFERRED;
             hv_pointer_range(m, x->args[k].value, &x->args[i], j - i, &lo, &hi, &a);
             if (range_add(m, x, lo, hi, x->args[k].value, &a, x->args_node[k], (int16_t)x->args[k].index,
-                          x->args[k].access, x->args[k].origin)) {
+                          x->args[k].access, x->args[k].origin, x->args[k].offset)) {
                 m->oom = 1;
                 return;
             }

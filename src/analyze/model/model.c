@@ -20,6 +20,7 @@ int hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out, str
     hv_u64map_init(&m->event_ix);
     hv_u64map_init(&m->exec_ix);
     hv_u64map_init(&m->kernel_names);
+    hv_u64map_init(&m->kernel_layouts);
     hv_imap_init(&m->allocs, sizeof(struct hv_alloc));
     hv_imap_init(&m->writers, sizeof(struct hv_writer));
     m->blit_max_bytes = 16u * 1024u;
@@ -51,9 +52,15 @@ void hv_model_free(struct hv_model *m)
     hv_u64map_free(&m->event_ix);
     hv_u64map_free(&m->exec_ix);
     hv_u64map_free(&m->kernel_names);
+    hv_u64map_free(&m->kernel_layouts);
     hv_imap_free(&m->allocs);
     hv_imap_free(&m->writers);
     memset(m, 0, sizeof *m);
+}
+
+int hv_model_no_layout(const struct hv_model *m, uint64_t func, uint32_t kernarg_bytes)
+{
+    return kernarg_bytes == 0 && hv_u64map_get(&m->kernel_layouts, func) == HV_U64MAP_NONE;
 }
 
 const char *hv_model_name(const struct hv_model *m, uint32_t name_id, uint64_t func)

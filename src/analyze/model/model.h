@@ -127,6 +127,7 @@ struct hv_gnode {
     uint16_t type;               /* enum hv_node_type */
     uint8_t  dir;
     uint8_t  has_args;           /* exec->args holds arguments of this node */
+    uint8_t  no_layout;          /* a kernel whose argument layout the tracer did not know */
 };
 
 /* A pointer argument of a kernel node (or a memcpy/memset node's dst/src)
@@ -140,6 +141,7 @@ struct hv_arange {
     int16_t  arg_index;          /* argument index or HV_ARG_DST/SRC */
     uint16_t stale_api;
     uint8_t  access, origin, alloc_mem, pad;
+    uint32_t arg_offset;         /* hv_karg.offset of a kernel argument, 0 for memcpy/memset operands */
 };
 
 struct hv_replay {
@@ -174,6 +176,10 @@ struct hv_exec {
     uint64_t *maxhi;             /* prefix maximum of ranges[i].hi, for overlap search */
     uint32_t nranges, capranges;
     uint32_t nstale;             /* ranges with stale_seq != 0 */
+    /* What a replay of it runs unchecked or only half checked (counted per
+     * replay into the summary): kernel nodes without an argument layout,
+     * and pointer arguments only inferred. Set by hv_exec_finalize. */
+    uint32_t nodes_no_layout, args_inferred;
     struct hv_replay last;
     uint64_t replays;
     uint64_t site;               /* changes whenever the ranges are rebuilt */
@@ -222,6 +228,7 @@ struct hv_model {
     struct hv_u64map exec_ix;
 
     struct hv_u64map kernel_names;   /* func -> name_id (HV_REC_KERNEL) */
+    struct hv_u64map kernel_layouts; /* func -> 1: an HV_REC_KERNEL gave its argument layout */
 
     struct hv_imap allocs;           /* value struct hv_alloc */
     struct hv_imap writers;          /* value struct hv_writer */
@@ -255,6 +262,11 @@ int  hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out,
 void hv_model_free(struct hv_model *m);
 /* Kernel name for a name id / function handle, NULL unknown. */
 const char *hv_model_name(const struct hv_model *m, uint32_t name_id, uint64_t func);
+/* Did the tracer launch kernel `func` without its argument layout? A launch
+ * or node record's kernarg_bytes is the layout's when known (pass 0 for an
+ * `extra` block, whose size is known either way); a kernel whose layout
+ * says 0 bytes is told apart by its HV_REC_KERNEL (kernel_layouts). */
+int hv_model_no_layout(const struct hv_model *m, uint64_t func, uint32_t kernarg_bytes);
 
 /* streams.c ----------------------------------------------------------------*/
 /* Index of a stream, creating its entry on first sight. */

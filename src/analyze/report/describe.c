@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analyze/findings.h"
+#include "format/names.h"
 #include "hipvis/trace.h"
 
 const char *hv_stream_text(uint64_t id, char *buf, size_t len)
@@ -40,7 +41,8 @@ const char *hv_access_text(int access)
 
 const char *hv_origin_text(int origin)
 {
-    return origin == HV_ARG_METADATA ? "metadata" : origin == HV_ARG_INFERRED ? "inferred" : "unknown";
+    const char *name = origin >= 0 ? hv_arg_origin_name((unsigned)origin) : NULL;
+    return name ? name : "unknown";
 }
 
 const char *hv_node_type_text(int type)
@@ -95,5 +97,68 @@ const char *hv_bytes_text(uint64_t n, char *buf, size_t len)
         snprintf(buf, len, "%" PRIu64 " KiB", n >> 10);
     else
         snprintf(buf, len, "%" PRIu64 " B", n);
+    return buf;
+}
+
+const struct hv_fside *hv_pointer_side(const struct hv_finding *f)
+{
+    const struct hv_fside *sides[] = {&f->b, &f->a};
+    for (size_t i = 0; i < 2; i++)
+        if ((sides[i]->kind == HV_SIDE_REPLAY || sides[i]->kind == HV_SIDE_LAUNCH) &&
+            (sides[i]->origin == HV_ARG_INFERRED || sides[i]->origin == HV_ARG_CONFIRMED))
+            return sides[i];
+    return NULL;
+}
+
+/* "scalar loads, vector stores"-style list of what the code does. */
+static void uses_text(unsigned u, char *buf, size_t len)
+{
+    static const char *const t[] = {"scalar loads", "vector loads", "stores", "atomics", "passed on"};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < sizeof t / sizeof t[0] && o < len; i++)
+        if (u & (1u << i))
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", t[i]);
+}
+
+const char *hv_pointer_text(const struct hv_fside *s, char *buf, size_t len)
+{
+    char at[48], uses[96];
+    const char *kernel = s->name ? s->name : "the kernel";
+    if (s->arg_offset == HV_KARG_OFFSET_UNKNOWN)
+        snprintf(at, sizeof at, "arg %d (first word; no layout)", s->arg_index);
+    else
+        snprintf(at, sizeof at, "arg %d, kernarg +0x%x", s->arg_index, s->arg_offset);
+    uses_text(s->deref_uses, uses, sizeof uses);
+    const char *why = "a word of the arguments equal to an address in the buffer";
+    switch (s->deref) {
+    case HV_DEREF_SEEN:
+        snprintf(buf, len, "%s: confirmed: %s loads it from its kernarg segment and uses it as an address (%s)",
+                 at, kernel, uses);
+        break;
+    case HV_DEREF_NOT_SEEN:
+        snprintf(buf, len, "%s: inferred (%s); %s's code never uses it as an address%s%s%s", at, why, kernel,
+                 uses[0] ? " (" : "", uses, uses[0] ? ")" : "");
+        break;
+    case HV_DEREF_NO_ARG:
+        snprintf(buf, len, "%s: refuted: %s takes no argument %d, the word was read past the end of the launch's "
+                 "params array; reported as info", at, kernel, s->arg_index);
+        break;
+    case HV_DEREF_NOT_STORED:
+        snprintf(buf, len, "%s: inferred (%s); the tracer read %s's code object but did not store it in the trace",
+                 at, why, kernel);
+        break;
+    case HV_DEREF_NO_DISASM:
+        snprintf(buf, len, "%s: inferred (%s); no disassembler here for %s's code (an analyzer built with LLVM 22 "
+                 "confirms it)", at, why, kernel);
+        break;
+    case HV_DEREF_NO_CODE:
+        snprintf(buf, len, "%s: inferred (%s); no code object of %s in the trace or --code-object to confirm it "
+                 "from", at, why, kernel);
+        break;
+    default:
+        snprintf(buf, len, "%s: inferred (%s)", at, why);
+        break;
+    }
     return buf;
 }

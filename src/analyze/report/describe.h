@@ -25,4 +25,13 @@ const char *hv_arg_text(int arg_index, char *buf, size_t len);
 /* 2048 -> "2 KiB", 1536 -> "1536 B" */
 const char *hv_bytes_text(uint64_t n, char *buf, size_t len);
 
+/* The side of f reading or writing through a kernel argument that is not
+ * a pointer by metadata (origin inferred or confirmed), or NULL. */
+struct hv_finding;
+struct hv_fside;
+const struct hv_fside *hv_pointer_side(const struct hv_finding *f);
+/* What is known of that argument, in a sentence: where the word is, why it
+ * is taken for a pointer, what the kernel's code says of it (deref). */
+const char *hv_pointer_text(const struct hv_fside *s, char *buf, size_t len);
+
 #endif

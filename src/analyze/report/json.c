@@ -18,6 +18,23 @@
 #define HIPVIS_VERSION "dev"
 #endif
 
+/* A pointer argument not known from metadata: where the word is (null:
+ * a params array's entry, offset unknown), what the kernel's code says of
+ * it, and that in a sentence (docs/analysis.md, "Inferred arguments"). */
+static void pointer_json(struct hv_json *w, const struct hv_fside *s)
+{
+    if (s->origin != HV_ARG_INFERRED && s->origin != HV_ARG_CONFIRMED)
+        return;
+    char b[512];
+    hv_json_key(w, "arg_offset");
+    if (s->arg_offset == HV_KARG_OFFSET_UNKNOWN)
+        hv_json_null(w);
+    else
+        hv_json_u64(w, s->arg_offset);
+    hv_json_kstr(w, "deref", hv_deref_name(s->deref));
+    hv_json_kstr(w, "pointer_text", hv_pointer_text(s, b, sizeof b));
+}
+
 /* The kernel argument a side wrote or read through: its "arg" text (graph
  * nodes), how the kernel uses it (readers), the pointer passed. */
 static void kernel_arg(struct hv_json *w, const struct hv_fside *s, int arg_text, int reader)
@@ -30,6 +47,7 @@ static void kernel_arg(struct hv_json *w, const struct hv_fside *s, int arg_text
     if (reader) {
         hv_json_kstr(w, "access", hv_access_text(s->access));
         hv_json_kstr(w, "origin", hv_origin_text(s->origin));
+        pointer_json(w, s);
     }
     hv_json_khex(w, "pointer", s->value);
 }
@@ -194,21 +212,29 @@ void hv_report_json_group(struct hv_json *w, const struct hv_group *g, const str
     finding(w, g, (size_t)-1, o);
 }
 
+/* `"key":"hipvis-analyze OPTION TRACE"` with the trace's quoted path, or null. */
+static void analyze_cmd(struct hv_json *w, const char *key, int on, const char *option,
+                        const struct hv_trace_summary *t)
+{
+    char q[1024], cmd[1400];
+    hv_json_key(w, key);
+    if (!on) {
+        hv_json_null(w);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "hipvis-analyze %s %s", option,
+             t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
+    hv_json_str(w, cmd);
+}
+
 static void next_json(struct hv_json *w, const struct hv_findings *s, const struct hv_finding *f)
 {
     const struct hv_trace_summary *t = hv_trace_of(s, f->pid);
     struct hv_next n;
     hv_next_steps(f, t, &n);
-    char q[1024], cmd[1400];
+    char cmd[1400];
     hv_json_kobj(w, "next");
-    hv_json_key(w, "diagnose");
-    if (n.diagnose) {
-        snprintf(cmd, sizeof cmd, "hipvis-analyze --diagnose %s",
-                 t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE");
-        hv_json_str(w, cmd);
-    } else {
-        hv_json_null(w);
-    }
+    analyze_cmd(w, "diagnose", n.diagnose, "--diagnose", t);
     hv_json_key(w, "experiment");
     if (n.experiment) {
         char ecmd[20480];   /* a 4 KiB command line, quoted */
@@ -221,6 +247,10 @@ static void next_json(struct hv_json *w, const struct hv_findings *s, const stru
     hv_json_kstr(w, "rerun_with", n.rerun);
     hv_json_kstr(w, "rerun_why", n.rerun_why);
     hv_json_kstr(w, "fix", n.fix);
+    analyze_cmd(w, "confirm", n.code_object, "--code-object FILE", t);
+    hv_json_kstr(w, "confirm_why", n.confirm_why);
+    hv_json_kstr(w, "store_with", n.store);
+    hv_json_kstr(w, "store_why", n.store_why);
     snprintf(cmd, sizeof cmd, "docs/triage.md#%s", hv_rule_name(f->rule));
     hv_json_kstr(w, "docs", cmd);
     hv_json_obj_end(w);
@@ -250,6 +280,7 @@ static void trace(struct hv_json *w, const struct hv_trace_summary *t)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
     U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
+    U(unknown_layout_nodes) U(inferred_args) U(unknown_layout_launches) U(inferred_launch_args)
 #undef U
 #undef S
     if (t->failed_calls) {
@@ -297,6 +328,11 @@ void hv_report_json_write(struct hv_json *w, const struct hv_findings *s, const 
     uint64_t occ;
     size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, &occ) : 0;
     hv_json_ku64(w, "groups_at_or_above_fail_on", at);
+    /* Groups resting on a pointer the trace only inferred (not confirmed
+     * from the kernel's code): all, and those at or above --fail-on. */
+    hv_json_ku64(w, "inferred_groups", hv_findings_count_inferred(s, HV_SEV_INFO));
+    hv_json_ku64(w, "inferred_groups_at_or_above_fail_on",
+                 o->fail_on > HV_SEV_NONE ? hv_findings_count_inferred(s, o->fail_on) : 0);
     hv_json_karr(w, "traces");
     for (size_t i = 0; i < s->ntraces; i++)
         trace(w, &s->traces[i]);

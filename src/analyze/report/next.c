@@ -138,6 +138,17 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
         n->rerun_why = "snapshots the buffer after the copy, before and after the replay: shows whether "
                        "the graph really read a stale value";
     }
+    const struct hv_fside *p = hv_finding_inferred(f);
+    if (p && (p->deref == HV_DEREF_UNCHECKED || p->deref == HV_DEREF_NO_CODE || p->deref == HV_DEREF_NOT_STORED)) {
+        n->code_object = 1;
+        n->confirm_why = "FILE: the kernel's code object (a .hsaco, an offload bundle, or the binary that embeds "
+                         "it): confirms the inferred pointer from the kernel's own loads";
+        if (p->deref == HV_DEREF_NOT_STORED) {
+            n->store = "HIPVIS_CODEOBJ_MB=1024";
+            n->store_why = "a larger code-object budget keeps the kernel's code object in the trace, and the "
+                           "analysis confirms the pointer from it";
+        }
+    }
     if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED) {
         n->rerun = "HIPVIS_STACKS=1";
         n->rerun_why = "records the caller stack of each write and replay, so the report names the code";

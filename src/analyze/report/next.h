@@ -19,6 +19,13 @@ struct hv_next {
     const char *rerun;       /* NAME=value to rerun with for missing evidence, or NULL */
     const char *rerun_why;
     const char *fix;         /* the change to make in the program, or NULL */
+    /* A pointer argument only inferred, with no code object to confirm it
+     * from (analyze/diagnose/confirm.h): hipvis-analyze --code-object FILE
+     * TRACE, and/or a rerun that stores the kernel's code object. */
+    int code_object;
+    const char *confirm_why;
+    const char *store;       /* NAME=value, or NULL */
+    const char *store_why;
 };
 
 /* `t` is the finding's trace (NULL when unknown: no evidence advice). */

@@ -164,6 +164,15 @@ static void next_lines(FILE *out, const struct hv_findings *s, const struct hv_f
     char q[1024];
     const char *path = t && t->path ? hv_shell_quote(t->path, q, sizeof q) : "TRACE";
     const char *label = "next:";
+    /* The finding rests on a pointer only inferred: confirming it comes first. */
+    if (n.code_object) {
+        fprintf(out, "  %-8s hipvis-analyze --code-object FILE %s   # %s\n", label, path, n.confirm_why);
+        label = "";
+    }
+    if (n.store) {
+        fprintf(out, "  %-8s %s <the same command>   # %s\n", label, n.store, n.store_why);
+        label = "";
+    }
     if (n.diagnose) {
         fprintf(out, "  %-8s hipvis-analyze --diagnose %s   # ranks the causes of this group\n", label, path);
         label = "";
@@ -261,6 +270,11 @@ static void group(FILE *out, const struct hv_findings *s, const struct hv_group 
         o->side_text(o->side_ctx, out, f, &f->b);
     if (o->finding_text)
         o->finding_text(o->names_ctx, out, f);
+    const struct hv_fside *ptr = hv_pointer_side(f);
+    if (ptr) {
+        char pb[512];
+        fprintf(out, "  pointer  %s\n", hv_pointer_text(ptr, pb, sizeof pb));
+    }
     if (several)
         seen_in(out, v, bug->n);
     else
@@ -405,10 +419,14 @@ void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_repo
     size_t nb = v ? hv_findings_bugs(v, s->ngroups, &bugs) : (size_t)-1;
     if (nb == (size_t)-1)
         nb = s->ngroups;   /* out of memory for the clustering: one block per group */
+    size_t n_inferred = hv_findings_count_inferred(s, HV_SEV_INFO);
     fprintf(out, "hipvis-analyze: %zu trace%s, %zu bug%s in %zu finding group%s (%zu error, %zu warning, %zu info; %" PRIu64
-                 " occurrences)\n\n",
+                 " occurrences",
             s->ntraces, s->ntraces == 1 ? "" : "s", nb, nb == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err,
             n_warn, n_all - n_err - n_warn, occ);
+    if (n_inferred)
+        fprintf(out, "; %zu on inferred pointers", n_inferred);
+    fputs(")\n\n", out);
     for (size_t i = 0; i < s->ntraces; i++)
         trace(out, &s->traces[i], o);
     health(out, s);
@@ -425,9 +443,15 @@ void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_repo
     free(bugs);
     free(v);
     size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, NULL) : 0;
-    if (o->fail_on > HV_SEV_NONE)
-        fprintf(out, "verdict: %zu bug%s (%zu finding group%s) at or above %s\n", bugs_at, bugs_at == 1 ? "" : "s", at,
+    size_t at_inferred = o->fail_on > HV_SEV_NONE ? hv_findings_count_inferred(s, o->fail_on) : 0;
+    if (o->fail_on > HV_SEV_NONE) {
+        fprintf(out, "verdict: %zu bug%s (%zu finding group%s) at or above %s", bugs_at, bugs_at == 1 ? "" : "s", at,
                 at == 1 ? "" : "s", hv_severity_name(o->fail_on));
+        if (at_inferred)
+            fprintf(out, ", %zu of them on pointers only inferred (each group's pointer line says how to confirm)",
+                    at_inferred);
+        fputc('\n', out);
+    }
     coverage(out, s);
     if (hv_findings_unusable(s))
         fprintf(out, "verdict: UNUSABLE RUN (every traced process failed before doing device work): exit status 2\n");

@@ -57,6 +57,7 @@ void hv_side_replay(const struct hv_model *m, struct hv_fside *s, uint32_t exec,
     s->arg_index = rg->arg_index;
     s->access = rg->access;
     s->origin = rg->origin;
+    s->arg_offset = rg->arg_offset;
     s->value = rg->value;
     if (g->type == HV_NODE_KERNEL) {
         s->func = g->func;
@@ -74,7 +75,7 @@ void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct h
     *s = (struct hv_fside){
         .kind = HV_SIDE_LAUNCH, .api = rd->api, .stream = rd->stream_id, .seq = rd->seq, .epoch = rd->epoch,
         .ts_ns = rd->ts_ns, .node_index = -1, .arg_index = (int16_t)rd->arg->index, .access = rd->arg->access,
-        .origin = rd->arg->origin, .value = rd->arg->value, .func = rd->func,
+        .origin = rd->arg->origin, .arg_offset = rd->arg->offset, .value = rd->arg->value, .func = rd->func,
         .name = hv_model_name(m, rd->name_id, rd->func),
     };
 }
@@ -99,18 +100,10 @@ void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, 
     }
 }
 
-void hv_finding_start_read(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi,
-                           uint8_t origin)
-{
-    hv_finding_start(m, f, rule, lo, hi);
-    if (origin == HV_ARG_INFERRED)
-        f->severity = (uint8_t)hv_sev_soften(f->severity);
-}
-
 void hv_finding_write_replay(const struct hv_model *m, struct hv_finding *f, int rule, const struct hv_replay_ctx *rp,
                              const struct hv_arange *rg, uint64_t lo, uint64_t hi, const struct hv_writer *w)
 {
-    hv_finding_start_read(m, f, rule, lo, hi, rg->origin);
+    hv_finding_start(m, f, rule, lo, hi);
     hv_side_writer(m, &f->a, w);
     hv_side_replay(m, &f->b, rp->exec, &rp->r, rg);
     f->n1 = w->bytes;

@@ -29,7 +29,7 @@ static void check_pair(struct hv_model *m, const struct hv_replay_ctx *rp, uint3
             uint64_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
             struct hv_finding f;
             hv_finding_start(m, &f, HV_RULE_CONCURRENT_SHARED_REPLAY, lo, hi);
-            if (!severe || a->origin == HV_ARG_INFERRED || b->origin == HV_ARG_INFERRED)
+            if (!severe)
                 f.severity = (uint8_t)hv_sev_soften(f.severity);
             hv_side_replay(m, &f.a, yi, &y->last, b);
             hv_side_replay(m, &f.b, rp->exec, &rp->r, a);

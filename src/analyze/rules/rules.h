@@ -134,7 +134,9 @@ static inline int hv_access_reads(uint8_t access)
 }
 /* ... write it? Unknown counts as "may write" (*maybe set). */
 int hv_access_writes(uint8_t access, int *maybe);
-/* One severity step down, for evidence that is only inferred. */
+/* One severity step down, for a hazard that is only possible (an unknown
+ * access may or may not write). An inferred pointer is not one: it keeps the
+ * rule's severity and the report marks it (docs/analysis.md). */
 int hv_sev_soften(int sev);
 
 void hv_side_writer(const struct hv_model *m, struct hv_fside *s, const struct hv_writer *w);
@@ -144,12 +146,6 @@ void hv_side_launch(const struct hv_model *m, struct hv_fside *s, const struct h
 /* Starts a finding of rule id at its default severity for the affected
  * range [lo, hi), with the allocation that holds it. */
 void hv_finding_start(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi);
-/* The same for a finding about a read through an argument of `origin`
- * (enum hv_arg_origin): one step softer when the argument was only
- * inferred to be a pointer (a word that merely equals an address is weaker
- * evidence that the kernel reads the range; docs/analysis.md). */
-void hv_finding_start_read(const struct hv_model *m, struct hv_finding *f, int rule, uint64_t lo, uint64_t hi,
-                           uint8_t origin);
 /* An overlap rule's finding: the writer w the earlier side, the replay
  * reading [lo, hi) of its write through rg the later, n1 the write's size. */
 void hv_finding_write_replay(const struct hv_model *m, struct hv_finding *f, int rule, const struct hv_replay_ctx *rp,

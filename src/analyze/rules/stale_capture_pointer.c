@@ -8,8 +8,8 @@
  * generation it pointed into; a release marks matching arguments stale
  * (model/allocs.c). Here, at each replay, the stale ones are reported with
  * the release and what is at that address now (note "freed" or
- * "re-allocated"). Severity: error; warning when the argument is only
- * inferred to be a pointer.
+ * "re-allocated"). Severity: error, an inferred pointer included (the
+ * report marks it inferred).
  */
 #include "analyze/rules/rules.h"
 
@@ -23,7 +23,7 @@ static void on_replay(struct hv_model *m, const struct hv_replay_ctx *rp)
         if (!rg->stale_seq)
             continue;
         struct hv_finding f;
-        hv_finding_start_read(m, &f, HV_RULE_STALE_CAPTURE_POINTER, rg->lo, rg->hi, rg->origin);
+        hv_finding_start(m, &f, HV_RULE_STALE_CAPTURE_POINTER, rg->lo, rg->hi);
         /* The allocation it was captured in, not whatever is there now. */
         f.alloc_base = rg->alloc_base;
         f.alloc_bytes = rg->alloc_bytes;

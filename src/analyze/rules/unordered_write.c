@@ -11,8 +11,9 @@
  * reads the buffer with an ordinary launch, and a write on a side stream
  * races with it exactly as with a replay.
  *
- * Severity: error; warning when the argument was only inferred to be a
- * pointer (value match against an allocation, no code-object metadata).
+ * Severity: error, whatever the argument's origin: a pointer only inferred
+ * (value match against an allocation, no code-object metadata) is marked so
+ * in the report, not softened (docs/analysis.md).
  */
 #include "analyze/rules/rules.h"
 
@@ -32,7 +33,7 @@ static void on_launch_read(struct hv_model *m, const struct hv_read_ctx *rd, uin
     if (hv_ordered(m, w->stream, w->stream_id, w->seq, rd->stream))
         return;
     struct hv_finding f;
-    hv_finding_start_read(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi, rd->arg->origin);
+    hv_finding_start(m, &f, HV_RULE_UNORDERED_WRITE, lo, hi);
     hv_side_writer(m, &f.a, w);
     hv_side_launch(m, &f.b, rd);
     f.n1 = w->bytes;

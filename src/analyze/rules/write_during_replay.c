@@ -6,8 +6,8 @@
  * stream past it). The replay may see the new bytes, or overwrite them.
  *
  * Only each exec's most recent replay is tracked (replays of one exec are
- * serialized by the runtime). Severity: error; warning when the argument is
- * only inferred to be a pointer.
+ * serialized by the runtime). Severity: error, whatever the argument's
+ * origin (an inferred pointer is marked so; docs/analysis.md).
  */
 #include "analyze/rules/rules.h"
 
@@ -26,7 +26,7 @@ static void check_exec(struct hv_model *m, uint32_t xi, const struct hv_write_ct
         if (!hv_writer_rows(w, &lo, &hi))
             continue;  /* between the rows of a tall strided write */
         struct hv_finding f;
-        hv_finding_start_read(m, &f, HV_RULE_WRITE_DURING_REPLAY, lo, hi, rg->origin);
+        hv_finding_start(m, &f, HV_RULE_WRITE_DURING_REPLAY, lo, hi);
         hv_side_replay(m, &f.a, xi, &x->last, rg);
         hv_side_writer(m, &f.b, w);
         f.n1 = w->bytes;

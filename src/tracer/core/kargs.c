@@ -1,8 +1,10 @@
 #include "tracer/core/kargs.h"
 
 #include <string.h>
+#include <sys/uio.h>
 
 #include "tracer/core/allocmap.h"
+#include "tracer/core/safecopy.h"
 #include "tracer/core/kernels.h"
 
 /* What a launch's scan carries from word to word. `span` holds the last
@@ -134,15 +136,63 @@ HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_of
     return n;
 }
 
+/*
+ * A params array without a layout: its length is written nowhere the tracer
+ * can read. The HIP runtimes hipvis supports have no query for it
+ * (hipFuncGetAttributes reports no argument size; hipKernelGetParamInfo,
+ * where it exists, answers an index past the end through the thread's last
+ * error, which the program would then read from hipGetLastError), and the
+ * code object is what the tracer could not decode. So the scan is bounded:
+ * entries are read up to HV_PARAMS_SCAN_MAX, a NULL entry, or the first one
+ * whose first 8 bytes cannot be read, and each entry's first word that falls
+ * in a tracked allocation is argument `index`'s pointer, origin inferred, at
+ * an unknown offset. Past the array's end lies whatever the caller's stack
+ * or heap holds, so every read goes through process_vm_readv on the process
+ * itself, which stops instead of faulting: two system calls per launch of
+ * such a kernel (the entries, then one word of each), none for a kernel
+ * with a layout. Missed: a pointer past an argument's first 8 bytes. Possibly
+ * invented: an entry past the end that points at a variable holding a
+ * device pointer; the analyzer reports every inferred pointer as such and
+ * says how to confirm it from the kernel's code (docs/kernel-args.md).
+ */
+#define HV_PARAMS_SCAN_MAX 32
+
+static int scan_params(void **params, struct hv_karg *out, int max, struct scan_state *st)
+{
+    void *entry[HV_PARAMS_SCAN_MAX];
+    uint64_t word[HV_PARAMS_SCAN_MAX];
+    struct iovec local[HV_PARAMS_SCAN_MAX], remote[HV_PARAMS_SCAN_MAX];
+    for (unsigned i = 0; i < HV_PARAMS_SCAN_MAX; i++) {
+        local[i] = (struct iovec){&entry[i], sizeof entry[i]};
+        remote[i] = (struct iovec){&params[i], sizeof params[i]};
+    }
+    ssize_t got = hv_safe_readv(local, remote, HV_PARAMS_SCAN_MAX);
+    unsigned m = got > 0 ? (unsigned)((size_t)got / sizeof entry[0]) : 0, k = 0;
+    for (; k < m && entry[k]; k++) {
+        local[k] = (struct iovec){&word[k], sizeof word[k]};
+        remote[k] = (struct iovec){entry[k], sizeof word[k]};
+    }
+    got = k ? hv_safe_readv(local, remote, k) : 0;
+    m = got > 0 ? (unsigned)((size_t)got / sizeof word[0]) : 0;
+    int n = 0;
+    for (unsigned i = 0; i < m && n < max; i++)
+        n = add_if_tracked(word[i], HV_KARG_OFFSET_UNKNOWN, (uint16_t)i, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED, out, n,
+                           max, st);
+    return n;
+}
+
 int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *block, size_t block_bytes,
                      struct hv_karg *out, int max, int learnt, struct hv_span_memo *memo)
 {
     struct scan_state st = {.memo = memo, .version = memo ? hv_alloc_version_hot() : 0};
     int n = 0;
     if (!k || k->nargs == 0) {
-        /* Without a layout a params array has no known length; only a packed
-         * block can be scanned. */
-        return block ? scan_words(block, block_bytes, 0, 0, out, 0, max, &st, NULL) : 0;
+        /* No layout: a packed block is scanned word by word; a params
+         * array, entry by entry within a bound (scan_params). A kernel
+         * whose layout says it takes no explicit argument has none. */
+        if (block)
+            return scan_words(block, block_bytes, 0, 0, out, 0, max, &st, NULL);
+        return params && (!k || k->kernarg_bytes == 0) ? scan_params(params, out, max, &st) : 0;
     }
     struct hv_karg_learn *l = k->learn;
     int full = !learnt || !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||

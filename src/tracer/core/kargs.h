@@ -3,7 +3,8 @@
  * metadata they are exact (which argument, read or write); without it, every
  * 8-byte word of the argument block that falls inside a tracked allocation is
  * reported as "inferred" — including pointers packed inside by-value structs,
- * which is how PyTorch passes them.
+ * which is how PyTorch passes them. A params array without a layout is read
+ * entry by entry within a bound (kargs.c, scan_params).
  */
 #ifndef HIPVIS_KARGS_H
 #define HIPVIS_KARGS_H

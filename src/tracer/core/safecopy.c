@@ -16,7 +16,12 @@
 ssize_t hv_safe_read(void *dst, const void *src, size_t n)
 {
     struct iovec local = {dst, n}, remote = {(void *)(uintptr_t)src, n};
-    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    return hv_safe_readv(&local, &remote, 1);
+}
+
+ssize_t hv_safe_readv(const struct iovec *local, const struct iovec *remote, unsigned n)
+{
+    ssize_t got = process_vm_readv(getpid(), local, n, remote, n, 0);
     if (got < 0 && errno == EFAULT)
         return 0;
     return got;

@@ -15,6 +15,12 @@
  * refuses the read (process_vm_readv unavailable). */
 ssize_t hv_safe_read(void *dst, const void *src, size_t n);
 
+/* The same for n scattered pieces in one system call: local[i] receives
+ * remote[i], in order, up to the first piece that cannot be read whole.
+ * Returns the bytes read, or -1 as hv_safe_read. */
+struct iovec;
+ssize_t hv_safe_readv(const struct iovec *local, const struct iovec *remote, unsigned n);
+
 /* Reads the image at `p` into a new buffer (*out, free() it), growing the
  * read until `extent(buf, got)` says how long the image is or a read stops
  * at unreadable memory or `max`. `extent` returns 0 while `got` bytes are
