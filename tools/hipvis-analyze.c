@@ -18,6 +18,7 @@
 
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/engine.h"
+#include "analyze/errata/errata.h"
 #include "analyze/forensics/forensics.h"
 #include "analyze/report/html.h"
 #include "analyze/report/report.h"
@@ -35,6 +36,7 @@ struct opts {
     uint32_t rules_disabled;
     const char *find_value, *at, *replay;  /* value search (src/analyze/forensics) */
     int diagnose;                 /* ranked hypotheses per same-epoch-write group */
+    int errata;                   /* print the runtime errata table and exit */
     const char **code_objects;    /* --code-object FILE (repeatable) */
     int ncode_objects;
     /* Inputs after expansion (src/analyze/inputs.c): files to read, and the
@@ -44,7 +46,7 @@ struct opts {
 
 enum {
     OPT_JSON, OPT_PERFETTO, OPT_FAIL_ON, OPT_ALL, OPT_GRAPHS, OPT_DISABLE, OPT_STATS, OPT_FIND_VALUE, OPT_AT,
-    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS,
+    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS, OPT_ERRATA,
 };
 
 static const struct hv_cli_opt analyze_opts[] = {
@@ -77,6 +79,9 @@ static const struct hv_cli_opt analyze_opts[] = {
      "rank the hypotheses (H1 H2 H3 H4 host-race) per same-epoch-write group"},
     {"code-object", 0, HV_CLI_VALUE, OPT_CODE_OBJECT, "FILE",
      "code object (ELF, bundle, CCOB) to classify readers' loads from (repeatable)"},
+    {"errata", 0, HV_CLI_FLAG, OPT_ERRATA, NULL,
+     "print the runtime errata the rule runtime-erratum knows (threads, releases, trigger,\n"
+     "workaround, experiment arm) and exit"},
     {0},
 };
 
@@ -136,6 +141,7 @@ static int on_opt(void *ctx, int id, const char *val)
     case OPT_AT: o->at = val; break;
     case OPT_REPLAY: o->replay = val; break;
     case OPT_DIAGNOSE: o->diagnose = 1; break;
+    case OPT_ERRATA: o->errata = 1; break;
     case OPT_CODE_OBJECT: o->code_objects[o->ncode_objects++] = val; break;
     }
     return 0;
@@ -154,6 +160,10 @@ static int parse(int argc, char **argv, struct opts *o)
     int rc = hv_cli_parse(&analyze_cli, argc, argv, on_opt, o, &first);
     if (rc != HV_CLI_OK)
         return rc == HV_CLI_EXIT ? 1 : 2;
+    if (o->errata) {
+        hv_errata_print(stdout);
+        return 1;
+    }
     if (first >= argc)
         return hv_cli_error(&analyze_cli, "no trace given");
     for (int i = first; i < argc; i++)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/next.h"
@@ -182,6 +183,18 @@ static void finding(FILE *out, const struct hv_group *g, size_t bug, const struc
         kv_str(out, "point", hv_probe_point_name((unsigned)f->n1));
         if (f->n1)
             kv_u64(out, "first_differing_offset", f->n2);
+        break;
+    case HV_RULE_RUNTIME_ERRATUM:
+        if ((f->n1 & 0xff) < hv_nerrata) {
+            const struct hv_erratum *e = &hv_errata[f->n1 & 0xff];
+            kv_str(out, "erratum", e->id);
+            kv_str(out, "threads", e->threads);
+            kv_str(out, "runtime_verdict", hv_erratum_verdict_name((int)(f->n1 >> 8)));
+            kv_str(out, "workaround", e->workaround);
+            kv_str(out, "fixed_in", e->fixed_in);
+            kv_str(out, "arm", e->arm);
+        }
+        kv_u64(out, "matches", f->n2);
         break;
     case HV_RULE_PARALLEL_QUEUE_READ:
         kv_u64(out, "queues", f->n2);

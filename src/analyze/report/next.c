@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "analyze/rules/rules.h"
 #include "hipvis/trace.h"
 
@@ -112,6 +113,16 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
                        "symptom, ordering (H1) is the cause";
         n->rerun = "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0";
         n->rerun_why = "the classic executor makes parallel queues wait for the launch stream";
+        break;
+    case HV_RULE_RUNTIME_ERRATUM:
+        if ((f->n1 & 0xff) < hv_nerrata) {
+            const struct hv_erratum *e = &hv_errata[f->n1 & 0xff];
+            n->diagnose = 1;
+            n->experiment = e->arm != NULL;
+            n->rerun = e->arm_env;
+            n->rerun_why = e->arm_note;
+            n->fix = e->workaround;
+        }
         break;
     case HV_RULE_UNORDERED_WRITE:
         n->experiment = 1;
