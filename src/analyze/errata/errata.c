@@ -243,10 +243,40 @@ static int affects_sdma(const struct hv_errata_rt *rt, const char **why)
     return HV_ERRATUM_UNKNOWN;
 }
 
+/* Host or device side of a copy operand, from the allocation map: 1
+ * device, 0 host, -1 unknown (memory allocated outside the trace). */
+static int device_side(const struct hv_model *m, uint64_t addr)
+{
+    struct hv_imap_seg seg;
+    if (!hv_alloc_find(m, addr, &seg))
+        return -1;
+    uint8_t mem = ((const struct hv_alloc *)seg.val)->mem;
+    return mem == HV_MEM_DEVICE || mem == HV_MEM_MANAGED;
+}
+
+/* A memcpy node's direction: as recorded, else from its kind (HIP and CUDA
+ * number them alike: 1 H2D, 2 D2H, 3 D2D), else (default) from where its
+ * operands live. */
+static int node_dir(const struct hv_model *m, const struct hv_gnode *g)
+{
+    if (g->dir)
+        return g->dir;
+    switch (g->kind) {
+    case 0: return HV_DIR_H2H;
+    case 1: return HV_DIR_H2D;
+    case 2: return HV_DIR_D2H;
+    case 3: return HV_DIR_D2D;
+    default: break;
+    }
+    int d = device_side(m, g->dst), s = device_side(m, g->src);
+    if (d < 0 || s < 0)
+        return HV_DIR_UNKNOWN;
+    return d ? (s ? HV_DIR_D2D : HV_DIR_H2D) : (s ? HV_DIR_D2H : HV_DIR_H2H);
+}
+
 static long match_sdma(const struct hv_model *m, const struct hv_exec *x, const struct hv_topo *t,
                        const struct hv_errata_rt *rt, struct hv_erratum_hit *hits, size_t cap)
 {
-    (void)m;
     if (rt->cuda || rt->classic || rt->sdma_disabled)
         return 0;
     long n = 0;
@@ -256,8 +286,10 @@ static long match_sdma(const struct hv_model *m, const struct hv_exec *x, const 
         const struct hv_gnode *g = &x->nodes[t->slot[v]];
         /* The engine choice the analyzer makes for eager copies (engine
          * hints): host<->device copies above the blit size go to SDMA. */
-        if (g->type != HV_NODE_MEMCPY || g->disabled || (g->dir != HV_DIR_H2D && g->dir != HV_DIR_D2H) ||
-            g->bytes <= rt->blit_max_bytes)
+        if (g->type != HV_NODE_MEMCPY || g->disabled || g->bytes <= rt->blit_max_bytes)
+            continue;
+        int dir = node_dir(m, g);
+        if (dir != HV_DIR_H2D && dir != HV_DIR_D2H)
             continue;
         hit(hits, cap, n++, t->slot[v], t->slot[t->radj[t->rfirst[v]]], UINT32_MAX, UINT32_MAX);
     }

@@ -126,6 +126,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
         g->src = n->u.memcpy.src;
         g->bytes = n->u.memcpy.bytes;
         g->dir = n->u.memcpy.dir;
+        g->kind = (uint8_t)n->u.memcpy.kind;
         break;
     case HV_NODE_MEMSET:
         g->dst = n->u.memset.dst;

@@ -125,7 +125,8 @@ struct hv_gnode {
     uint32_t index;              /* position in its graph's node list */
     uint32_t name_id;
     uint16_t type;               /* enum hv_node_type */
-    uint8_t  dir;
+    uint8_t  dir;                /* memcpy: as recorded (the graph walk leaves it unknown) */
+    uint8_t  kind;               /* memcpy: the runtime's memcpy kind as passed (0..4, 4 = default) */
     uint8_t  has_args;           /* exec->args holds arguments of this node */
     /* Disabled in this exec (hipGraphNodeSetEnabled(..., 0)): the
      * hv_node_type it had (its record then says empty), 0 enabled. */

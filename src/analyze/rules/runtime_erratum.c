@@ -116,9 +116,8 @@ static void describe(const struct hv_model *m, const struct state *st, const str
     }
     if (ee->total > HITS_KEPT && used < len)
         used += (size_t)snprintf(d + used, len - used, "; +%ld more", ee->total - HITS_KEPT);
-    if (used < len)
-        snprintf(d + used, len - used, ". workaround: %s%s%s", e->workaround,
-                 e->arm ? ". test it: hipvis experiment --arms " : "", e->arm ? e->arm : "");
+    if (used < len && e->arm)
+        snprintf(d + used, len - used, ". test the workaround: hipvis experiment --arms %s", e->arm);
 }
 
 static void evaluate(struct hv_model *m, const struct state *st, const struct hv_exec *x, struct exec_eval *ev)
