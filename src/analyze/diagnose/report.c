@@ -170,6 +170,7 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
             hv_sx_available() ? "" : " (scalar-load exposure unavailable: built without LLVM, or libLLVM could not be loaded)");
     if (!d->n) {
         fputs("diagnose: no verdict: nothing read data written in the same epoch on its own stream\n", out);
+        dx_errata_text(out, d);
         return;
     }
     size_t shown = 0, total = 0;
@@ -187,6 +188,7 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
         one_text(out, &d->v[i], ++shown, total, &d->v[i + 1], j - i - 1);
         i = j;
     }
+    dx_errata_text(out, d);
 }
 
 /* ---- JSON ---- */
@@ -302,4 +304,5 @@ void hv_diag_json(FILE *out, const struct hv_diag *d)
         one_json(out, &d->v[i]);
     }
     fputc(']', out);
+    dx_errata_json(out, d);
 }
