@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiment/ex_int.h"
+#include "analyze/errata/errata.h"
 #include "common/json_str.h"
 
 static const char *outcome_name(enum ex_outcome o)
@@ -64,6 +65,10 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     fprintf(out, "\n  verdict   %s [%s]\n", d->verdict, d->basis);
     fprintf(out, "  why       %s\n", d->why);
     fprintf(out, "  trace     %s\n", d->cause);
+    if (d->erratum >= 0)
+        fprintf(out, "  erratum   %s (%s): workaround arm %s removed the symptom; fix: %s (docs/errata.md)\n",
+                hv_errata[d->erratum].id, hv_errata[d->erratum].title, arms[d->erratum_arm].name,
+                hv_errata[d->erratum].workaround);
     if (d->cheapest >= 0) {
         const struct ex_arm_stats *s = &st[d->cheapest];
         char cost[24];
@@ -149,6 +154,13 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     } else {
         fputs(",\"cheapest_fix\":null,\"cheapest_fix_cost_ratio\":null", out);
     }
+    if (d->erratum >= 0) {
+        jstr(out, "erratum", hv_errata[d->erratum].id, 1);
+        jstr(out, "erratum_arm", arms[d->erratum_arm].name, 1);
+        jstr(out, "erratum_fix", hv_errata[d->erratum].workaround, 1);
+    } else {
+        fputs(",\"erratum\":null,\"erratum_arm\":null,\"erratum_fix\":null", out);
+    }
     fputs(",\"removed_by\":[", out);
     for (int a = 1, k = 0; a < narms; a++)
         if (st[a].outcome == EX_REMOVED) {
@@ -171,6 +183,13 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
         jstr(out, "runtime", r->runtime, 1);
         jstr(out, "diagnose_observed", r->verdict, 1);
         jstr(out, "diagnose_lead", r->lead, 1);
+        fputs(",\"errata\":[", out);
+        for (size_t k = 0, n = 0; k < hv_nerrata && k < 32; k++)
+            if (r->errata >> k & 1) {
+                fputs(n++ ? "," : "", out);
+                hv_json_str(out, hv_errata[k].id);
+            }
+        fputc(']', out);
         fputc('}', out);
     }
     fputs("]}\n", out);
