@@ -143,8 +143,15 @@ int main(int argc, char **argv)
     }
     hipGraphExec_t x;
     CHECK(hipGraphInstantiate(&x, g, NULL, NULL, 0));
-    if (dis && !keep)
+    if (dis && !keep) {
+        unsigned on = 1;
         CHECK(hipGraphNodeSetEnabled(x, dnode, 0));
+        CHECK(hipGraphNodeGetEnabled(x, dnode, &on));
+        if (on) {
+            fprintf(stderr, "errata_graph: the node is still enabled\n");
+            return 2;
+        }
+    }
 
     long stale = 0;
     for (int step = 0; step < steps; step++) {

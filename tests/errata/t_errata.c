@@ -247,16 +247,20 @@ static void test_sdma(void)
     CHECK(g && g->f.b.node_index == 1 && g->f.a.node_index == 0 && strstr(g->f.detail, "--arms no-sdma"));
     done();
 
-    /* Before 7.2 there is no segmented executor: info, unaffected. */
-    open_("6.4.60400 (libamdhip64.so.6.4.60400)", NULL);
-    sdma_shape(64 * 1024, 1);
-    replay_close(1);
-    g = erratum("rocm-systems#11403");
-    CHECK(g && g->f.severity == HV_SEV_INFO && (g->f.n1 >> 8) == HV_ERRATUM_UNAFFECTED);
-    done();
+    /* Before 7.2 there is no segmented executor, and the classic one has no
+     * segments: info, unaffected. */
+    for (int k = 0; k < 2; k++) {
+        open_(k ? "5 (libamdhip64.so.5; ROCm 7.13.0)" : "6.4.60400 (libamdhip64.so.6.4.60400)",
+              k ? "DEBUG_HIP_GRAPH_CLASSIC_PATH=1;" : NULL);
+        sdma_shape(64 * 1024, 1);
+        replay_close(1);
+        g = erratum("rocm-systems#11403");
+        CHECK(g && g->f.severity == HV_SEV_INFO && (g->f.n1 >> 8) == HV_ERRATUM_UNAFFECTED);
+        done();
+    }
 
-    /* No trigger: a blit-sized copy, SDMA off, the classic executor, no
-     * producer, a larger blit size. */
+    /* No trigger: a blit-sized copy, SDMA off, no producer, a larger blit
+     * size. */
     static const struct {
         const char *knobs;
         uint64_t bytes;
@@ -264,7 +268,6 @@ static void test_sdma(void)
     } none[] = {
         {NULL, 8 * 1024, 1},
         {"HSA_ENABLE_SDMA=0;", 64 * 1024, 1},
-        {"DEBUG_HIP_GRAPH_CLASSIC_PATH=1;", 64 * 1024, 1},
         {NULL, 64 * 1024, 0},
         {"GPU_FORCE_BLIT_COPY_SIZE=128;", 64 * 1024, 1},
     };

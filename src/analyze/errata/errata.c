@@ -277,7 +277,7 @@ static int node_dir(const struct hv_model *m, const struct hv_gnode *g)
 static long match_sdma(const struct hv_model *m, const struct hv_exec *x, const struct hv_topo *t,
                        const struct hv_errata_rt *rt, struct hv_erratum_hit *hits, size_t cap)
 {
-    if (rt->cuda || rt->classic || rt->sdma_disabled)
+    if (rt->cuda || rt->sdma_disabled)
         return 0;
     long n = 0;
     for (uint32_t v = 0; v < t->size; v++) {
