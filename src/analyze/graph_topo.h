@@ -39,7 +39,8 @@ int hv_topo_branchy(const struct hv_topo *t);
  * (DEBUG_HIP_FORCE_GRAPH_QUEUES): roots round robin in creation order, then
  * from each root in that order, out-edge i of a node on stream s gives a
  * child not reached before stream (s + i) mod queues (rocm-systems#11499,
- * #11357). stream[] has t->size entries (UINT32_MAX for absent indexes).
+ * rocm-systems#11357). stream[] has t->size entries (UINT32_MAX for absent
+ * indexes).
  * 0, or -1 out of memory. */
 int hv_topo_classic_streams(const struct hv_topo *t, uint32_t queues, uint32_t *stream);
 

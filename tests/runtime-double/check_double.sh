@@ -134,6 +134,48 @@ decode_thread() {
     fi
 }
 
+# ---- runtime errata fault models (tests/errata/errata_graph) ---------------------
+# errata EXPECT ENV... -- ARGS...: as decode, with the errata program
+errata() {
+    expect=$1
+    shift
+    envs=""
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    shift
+    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$BUILD/tests/errata/errata_graph" "$@" 2>"$TMP/errata.err")
+    rc=$?
+    stale=$(printf '%s\n' "$out" | sed -n 's/^stale_reads=\([0-9]*\) .*/\1/p')
+    label="errata_graph$envs $*: stale_reads=${stale:-?}"
+    if [ "$rc" -ne 0 ] || [ -z "$stale" ] || grep -q 'ERROR: AddressSanitizer\|runtime error' "$TMP/errata.err"; then
+        bad "$label rc=$rc"
+        sed 's/^/       /' "$TMP/errata.err" | head -20
+    elif { [ "$expect" = zero ] && [ "$stale" -eq 0 ]; } || { [ "$expect" = stale ] && [ "$stale" -gt 0 ]; }; then
+        ok "$label"
+    else
+        bad "$label, expected $expect"
+    fi
+}
+
+# Each model only with its executor and trigger; each workaround removes it.
+errata_models() {
+    C=DEBUG_HIP_GRAPH_CLASSIC_PATH=1
+    for X in HIPDOUBLE_EXEC=lazy HIPDOUBLE_EXEC=thread; do
+        errata zero $X $C -- --shape fanout
+        errata stale $X $C HIPDOUBLE_FAULT=rs11501 -- --shape fanout
+        errata zero $X HIPDOUBLE_FAULT=rs11501 -- --shape fanout
+        errata zero $X $C HIPDOUBLE_FAULT=rs11501 DEBUG_HIP_FORCE_GRAPH_QUEUES=1 -- --shape fanout
+        errata zero $X $C HIPDOUBLE_FAULT=rs11501 -- --shape fanout --children 5
+        errata stale $X $C HIPDOUBLE_FAULT=rs11357 -- --shape disabled
+        errata zero $X $C HIPDOUBLE_FAULT=rs11357 -- --shape disabled --keep-enabled
+        errata zero $X HIPDOUBLE_FAULT=rs11357 -- --shape disabled
+        errata zero $X $C HIPDOUBLE_FAULT=rs11357 DEBUG_HIP_FORCE_GRAPH_QUEUES=1 -- --shape disabled
+        errata stale $X HIPDOUBLE_FAULT=rs11403 -- --shape sdma
+        errata zero $X HIPDOUBLE_FAULT=rs11403 HSA_ENABLE_SDMA=0 -- --shape sdma
+        errata zero $X $C HIPDOUBLE_FAULT=rs11403 -- --shape sdma
+        errata zero $X HIPDOUBLE_FAULT=rs11403 -- --shape sdma --bytes 8192
+    done
+}
+
 # ---- runtimes: double vs real, versioned references ---------------------------
 compare_runtimes() {
     if [ ! -x "$APPS/passthrough" ]; then
@@ -221,6 +263,7 @@ else
     run_unit thread
     decode_lazy
     decode_thread
+    errata_models
     compare_runtimes
     ctypes_app
 fi

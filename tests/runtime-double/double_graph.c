@@ -1388,7 +1388,7 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
 /* The classic executor's stream of each node: roots round robin in creation
  * order, then from each root each child's branch in out-edge order; child i
  * of a node on stream s runs on (s + i) mod queues (rocm-systems#11499,
- * #11357). */
+ * rocm-systems#11357). */
 static void classic_streams(const struct hd_graph *g, int queues, unsigned *stream)
 {
     size_t n = g->nodes.n, sp;
