@@ -290,6 +290,21 @@ void tb_launch_undrawn(struct tb *t, uint64_t stream)
     emit(t, &c);
 }
 
+/* The node record of node `index` (handle 0x6000 + index) under call seq. */
+static struct hv_graph_node node_rec(struct tb *t, uint64_t seq, uint64_t exec, uint32_t index)
+{
+    struct hv_graph_node n;
+    memset(&n, 0, sizeof n);
+    n.h.type = HV_REC_GRAPH_NODE;
+    n.h.size = sizeof n;
+    n.h.tid = t->tid;
+    n.h.seq = seq;
+    n.h.ts_ns = t->ts;
+    n.exec = exec;
+    n.node = 0x6000 + index;
+    return n;
+}
+
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes, const uint32_t *edges,
                     uint32_t nedges)
 {
@@ -301,16 +316,8 @@ void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, ui
     c.a.graph.rec_flags = HV_GRAPH_NODES_RECORDED;
     emit(t, &c);
     for (uint32_t i = 0; i < nnodes; i++) {
-        struct hv_graph_node n;
-        memset(&n, 0, sizeof n);
-        n.h.type = HV_REC_GRAPH_NODE;
-        n.h.size = sizeof n;
-        n.h.tid = t->tid;
-        n.h.seq = c.h.seq;
-        n.h.ts_ns = t->ts;
-        n.exec = exec;
+        struct hv_graph_node n = node_rec(t, c.h.seq, exec, i);
         n.graph = graph;
-        n.node = 0x6000 + i;
         n.index = i;
         n.type = nodes[i].type;
         n.nptr = (uint16_t)nodes[i].nargs;
@@ -486,15 +493,7 @@ void tb_set_enabled(struct tb *t, uint64_t exec, uint32_t index, int on, uint16_
     c.a.graph.rec_flags = HV_GRAPH_ENABLED_RECORDED;
     c.a.graph.flags = on != 0;
     emit(t, &c);
-    struct hv_graph_node n;
-    memset(&n, 0, sizeof n);
-    n.h.type = HV_REC_GRAPH_NODE;
-    n.h.size = sizeof n;
-    n.h.tid = t->tid;
-    n.h.seq = c.h.seq;
-    n.h.ts_ns = t->ts;
-    n.exec = exec;
-    n.node = 0x6000 + index;
+    struct hv_graph_node n = node_rec(t, c.h.seq, exec, index);
     n.type = on ? type : HV_NODE_EMPTY;
     emit(t, &n);
 }

@@ -17,7 +17,8 @@
  *       hipGraphAddMemcpyNode1D copies to pinned host memory
  *   --steps N (default 16)
  *
- * Prints "stale_reads=N steps=M shape=S". Exit 0 unless the arguments or
+ * Prints "errata_graph shape=S steps=M stale_reads=N error=none" (the
+ * decode loop's form). Exit 0 unless the arguments or
  * a runtime call are wrong.
  */
 #include "../runtime-double/hipdouble.h"
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
                     break;   /* one stale read per copy */
             }
     }
-    printf("stale_reads=%ld steps=%d shape=%s\n", stale, steps, shape);
+    printf("errata_graph shape=%s steps=%d stale_reads=%ld error=none\n", shape, steps, stale);
     CHECK(hipGraphExecDestroy(x));
     CHECK(hipGraphDestroy(g));
     CHECK(hipStreamDestroy(s));

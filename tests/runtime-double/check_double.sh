@@ -64,18 +64,20 @@ run_unit() {
 }
 
 # ---- decode loop -------------------------------------------------------------
-# decode EXPECT ENV... -- ARGS...: EXPECT is "zero" or "stale"
-decode() {
-    expect=$1
-    shift
+# loop PROGRAM EXPECT ENV... -- ARGS...: EXPECT is "zero" or "stale"; the
+# program prints "... stale_reads=N ... error=E" (decode_loop, errata_graph)
+loop() {
+    prog=$1
+    expect=$2
+    shift 2
     envs=""
     while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
     shift
-    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$APPS/decode_loop" "$@" 2>"$TMP/decode.err")
+    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$prog" "$@" 2>"$TMP/decode.err")
     rc=$?
     stale=$(printf '%s\n' "$out" | sed -n 's/.* stale_reads=\([0-9]*\) .*/\1/p')
     err=$(printf '%s\n' "$out" | sed -n 's/.* error=\(.*\)$/\1/p')
-    label="decode_loop$envs $*: stale_reads=${stale:-?}"
+    label="${prog##*/}$envs $*: stale_reads=${stale:-?}"
     if [ "$rc" -ne 0 ] || [ -z "$stale" ] || [ "$err" != none ] ||
         grep -q 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer\|runtime error' "$TMP/decode.err"; then
         bad "$label rc=$rc error=${err:-?}"
@@ -88,6 +90,7 @@ decode() {
         bad "$label, expected $expect"
     fi
 }
+decode() { loop "$APPS/decode_loop" "$@"; }
 
 decode_lazy() {
     L=HIPDOUBLE_EXEC=lazy
@@ -135,26 +138,7 @@ decode_thread() {
 }
 
 # ---- runtime errata fault models (tests/errata/errata_graph) ---------------------
-# errata EXPECT ENV... -- ARGS...: as decode, with the errata program
-errata() {
-    expect=$1
-    shift
-    envs=""
-    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
-    shift
-    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$BUILD/tests/errata/errata_graph" "$@" 2>"$TMP/errata.err")
-    rc=$?
-    stale=$(printf '%s\n' "$out" | sed -n 's/^stale_reads=\([0-9]*\) .*/\1/p')
-    label="errata_graph$envs $*: stale_reads=${stale:-?}"
-    if [ "$rc" -ne 0 ] || [ -z "$stale" ] || grep -q 'ERROR: AddressSanitizer\|runtime error' "$TMP/errata.err"; then
-        bad "$label rc=$rc"
-        sed 's/^/       /' "$TMP/errata.err" | head -20
-    elif { [ "$expect" = zero ] && [ "$stale" -eq 0 ]; } || { [ "$expect" = stale ] && [ "$stale" -gt 0 ]; }; then
-        ok "$label"
-    else
-        bad "$label, expected $expect"
-    fi
-}
+errata() { loop "$BUILD/tests/errata/errata_graph" "$@"; }
 
 # Each model only with its executor and trigger; each workaround removes it.
 errata_models() {

@@ -1687,41 +1687,44 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
     return exec_event_set(hGraphExec, hNode, event, HD_W_EVENT_WAIT);
 }
 
-/* hipGraphNodeSetEnabled (CLR hip_graph.cpp): kernel, memcpy and memset
- * nodes only; a disabled node does nothing at launch (an empty node: the
- * graph's edges still order what follows it) until enabled again. */
-hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled)
+/* The exec's index of hNode when it is a kernel, memcpy or memset node,
+ * the kinds hipGraphNodeSetEnabled / GetEnabled take (CLR hip_graph.cpp),
+ * else -1. Lock held. */
+static long enable_index(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, struct hd_exec **xo)
 {
-    hd_init();
-    hd_lock();
     struct hd_exec *x = exec_get(hGraphExec);
     long i = x && hNode ? exec_index(x, hNode) : -1;
     enum hd_work_kind k = i >= 0 ? x->g->nodes.v[i]->w.kind : HD_W_NOP;
-    hipError_t e = hipErrorInvalidValue;
-    if (k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET) {
-        x->disabled[i] = !isEnabled;
-        e = hipSuccess;
-    }
-    hd_unlock();
-    return hd_ret(e);
+    *xo = x;
+    return k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET ? i : -1;
 }
 
-/* hipGraphNodeGetEnabled (CLR hip_graph.cpp, ROCm 6+): kernel, memcpy and
- * memset nodes only. */
-hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled)
+/* hipGraphNodeSetEnabled: a disabled node does nothing at launch (an empty
+ * node: the graph's edges still order what follows it) until enabled
+ * again. */
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled)
 {
+    struct hd_exec *x;
     hd_init();
     hd_lock();
-    struct hd_exec *x = exec_get(hGraphExec);
-    long i = x && hNode ? exec_index(x, hNode) : -1;
-    enum hd_work_kind k = i >= 0 ? x->g->nodes.v[i]->w.kind : HD_W_NOP;
-    hipError_t e = hipErrorInvalidValue;
-    if (isEnabled && (k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET)) {
-        *isEnabled = !x->disabled[i];
-        e = hipSuccess;
-    }
+    long i = enable_index(hGraphExec, hNode, &x);
+    if (i >= 0)
+        x->disabled[i] = !isEnabled;
     hd_unlock();
-    return hd_ret(e);
+    return hd_ret(i >= 0 ? hipSuccess : hipErrorInvalidValue);
+}
+
+/* hipGraphNodeGetEnabled (ROCm 6+). */
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled)
+{
+    struct hd_exec *x;
+    hd_init();
+    hd_lock();
+    long i = isEnabled ? enable_index(hGraphExec, hNode, &x) : -1;
+    if (i >= 0)
+        *isEnabled = !x->disabled[i];
+    hd_unlock();
+    return hd_ret(i >= 0 ? hipSuccess : hipErrorInvalidValue);
 }
 
 /* The calling thread's capture mode, exchanged (CLR hip_graph.cpp

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/diagnose/diag_int.h"
+#include "common/grow.h"
 #include "analyze/errata/errata.h"
 #include "analyze/report/report.h"
 #include "analyze/rules/rules.h"
@@ -23,14 +24,8 @@ void dx_errata_collect(struct hv_diag *d, const struct dx_trace *t)
         const struct hv_finding *f = &d->out->groups[i].f;
         if (f->rule != HV_RULE_RUNTIME_ERRATUM || f->pid != t->pid || (f->n1 & 0xff) >= hv_nerrata)
             continue;
-        if (d->nerrata == d->caperrata) {
-            size_t cap = d->caperrata ? 2 * d->caperrata : 8;
-            struct dx_erratum *v = realloc(d->errata, cap * sizeof *v);
-            if (!v)
-                return;
-            d->errata = v;
-            d->caperrata = cap;
-        }
+        if (!HV_GROW(d->errata, d->nerrata, d->caperrata, 8))
+            return;
         struct dx_erratum *e = &d->errata[d->nerrata++];
         e->pid = f->pid;
         e->group = i;
