@@ -30,18 +30,20 @@ struct entry_eval {
     char detail[DETAIL_BYTES];
 };
 
-/* What the triggers gave for one exec inventory. */
+/* What the triggers gave for one exec inventory. A process may hold 100k
+ * execs: one without a match costs these few words, the per-erratum
+ * results are allocated only where something matched. */
 struct exec_eval {
     uint64_t handle, inst_seq, site;
     int valid;
-    struct entry_eval e[HV_ERRATA_MAX];
+    struct entry_eval *e;        /* hv_nerrata entries, NULL when nothing matched */
 };
 
 struct state {
     struct hv_errata_rt rt;
     int verdict[HV_ERRATA_MAX];
     const char *why[HV_ERRATA_MAX];
-    struct exec_eval **ev;       /* by exec index, allocated on first replay */
+    struct exec_eval *ev;        /* by exec index */
     uint32_t nev;
 };
 
@@ -49,7 +51,7 @@ static void free_state(void *p)
 {
     struct state *st = p;
     for (uint32_t i = 0; i < st->nev; i++)
-        free(st->ev[i]);
+        free(st->ev[i].e);
     free(st->ev);
     free(st);
 }
@@ -72,17 +74,15 @@ static struct state *state_of(struct hv_model *m)
 static struct exec_eval *eval_slot(struct state *st, uint32_t x)
 {
     if (x >= st->nev) {
-        uint32_t n = x + 8;
-        struct exec_eval **v = realloc(st->ev, n * sizeof *v);
+        uint32_t n = x + 1 > 2 * st->nev ? x + 8 : 2 * st->nev;
+        struct exec_eval *v = realloc(st->ev, (size_t)n * sizeof *v);
         if (!v)
             return NULL;
-        memset(v + st->nev, 0, (n - st->nev) * sizeof *v);
+        memset(v + st->nev, 0, (size_t)(n - st->nev) * sizeof *v);
         st->ev = v;
         st->nev = n;
     }
-    if (!st->ev[x])
-        st->ev[x] = calloc(1, sizeof *st->ev[x]);
-    return st->ev[x];
+    return &st->ev[x];
 }
 
 static const char *node_text(const struct hv_model *m, const struct hv_exec *x, uint32_t k, char *buf, size_t len)
@@ -123,26 +123,30 @@ static void describe(const struct hv_model *m, const struct state *st, const str
 static void evaluate(struct hv_model *m, const struct state *st, const struct hv_exec *x, struct exec_eval *ev)
 {
     struct hv_topo t;
+    struct entry_eval ee;
     ev->handle = x->handle;
     ev->inst_seq = x->inst_seq;
     ev->site = x->site;
     ev->valid = 1;
+    free(ev->e);
+    ev->e = NULL;
     if (hv_topo_build(x, &t) != 0) {
         hv_topo_free(&t);
         m->oom = 1;
-        for (size_t i = 0; i < hv_nerrata; i++)
-            ev->e[i].total = 0;
         return;
     }
     for (size_t i = 0; i < hv_nerrata; i++) {
-        struct entry_eval *ee = &ev->e[i];
-        ee->total = hv_errata[i].match(m, x, &t, &st->rt, ee->hits, HITS_KEPT);
-        if (ee->total < 0) {
+        ee.total = hv_errata[i].match(m, x, &t, &st->rt, ee.hits, HITS_KEPT);
+        if (ee.total < 0)
             m->oom = 1;
-            ee->total = 0;
+        if (ee.total <= 0)
+            continue;
+        if (!ev->e && !(ev->e = calloc(hv_nerrata, sizeof *ev->e))) {
+            m->oom = 1;
+            break;
         }
-        if (ee->total > 0)
-            describe(m, st, x, i, ee);
+        ev->e[i] = ee;
+        describe(m, st, x, i, &ev->e[i]);
     }
     hv_topo_free(&t);
 }
@@ -160,7 +164,7 @@ static void on_replay(struct hv_model *m, const struct hv_replay_ctx *rp)
     }
     if (!ev->valid || ev->handle != x->handle || ev->inst_seq != x->inst_seq || ev->site != x->site)
         evaluate(m, st, x, ev);
-    for (size_t i = 0; i < hv_nerrata; i++) {
+    for (size_t i = 0; ev->e && i < hv_nerrata; i++) {
         const struct entry_eval *ee = &ev->e[i];
         if (ee->total <= 0)
             continue;
