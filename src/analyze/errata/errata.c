@@ -306,9 +306,10 @@ const struct hv_erratum hv_errata[] = {
         .note = "rocm-systems#11501: the classic graph executor drops the cross-stream wait of a "
                 "single-dependency child at out-edge index i >= DEBUG_HIP_FORCE_GRAPH_QUEUES (i mod Q != 0)",
         .runtimes = "HIP (ROCm CLR), the classic graph executor, any architecture: ROCm 7.2 at default flags (its "
-                    "segment scheduler fell back to the classic path for complex graphs); later releases only "
-                    "with DEBUG_HIP_GRAPH_CLASSIC_PATH=1 (the segmented executor, the Linux default, is "
-                    "unaffected); the classic path is what PAL and Windows use. Releases before 7.2: not stated",
+                    "segment scheduler \"still fell back\" to the classic path for complex graphs); otherwise only "
+                    "where DEBUG_HIP_GRAPH_CLASSIC_PATH=1 selects it (on Linux the segmented executor is the "
+                    "default and is unaffected; that releases after 7.2 no longer fall back is read from that "
+                    "\"still\"); the classic path is what PAL and Windows use. Releases before 7.2: not stated",
         .trigger = "a node's out-edge i with i >= Q and i mod Q != 0 (Q = DEBUG_HIP_FORCE_GRAPH_QUEUES, default "
                    "4) to a child that has a single dependency, in a graph the runtime spreads over parallel "
                    "queues (several roots or a node with several successors). The parent sets "
@@ -343,8 +344,8 @@ const struct hv_erratum hv_errata[] = {
         .effect = "every edge through the disabled node is dropped (it reports no commands, so the successor's "
                   "wait list gets nothing from it): the successor can run concurrently with the predecessor it "
                   "was ordered after. Nothing is returned or logged",
-        .workaround = "keep the node enabled (make its work a no-op another way), or add direct edges from its "
-                      "predecessors to its successors: program changes, no knob named. One graph queue "
+        .workaround = "keep the node enabled, or add direct edges from its predecessors to its successors: "
+                      "program changes, no knob named. One graph queue "
                       "(DEBUG_HIP_FORCE_GRAPH_QUEUES=1) puts every node on one stream, whose in-order queue keeps "
                       "the edges (inferred from the thread: nodes sharing a stream keep the edge)",
         .fixed_in = "not public (the fix is an open pull request)",
