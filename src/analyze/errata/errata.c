@@ -48,10 +48,8 @@ void hv_errata_rt_parse(struct hv_errata_rt *rt, const char *version, const char
     if (hv_knob(knobs, "DEBUG_HIP_FORCE_GRAPH_QUEUES", buf, sizeof buf)) {
         char *end;
         unsigned long q = strtoul(buf, &end, 0);
-        if (end != buf) {
+        if (end != buf)
             rt->queues = q ? (uint32_t)q : 1;
-            rt->queues_set = 1;
-        }
     }
     /* Either generation's knob selects the classic executor (7.2.x:
      * DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0, later: DEBUG_HIP_GRAPH_CLASSIC_PATH=1). */

@@ -40,7 +40,6 @@ struct hv_errata_rt {
     int known;                   /* a ROCm release was recorded */
     unsigned major, minor, patch;
     uint32_t queues;             /* DEBUG_HIP_FORCE_GRAPH_QUEUES, default 4 */
-    int queues_set;
     const char *classic;         /* the knob selecting the classic graph executor, NULL none */
     int sdma_disabled;           /* HSA_ENABLE_SDMA=0 */
     uint64_t blit_max_bytes;     /* GPU_FORCE_BLIT_COPY_SIZE (KiB) in bytes, default 16 KiB */
