@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "analyze/cmd/analyze.h"
+#include "analyze/errata/errata.h"
 #include "analyze/findings.h"
 #include "analyze/rules/rules.h"
 #include "cli/cli.h"
@@ -18,7 +19,7 @@
 
 enum {
     OPT_JSON, OPT_PERFETTO, OPT_FAIL_ON, OPT_ALL, OPT_GRAPHS, OPT_DISABLE, OPT_STATS, OPT_FIND_VALUE, OPT_AT,
-    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS,
+    OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS, OPT_ERRATA,
 };
 
 static const struct hv_cli_opt analyze_opts[] = {
@@ -52,6 +53,9 @@ static const struct hv_cli_opt analyze_opts[] = {
     {"code-object", 0, HV_CLI_VALUE, OPT_CODE_OBJECT, "FILE",
      "code object (ELF, bundle, CCOB): confirms inferred pointer arguments from the kernel's\n"
      "loads, and classifies readers' loads for --diagnose (repeatable)"},
+    {"errata", 0, HV_CLI_FLAG, OPT_ERRATA, NULL,
+     "print the runtime errata the rule runtime-erratum knows (threads, releases, trigger,\n"
+     "workaround, experiment arm) and exit"},
     {0},
 };
 
@@ -103,6 +107,7 @@ static int on_opt(void *ctx, int id, const char *val)
     case OPT_AT: o->at = val; break;
     case OPT_REPLAY: o->replay = val; break;
     case OPT_DIAGNOSE: o->diagnose = 1; break;
+    case OPT_ERRATA: o->errata = 1; break;
     case OPT_CODE_OBJECT: o->code_objects[o->ncode_objects++] = val; break;
     }
     return 0;
@@ -121,6 +126,10 @@ static int parse(int argc, char **argv, struct hv_analyze_opts *o)
     int rc = hv_cli_parse(&analyze_cli, argc, argv, on_opt, o, &first);
     if (rc != HV_CLI_OK)
         return rc == HV_CLI_EXIT ? 1 : 2;
+    if (o->errata) {
+        hv_errata_print(stdout);
+        return fflush(stdout) != 0 ? 2 : 1;
+    }
     if (first >= argc)
         return hv_cli_error(&analyze_cli, "no trace given");
     for (int i = first; i < argc; i++)

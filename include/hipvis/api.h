@@ -202,6 +202,11 @@ enum hv_op {
     X(265, hipGraphExecMemcpyNodeSetParamsToSymbol, HV_OP_GRAPH)              \
     X(266, hipGraphExecMemcpyNodeSetParamsFromSymbol, HV_OP_GRAPH)            \
     X(267, hipDrvGraphExecMemcpyNodeSetParams, HV_OP_GRAPH)                   \
+    X(268, hipGraphAddMemcpyNode, HV_OP_GRAPH)                                \
+    X(269, hipGraphAddMemcpyNode1D, HV_OP_GRAPH)                              \
+    X(270, hipGraphAddMemcpyNodeToSymbol, HV_OP_GRAPH)                        \
+    X(271, hipGraphAddMemcpyNodeFromSymbol, HV_OP_GRAPH)                      \
+    X(272, hipGraphNodeGetEnabled, HV_OP_GRAPH)                               \
     X(900, hipProfilerStart, HV_OP_OTHER)                                     \
     X(901, hipProfilerStop, HV_OP_OTHER)
 
@@ -288,6 +293,7 @@ enum hv_api_kind {
     HV_K_EVENT_RECORD, HV_K_STREAM_WAIT, HV_K_EVENT_DESTROY,
     HV_K_STREAM_CREATE, HV_K_STREAM_DESTROY,
     HV_K_BEGIN_CAPTURE, HV_K_END_CAPTURE,
+    HV_K_NODE_SET_ENABLED,       /* an exec node's parameters changed, and whether it runs */
 };
 /* HV_K_NONE for unknown ids. The first call fills the table (once per process). */
 enum hv_api_kind hv_api_kind(uint16_t api);

@@ -70,7 +70,8 @@ struct hv_file_header {
     char     runtime_version[64];
     char     exe[256];           /* /proc/self/exe at start */
     /* Environment knobs that change runtime scheduling/caching, "NAME=value;..."
-     * (DEBUG_HIP_*, AMD_*, HSA_ENABLE_SDMA, GPU_FORCE_BLIT_COPY_SIZE, ...). */
+     * (every DEBUG_HIP_*, DEBUG_CLR_*, AMD_*, HSA_*, GPU_* variable, and the
+     * CUDA / NCCL ones that order work). */
     char     knobs[512];
     /* The command line (/proc/self/cmdline, read once when tracing is set
      * up): argc arguments, each NUL-terminated, in argv[0, argv_bytes).
@@ -102,6 +103,10 @@ enum hv_transport { HV_TRANSPORT_FILE = 1, HV_TRANSPORT_SHM = 2 };
  * docs/trace-format.md "Argument records"). A trace without the flag is
  * read as written. */
 #define HV_HDR_DERIVE 0x80000u
+/* Some environment knobs did not fit in hv_file_header.knobs: the ones
+ * recorded are the scheduling knobs first, then the rest in environment
+ * order (docs/trace-format.md, "Runtime knobs"). */
+#define HV_HDR_KNOBS_TRUNCATED 0x100000u
 
 struct hv_chunk_header {
     uint32_t magic;              /* HV_CHUNK_MAGIC */
@@ -251,13 +256,14 @@ struct hv_launch_args {
 };
 
 #define HV_GRAPH_NODES_RECORDED 0x1u  /* HV_REC_GRAPH_NODE/EDGES follow */
+#define HV_GRAPH_ENABLED_RECORDED 0x2u /* NodeSetEnabled / NodeGetEnabled: flags holds isEnabled */
 
 struct hv_graph_args {
-    uint64_t graph;           /* hipGraph_t (instantiate, destroy, update) */
+    uint64_t graph;           /* hipGraph_t (instantiate, destroy, update, Add*Node) */
     uint64_t exec;            /* hipGraphExec_t (instantiate output, launch, upload, ...) */
-    uint64_t flags;           /* instantiate flags */
-    uint64_t node;            /* SetParams: node; instantiate: error node */
-    uint32_t nnodes, nedges;  /* at instantiate */
+    uint64_t flags;           /* instantiate flags; with HV_GRAPH_ENABLED_RECORDED: isEnabled (0 / 1) */
+    uint64_t node;            /* SetParams: node; instantiate: error node; Add*Node: the node made */
+    uint32_t nnodes, nedges;  /* at instantiate; Add*Node: nnodes = its dependencies */
     uint32_t rec_flags;       /* HV_GRAPH_* */
     uint32_t launch_index;    /* per-exec replay counter (launch) */
 };

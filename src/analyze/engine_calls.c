@@ -313,9 +313,14 @@ static void on_graph(struct hv_engine *e, const struct hv_call *c, uint8_t kind)
         return;
     case HV_K_EXEC_UPDATE:
     case HV_K_NODE_SETPARAMS:
+    case HV_K_NODE_SET_ENABLED:
         x = hv_exec_find(m, a->exec);
         if (x == HV_NO_INDEX)
             return;
+        /* Older traces did not record isEnabled: the node record that
+         * follows (empty when disabled) is all they say. */
+        if (kind == HV_K_NODE_SET_ENABLED && (a->rec_flags & HV_GRAPH_ENABLED_RECORDED))
+            hv_exec_set_enabled(m, x, a->node, a->flags != 0);
         e->building = x;
         e->building_seq = c->h.seq;
         e->building_fresh = kind == HV_K_EXEC_UPDATE;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/engine.h"
+#include "analyze/graph_topo.h"
 
 void hv_place_config(struct hv_place_cfg *c, const char *knobs, int cuda)
 {
@@ -53,94 +54,9 @@ const char *hv_place_reason(uint8_t f)
     return "";
 }
 
-/* The top-level graph as index-addressed arrays: node index -> exec slot,
- * and its edges in compressed (CSR) form, kept in recorded order so each
- * edge knows its position in its source's out-edge list. */
-struct topo {
-    uint32_t size;
-    uint32_t *slot;       /* index -> exec node, UINT32_MAX absent */
-    uint32_t *indeg, *outdeg;
-    uint32_t *first;      /* CSR: out-edges of v are adj[first[v] .. first[v+1]) */
-    uint32_t *adj;
-    uint32_t *pos;        /* for a node with one dependency: its out-edge index there */
-};
-
-static void topo_free(struct topo *t)
-{
-    free(t->slot);
-    free(t->indeg);
-    free(t->outdeg);
-    free(t->first);
-    free(t->adj);
-    free(t->pos);
-}
-
-static uint64_t top_graph(const struct hv_exec *x)
-{
-    if (x->graph)
-        return x->graph;
-    for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent)
-            return x->nodes[k].graph;
-    return 0;
-}
-
-static int edge_ok(const struct topo *t, const struct hv_gedge *e, uint64_t top)
-{
-    return e->graph == top && e->from < t->size && e->to < t->size && t->slot[e->from] != UINT32_MAX &&
-           t->slot[e->to] != UINT32_MAX;
-}
-
-static int topo_build(const struct hv_exec *x, struct topo *t)
-{
-    memset(t, 0, sizeof *t);
-    uint64_t top = top_graph(x);
-    /* index comes from the trace: a position in the node list, so one past
-     * the node count is not a node (and must not size the tables). */
-    for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent && x->nodes[k].index < x->nnodes && x->nodes[k].index >= t->size)
-            t->size = x->nodes[k].index + 1;
-    size_t n = t->size ? t->size : 1;
-    t->slot = malloc(n * sizeof *t->slot);
-    t->indeg = calloc(n, sizeof *t->indeg);
-    t->outdeg = calloc(n, sizeof *t->outdeg);
-    t->first = calloc(n + 1, sizeof *t->first);
-    t->pos = calloc(n, sizeof *t->pos);
-    t->adj = malloc((x->nedges ? x->nedges : 1) * sizeof *t->adj);
-    if (!t->slot || !t->indeg || !t->outdeg || !t->first || !t->pos || !t->adj)
-        return -1;
-    memset(t->slot, 0xff, n * sizeof *t->slot);
-    for (uint32_t k = 0; k < x->nnodes; k++)
-        if (!x->nodes[k].parent && x->nodes[k].index < t->size)
-            t->slot[x->nodes[k].index] = k;
-    for (uint32_t i = 0; i < x->nedges; i++) {
-        const struct hv_gedge *e = &x->edges[i];
-        if (!edge_ok(t, e, top))
-            continue;
-        /* The runtime's out-edge index is the edge's rank among its
-         * source's edges in edge-list order (as the double's h1 has it). */
-        if (t->indeg[e->to] == 0)
-            t->pos[e->to] = t->outdeg[e->from];
-        t->outdeg[e->from]++;
-        t->indeg[e->to]++;
-    }
-    for (uint32_t v = 0; v < t->size; v++)
-        t->first[v + 1] = t->first[v] + t->outdeg[v];
-    uint32_t *fill = calloc(n, sizeof *fill);
-    if (!fill)
-        return -1;
-    for (uint32_t i = 0; i < x->nedges; i++) {
-        const struct hv_gedge *e = &x->edges[i];
-        if (edge_ok(t, e, top))
-            t->adj[t->first[e->from] + fill[e->from]++] = e->to;
-    }
-    free(fill);
-    return 0;
-}
-
 /* Kahn's order over the top-level graph; a node is decided when all its
  * dependencies are (a cycle, which is bad input, leaves its nodes at 0). */
-static void place_top(const struct topo *t, const struct hv_place_cfg *c,
+static void place_top(const struct hv_topo *t, const struct hv_place_cfg *c,
                       struct hv_place *p, uint32_t *queue, uint32_t *left, uint32_t *unordered_deps)
 {
     uint32_t head = 0, tail = 0;
@@ -204,15 +120,15 @@ int hv_place_compute(const struct hv_model *m, const struct hv_exec *x, const st
                      struct hv_place *p)
 {
     memset(p, 0, sizeof *p);
-    struct topo t = {0};
+    struct hv_topo t = {0};
     p->flags = calloc(x->nnodes ? x->nnodes : 1, 1);
-    int rc = p->flags ? topo_build(x, &t) : -1;
+    int rc = p->flags ? hv_topo_build(x, &t) : -1;
     size_t n = t.size ? t.size : 1;
     uint32_t *queue = rc ? NULL : malloc(n * sizeof *queue);
     uint32_t *left = rc ? NULL : malloc(n * sizeof *left);
     uint32_t *unord = rc ? NULL : calloc(n, sizeof *unord);
     if (rc || !queue || !left || !unord) {
-        topo_free(&t);
+        hv_topo_free(&t);
         free(queue);
         free(left);
         free(unord);
@@ -238,7 +154,7 @@ int hv_place_compute(const struct hv_model *m, const struct hv_exec *x, const st
             p->collectives++;
         }
     }
-    topo_free(&t);
+    hv_topo_free(&t);
     free(queue);
     free(left);
     free(unord);

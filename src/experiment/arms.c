@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "experiment/ex_int.h"
 
 enum { RT_ANY = 0, RT_HIP, RT_CUDA };
@@ -43,9 +44,11 @@ static const struct def catalogue[] = {
     {"copy-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=copy-sync", "HIPVIS_GUARD=copy-sync",
      "host waits at each pinned H2D copy (host-race, missing waits on the copy's stream)"},
     {"one-queue", EX_KNOB, RT_ANY, "DEBUG_HIP_FORCE_GRAPH_QUEUES=1", "CUDA_DEVICE_MAX_CONNECTIONS=1",
-     "one graph queue / one hardware connection: no parallel queues (H1)"},
+     "one graph queue / one hardware connection: no parallel queues (H1; runtime errata "
+     "rocm-systems#11501 and rocm-systems#11357)"},
     {"classic", EX_KNOB, RT_HIP, NULL, NULL, "the classic graph executor, no segment scheduler (H4, H1 on 7.2.4)"},
-    {"no-sdma", EX_KNOB, RT_HIP, "HSA_ENABLE_SDMA=0", NULL, "copies as blit kernels, no SDMA engine (H2)"},
+    {"no-sdma", EX_KNOB, RT_HIP, "HSA_ENABLE_SDMA=0", NULL,
+     "copies as blit kernels, no SDMA engine (H2; runtime erratum rocm-systems#11403)"},
     {"blit", EX_KNOB, RT_HIP, "GPU_FORCE_BLIT_COPY_SIZE=65536", NULL,
      "copies up to 64 MiB as blit kernels (H2, small copies only)"},
     {"flush", EX_KNOB, RT_HIP, "AMD_OPT_FLUSH=0", NULL, "system-scope fences on every kernel (H3; slow)"},
@@ -61,15 +64,7 @@ void ex_runtime_parse(struct ex_runtime *rt, const char *version, const char *pa
     path = path ? path : "";
     snprintf(rt->text, sizeof rt->text, "%s", version[0] ? version : "(not recorded)");
     rt->cuda = strstr(path, "cuda") || strstr(version, "cuda") || strstr(version, "CUDA");
-    const char *rocm = strstr(version, "ROCm ");
-    unsigned a = 0, b = 0, c = 0;
-    int n = rocm ? sscanf(rocm + 5, "%u.%u.%u", &a, &b, &c) : sscanf(version, "%u.%u.%u", &a, &b, &c);
-    if (n >= 1) {
-        rt->known = 1;
-        rt->major = a;
-        rt->minor = n >= 2 ? b : 0;
-        rt->patch = n >= 3 ? c : 0;
-    }
+    rt->known = hv_rocm_release(version, &rt->major, &rt->minor, &rt->patch);
 }
 
 /* The classic-executor knob for this HIP runtime. */
@@ -221,4 +216,9 @@ void ex_arms_list(FILE *out)
         if (d->cuda_env && d->cuda_env[0] && strcmp(d->cuda_env, d->hip_env ? d->hip_env : ""))
             fprintf(out, "  %-19s   CUDA: %s\n", "", d->cuda_env);
     }
+    fputs("runtime errata (docs/errata.md; the verdict says \"erratum\" when the baseline traces match one and\n"
+          "its arm removes the symptom):\n", out);
+    for (size_t i = 0; i < hv_nerrata; i++)
+        fprintf(out, "  %-19s %s: %s\n", hv_errata[i].id, hv_errata[i].arm ? hv_errata[i].arm : "(no arm)",
+                hv_errata[i].arm_note);
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "experiment/ex_int.h"
 
 struct ex_interval ex_wilson(uint64_t k, uint64_t n)
@@ -174,13 +175,15 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
                size_t nruns, struct ex_decision *d)
 {
     memset(d, 0, sizeof *d);
-    d->cheapest = -1;
+    d->cheapest = d->erratum = d->erratum_arm = -1;
     const struct ex_arm_stats *b = &st[0];
     /* What the baseline traces say. */
     uint64_t unordered = 0, same = 0, rewrites = 0;
+    uint32_t errata = 0;
     char leads[64] = "", observed[64] = "";
     for (size_t i = 0; i < nruns; i++) {
         if (runs[i].arm == 0) {
+            errata |= runs[i].errata;
             unordered += runs[i].unordered;
             same += runs[i].same_epoch;
             rewrites += runs[i].rewrites;
@@ -208,6 +211,25 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
                  (unsigned long long)b->runs, b->runs ? 3.0 / (double)b->runs : 1.0, (unsigned long long)b->runs,
                  b->rate.hi, any ? "; some other arm showed it: see the table" : "");
         return;
+    }
+    /* A published runtime erratum the baseline traces match, whose
+     * workaround arm removes the symptom: the runtime drops the edge, and
+     * the hypotheses about the program's own ordering are not weighed. */
+    for (size_t i = 0; i < hv_nerrata && i < 32; i++) {
+        int a = (errata >> i) & 1 && hv_errata[i].arm ? arm_of(arms, narms, hv_errata[i].arm) : -1;
+        if (a < 0 || st[a].outcome != EX_REMOVED)
+            continue;
+        if (d->erratum < 0) {
+            d->erratum = (int)i;
+            d->erratum_arm = a;
+        }
+        add_verdict(d, "erratum");
+        say(d, "erratum: the baseline traces match %s and its workaround arm %s removes the symptom; ",
+            hv_errata[i].id, hv_errata[i].arm);
+    }
+    if (d->erratum >= 0) {
+        snprintf(d->basis, sizeof d->basis, "experiment");
+        goto fixes;
     }
     /* Direct observation first. */
     if (strstr(observed, "H2"))
@@ -263,6 +285,7 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
         snprintf(d->verdict, sizeof d->verdict, "undetermined");
         say(d, "no arm's outcome matches a hypothesis yet (undecided arms need more runs: -n)%s%s", "", "");
     }
+fixes:
     /* Each clause ends in "; " so the next can follow; the last one ends the sentence. */
     size_t n = strlen(d->why);
     if (n >= 2 && d->why[n - 2] == ';' && d->why[n - 1] == ' ')

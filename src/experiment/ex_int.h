@@ -69,6 +69,7 @@ struct ex_run {
     char runtime[64], runtime_path[256];
     char verdict[16];                 /* the first observed --diagnose verdict, or "" */
     char lead[16];                    /* the leading open hypothesis of the first diagnosis, or "" */
+    uint32_t errata;                  /* bit i: a runtime-erratum finding of hv_errata[i] (docs/errata.md) */
     int symptom;                      /* job failure or a probe mismatch */
 };
 
@@ -111,6 +112,9 @@ struct ex_decision {
     char basis[24];                   /* "observed", "experiment", "none" */
     char why[1024];                   /* the differences that support it */
     char cause[256];                  /* what the baseline traces say (findings, diagnoses) */
+    /* A runtime erratum the baseline traces match whose workaround arm
+     * removed the symptom: its hv_errata index and that arm; -1 none. */
+    int erratum, erratum_arm;
 };
 
 void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, size_t nruns,

@@ -163,6 +163,8 @@ void ex_measure(const char *dir, struct ex_run *r)
             r->unordered += g->count;
         else if (g->f.rule == HV_RULE_HOST_SOURCE_REWRITTEN && g->f.severity >= HV_SEV_WARNING)
             r->rewrites += g->count;
+        else if (g->f.rule == HV_RULE_RUNTIME_ERRATUM && (g->f.n1 & 0xff) < 32)
+            r->errata |= 1u << (g->f.n1 & 0xff);
     }
     for (size_t i = 0; diag && i < hv_diag_count(diag); i++) {
         struct hv_diag_brief b;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiment/ex_int.h"
+#include "analyze/errata/errata.h"
 #include "common/json.h"
 
 static const char *outcome_name(enum ex_outcome o)
@@ -64,6 +65,10 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     fprintf(out, "\n  verdict   %s [%s]\n", d->verdict, d->basis);
     fprintf(out, "  why       %s\n", d->why);
     fprintf(out, "  trace     %s\n", d->cause);
+    if (d->erratum >= 0)
+        fprintf(out, "  erratum   %s (%s): workaround arm %s removed the symptom; fix: %s (docs/errata.md)\n",
+                hv_errata[d->erratum].id, hv_errata[d->erratum].title, arms[d->erratum_arm].name,
+                hv_errata[d->erratum].workaround);
     if (d->cheapest >= 0) {
         const struct ex_arm_stats *s = &st[d->cheapest];
         char cost[24];
@@ -134,6 +139,11 @@ static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
     hv_json_kstr(w, "runtime", r->runtime);
     hv_json_kstr(w, "diagnose_observed", r->verdict);
     hv_json_kstr(w, "diagnose_lead", r->lead);
+    hv_json_karr(w, "errata");
+    for (size_t k = 0; k < hv_nerrata && k < 32; k++)
+        if (r->errata >> k & 1)
+            hv_json_str(w, hv_errata[k].id);
+    hv_json_arr_end(w);
     hv_json_obj_end(w);
 }
 
@@ -172,6 +182,9 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     }
     hv_json_kstr(&w, "cheapest_fix", d->cheapest >= 0 ? arms[d->cheapest].name : NULL);
     kratio(&w, "cheapest_fix_cost_ratio", d->cheapest >= 0 ? st[d->cheapest].cost_ratio : 0);
+    hv_json_kstr(&w, "erratum", d->erratum >= 0 ? hv_errata[d->erratum].id : NULL);
+    hv_json_kstr(&w, "erratum_arm", d->erratum >= 0 ? arms[d->erratum_arm].name : NULL);
+    hv_json_kstr(&w, "erratum_fix", d->erratum >= 0 ? hv_errata[d->erratum].workaround : NULL);
     hv_json_karr(&w, "removed_by");
     for (int a = 1; a < narms; a++)
         if (st[a].outcome == EX_REMOVED)

@@ -62,7 +62,7 @@ static enum hv_api_kind kind_of(const char *name)
         {"StreamWaitEvent", HV_K_STREAM_WAIT}, {"EventRecord", HV_K_EVENT_RECORD},
         {"EventDestroy", HV_K_EVENT_DESTROY},
         {"StreamCreate", HV_K_STREAM_CREATE}, {"StreamDestroy", HV_K_STREAM_DESTROY},
-        {"GraphNodeSetEnabled", HV_K_NODE_SETPARAMS},
+        {"GraphNodeSetEnabled", HV_K_NODE_SET_ENABLED},
         {"BeginCapture", HV_K_BEGIN_CAPTURE}, {"EndCapture", HV_K_END_CAPTURE},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)

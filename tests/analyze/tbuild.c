@@ -20,6 +20,8 @@ static const char *string_cb(void *ctx, uint32_t id)
     return id < TB_MAX_STRINGS ? t->strings[id] : NULL;
 }
 
+const char *tb_runtime_version;
+
 static void fill_header(struct hv_file_header *h, uint64_t pid, const char *knobs)
 {
     memset(h, 0, sizeof *h);
@@ -30,7 +32,7 @@ static void fill_header(struct hv_file_header *h, uint64_t pid, const char *knob
     h->clock = HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
     snprintf(h->exe, sizeof h->exe, "/synthetic/decode-loop");
-    snprintf(h->runtime_version, sizeof h->runtime_version, "synthetic");
+    snprintf(h->runtime_version, sizeof h->runtime_version, "%s", tb_runtime_version ? tb_runtime_version : "synthetic");
     if (knobs)
         snprintf(h->knobs, sizeof h->knobs, "%s", knobs);
 }
@@ -288,6 +290,21 @@ void tb_launch_undrawn(struct tb *t, uint64_t stream)
     emit(t, &c);
 }
 
+/* The node record of node `index` (handle 0x6000 + index) under call seq. */
+static struct hv_graph_node node_rec(struct tb *t, uint64_t seq, uint64_t exec, uint32_t index)
+{
+    struct hv_graph_node n;
+    memset(&n, 0, sizeof n);
+    n.h.type = HV_REC_GRAPH_NODE;
+    n.h.size = sizeof n;
+    n.h.tid = t->tid;
+    n.h.seq = seq;
+    n.h.ts_ns = t->ts;
+    n.exec = exec;
+    n.node = 0x6000 + index;
+    return n;
+}
+
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes, const uint32_t *edges,
                     uint32_t nedges)
 {
@@ -299,16 +316,8 @@ void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, ui
     c.a.graph.rec_flags = HV_GRAPH_NODES_RECORDED;
     emit(t, &c);
     for (uint32_t i = 0; i < nnodes; i++) {
-        struct hv_graph_node n;
-        memset(&n, 0, sizeof n);
-        n.h.type = HV_REC_GRAPH_NODE;
-        n.h.size = sizeof n;
-        n.h.tid = t->tid;
-        n.h.seq = c.h.seq;
-        n.h.ts_ns = t->ts;
-        n.exec = exec;
+        struct hv_graph_node n = node_rec(t, c.h.seq, exec, i);
         n.graph = graph;
-        n.node = 0x6000 + i;
         n.index = i;
         n.type = nodes[i].type;
         n.nptr = (uint16_t)nodes[i].nargs;
@@ -319,6 +328,7 @@ void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, ui
             n.u.memcpy.dst = nodes[i].dst;
             n.u.memcpy.src = nodes[i].src;
             n.u.memcpy.bytes = nodes[i].bytes;
+            n.u.memcpy.dir = nodes[i].dir;
         } else if (n.type == HV_NODE_MEMSET) {
             n.u.memset.dst = nodes[i].dst;
             n.u.memset.bytes = nodes[i].bytes;
@@ -473,4 +483,17 @@ const struct hv_group *tb_group(const struct hv_findings *s, int rule)
         if (s->groups[i].f.rule == rule)
             return &s->groups[i];
     return NULL;
+}
+
+void tb_set_enabled(struct tb *t, uint64_t exec, uint32_t index, int on, uint16_t type)
+{
+    struct hv_call c = call(t, HV_API_hipGraphNodeSetEnabled, 0);
+    c.a.graph.exec = exec;
+    c.a.graph.node = 0x6000 + index;
+    c.a.graph.rec_flags = HV_GRAPH_ENABLED_RECORDED;
+    c.a.graph.flags = on != 0;
+    emit(t, &c);
+    struct hv_graph_node n = node_rec(t, c.h.seq, exec, index);
+    n.type = on ? type : HV_NODE_EMPTY;
+    emit(t, &n);
 }

@@ -49,7 +49,12 @@ struct tb_node {
     const struct tb_arg *args;
     uint32_t nargs;
     uint64_t dst, src, bytes;        /* memcpy / memset */
+    uint8_t dir;                     /* memcpy: enum hv_dir */
 };
+
+/* The runtime version the next tb_*_open writes in the header (NULL:
+ * "synthetic", no release). */
+extern const char *tb_runtime_version;
 
 /* Engine-backed builder: findings land in *out. */
 void tb_engine_open(struct tb *t, struct hv_findings *out, uint64_t pid, const char *knobs);
@@ -81,6 +86,9 @@ void tb_launch_undrawn(struct tb *t, uint64_t stream);
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes,
                     const uint32_t *edges, uint32_t nedges);
 void tb_graph_launch(struct tb *t, uint64_t exec, uint64_t stream);
+/* hipGraphNodeSetEnabled(exec, node `index` of tb_instantiate, on) as the
+ * tracer records it: the call, then the node (empty when disabled). */
+void tb_set_enabled(struct tb *t, uint64_t exec, uint32_t index, int on, uint16_t type);
 void tb_exec_destroy(struct tb *t, uint64_t exec);
 void tb_stream_sync(struct tb *t, uint64_t stream);
 void tb_device_sync(struct tb *t);

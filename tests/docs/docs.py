@@ -10,7 +10,8 @@ usage: docs.py BUILD_DIR   (from the repository root)
 - every long option of hipvis-analyze, hipvis-dump, hipvis-sidecar and
   hipvis run (from their own --help) appears in their man page;
 - every analyzer rule (src/analyze/rules/*.c) has its section in
-  docs/triage.md, which the reports' "next:" lines point at;
+  docs/triage.md, which the reports' "next:" lines point at, and every
+  runtime erratum of src/analyze/errata/errata.c its subsection;
 - every docs/*.md file the documents and the tests name exists;
 - the documents speak of the product, not of when it was built: no work
   periods ("the ninth session"), no tracker numbers ("issue 12", "#12"), no
@@ -186,6 +187,12 @@ class Docs(Suite):
         for part in ("what it means", "example", "name the buffer", "what to try"):
             n = len(re.findall(rf"^\*\*{part}", triage, re.M | re.I))
             self.check(n >= len(rules), f"docs/triage.md: every rule says '{part}'", f"{n} of {len(rules)}")
+        # runtime-erratum: one section per entry of the errata table
+        errata = re.findall(r'\.id = "([a-z0-9-]+#[0-9]+)"', read("src/analyze/errata/errata.c"))
+        self.check(errata, "the runtime errata table has entries", "src/analyze/errata/errata.c")
+        for e in errata:
+            self.check(re.search(rf"^### {re.escape(e)}:", triage, re.M) is not None,
+                       f"docs/triage.md has a section for runtime erratum {e}")
 
     def case_links(self):
         paths = doc_files() + sorted(glob.glob("tests/**/*", recursive=True))

@@ -64,18 +64,20 @@ run_unit() {
 }
 
 # ---- decode loop -------------------------------------------------------------
-# decode EXPECT ENV... -- ARGS...: EXPECT is "zero" or "stale"
-decode() {
-    expect=$1
-    shift
+# loop PROGRAM EXPECT ENV... -- ARGS...: EXPECT is "zero" or "stale"; the
+# program prints "... stale_reads=N ... error=E" (decode_loop, errata_graph)
+loop() {
+    prog=$1
+    expect=$2
+    shift 2
     envs=""
     while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
     shift
-    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$APPS/decode_loop" "$@" 2>"$TMP/decode.err")
+    out=$(env LD_LIBRARY_PATH="$DBL" $envs "$prog" "$@" 2>"$TMP/decode.err")
     rc=$?
     stale=$(printf '%s\n' "$out" | sed -n 's/.* stale_reads=\([0-9]*\) .*/\1/p')
     err=$(printf '%s\n' "$out" | sed -n 's/.* error=\(.*\)$/\1/p')
-    label="decode_loop$envs $*: stale_reads=${stale:-?}"
+    label="${prog##*/}$envs $*: stale_reads=${stale:-?}"
     if [ "$rc" -ne 0 ] || [ -z "$stale" ] || [ "$err" != none ] ||
         grep -q 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer\|runtime error' "$TMP/decode.err"; then
         bad "$label rc=$rc error=${err:-?}"
@@ -88,6 +90,7 @@ decode() {
         bad "$label, expected $expect"
     fi
 }
+decode() { loop "$APPS/decode_loop" "$@"; }
 
 decode_lazy() {
     L=HIPDOUBLE_EXEC=lazy
@@ -132,6 +135,29 @@ decode_thread() {
         decode stale $T HIPDOUBLE_FAULT=h2b -- --host-rewrite
         decode stale $T HIPDOUBLE_FAULT=h3 -- --steps 200
     fi
+}
+
+# ---- runtime errata fault models (tests/errata/errata_graph) ---------------------
+errata() { loop "$BUILD/tests/errata/errata_graph" "$@"; }
+
+# Each model only with its executor and trigger; each workaround removes it.
+errata_models() {
+    C=DEBUG_HIP_GRAPH_CLASSIC_PATH=1
+    for X in HIPDOUBLE_EXEC=lazy HIPDOUBLE_EXEC=thread; do
+        errata zero $X $C -- --shape fanout
+        errata stale $X $C HIPDOUBLE_FAULT=rs11501 -- --shape fanout
+        errata zero $X HIPDOUBLE_FAULT=rs11501 -- --shape fanout
+        errata zero $X $C HIPDOUBLE_FAULT=rs11501 DEBUG_HIP_FORCE_GRAPH_QUEUES=1 -- --shape fanout
+        errata zero $X $C HIPDOUBLE_FAULT=rs11501 -- --shape fanout --children 5
+        errata stale $X $C HIPDOUBLE_FAULT=rs11357 -- --shape disabled
+        errata zero $X $C HIPDOUBLE_FAULT=rs11357 -- --shape disabled --keep-enabled
+        errata zero $X HIPDOUBLE_FAULT=rs11357 -- --shape disabled
+        errata zero $X $C HIPDOUBLE_FAULT=rs11357 DEBUG_HIP_FORCE_GRAPH_QUEUES=1 -- --shape disabled
+        errata stale $X HIPDOUBLE_FAULT=rs11403 -- --shape sdma
+        errata zero $X HIPDOUBLE_FAULT=rs11403 HSA_ENABLE_SDMA=0 -- --shape sdma
+        errata zero $X $C HIPDOUBLE_FAULT=rs11403 -- --shape sdma
+        errata zero $X HIPDOUBLE_FAULT=rs11403 -- --shape sdma --bytes 8192
+    done
 }
 
 # ---- runtimes: double vs real, versioned references ---------------------------
@@ -221,6 +247,7 @@ else
     run_unit thread
     decode_lazy
     decode_thread
+    errata_models
     compare_runtimes
     ctypes_app
 fi

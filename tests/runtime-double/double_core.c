@@ -210,6 +210,8 @@ static long env_long(const char *name, long def, long lo, long hi)
     return x;
 }
 
+static const char *const fault_names[] = HD_FAULT_NAMES;
+
 /* Parses a fault list; -1 on an unknown name. */
 static int parse_faults(const char *spec, unsigned *out)
 {
@@ -220,18 +222,13 @@ static int parse_faults(const char *spec, unsigned *out)
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
         if (!strcmp(t, "none") || !strcmp(t, "0"))
             continue;
-        else if (!strcmp(t, "h1"))
-            f |= HD_FAULT_H1;
-        else if (!strcmp(t, "h2a"))
-            f |= HD_FAULT_H2A;
-        else if (!strcmp(t, "h2b"))
-            f |= HD_FAULT_H2B;
-        else if (!strcmp(t, "h3"))
-            f |= HD_FAULT_H3;
-        else if (!strcmp(t, "h4"))
-            f |= HD_FAULT_H4;
-        else
+        unsigned bit = 0;
+        for (unsigned i = 0; i < sizeof fault_names / sizeof fault_names[0] && !bit; i++)
+            if (!strcmp(t, fault_names[i]))
+                bit = 1u << i;
+        if (!bit)
             return -1;
+        f |= bit;
     }
     *out = f;
     return 0;
@@ -296,6 +293,9 @@ static void init_once(void)
     const char *sdma = getenv("HSA_ENABLE_SDMA");
     hd_cfg.sdma = !(sdma && !strcmp(sdma, "0"));
     hd_cfg.blit_copy_bytes = (size_t)env_long("GPU_FORCE_BLIT_COPY_SIZE", 0, 0, 1L << 30) * 1024;
+    /* The runtime's own default (16 KiB) for rs11403; h2a keeps 0 so the
+     * decode loop's small copies stay on its modelled copy engine. */
+    hd_cfg.sdma_min_bytes = (size_t)env_long("GPU_FORCE_BLIT_COPY_SIZE", 16, 0, 1L << 30) * 1024;
     hd_cfg.h4_nodes = (size_t)env_long("HIPDOUBLE_H4_NODES", 128, 1, 1L << 20);
     /* The knob names of both runtime generations select the classic
      * executor (../shared/research/public-cases.md, "Knob drift"). */
@@ -450,16 +450,15 @@ const char *hipdouble_exec_mode(void)
 
 const char *hipdouble_faults(void)
 {
-    static __thread char buf[64];
+    static __thread char buf[96];
     hd_init();
     unsigned f = hd_cfg.faults;
     buf[0] = 0;
-    static const char *names[] = {"h1", "h2a", "h2b", "h3", "h4"};
-    for (int i = 0; i < 5; i++)
+    for (unsigned i = 0; i < sizeof fault_names / sizeof fault_names[0]; i++)
         if (f & (1u << i)) {
             if (buf[0])
                 strcat(buf, ",");
-            strcat(buf, names[i]);
+            strcat(buf, fault_names[i]);
         }
     return buf[0] ? buf : "none";
 }

@@ -707,9 +707,11 @@ static hipError_t memcpy1d_work(struct hd_work *w, void *dst, const void *src, s
     return e;
 }
 
-hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                   const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                   void *dst, const void *src, size_t count, hipMemcpyKind kind)
+/* The library never calls its own exports (README): the symbol adders
+ * share this with hipGraphAddMemcpyNode1D. */
+static hipError_t add_memcpy_1d(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                               const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                               void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
     struct hd_work w;
     hipError_t e = memcpy1d_work(&w, dst, src, count, kind);
@@ -719,6 +721,34 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
     e = add_or_release(pGraphNode, graph, pDependencies, numDependencies, &w);
     hd_unlock();
     return hd_ret(e);
+}
+hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                   const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                   void *dst, const void *src, size_t count, hipMemcpyKind kind)
+{
+    return add_memcpy_1d(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
+}
+
+/* Symbol copies as graph nodes: the double has no device globals, a symbol
+ * is its own device address (as its hipMemcpyToSymbol). */
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                         const void *symbol, const void *src, size_t count, size_t offset,
+                                         hipMemcpyKind kind)
+{
+    if (!symbol)
+        return hd_ret(hipErrorInvalidSymbol);
+    return add_memcpy_1d(pGraphNode, graph, pDependencies, numDependencies, (char *)symbol + offset,
+                                        src, count, kind);
+}
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                           const void *symbol, size_t count, size_t offset, hipMemcpyKind kind)
+{
+    if (!symbol)
+        return hd_ret(hipErrorInvalidSymbol);
+    return add_memcpy_1d(pGraphNode, graph, pDependencies, numDependencies, dst,
+                                        (const char *)symbol + offset, count, kind);
 }
 
 hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -1345,12 +1375,199 @@ static hipError_t launch_h1(struct hd_exec *x, struct hd_stream *s)
     return e;
 }
 
+/* ---- runtime errata (rs11501, rs11357, rs11403; docs/errata.md) ----------
+ *
+ * Each model drops graph edges the way its erratum's threads describe. The
+ * launch then submits the nodes to the launch stream in a topological order
+ * of the edges that are left, running the nodes that lost an edge (and what
+ * they still wait for) as early as those edges allow: the interleaving the
+ * bug permits that shows it, every launch. Nothing runs before the launch
+ * stream's earlier work (the classic executor's parallel streams wait for
+ * it). The triggers are the analyzer's (src/analyze/errata/errata.c). */
+
+/* The classic executor's stream of each node: roots round robin in creation
+ * order, then from each root each child's branch in out-edge order; child i
+ * of a node on stream s runs on (s + i) mod queues (rocm-systems#11499,
+ * rocm-systems#11357). */
+static void classic_streams(const struct hd_graph *g, int queues, unsigned *stream)
+{
+    size_t n = g->nodes.n, sp;
+    const struct hd_node **stk = hd_xcalloc(n ? n : 1, sizeof *stk);
+    size_t *next = hd_xcalloc(n ? n : 1, sizeof *next);
+    unsigned rr = 0;
+    for (size_t i = 0; i < n; i++)
+        stream[i] = g->nodes.v[i]->in.n ? UINT32_MAX : rr++ % (unsigned)queues;
+    for (size_t r = 0; r < n; r++) {
+        if (g->nodes.v[r]->in.n)
+            continue;
+        sp = 0;
+        stk[sp] = g->nodes.v[r];
+        next[sp++] = 0;
+        while (sp) {
+            const struct hd_node *v = stk[sp - 1];
+            size_t i = next[sp - 1]++;
+            if (i >= v->out.n) {
+                sp--;
+                continue;
+            }
+            const struct hd_node *w = v->out.v[i];
+            if (stream[w->idx] != UINT32_MAX)
+                continue;
+            stream[w->idx] = (stream[v->idx] + (unsigned)i) % (unsigned)queues;
+            stk[sp] = w;
+            next[sp++] = 0;
+        }
+    }
+    free(stk);
+    free(next);
+}
+
+/* rs11403: a host<->device copy above the blit size runs on an SDMA engine. */
+static bool sdma_copy(const struct hd_work *w)
+{
+    if (w->kind != HD_W_COPY || !hd_cfg.sdma)
+        return false;
+    const hipMemcpy3DParms *p = &w->u.copy.p;
+    bool dst_dev = hd_mem_lookup(p->dstPtr.ptr, NULL, NULL) == HD_A_DEVICE;
+    bool src_dev = hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) == HD_A_DEVICE;
+    return dst_dev != src_dev && p->extent.width * p->extent.height * p->extent.depth > hd_cfg.sdma_min_bytes;
+}
+
+/* rs11357: the threads name disabled kernel and memcpy nodes. */
+static bool disabled_node(const struct hd_exec *x, const struct hd_node *n)
+{
+    return x->disabled[n->idx] && (n->w.kind == HD_W_KERNEL || n->w.kind == HD_W_COPY);
+}
+
+/* The edges the errata leave: from[i] -> to[i]; lost[v] when v lost one. */
+struct plan {
+    unsigned *from, *to;
+    size_t n, cap;
+    bool *lost;
+};
+
+static void plan_edge(struct plan *pl, unsigned from, unsigned to)
+{
+    if (pl->n == pl->cap) {
+        pl->cap = pl->cap ? 2 * pl->cap : 16;
+        pl->from = hd_xrealloc(pl->from, pl->cap * sizeof *pl->from);
+        pl->to = hd_xrealloc(pl->to, pl->cap * sizeof *pl->to);
+    }
+    pl->from[pl->n] = from;
+    pl->to[pl->n++] = to;
+}
+
+static size_t out_index(const struct hd_node *v, const struct hd_node *w)
+{
+    for (size_t i = 0; i < v->out.n; i++)
+        if (v->out.v[i] == w)
+            return i;
+    return 0;
+}
+
+/* true when an active erratum model drops an edge of this graph. */
+static bool errata_plan(const struct hd_exec *x, struct plan *pl)
+{
+    const struct hd_graph *g = x->g;
+    size_t n = g->nodes.n;
+    unsigned f = hd_cfg.faults, q = (unsigned)hd_cfg.graph_queues;
+    bool classic = !hd_cfg.segment_scheduling, spread = q > 1 && graph_branchy(g);
+    bool fan = (f & HD_FAULT_RS11501) && classic && spread;
+    bool dis = (f & HD_FAULT_RS11357) && classic && spread;
+    bool sdma = (f & HD_FAULT_RS11403) && !classic;
+    unsigned *stream = NULL;
+    bool any = false;
+    if (!fan && !dis && !sdma)
+        return false;
+    if (dis) {
+        stream = hd_xcalloc(n ? n : 1, sizeof *stream);
+        classic_streams(g, (int)q, stream);
+    }
+    pl->lost = hd_xcalloc(n ? n : 1, sizeof *pl->lost);
+    for (size_t k = 0; k < n; k++) {
+        const struct hd_node *w = g->nodes.v[k];
+        bool cut_in = sdma && !x->disabled[k] && w->in.n && sdma_copy(&w->w);
+        bool w_dis = dis && disabled_node(x, w);
+        for (size_t j = 0; j < w->in.n; j++) {
+            const struct hd_node *v = w->in.v[j];
+            if (w_dis || (dis && disabled_node(x, v)))
+                continue;   /* edges through a disabled node: below */
+            size_t i = out_index(v, w);
+            if (cut_in || (fan && w->in.n == 1 && i >= q && i % q != 0))
+                pl->lost[k] = any = true;
+            else
+                plan_edge(pl, v->idx, w->idx);
+        }
+        /* A predecessor and a successor on one stream stay ordered by it. */
+        for (size_t a = 0; w_dis && a < w->in.n; a++)
+            for (size_t b = 0; b < w->out.n; b++) {
+                const struct hd_node *p = w->in.v[a], *r = w->out.v[b];
+                if (stream[p->idx] == stream[r->idx])
+                    plan_edge(pl, p->idx, r->idx);
+                else
+                    pl->lost[r->idx] = any = true;
+            }
+    }
+    free(stream);
+    return any;
+}
+
+static hipError_t launch_errata(struct hd_exec *x, struct hd_stream *s, const struct plan *pl)
+{
+    const struct hd_graph *g = x->g;
+    size_t n = g->nodes.n, kept = h4_kept(x);
+    unsigned *pos = hd_xcalloc(n, sizeof *pos), *indeg = hd_xcalloc(n, sizeof *indeg);
+    unsigned *ready = hd_xcalloc(n, sizeof *ready);
+    bool *early = hd_xcalloc(n, sizeof *early), *alive = hd_xcalloc(n, sizeof *alive);
+    for (size_t i = 0; i < n; i++) {
+        pos[x->order[i]] = (unsigned)i;
+        alive[x->order[i]] = i < kept;
+        early[i] = pl->lost[i];
+    }
+    /* What a node that lost an edge still waits for runs early too. */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t e = 0; e < pl->n; e++)
+            if (early[pl->to[e]] && !early[pl->from[e]])
+                early[pl->from[e]] = grew = true;
+    }
+    for (size_t e = 0; e < pl->n; e++)
+        indeg[pl->to[e]]++;
+    size_t nready = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!indeg[i])
+            ready[nready++] = (unsigned)i;
+    hipError_t err = hipSuccess;
+    while (nready) {
+        size_t best = 0;
+        for (size_t i = 1; i < nready; i++) {
+            unsigned a = ready[i], b = ready[best];
+            if (early[a] > early[b] || (early[a] == early[b] && pos[a] < pos[b]))
+                best = i;
+        }
+        unsigned u = ready[best];
+        ready[best] = ready[--nready];
+        if (err == hipSuccess && alive[u] && !x->disabled[u])
+            err = submit_node(s, g->nodes.v[u]);
+        for (size_t e = 0; e < pl->n; e++)
+            if (pl->from[e] == u && --indeg[pl->to[e]] == 0)
+                ready[nready++] = pl->to[e];
+    }
+    free(pos);
+    free(indeg);
+    free(ready);
+    free(early);
+    free(alive);
+    return err;
+}
+
 static hipError_t graph_launch(hipGraphExec_t graphExec, hipStream_t stream, bool spt)
 {
     hd_init();
     hd_lock();
     struct hd_exec *x = exec_get(graphExec);
     struct hd_stream *s = hd_stream_resolve(stream, spt);
+    struct plan pl = {0};
     hipError_t e = hipSuccess;
     if (!x) {
         e = hipErrorInvalidValue;
@@ -1362,6 +1579,8 @@ static hipError_t graph_launch(hipGraphExec_t graphExec, hipStream_t stream, boo
         e = hd_capture_work(s, &w);
         if (e != hipSuccess)
             hd_work_release(&w);
+    } else if (errata_plan(x, &pl)) {
+        e = launch_errata(x, s, &pl);
     } else if ((hd_cfg.faults & HD_FAULT_H1) && hd_cfg.graph_queues > 1 && graph_branchy(x->g)) {
         e = launch_h1(x, s);
     } else {
@@ -1371,6 +1590,9 @@ static hipError_t graph_launch(hipGraphExec_t graphExec, hipStream_t stream, boo
                 e = submit_node(s, x->g->nodes.v[x->order[i]]);
     }
     hd_unlock();
+    free(pl.from);
+    free(pl.to);
+    free(pl.lost);
     return hd_ret(e);
 }
 
@@ -1465,23 +1687,44 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
     return exec_event_set(hGraphExec, hNode, event, HD_W_EVENT_WAIT);
 }
 
-/* hipGraphNodeSetEnabled (CLR hip_graph.cpp): kernel, memcpy and memset
- * nodes only; a disabled node does nothing at launch (an empty node: the
- * graph's edges still order what follows it) until enabled again. */
-hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled)
+/* The exec's index of hNode when it is a kernel, memcpy or memset node,
+ * the kinds hipGraphNodeSetEnabled / GetEnabled take (CLR hip_graph.cpp),
+ * else -1. Lock held. */
+static long enable_index(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, struct hd_exec **xo)
 {
-    hd_init();
-    hd_lock();
     struct hd_exec *x = exec_get(hGraphExec);
     long i = x && hNode ? exec_index(x, hNode) : -1;
     enum hd_work_kind k = i >= 0 ? x->g->nodes.v[i]->w.kind : HD_W_NOP;
-    hipError_t e = hipErrorInvalidValue;
-    if (k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET) {
+    *xo = x;
+    return k == HD_W_KERNEL || k == HD_W_COPY || k == HD_W_MEMSET ? i : -1;
+}
+
+/* hipGraphNodeSetEnabled: a disabled node does nothing at launch (an empty
+ * node: the graph's edges still order what follows it) until enabled
+ * again. */
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled)
+{
+    struct hd_exec *x;
+    hd_init();
+    hd_lock();
+    long i = enable_index(hGraphExec, hNode, &x);
+    if (i >= 0)
         x->disabled[i] = !isEnabled;
-        e = hipSuccess;
-    }
     hd_unlock();
-    return hd_ret(e);
+    return hd_ret(i >= 0 ? hipSuccess : hipErrorInvalidValue);
+}
+
+/* hipGraphNodeGetEnabled (ROCm 6+). */
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled)
+{
+    struct hd_exec *x;
+    hd_init();
+    hd_lock();
+    long i = isEnabled ? enable_index(hGraphExec, hNode, &x) : -1;
+    if (i >= 0)
+        *isEnabled = !x->disabled[i];
+    hd_unlock();
+    return hd_ret(i >= 0 ? hipSuccess : hipErrorInvalidValue);
 }
 
 /* The calling thread's capture mode, exchanged (CLR hip_graph.cpp

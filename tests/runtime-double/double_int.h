@@ -9,7 +9,8 @@
  *                    executor (lazy / thread), events, synchronization
  *   double_memory.c  allocations, copies, memsets, pointer attributes, h2a/h2b
  *   double_kernel.c  kernel registry, modules, launches, h3 scalar cache
- *   double_graph.c   graphs, stream capture, instantiate / launch, h1
+ *   double_graph.c   graphs, stream capture, instantiate / launch, h1, h4 and
+ *                    the runtime-errata models (rs11501, rs11357, rs11403)
  *
  * Rules: every exported HIP function is a thin wrapper over hd_* internals
  * (hidden visibility); no exported function is ever called from inside the
@@ -41,7 +42,13 @@ enum {
     HD_FAULT_H2B = 1u << 2,
     HD_FAULT_H3 = 1u << 3,
     HD_FAULT_H4 = 1u << 4,
+    /* Published runtime errata (src/analyze/errata, docs/errata.md). */
+    HD_FAULT_RS11501 = 1u << 5,
+    HD_FAULT_RS11357 = 1u << 6,
+    HD_FAULT_RS11403 = 1u << 7,
 };
+/* The names HIPDOUBLE_FAULT takes, by bit. */
+#define HD_FAULT_NAMES {"h1", "h2a", "h2b", "h3", "h4", "rs11501", "rs11357", "rs11403"}
 
 struct hd_config {
     bool thread_mode;
@@ -50,6 +57,7 @@ struct hd_config {
     size_t h2a_offset, h2a_bytes;
     bool sdma;               /* not HSA_ENABLE_SDMA=0: h2a's late write is the copy engine's */
     size_t blit_copy_bytes;  /* GPU_FORCE_BLIT_COPY_SIZE (KiB) in bytes: copies up to it are blit kernels */
+    size_t sdma_min_bytes;   /* rs11403: graph copies above it use SDMA (GPU_FORCE_BLIT_COPY_SIZE, default 16 KiB) */
     unsigned h2b_delay_us;
     size_t h4_nodes;         /* h4: nodes a segment-scheduled launch keeps */
     bool segment_scheduling; /* neither DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0 nor DEBUG_HIP_GRAPH_CLASSIC_PATH=1 */

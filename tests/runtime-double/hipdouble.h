@@ -25,8 +25,9 @@
  *              and returns hipErrorNotReady; the next query returns hipSuccess.
  *              Deterministic: used by every test.
  *     thread - one worker thread per stream executes its FIFO asynchronously.
- *   HIPDOUBLE_FAULT=none|h1|h2a|h2b|h3[,...]   fault models (default none);
- *              see tests/runtime-double/README.md.
+ *   HIPDOUBLE_FAULT=none|h1|h2a|h2b|h3|h4|rs11501|rs11357|rs11403[,...]
+ *              fault models (default none); the rs* ones are published
+ *              runtime errata (docs/errata.md); see tests/runtime-double/README.md.
  *   DEBUG_HIP_FORCE_GRAPH_QUEUES=N   parallel graph queues for h1 (default 4)
  *   HIPDOUBLE_H2A_OFFSET, HIPDOUBLE_H2A_BYTES   deferred window for h2a
  *              (default offset 4, 4 bytes: element [1] of an int32 buffer)
@@ -195,6 +196,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
 hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event);
 hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event);
 hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled);
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled);
 /* Launch variants (docs/semantics.md L1): hip_ext.h's (C++ only) and the
  * ROCm 6.2+ launch-configuration forms, whose configuration structs this
  * double reads with the real layouts (hipLaunchConfig_t, HIP_LAUNCH_CONFIG). */

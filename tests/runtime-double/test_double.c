@@ -168,6 +168,9 @@ static void test_identity(void)
     EXPECT(!strcmp(hipGetErrorString(hipSuccess), "no error"));
     EXPECT(!strcmp(hipdouble_faults(), "none"));
     EXPECT_EQ(hipdouble_set_faults("bogus"), -1);
+    EXPECT_EQ(hipdouble_set_faults("h4,rs11501,rs11357,rs11403"), 0);
+    EXPECT(!strcmp(hipdouble_faults(), "h4,rs11501,rs11357,rs11403"));
+    EXPECT_EQ(hipdouble_set_faults("none"), 0);
     OK(hipSetDevice(0));
     EXPECT_EQ(hipSetDevice(3), hipErrorInvalidDevice);
     (void)hipGetLastError();

@@ -25,7 +25,8 @@ struct hv_analyze_opts {
     uint64_t html_max_ops;
     uint32_t rules_disabled;
     const char *find_value, *at, *replay;  /* value search (src/analyze/forensics) */
-    int diagnose;                 /* ranked hypotheses per same-epoch-write group */
+    int diagnose;
+    int errata;                   /* --errata: print the runtime errata table and exit */                 /* ranked hypotheses per same-epoch-write group */
     const char **code_objects;    /* --code-object FILE (repeatable) */
     int ncode_objects;
     /* Inputs after expansion (src/cli/inputs.c): files to read, and the

@@ -139,6 +139,13 @@ struct dx_diag {
     struct hv_sx_result sx;
 };
 
+/* A runtime-erratum group, for the errata ranking (errata_rank.c). */
+struct dx_erratum {
+    uint64_t pid;
+    size_t group;                     /* index into out->groups */
+    char trace[256];
+};
+
 struct hv_diag {
     struct hv_findings *out;
     struct hv_sx *sx;
@@ -147,7 +154,20 @@ struct hv_diag {
     struct dx_diag *v;
     size_t n, cap;
     uint64_t traces, groups_seen;
+    struct dx_erratum *errata;        /* every runtime-erratum group, most likely first once ranked */
+    size_t nerrata, caperrata;
 };
+
+/* ---- runtime errata (errata_rank.c) ---- */
+
+/* Notes the runtime-erratum groups of the trace just finished. */
+void dx_errata_collect(struct hv_diag *d, const struct dx_trace *t);
+/* Ranked: errata the threads say the traced runtime has first, then by
+ * occurrences. The text and JSON sections of the report. */
+void dx_errata_rank(struct hv_diag *d);
+void dx_errata_text(FILE *out, const struct hv_diag *d);
+struct hv_json;
+void dx_errata_json(struct hv_json *w, const struct hv_diag *d);
 
 /* Diagnoses one same-epoch-write group of the current trace. */
 void dx_diagnose(struct hv_diag *d, const struct hv_group *g, size_t gi, struct dx_diag *out);

@@ -171,6 +171,7 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
             hv_sx_available() ? "" : " (scalar-load exposure unavailable: built without LLVM, or libLLVM could not be loaded)");
     if (!d->n) {
         fputs("diagnose: no verdict: nothing read data written in the same epoch on its own stream\n", out);
+        dx_errata_text(out, d);
         return;
     }
     size_t shown = 0, total = 0;
@@ -188,6 +189,7 @@ void hv_diag_text(FILE *out, const struct hv_diag *d)
         one_text(out, &d->v[i], ++shown, total, &d->v[i + 1], j - i - 1);
         i = j;
     }
+    dx_errata_text(out, d);
 }
 
 /* ---- JSON ---- */
@@ -317,4 +319,5 @@ void hv_diag_json(struct hv_json *w, const struct hv_diag *d)
         one_json(w, &d->v[i]);
     }
     hv_json_arr_end(w);
+    dx_errata_json(w, d);
 }

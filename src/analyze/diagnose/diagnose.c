@@ -30,6 +30,7 @@ void hv_diag_free(struct hv_diag *d)
         dx_trace_free(&d->cur);
     hv_sx_free(d->sx);
     free(d->v);
+    free(d->errata);
     free(d);
 }
 
@@ -94,6 +95,8 @@ void hv_diag_end_trace(struct hv_diag *d, const struct hv_trace_summary *sum)
         return;
     struct dx_trace *t = &d->cur;
     t->launches_undrawn = sum->launches_unsampled;
+    dx_errata_collect(d, t);
+    dx_errata_rank(d);
     dx_trace_objects(t, d->sx);
     for (size_t i = t->first_group; i < d->out->ngroups; i++) {
         const struct hv_group *g = &d->out->groups[i];

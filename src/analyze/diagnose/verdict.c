@@ -286,6 +286,22 @@ static void ev_runtime(struct dx_diag *d, const struct dx_trace *t)
     }
 }
 
+/* A runtime erratum whose trigger the reader's exec has (errata_rank.c
+ * ranks them on their own): the runtime may drop an edge inside the
+ * graph, an ordering cause like H1. */
+static void ev_errata(struct dx_diag *d, const struct hv_findings *out, const struct dx_trace *t)
+{
+    for (size_t i = t->first_group; i < out->ngroups; i++) {
+        const struct hv_finding *f = &out->groups[i].f;
+        if (f->rule != HV_RULE_RUNTIME_ERRATUM || f->pid != d->f.pid || f->b.exec != d->f.b.exec || !f->note)
+            continue;
+        int affected = f->severity >= HV_SEV_WARNING;
+        item(d, NONE, NONE, affected ? 2 : 0, 0, 0, 0, 0, "the reader's graph has the trigger of %.*s, which the "
+                                                          "traced runtime %s (runtime errata below)",
+             (int)strcspn(f->note, ":"), f->note, affected ? "has" : "is not known to have");
+    }
+}
+
 static void ev_guards(struct dx_diag *d, const struct dx_trace *t)
 {
     uint32_t modes;
@@ -353,6 +369,7 @@ void dx_diagnose(struct hv_diag *dg, const struct hv_group *g, size_t gi, struct
     ev_writers(d, dg->out, t);
     ev_knobs(d, t);
     ev_runtime(d, t);
+    ev_errata(d, dg->out, t);
     ev_guards(d, t);
     rank(d);
 }

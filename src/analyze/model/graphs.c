@@ -97,6 +97,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     struct hv_gnode *g = &x->nodes[k];
     memset(g, 0, sizeof *g);
     g->has_args = keep.has_args;
+    g->disabled = keep.disabled;
     g->handle = n->node;
     g->graph = n->graph ? n->graph : keep.graph;
     g->parent = n->graph ? n->parent_node : keep.parent;
@@ -113,6 +114,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
         g->src = n->u.memcpy.src;
         g->bytes = n->u.memcpy.bytes;
         g->dir = n->u.memcpy.dir;
+        g->kind = (uint8_t)n->u.memcpy.kind;
         break;
     case HV_NODE_MEMSET:
         g->dst = n->u.memset.dst;
@@ -136,6 +138,26 @@ static uint32_t node_by_handle(const struct hv_exec *x, uint64_t handle)
         if (x->nodes[k].handle == handle)
             return k;
     return HV_NO_INDEX;
+}
+
+void hv_exec_set_enabled(struct hv_model *m, uint32_t xi, uint64_t node_handle, int enabled)
+{
+    struct hv_exec *x = &m->execs[xi];
+    /* A loop may toggle a node every step: the handle map first. */
+    uint32_t k = hv_u64map_get(&x->node_ix, hv_mix64(node_handle));
+    if (k == HV_U64MAP_NONE || k >= x->nnodes || x->nodes[k].handle != node_handle)
+        k = node_by_handle(x, node_handle);
+    if (k == HV_NO_INDEX) {
+        if (m->sum)
+            m->sum->orphan_records++;
+        return;
+    }
+    struct hv_gnode *g = &x->nodes[k];
+    if (enabled)
+        g->disabled = 0;
+    else if (!g->disabled)
+        g->disabled = (uint8_t)(g->type ? g->type : HV_NODE_OTHER);
+    x->dirty = 1;
 }
 
 void hv_exec_add_kargs(struct hv_model *m, uint32_t xi, uint64_t node_handle, const struct hv_karg *a, uint32_t n)

@@ -125,9 +125,13 @@ struct hv_gnode {
     uint32_t index;              /* position in its graph's node list */
     uint32_t name_id;
     uint16_t type;               /* enum hv_node_type */
-    uint8_t  dir;
+    uint8_t  dir;                /* memcpy: as recorded (the graph walk leaves it unknown) */
+    uint8_t  kind;               /* memcpy: the runtime's memcpy kind as passed (0..4, 4 = default) */
     uint8_t  has_args;           /* exec->args holds arguments of this node */
     uint8_t  no_layout;          /* a kernel whose argument layout the tracer did not know */
+    /* Disabled in this exec (hipGraphNodeSetEnabled(..., 0)): the
+     * hv_node_type it had (its record then says empty), 0 enabled. */
+    uint8_t  disabled;
 };
 
 /* A pointer argument of a kernel node (or a memcpy/memset node's dst/src)
@@ -424,6 +428,9 @@ uint32_t hv_exec_find(const struct hv_model *m, uint64_t handle);
 /* Starts a fresh inventory for handle (instantiate, or a full update). */
 uint32_t hv_exec_begin(struct hv_model *m, uint64_t handle, uint64_t graph, uint64_t seq, uint16_t api);
 void hv_exec_add_node(struct hv_model *m, uint32_t x, const struct hv_graph_node *n);
+/* hipGraphNodeSetEnabled on node `node_handle` of exec x: a disabled node
+ * keeps the type it had in hv_gnode.disabled (its record then says empty). */
+void hv_exec_set_enabled(struct hv_model *m, uint32_t x, uint64_t node_handle, int enabled);
 /* Kernel pointer args of node `node_handle` (replacing any it had). */
 void hv_exec_add_kargs(struct hv_model *m, uint32_t x, uint64_t node_handle, const struct hv_karg *a, uint32_t n);
 void hv_exec_add_edges(struct hv_model *m, uint32_t x, uint64_t graph, const uint32_t *pairs, uint32_t n);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/next.h"
@@ -183,6 +184,18 @@ static void finding(struct hv_json *w, const struct hv_group *g, size_t bug, con
         hv_json_kstr(w, "point", hv_probe_point_name((unsigned)f->n1));
         if (f->n1)
             hv_json_ku64(w, "first_differing_offset", f->n2);
+        break;
+    case HV_RULE_RUNTIME_ERRATUM:
+        if ((f->n1 & 0xff) < hv_nerrata) {
+            const struct hv_erratum *e = &hv_errata[f->n1 & 0xff];
+            hv_json_kstr(w, "erratum", e->id);
+            hv_json_kstr(w, "threads", e->threads);
+            hv_json_kstr(w, "runtime_verdict", hv_erratum_verdict_name((int)(f->n1 >> 8)));
+            hv_json_kstr(w, "workaround", e->workaround);
+            hv_json_kstr(w, "fixed_in", e->fixed_in);
+            hv_json_kstr(w, "arm", e->arm);
+        }
+        hv_json_ku64(w, "matches", f->n2);
         break;
     case HV_RULE_PARALLEL_QUEUE_READ:
         hv_json_ku64(w, "queues", f->n2);

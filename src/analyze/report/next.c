@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/errata/errata.h"
 #include "analyze/rules/rules.h"
 #include "hipvis/trace.h"
 
@@ -131,6 +132,15 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
     memset(n, 0, sizeof *n);
     if (f->rule < HV_RULE__COUNT)
         *n = by_rule[f->rule];
+    if (f->rule == HV_RULE_RUNTIME_ERRATUM && (f->n1 & 0xff) < hv_nerrata) {
+        /* The erratum's own workaround and experiment arm. */
+        const struct hv_erratum *e = &hv_errata[f->n1 & 0xff];
+        n->diagnose = 1;
+        n->experiment = e->arm != NULL;
+        n->rerun = e->arm_env;
+        n->rerun_why = e->arm_note;
+        n->fix = e->workaround;
+    }
     int probes = t && (t->flags & HV_HDR_PROBES);
     int stacks = t && (t->flags & HV_HDR_STACKS);
     if (t && !probes && f->rule == HV_RULE_SAME_EPOCH_WRITE) {

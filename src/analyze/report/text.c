@@ -70,9 +70,12 @@ static void side(FILE *out, const struct hv_fside *s)
             fprintf(out, "           node %d (%s", s->node_index, hv_node_type_text(s->node_type));
             if (s->name)
                 fprintf(out, " %s", s->name);
-            fprintf(out, ", handle 0x%" PRIx64 ") %s %s (%s) = 0x%" PRIx64 "\n", s->node,
-                    hv_arg_text(s->arg_index, b2, sizeof b2), hv_access_text(s->access), hv_origin_text(s->origin),
-                    s->value);
+            if (s->arg_index == HV_ARG_NONE)   /* the node itself (runtime-erratum), no argument */
+                fprintf(out, ", handle 0x%" PRIx64 ")\n", s->node);
+            else
+                fprintf(out, ", handle 0x%" PRIx64 ") %s %s (%s) = 0x%" PRIx64 "\n", s->node,
+                        hv_arg_text(s->arg_index, b2, sizeof b2), hv_access_text(s->access),
+                        hv_origin_text(s->origin), s->value);
         }
         break;
     case HV_SIDE_FREE:

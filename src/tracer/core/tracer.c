@@ -17,6 +17,7 @@
 
 #include "common/strset.h"
 #include "tracer/evidence/evidence.h"
+#include "tracer/core/knobs.h"
 #include "tracer/core/realsym.h"
 #include "tracer/core/runtime_version.h"
 
@@ -149,15 +150,6 @@ static int setup_locked(void)
     return 1;
 }
 
-/* Scheduling and cache knobs of the runtimes that change the answer to
- * "could this read be stale" (see docs/case-study-rocm-hip-3902.md). */
-static const char *const knob_names[] = {
-    "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", "DEBUG_HIP_FORCE_GRAPH_QUEUES", "DEBUG_CLR_GRAPH_PACKET_CAPTURE",
-    "AMD_OPT_FLUSH", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "HSA_ENABLE_SDMA",
-    "GPU_FORCE_BLIT_COPY_SIZE", "AMD_DIRECT_DISPATCH", "HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING",
-    "CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_NVLS_ENABLE",
-};
-
 static void fill_header(struct hv_file_header *h)
 {
     struct timespec mono, real;
@@ -183,16 +175,8 @@ static void fill_header(struct hv_file_header *h)
     ssize_t n = readlink("/proc/self/exe", h->exe, sizeof h->exe - 1);
     if (n > 0)
         h->exe[n] = '\0';
-    size_t used = 0;
-    for (size_t i = 0; i < sizeof knob_names / sizeof knob_names[0]; i++) {
-        const char *v = getenv(knob_names[i]);
-        if (!v)
-            continue;
-        int w = snprintf(h->knobs + used, sizeof h->knobs - used, "%s=%s;", knob_names[i], v);
-        if (w < 0 || (size_t)w >= sizeof h->knobs - used)
-            break;
-        used += (size_t)w;
-    }
+    if (hv_knobs_fill(h->knobs, sizeof h->knobs))
+        h->flags |= HV_HDR_KNOBS_TRUNCATED;
     h->argc = cmdline.argc;
     h->argv_bytes = cmdline.bytes;
     h->argv_flags = cmdline.flags;

@@ -254,12 +254,15 @@ void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct h
     hv_py_always(t, seq, HV_PY_AT_CAPTURE, graph ? graph : s.id);
 }
 
-void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
-                        const struct hv_node_desc *d)
+/* rec_flags / flags: HV_GRAPH_ENABLED_RECORDED and isEnabled for NodeSetEnabled, else 0. */
+static void exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
+                      const struct hv_node_desc *d, uint32_t rec_flags, uint64_t flags)
 {
     struct hv_call *c = hv_call_begin(t, api, r);
     c->a.graph.exec = exec;
     c->a.graph.node = node;
+    c->a.graph.rec_flags = rec_flags;
+    c->a.graph.flags = flags;
     uint64_t seq = c->h.seq;
     hv_call_commit(t, c);
     if (r != 0 || !d)
@@ -274,6 +277,12 @@ void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
     hv_aux_commit(t, n);
 }
 
+void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, uint64_t node,
+                        const struct hv_node_desc *d)
+{
+    exec_node(t, api, r, exec, node, d, 0, 0);
+}
+
 void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on,
                           void (*describe)(void *ctx, struct hv_thread_ctx *t, void *node, struct hv_node_desc *d),
                           void *ctx)
@@ -283,7 +292,7 @@ void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint
     d.type = HV_NODE_EMPTY;
     if (on && r == 0 && describe)
         describe(ctx, t, node, &d);
-    hv_trace_exec_node(t, api, r, exec, HV_PTR(node), &d);
+    exec_node(t, api, r, exec, HV_PTR(node), &d, HV_GRAPH_ENABLED_RECORDED, on != 0);
 }
 
 void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,
