@@ -76,10 +76,12 @@ static void window(const struct hv_launch_run *o)
     }
 }
 
-int hv_launch_run(const struct hv_launch_run *o, char **argv)
+int hv_launch_run(const struct hv_launch_run *opts, char **argv)
 {
+    struct hv_launch_run job = *opts, *o = &job;
     if (o->quiet)
         setenv(name_of(HV_ENV_QUIET), "1", 1);
+    o->verbose = o->verbose && !setting(HV_ENV_QUIET);   /* quiet wins */
     nvtx(o);
     window(o);
     /* The end lines are the launcher's unless nobody is to hear them or

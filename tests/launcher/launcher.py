@@ -153,8 +153,8 @@ class Launcher(Suite):
         self.check(rc == 0 and len(tr) == 1 and
                    f"hipvis: trace {tr[0]}: no footer: its process did not finish (killed, or still running)" in err,
                    "a killed process's trace: named, without a footer", err)
-        for opts, env, what in ((["--quiet"], None, "--quiet"), (["-q"], None, "-q"),
-                                ([], {"HIPVIS_QUIET": "1"}, "HIPVIS_QUIET=1")):
+        for opts, env, what in ((["--quiet"], None, "--quiet"), (["-q", "-v"], None, "-q -v"),
+                                (["-v"], {"HIPVIS_QUIET": "1"}, "HIPVIS_QUIET=1 (with -v)")):
             rc, out, err = self.run([*opts, "-o", self.outdir()], [self.decode, "--steps", "5"], env)
             self.check(rc == 0 and "hipvis" not in err, f"{what}: no line from hipvis", err)
         rc, out, err = self.run(["-o", self.outdir()], [self.decode, "--steps", "5"], {"HIPVIS_END_LINE": "1"})
