@@ -1,7 +1,9 @@
 /*
  * hipvis — the launcher (hipvis(1), the commands table at the end):
- *   run         execs CMD traced: LD_PRELOAD gets libhipvis.so (next to this
- *               binary, or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst;
+ *   run         runs CMD traced: LD_PRELOAD gets libhipvis.so (next to this
+ *               binary, or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst; the
+ *               rest (NVTX, --delay/--duration, the child, the end lines)
+ *               is src/cli/launch_run.c;
  *               --sidecar sets HIPVIS_SIDECAR=1 instead (hipvis-sidecar
  *               writes the traces); HIPVIS_* names that are no setting are
  *               named first (common/envtab.h); run --help-env prints the
@@ -10,7 +12,7 @@
  *   experiment  repeated traced runs per arm, a decision report (src/experiment);
  *   sidecar|analyze|dump  execs hipvis-NAME, next to this binary first, then
  *               on PATH (src/cli/launch.c).
- * Everything here happens before exec: no tracing code runs in this process.
+ * No tracing code runs in this process: run waits for its command as a child.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +25,7 @@
 #include "cli/cli.h"
 #include "common/envtab.h"
 #include "cli/launch.h"
+#include "cli/launch_run.h"
 #include "experiment/experiment.h"
 
 static const struct hv_cli_opt top_opts[] = {{0}};
@@ -39,23 +42,32 @@ static const struct hv_cli top_cli = {
     "  dump [ARGS...]      hipvis-dump\n",
     1};
 
-enum { OPT_OUTDIR, OPT_SIDECAR, OPT_HELP_ENV };
+enum { OPT_OUTDIR, OPT_SIDECAR, OPT_HELP_ENV, OPT_DELAY, OPT_DURATION, OPT_QUIET, OPT_VERBOSE };
 
 static const struct hv_cli_opt run_opts[] = {
     {"output-dir", 'o', HV_CLI_VALUE, OPT_OUTDIR, "DIR", "traces go to DIR/hipvis.<pid>.zst (default: .)"},
     {"sidecar", 0, HV_CLI_FLAG, OPT_SIDECAR, NULL,
      "write to a shared-memory segment for hipvis-sidecar instead (HIPVIS_SIDECAR=1)"},
+    {"delay", 0, HV_CLI_VALUE, OPT_DELAY, "SECONDS",
+     "record data calls from SECONDS after the launch on (HIPVIS_START_DELAY_MS), e.g. 2.5"},
+    {"duration", 0, HV_CLI_VALUE, OPT_DURATION, "SECONDS",
+     "stop recording data calls SECONDS after that (HIPVIS_DURATION_MS); the command runs on"},
+    {"quiet", 'q', HV_CLI_FLAG, OPT_QUIET, NULL, "no line from hipvis on stderr (HIPVIS_QUIET=1 for the job)"},
+    {"verbose", 'v', HV_CLI_FLAG, OPT_VERBOSE, NULL, "say on stderr what the launcher set up (NVTX, the window)"},
     {"help-env", 0, HV_CLI_FLAG, OPT_HELP_ENV, NULL,
      "list the HIPVIS_* variables: default, accepted values, what each does"},
     {0},
 };
 
-static const struct hv_cli run_cli = {"hipvis run", "[-o DIR] [--sidecar] [--] CMD [ARGS...]", run_opts, NULL, 1};
+static const struct hv_cli run_cli = {
+    "hipvis run", "[-o DIR] [--sidecar] [--delay SECONDS] [--duration SECONDS] [-q|-v] [--] CMD [ARGS...]",
+    run_opts, NULL, 1};
 
 struct run_args {
     const char *outdir;
     int sidecar;
     int help_env;
+    struct hv_launch_run job;
 };
 
 static int on_run_opt(void *ctx, int id, const char *v)
@@ -65,6 +77,12 @@ static int on_run_opt(void *ctx, int id, const char *v)
         a->outdir = v;
     else if (id == OPT_SIDECAR)
         a->sidecar = 1;
+    else if (id == OPT_DELAY)
+        return hv_launch_seconds(v, &a->job.delay_ms);
+    else if (id == OPT_DURATION)   /* 0 would be no window at all */
+        return hv_launch_seconds(v, &a->job.duration_ms) || a->job.duration_ms == 0 ? -1 : 0;
+    else if (id == OPT_QUIET || id == OPT_VERBOSE)
+        *(id == OPT_QUIET ? &a->job.quiet : &a->job.verbose) = 1;
     else
         a->help_env = 1;
     return 0;
@@ -117,7 +135,7 @@ static void check_names(void)
 /* argv[0] is "run"; options end at the command (or "--"). */
 static int run(int argc, char **argv)
 {
-    struct run_args a = {".", 0, 0};
+    struct run_args a = {".", 0, 0, {"hipvis run", NULL, -1, -1, 0, 0}};
     int i;
     int rc = hv_cli_parse(&run_cli, argc, argv, on_run_opt, &a, &i);
     if (rc != HV_CLI_OK)
@@ -159,9 +177,8 @@ static int run(int argc, char **argv)
         snprintf(out, sizeof out, "%s/hipvis.%%p.zst", dir);
         setenv("HIPVIS_OUTPUT", out, 1);
     }
-    execvp(argv[i], argv + i);
-    fprintf(stderr, "hipvis run: %s: %s\n", argv[i], strerror(errno));
-    return errno == ENOENT ? 127 : 126;
+    a.job.lib = lib;
+    return hv_launch_run(&a.job, argv + i);
 }
 
 /* argv[0] is "experiment": the job's runs preload the libhipvis.so found here. */

@@ -28,8 +28,9 @@ PROGRAMS     += $(BUILD)/hipvis-sidecar
 INSTALL_BINS += $(BUILD)/hipvis-sidecar
 
 # hipvis: the launcher (run / experiment / sidecar / analyze / dump);
-# experiment reads its runs' traces in process (src/experiment/module.mk)
-$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
+# experiment reads its runs' traces in process (src/experiment/module.mk),
+# run the footers of its traces (src/cli/module.mk, libhvlaunch)
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(BUILD)/libhvlaunch.a $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXPERIMENT_LIBS)
 PROGRAMS     += $(BUILD)/hipvis

@@ -49,8 +49,9 @@ HIPVIS_DECL void hipvis_name(const void *ptr, size_t bytes, const char *name);
 
 /* Opens a region on the calling thread (nested; closed by hipvis_region_pop).
  * Findings name the innermost region open around each of their calls:
- * `region decode > step`. NVTX (nvtxRangePush, via NVTX_INJECTION64_PATH)
- * and roctx (roctxRangePushA) ranges are recorded the same way. */
+ * `region decode > step`. NVTX (nvtxRangePush, via NVTX_INJECTION64_PATH,
+ * which hipvis run sets) and roctx (roctxRangePushA) ranges are recorded the
+ * same way. */
 HIPVIS_DECL void hipvis_region_push(const char *name);
 HIPVIS_DECL void hipvis_region_pop(void);
 

@@ -80,6 +80,12 @@ const struct hv_read_error *hv_reader_error(const struct hv_reader *r);
 /* The footer, once the reader has reached it; NULL for a trace without one
  * (the process died or is still running). */
 const struct hv_file_footer *hv_reader_footer(const struct hv_reader *r);
+/* The footer of the trace at `path` read from the file's last bytes, no
+ * record decompressed (src/format/reader_tail.c): 0 with *out; 1 for a
+ * hipvis trace that does not end in this version's footer (its process is
+ * still running or died: hv_reader_open reads what it holds); -1 for a
+ * file that is no hipvis trace or cannot be read. */
+int hv_reader_footer_peek(const char *path, struct hv_file_footer *out);
 /* String table lookup over strings seen so far; NULL when unknown. */
 const char *hv_reader_string(const struct hv_reader *r, uint32_t id);
 

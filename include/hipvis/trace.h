@@ -743,12 +743,13 @@ enum hv_mark_kind {
     HV_MARK_POINT = 3,        /* an instant mark (hipvis_mark, nvtxMark, roctxMark) */
     HV_MARK_START = 4,        /* a start/end range opens (nvtxRangeStart, roctxRangeStart): id */
     HV_MARK_END = 5,          /* ... and closes, by id */
-    HV_MARK_RECORD_ON = 6,    /* HIPVIS_START: recording of data calls resumed (profiler start, SIGUSR2) */
+    HV_MARK_RECORD_ON = 6,    /* HIPVIS_START: recording of data calls resumed (profiler start, SIGUSR2, delay) */
     HV_MARK_RECORD_OFF = 7,   /* ... and paused; skipped = data calls not recorded so far */
 };
 
 enum hv_mark_source { HV_MARK_HIPVIS = 1, HV_MARK_NVTX = 2, HV_MARK_ROCTX = 3, HV_MARK_PROFILER = 4,
-                      HV_MARK_SIGNAL = 5 };
+                      HV_MARK_SIGNAL = 5,
+                      HV_MARK_TIMER = 6 /* HIPVIS_START_DELAY_MS / HIPVIS_DURATION_MS (hipvis run --delay) */ };
 
 struct hv_mark {
     struct hv_rec_header h;   /* type HV_REC_MARK; seq = the latest call of the process (it is no call) */

@@ -30,6 +30,9 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
     [HV_ENV_ZSTD_LEVEL] = {"HIPVIS_ZSTD_LEVEL", NUMBER("3", 1, 19, 0), "zstd level of the trace file"},
     [HV_ENV_QUIET] = {"HIPVIS_QUIET", BOOL("0"),
                       "1: no start or end line and no warning on stderr (a bad value is still named)"},
+    [HV_ENV_END_LINE] = {"HIPVIS_END_LINE", BOOL("1"),
+                         "0: no end line of the process's own (hipvis run sets it and prints one line per trace "
+                         "after the command)"},
     [HV_ENV_WRITER_STATS] = {"HIPVIS_WRITER_STATS", BOOL("0"), "1: the writer thread's drain figures at exit"},
     [HV_ENV_SIDECAR] = {"HIPVIS_SIDECAR", BOOL("0"),
                         "1: shared-memory rings for hipvis-sidecar instead of a file (hipvis run --sidecar)"},
@@ -68,6 +71,18 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
     [HV_ENV_START] = {"HIPVIS_START", HV_ENVT_ENUM, "all", 0, 0, 0, start_words, NULL, NULL,
                       "when data calls are recorded: from the start, between profiler start and stop, "
                       "or toggled by SIGUSR2"},
+    /* A window in time on top of HIPVIS_START, counted from the launch
+     * (HIPVIS_LAUNCH_TIME_NS) so that every process of a job, however late
+     * it starts, records the same stretch of wall-clock time. */
+    [HV_ENV_START_DELAY_MS] = {"HIPVIS_START_DELAY_MS", NUMBER("0", 0, 2147483647, 0),
+                               "data calls are recorded from this many ms after the launch on "
+                               "(hipvis run --delay)"},
+    [HV_ENV_DURATION_MS] = {"HIPVIS_DURATION_MS", NUMBER("0", 0, 2147483647, 0),
+                            "data calls are recorded for this many ms from the delay on, 0: to the end "
+                            "(hipvis run --duration)"},
+    [HV_ENV_LAUNCH_TIME_NS] = {"HIPVIS_LAUNCH_TIME_NS", NUMBER("0", 0, 9223372036854775807LL, 0),
+                               "set by hipvis run: the launch as wall-clock ns since the epoch, from which "
+                               "every process counts the delay (0: from its own start)"},
     [HV_ENV_PROBE] = {"HIPVIS_PROBE", HV_ENVT_LIST, "off", 0, 0, 0, NULL,
                       "off, auto, or up to 16 ADDR:LEN ranges separated by commas (LEN 1..4096)", NULL,
                       "three-point D2D snapshots of device ranges (changes timing)"},

@@ -17,6 +17,7 @@ FORMAT_SRCS += \
     src/format/derive.c \
     src/format/codec.c \
     src/format/reader.c \
+    src/format/reader_tail.c \
     src/format/trace_path.c \
     src/format/trace_writer.c \
     src/format/fields.c \

@@ -138,6 +138,17 @@ static void test_defaults(void)
     const char *const guard[] = {"HIPVIS_GUARD", "copy-sync", "HIPVIS_GUARD_WHEN", "always", NULL};
     CHECK(load(guard, &c, err, sizeof err) == 0 && c.guard == HV_GUARD_COPY_SYNC && c.guard_always == 1 &&
           c.record == HV_RECORD_FULL);
+    /* The time window (hipvis run --delay / --duration): off by default, and
+     * like HIPVIS_START's windows it needs the full record at the call. */
+    CHECK(load(none, &c, err, sizeof err) == 0 && c.start_delay_ms == 0 && c.duration_ms == 0 &&
+          c.launch_time_ns == 0 && c.end_line == 1);
+    const char *const win[] = {"HIPVIS_START_DELAY_MS", "2500", "HIPVIS_DURATION_MS", "1000",
+                               "HIPVIS_LAUNCH_TIME_NS", "1700000000123456789", "HIPVIS_END_LINE", "0", NULL};
+    CHECK(load(win, &c, err, sizeof err) == 0 && c.start_delay_ms == 2500 && c.duration_ms == 1000 &&
+          c.launch_time_ns == 1700000000123456789ull && c.end_line == 0 && c.record == HV_RECORD_FULL);
+    const char *const win_args[] = {"HIPVIS_DURATION_MS", "1000", "HIPVIS_RECORD", "args", NULL};
+    CHECK(load(win_args, &c, err, sizeof err) == -1 && !c.enabled &&
+          strstr(err, "HIPVIS_RECORD=args cannot be combined with HIPVIS_DURATION_MS"));
 }
 
 static void test_bad_values(void)
@@ -156,6 +167,8 @@ static void test_bad_values(void)
                                       "path shorter than 256 bytes"},
         {"HIPVIS_PROBE", "0x10:0", "expected off, auto, or up to 16 ADDR:LEN ranges separated by commas (LEN 1..4096)"},
         {"HIPVIS_NAMES_CHECKED", "2", "HIPVIS_NAMES_CHECKED=\"2\" is not accepted: expected an integer 0..1"},
+        {"HIPVIS_START_DELAY_MS", "2.5", "HIPVIS_START_DELAY_MS=\"2.5\" is not accepted: expected an integer "
+                                         "0..2147483647"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *tab[] = {bad[i][0], bad[i][1], NULL};

@@ -56,8 +56,9 @@ static int parse_value(enum hv_env_id id, const char *v, long long *out, char *e
  * (intercept.h HV_TRACE_CALL), so the settings that need them at the call
  * cannot hold with it: payloads and stacks are taken at the copy, the
  * probe's snapshots and guards follow in-process epochs, HIPVIS_START's
- * windows are applied at the call. Returns how many are set; `err` (NULL:
- * say nothing) gets one message naming each.
+ * windows and the delay / duration window are applied at the call.
+ * Returns how many are set; `err` (NULL: say nothing) gets one message
+ * naming each.
  */
 static int args_conflicts(const struct hv_config *cfg, const char *(*getenv_fn)(const char *), char *err,
                           unsigned errlen)
@@ -74,6 +75,8 @@ static int args_conflicts(const struct hv_config *cfg, const char *(*getenv_fn)(
         {cfg->probe.mode != HV_PROBE_OFF, HV_ENV_PROBE},
         {guard && *guard && strcmp(guard, "off") != 0, HV_ENV_GUARD},
         {cfg->start != HV_START_ALL, HV_ENV_START},
+        {cfg->start_delay_ms != 0, HV_ENV_START_DELAY_MS},
+        {cfg->duration_ms != 0, HV_ENV_DURATION_MS},
     };
     int n = 0;
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
@@ -202,6 +205,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->flush_ms = (uint32_t)v[HV_ENV_FLUSH_MS];
     cfg->zstd_level = (int)v[HV_ENV_ZSTD_LEVEL];
     cfg->quiet = (int)v[HV_ENV_QUIET];
+    cfg->end_line = (int)v[HV_ENV_END_LINE];
     cfg->writer_stats = (int)v[HV_ENV_WRITER_STATS];
     cfg->sidecar = (int)v[HV_ENV_SIDECAR];
     cfg->codeobj_bytes = (uint64_t)v[HV_ENV_CODEOBJ_MB] << 20;
@@ -215,6 +219,9 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->pyframes = (int)v[HV_ENV_PYFRAMES];
     cfg->record_argv = (int)v[HV_ENV_RECORD_ARGV];
     cfg->start = (int)v[HV_ENV_START];
+    cfg->start_delay_ms = (uint64_t)v[HV_ENV_START_DELAY_MS];
+    cfg->duration_ms = (uint64_t)v[HV_ENV_DURATION_MS];
+    cfg->launch_time_ns = (uint64_t)v[HV_ENV_LAUNCH_TIME_NS];
     cfg->record = (int)v[HV_ENV_RECORD];
     cfg->guard = (int)v[HV_ENV_GUARD];
     cfg->guard_always = strcmp(hv_env_table[HV_ENV_GUARD_WHEN].words[v[HV_ENV_GUARD_WHEN]], "always") == 0;

@@ -27,6 +27,8 @@ struct hv_config {
     uint32_t flush_ms;           /* HIPVIS_FLUSH_MS: 1..100 (default 50) */
     int zstd_level;              /* HIPVIS_ZSTD_LEVEL: 1..19 (default 3) */
     int quiet;                   /* HIPVIS_QUIET: 0|1 — no start/end line on stderr */
+    int end_line;                /* HIPVIS_END_LINE: 0|1 (default 1) — the end line; hipvis run sets 0 and
+                                    prints one per trace itself */
     int writer_stats;            /* HIPVIS_WRITER_STATS: 0|1 — the writer thread's drain figures at exit */
     int sidecar;                 /* HIPVIS_SIDECAR: 0|1 — shared-memory segment for hipvis-sidecar
                                     instead of a writer thread and HIPVIS_OUTPUT (docs/sidecar.md) */
@@ -60,6 +62,10 @@ struct hv_config {
     int record_argv;             /* HIPVIS_RECORD_ARGV: 0|1 (default 1) — the command line in the trace
                                     header, for the analyzer's `hipvis experiment` suggestion (docs/output-files.md) */
     int start;                   /* HIPVIS_START: enum hv_start_mode (default all) */
+    uint64_t start_delay_ms;     /* HIPVIS_START_DELAY_MS: data calls recorded from this long after the launch */
+    uint64_t duration_ms;        /* HIPVIS_DURATION_MS: ... for this long (0: to the end); both on top of
+                                    HIPVIS_START, applied in regions.c */
+    uint64_t launch_time_ns;     /* HIPVIS_LAUNCH_TIME_NS: the launch, CLOCK_REALTIME ns (0: this process's start) */
     int record;                  /* HIPVIS_RECORD: enum hv_record_mode (default args; full when a setting needs it) */
     int guard;                   /* HIPVIS_GUARD: enum hv_guard_mode (default off; a bad value: off, tracing
                                     goes on), src/tracer/guard */

@@ -145,6 +145,7 @@ static int setup_locked(void)
     hv_writer_init(&hv_tracer.writer, hv_tracer.col, hv_tracer.cfg.output, hv_tracer.cfg.zstd_level,
                    hv_tracer.cfg.flush_ms, hv_tracer.cfg.quiet);
     hv_tracer.writer.print_stats = hv_tracer.cfg.writer_stats;
+    hv_tracer.writer.no_end_line = !hv_tracer.cfg.end_line;
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     atomic_store(&hv_hot.state, HV_TRACER_READY);
     return 1;

@@ -335,7 +335,7 @@ void hv_writer_stop(struct hv_writer_thread *w, uint64_t calls)
     for (int k = 0; k < HV_DROP__COUNT; k++)
         dropped += f.dropped[k];
     f.end_ns = hv_mono_ns();
-    if (!w->quiet) {
+    if (!w->quiet && !w->no_end_line) {
         char msg[1400];
         /* One line, and what to run next (as heaptrack does); the path is
          * quoted when a shell would split it. */

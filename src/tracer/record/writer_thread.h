@@ -46,6 +46,7 @@ struct hv_writer_thread {
     uint32_t flush_ms;
     int quiet;
     int print_stats;             /* HIPVIS_WRITER_STATS: print stats at stop */
+    int no_end_line;             /* HIPVIS_END_LINE=0: hipvis run says what the trace holds instead */
     pthread_t thread;
     _Atomic int run;
     int running;                 /* thread exists (guarded by lock) */
