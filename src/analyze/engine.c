@@ -290,6 +290,7 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
         const struct hv_kernel_sym *k = WIDEN(struct hv_kernel_sym, rec, local);
         if (k->func && k->name_id)
             hv_u64map_put(&e->m.kernel_names, k->func, k->name_id);
+        hv_coverage_kernel(&e->m, k);
         break;
     }
     case HV_REC_DROPS: {

@@ -2,6 +2,7 @@
 #ifndef HV_ANALYZE_ENGINE_PRIV_H
 #define HV_ANALYZE_ENGINE_PRIV_H
 
+#include "analyze/coverage.h"
 #include "analyze/engine.h"
 #include "hipvis/api.h"
 

@@ -117,6 +117,9 @@ struct hv_trace_summary {
     uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
     uint64_t launches_unsampled;      /* eager launches HIPVIS_LAUNCH_EVERY did not draw: no kernel, no arguments */
     uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
+    /* Coverage of the replays (analyze/coverage.h): checked, and why not. */
+    uint64_t replays_checked, replays_no_inventory, replays_unknown_layout;
+    uint64_t unknown_layout_nodes, inferred_args;   /* summed over replays */
     uint64_t orphan_records;          /* aux records with no call to attach to */
     uint64_t first_ts, last_ts, last_seq;
     uint64_t blit_max_bytes;

@@ -119,6 +119,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     case HV_NODE_KERNEL:
         g->func = n->u.kernel.func;
         g->name_id = n->u.kernel.name_id;
+        g->kernarg_bytes = n->u.kernel.kernarg_bytes;
         break;
     case HV_NODE_MEMCPY:
         g->dst = n->u.memcpy.dst;
@@ -138,6 +139,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
         break;
     }
     x->has_inventory = 1;
+    x->no_inventory = 0;
     x->dirty = 1;
 }
 

@@ -20,6 +20,7 @@ int hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out, str
     hv_u64map_init(&m->event_ix);
     hv_u64map_init(&m->exec_ix);
     hv_u64map_init(&m->kernel_names);
+    hv_u64map_init(&m->kernel_layouts);
     hv_imap_init(&m->allocs, sizeof(struct hv_alloc));
     hv_imap_init(&m->writers, sizeof(struct hv_writer));
     m->blit_max_bytes = 16u * 1024u;
@@ -51,6 +52,7 @@ void hv_model_free(struct hv_model *m)
     hv_u64map_free(&m->event_ix);
     hv_u64map_free(&m->exec_ix);
     hv_u64map_free(&m->kernel_names);
+    hv_u64map_free(&m->kernel_layouts);
     hv_imap_free(&m->allocs);
     hv_imap_free(&m->writers);
     memset(m, 0, sizeof *m);

@@ -124,6 +124,7 @@ struct hv_gnode {
     uint64_t event;              /* event record / wait */
     uint32_t index;              /* position in its graph's node list */
     uint32_t name_id;
+    uint32_t kernarg_bytes;      /* kernel: its argument block as the tracer knew it, 0 no layout */
     uint16_t type;               /* enum hv_node_type */
     uint8_t  dir;
     uint8_t  has_args;           /* exec->args holds arguments of this node */
@@ -162,6 +163,7 @@ struct hv_exec {
     uint8_t  has_inventory;      /* nodes were recorded at instantiate */
     uint8_t  dirty;              /* ranges must be rebuilt */
     uint8_t  pending;            /* last replay not known complete (on m->pending) */
+    uint8_t  no_inventory;       /* instantiated without its nodes recorded: replays are not checked */
     struct hv_gnode *nodes;
     uint32_t nnodes, capnodes;
     struct hv_u64map node_ix;    /* hv_exec_node_key(handle, graph) -> nodes[] index */
@@ -181,6 +183,10 @@ struct hv_exec {
      * and what it was made of: a loop replays each exec on one stream. */
     uint64_t rsite, rsite_of, rsite_stream_id;
     uint16_t rsite_api;
+    /* Coverage (analyze/coverage.h): kernel nodes of unknown layout and
+     * inferred arguments, as of site `cov_site` and layout_gen `cov_gen`. */
+    uint32_t cov_unknown, cov_inferred;
+    uint64_t cov_site, cov_gen;
 };
 
 /* ------------------------------------------------------------------ model */
@@ -222,6 +228,8 @@ struct hv_model {
     struct hv_u64map exec_ix;
 
     struct hv_u64map kernel_names;   /* func -> name_id (HV_REC_KERNEL) */
+    struct hv_u64map kernel_layouts; /* func -> 1: HV_REC_KERNEL gave it a layout (analyze/coverage.h) */
+    uint64_t layout_gen;             /* bumped when a function gets a layout */
 
     struct hv_imap allocs;           /* value struct hv_alloc */
     struct hv_imap writers;          /* value struct hv_writer */
