@@ -100,7 +100,6 @@ struct hv_html {
     struct graph *graphs;
     size_t ngraphs;
     uint64_t graphs_dropped;
-    uint64_t replays, replays_checked;  /* coverage: replays, and those of an exec with an inventory */
     int oom;
 };
 
@@ -395,12 +394,6 @@ static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c
         break;
     }
     case HV_OP_GRAPH:
-        if (hv_api_kind(c->api) == HV_K_GRAPH_LAUNCH) {
-            /* A replay's reads are checked against its exec's recorded nodes only. */
-            uint32_t xi = hv_exec_find(m, c->a.graph.exec);
-            h->replays++;
-            h->replays_checked += xi != HV_NO_INDEX && m->execs[xi].has_inventory;
-        }
         add(h, p, c->h.seq, c->h.ts_ns, t, K_REPLAY, name_of(h, 1ull << 60 | api, hv_api_name(c->api)),
             exec_of(h, c->a.graph.exec));
         break;
@@ -641,18 +634,6 @@ static ssize_t script_write(void *cookie, const char *buf, size_t n)
     return (ssize_t)n;
 }
 
-/* What the analysis could not check, for the page's coverage panel
- * (report.js; a field missing here falls back to the report's own). */
-static void write_coverage(const struct hv_html *h, FILE *o, const struct hv_findings *s)
-{
-    uint64_t lost = 0;   /* as the text report's "input health" line counts them */
-    for (size_t i = 0; i < s->ntraces; i++)
-        lost += s->traces[i].dropped + s->traces[i].chunk_gaps + s->traces[i].late_records;
-    fprintf(o, ",\"coverage\":{\"replays\":%" PRIu64 ",\"replays_checked\":%" PRIu64 ",\"launches_unsampled\":%" PRIu64
-               ",\"records_lost\":%" PRIu64 "}",
-            h->replays, h->replays_checked, hv_findings_launches_unsampled(s, NULL), lost);
-}
-
 static void write_data(struct hv_html *h, FILE *o, const struct hv_findings *s, const struct hv_report_opts *ro)
 {
     char vb[200];
@@ -663,7 +644,6 @@ static void write_data(struct hv_html *h, FILE *o, const struct hv_findings *s, 
     fprintf(o, ",\"t0\":\"%" PRId64 "\",\"total_ops\":%" PRIu64 ",\"ops_in_window\":%" PRIu64
                ",\"kept\":%zu,\"max_detail\":%" PRIu64 ",\"oom\":%d",
             h->origin, h->total, h->in_window, h->nev, h->max_detail, h->oom);
-    write_coverage(h, o, s);
     fputs(",\"drop_causes\":[", o);
     for (int i = 0; i < HV_DROP__COUNT; i++) {
         fputs(i ? "," : "", o);
