@@ -29,7 +29,9 @@ INSTALL_BINS += $(BUILD)/hipvis-sidecar
 
 # hipvis: the launcher (run / experiment / sidecar / analyze / dump);
 # experiment reads its runs' traces in process (src/experiment/module.mk)
-$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
+# run checks the HIPVIS_* settings with the library's own parser (config.c)
+# before it starts the command.
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c src/tracer/core/config.c) $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXPERIMENT_LIBS)
 PROGRAMS     += $(BUILD)/hipvis
