@@ -51,7 +51,7 @@ static const struct hv_cli_opt analyze_opts[] = {
     {"find-value", 0, HV_CLI_VALUE, OPT_FIND_VALUE, "V[:W]",
      "with --at ADDR[:LEN]|kernel:NAME:ARG [--replay SEQ]: every recorded write that put V\n"
      "(W bytes, default 4) there, with its epoch distance to the replay (default: the last\n"
-     "one reading the range); exit 0 found, 1 not found"},
+     "replay reading the range); exit 0 found, 1 not found"},
     {"at", 0, HV_CLI_VALUE, OPT_AT, "WHERE", "the range --find-value looks at"},
     {"replay", 0, HV_CLI_VALUE, OPT_REPLAY, "SEQ", "the replay --find-value measures against"},
     {"diagnose", 0, HV_CLI_FLAG, OPT_DIAGNOSE, NULL,
