@@ -49,6 +49,8 @@ struct tb_node {
     const struct tb_arg *args;
     uint32_t nargs;
     uint64_t dst, src, bytes;        /* memcpy / memset */
+    uint8_t no_layout;               /* kernel: the tracer knew no argument layout (kernarg_bytes 0),
+                                        as for a code object it could not decode */
 };
 
 /* Engine-backed builder: findings land in *out. */
@@ -80,6 +82,8 @@ void tb_launch_undrawn(struct tb *t, uint64_t stream);
  * from/to pairs). Node handles are 0x6000 + index. */
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes,
                     const uint32_t *edges, uint32_t nedges);
+/* Instantiates `exec` without recording its nodes (no HV_GRAPH_NODES_RECORDED). */
+void tb_instantiate_bare(struct tb *t, uint64_t exec);
 void tb_graph_launch(struct tb *t, uint64_t exec, uint64_t stream);
 void tb_exec_destroy(struct tb *t, uint64_t exec);
 void tb_stream_sync(struct tb *t, uint64_t stream);
