@@ -34,7 +34,6 @@ void hv_verdict_of(struct hv_verdict *v, const struct hv_findings *s, const stru
     memset(v, 0, sizeof *v);
     hv_coverage_sum(s, &v->cov);
     v->unusable = hv_findings_unusable(s);
-    v->unreadable = v->unusable ? 0 : o->nerrors;
     v->analyzed = !v->unusable && !o->nerrors;
     if (o->fail_on > HV_SEV_NONE) {
         v->groups = hv_findings_count_at(s, o->fail_on, NULL);

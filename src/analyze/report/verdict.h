@@ -33,7 +33,6 @@ enum {
 struct hv_verdict {
     int analyzed;               /* 0: the inputs cannot support a verdict */
     int unusable;               /* no traced process did device work */
-    size_t unreadable;          /* inputs that could not be read (the report's errors, "unusable" aside) */
     size_t bugs, groups;        /* at or above fail_on (fail_on > none) */
     struct hv_coverage cov;
     int exit_status;            /* HV_EXIT_* */
