@@ -4,8 +4,9 @@
  *   hipvis-analyze [options] trace.zst [more traces...]
  *
  * Thin main: the options, then hv_analyze_cmd (src/analyze/cmd/analyze.h).
- * Exit status: 0 no finding at or above --fail-on, 1 findings, 2 unreadable
- * input or bad option.
+ * Exit status (src/analyze/report/verdict.h): 0 no finding at or above
+ * --fail-on and every replay checked, 1 findings, 2 unreadable input, an
+ * unusable run or a bad option, 3 replays not checked (--fail-on-unchecked).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 enum {
     OPT_JSON, OPT_PERFETTO, OPT_FAIL_ON, OPT_ALL, OPT_GRAPHS, OPT_DISABLE, OPT_STATS, OPT_FIND_VALUE, OPT_AT,
     OPT_REPLAY, OPT_DIAGNOSE, OPT_CODE_OBJECT, OPT_HTML, OPT_WINDOW, OPT_CLOCK, OPT_HTML_MAX_OPS, OPT_ERRATA,
+    OPT_FAIL_ON_UNCHECKED, OPT_NO_FAIL_ON_UNCHECKED,
 };
 
 static const struct hv_cli_opt analyze_opts[] = {
@@ -38,6 +40,11 @@ static const struct hv_cli_opt analyze_opts[] = {
      "ops the HTML timeline keeps one by one (default 150000; the rest as density)"},
     {"fail-on", 0, HV_CLI_VALUE, OPT_FAIL_ON, "LEVEL",
      "error|warning|info|none: exit 1 when a finding is at or above (default warning)"},
+    {"fail-on-unchecked", 0, HV_CLI_FLAG, OPT_FAIL_ON_UNCHECKED, NULL,
+     "exit 3 when no finding is at or above --fail-on but some replays could not be checked\n"
+     "(kernel argument layouts unknown, execs without inventory) (default on)"},
+    {"no-fail-on-unchecked", 0, HV_CLI_FLAG, OPT_NO_FAIL_ON_UNCHECKED, NULL,
+     "unchecked replays leave the exit status as the findings make it (still said in the verdict)"},
     {"all", 0, HV_CLI_FLAG, OPT_ALL, NULL, "list every occurrence of each finding group"},
     {"graphs", 0, HV_CLI_FLAG, OPT_GRAPHS, NULL, "print each graph exec's inventory and shape"},
     {"disable", 0, HV_CLI_VALUE, OPT_DISABLE, "RULE", "turn a rule off (repeatable)"},
@@ -45,7 +52,7 @@ static const struct hv_cli_opt analyze_opts[] = {
     {"find-value", 0, HV_CLI_VALUE, OPT_FIND_VALUE, "V[:W]",
      "with --at ADDR[:LEN]|kernel:NAME:ARG [--replay SEQ]: every recorded write that put V\n"
      "(W bytes, default 4) there, with its epoch distance to the replay (default: the last\n"
-     "one reading the range); exit 0 found, 1 not found"},
+     "replay reading the range); exit 0 found, 1 not found"},
     {"at", 0, HV_CLI_VALUE, OPT_AT, "WHERE", "the range --find-value looks at"},
     {"replay", 0, HV_CLI_VALUE, OPT_REPLAY, "SEQ", "the replay --find-value measures against"},
     {"diagnose", 0, HV_CLI_FLAG, OPT_DIAGNOSE, NULL,
@@ -62,8 +69,9 @@ static const struct hv_cli_opt analyze_opts[] = {
 static const struct hv_cli analyze_cli = {
     "hipvis-analyze", "[options] TRACE|DIR|- ...", analyze_opts,
     "A directory stands for every trace in it (recursively); - reads one trace from stdin.\n"
-    "exit: 0 no finding at or above --fail-on, 1 findings or an unusable run (every runtime call\n"
-    "failed, nothing launched), 2 unreadable input or bad option\n",
+    "exit: 0 no finding at or above --fail-on and every replay checked; 1 findings at or above it;\n"
+    "2 not analyzed: unreadable input, an unusable run (every runtime call failed, nothing launched)\n"
+    "or a bad option; 3 no such finding, but replays not checked (--no-fail-on-unchecked: 0)\n",
     0};
 
 static int on_opt(void *ctx, int id, const char *val)
@@ -102,6 +110,8 @@ static int on_opt(void *ctx, int id, const char *val)
             return -2;
         }
         break;
+    case OPT_FAIL_ON_UNCHECKED: o->no_fail_on_unchecked = 0; break;
+    case OPT_NO_FAIL_ON_UNCHECKED: o->no_fail_on_unchecked = 1; break;
     case OPT_DISABLE: return hv_rule_disable(&o->rules_disabled, val, "hipvis-analyze");
     case OPT_FIND_VALUE: o->find_value = val; break;
     case OPT_AT: o->at = val; break;

@@ -15,7 +15,7 @@ enum {
 
 static const struct hv_cli_opt sidecar_opts[] = {
     {"dir", 0, HV_CLI_VALUE, OPT_DIR, "DIR", "segment directory (default $HIPVIS_SIDECAR_DIR or /dev/shm)"},
-    {"output-dir", 'o', HV_CLI_VALUE, OPT_OUT, "DIR", "trace files (default .)"},
+    {"output-dir", 'o', HV_CLI_VALUE, OPT_OUT, "DIR", "trace files (default: the current directory)"},
     {"alerts", 0, HV_CLI_VALUE, OPT_ALERTS, "FILE", "append one JSON line per new finding group"},
     {"metrics", 0, HV_CLI_VALUE, OPT_METRICS, "FILE", "Prometheus textfile (name it *.prom)"},
     {"rotate-size", 0, HV_CLI_VALUE, OPT_ROT_SIZE, "SIZE", "start a new trace file at this size (default 256M; 0 never)"},

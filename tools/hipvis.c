@@ -1,18 +1,21 @@
 /*
  * hipvis — the launcher (hipvis(1), the commands table at the end):
  *   run         runs CMD traced: LD_PRELOAD gets libhipvis.so (next to this
- *               binary, or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst; the
- *               rest (NVTX, --delay/--duration, the child, the end lines)
- *               is src/cli/launch_run.c;
- *               --sidecar sets HIPVIS_SIDECAR=1 instead (hipvis-sidecar
- *               writes the traces); HIPVIS_* names that are no setting are
- *               named first (common/envtab.h); run --help-env prints the
+ *               binary, or in ../lib), HIPVIS_OUTPUT=DIR/hipvis.%p.zst
+ *               (-o DIR; an HIPVIS_OUTPUT of the environment is kept without
+ *               -o and refused with it); --sidecar sets HIPVIS_SIDECAR=1
+ *               instead (hipvis-sidecar writes the traces); HIPVIS_* names
+ *               that are no setting are named first (common/envtab.h); a
+ *               setting that would keep tracing off refuses the launch
+ *               (exit 2) unless --allow-untraced; the rest (NVTX,
+ *               --delay/--duration, the child, the end lines) is
+ *               src/cli/launch_run.c; run --help-env prints the
  *               settings;
  *   report      hipvis-analyze --html hipvis-report.html unless --html is given;
  *   experiment  repeated traced runs per arm, a decision report (src/experiment);
  *   sidecar|analyze|dump  execs hipvis-NAME, next to this binary first, then
  *               on PATH (src/cli/launch.c).
- * No tracing code runs in this process: run waits for its command as a child.
+ * Everything here happens before exec: no tracing code runs in this process.
  */
 #include <errno.h>
 #include <limits.h>
@@ -42,12 +45,15 @@ static const struct hv_cli top_cli = {
     "  dump [ARGS...]      hipvis-dump\n",
     1};
 
-enum { OPT_OUTDIR, OPT_SIDECAR, OPT_HELP_ENV, OPT_DELAY, OPT_DURATION, OPT_QUIET, OPT_VERBOSE };
+enum { OPT_OUTDIR, OPT_SIDECAR, OPT_HELP_ENV, OPT_ALLOW_UNTRACED, OPT_DELAY, OPT_DURATION, OPT_QUIET, OPT_VERBOSE };
 
 static const struct hv_cli_opt run_opts[] = {
-    {"output-dir", 'o', HV_CLI_VALUE, OPT_OUTDIR, "DIR", "traces go to DIR/hipvis.<pid>.zst (default: .)"},
+    {"output-dir", 'o', HV_CLI_VALUE, OPT_OUTDIR, "DIR",
+     "traces go to DIR/hipvis.<pid>.zst (default: $HIPVIS_OUTPUT when set, else the current directory)"},
     {"sidecar", 0, HV_CLI_FLAG, OPT_SIDECAR, NULL,
      "write to a shared-memory segment for hipvis-sidecar instead (HIPVIS_SIDECAR=1)"},
+    {"allow-untraced", 0, HV_CLI_FLAG, OPT_ALLOW_UNTRACED, NULL,
+     "run CMD even when a HIPVIS_* setting keeps tracing off (a bad value, HIPVIS_ENABLE=0)"},
     {"delay", 0, HV_CLI_VALUE, OPT_DELAY, "SECONDS",
      "record data calls from SECONDS after the launch on (HIPVIS_START_DELAY_MS), e.g. 2.5"},
     {"duration", 0, HV_CLI_VALUE, OPT_DURATION, "SECONDS",
@@ -60,13 +66,17 @@ static const struct hv_cli_opt run_opts[] = {
 };
 
 static const struct hv_cli run_cli = {
-    "hipvis run", "[-o DIR] [--sidecar] [--delay SECONDS] [--duration SECONDS] [-q|-v] [--] CMD [ARGS...]",
-    run_opts, NULL, 1};
+    "hipvis run", "[-o DIR] [--sidecar] [--allow-untraced] [--delay SECONDS] [--duration SECONDS] [-q|-v] [--] CMD [ARGS...]",
+    run_opts,
+    "exit: CMD's status; 2 a bad command line, no libhipvis.so, or tracing that could not start\n"
+    "(the HIPVIS_* setting is named); 126 CMD cannot be executed, 127 not found\n",
+    1};
 
 struct run_args {
-    const char *outdir;
+    const char *outdir;   /* NULL: not given */
     int sidecar;
     int help_env;
+    int allow_untraced;
     struct hv_launch_run job;
 };
 
@@ -77,6 +87,8 @@ static int on_run_opt(void *ctx, int id, const char *v)
         a->outdir = v;
     else if (id == OPT_SIDECAR)
         a->sidecar = 1;
+    else if (id == OPT_ALLOW_UNTRACED)
+        a->allow_untraced = 1;
     else if (id == OPT_DELAY)
         return hv_launch_seconds(v, &a->job.delay_ms);
     else if (id == OPT_DURATION)   /* 0 would be no window at all */
@@ -85,6 +97,44 @@ static int on_run_opt(void *ctx, int id, const char *v)
         *(id == OPT_QUIET ? &a->job.quiet : &a->job.verbose) = 1;
     else
         a->help_env = 1;
+    return 0;
+}
+
+/* Where the traces go: -o DIR, or HIPVIS_OUTPUT as the user set it, or the
+ * current directory; -o never silently replaces the user's HIPVIS_OUTPUT,
+ * nor is silently ignored under --sidecar. 0, or 2 after saying why. */
+static int set_output(const struct run_args *a)
+{
+    const char *name = hv_env_table[HV_ENV_OUTPUT].name;
+    const char *user = getenv(name);
+    if (a->sidecar) {
+        if (a->outdir) {
+            fprintf(stderr, "hipvis run: -o %s does not apply with --sidecar (hipvis-sidecar -o DIR says where its "
+                            "traces go)\n", a->outdir);
+            return 2;
+        }
+        setenv(hv_env_table[HV_ENV_SIDECAR].name, "1", 1);
+        return 0;
+    }
+    if (user && *user) {
+        if (!a->outdir)
+            return 0;   /* the user's template stands */
+        fprintf(stderr, "hipvis run: -o %s and %s=%s both say where the traces go: drop -o to keep %s, or unset "
+                        "%s\n", a->outdir, name, user, name, name);
+        return 2;
+    }
+    const char *outdir = a->outdir ? a->outdir : ".";
+    char dir[PATH_MAX], out[PATH_MAX + 32];
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "hipvis run: cannot create %s: %s\n", outdir, strerror(errno));
+        return 2;
+    }
+    if (!realpath(outdir, dir)) {
+        fprintf(stderr, "hipvis run: -o %s: %s\n", outdir, strerror(errno));
+        return 2;
+    }
+    snprintf(out, sizeof out, "%s/hipvis.%%p.zst", dir);
+    setenv(name, out, 1);
     return 0;
 }
 
@@ -135,7 +185,7 @@ static void check_names(void)
 /* argv[0] is "run"; options end at the command (or "--"). */
 static int run(int argc, char **argv)
 {
-    struct run_args a = {".", 0, 0, {"hipvis run", NULL, -1, -1, 0, 0}};
+    struct run_args a = {NULL, 0, 0, 0, {"hipvis run", NULL, -1, -1, 0, 0}};
     int i;
     int rc = hv_cli_parse(&run_cli, argc, argv, on_run_opt, &a, &i);
     if (rc != HV_CLI_OK)
@@ -146,8 +196,6 @@ static int run(int argc, char **argv)
     }
     if (i >= argc)
         return hv_cli_error(&run_cli, "no command given");
-    const char *outdir = a.outdir;
-    int sidecar = a.sidecar;
     char lib[PATH_MAX];
     if (hv_launch_find_lib("hipvis run", lib, sizeof lib) != 0)
         return 2;
@@ -162,20 +210,13 @@ static int run(int argc, char **argv)
     snprintf(pre, need, old && *old ? "%s:%s" : "%s", lib, old);
     setenv("LD_PRELOAD", pre, 1);
     free(pre);
-    if (sidecar) {
-        setenv("HIPVIS_SIDECAR", "1", 1);
-    } else {
-        char dir[PATH_MAX], out[PATH_MAX + 32];
-        if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "hipvis run: cannot create %s: %s\n", outdir, strerror(errno));
-            return 2;
-        }
-        if (!realpath(outdir, dir)) {
-            fprintf(stderr, "hipvis run: -o %s: %s\n", outdir, strerror(errno));
-            return 2;
-        }
-        snprintf(out, sizeof out, "%s/hipvis.%%p.zst", dir);
-        setenv("HIPVIS_OUTPUT", out, 1);
+    if (set_output(&a) != 0)
+        return 2;
+    /* The environment CMD gets, parsed as the library will parse it: a
+     * program that would run untraced is not started as if it were traced. */
+    if (!a.allow_untraced && hv_launch_check_tracing("hipvis run") != 0) {
+        fprintf(stderr, "hipvis run: not starting %s untraced: fix the setting, or pass --allow-untraced\n", argv[i]);
+        return 2;
     }
     a.job.lib = lib;
     return hv_launch_run(&a.job, argv + i);

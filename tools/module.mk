@@ -29,8 +29,11 @@ INSTALL_BINS += $(BUILD)/hipvis-sidecar
 
 # hipvis: the launcher (run / experiment / sidecar / analyze / dump);
 # experiment reads its runs' traces in process (src/experiment/module.mk),
-# run the footers of its traces (src/cli/module.mk, libhvlaunch)
-$(BUILD)/hipvis: $(call obj,tools/hipvis.c) $(BUILD)/libhvlaunch.a $(EXPERIMENT_LINK) $(BUILD)/libhvcli.a
+# run the footers of its traces (src/cli/module.mk, libhvlaunch) and checks
+# the HIPVIS_* settings with the library's own parser (config.c) before it
+# starts the command.
+$(BUILD)/hipvis: $(call obj,tools/hipvis.c src/tracer/core/config.c) $(BUILD)/libhvlaunch.a $(EXPERIMENT_LINK) \
+                 $(BUILD)/libhvcli.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXPERIMENT_LIBS)
 PROGRAMS     += $(BUILD)/hipvis

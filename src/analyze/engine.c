@@ -284,8 +284,7 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
         const struct hv_kernel_sym *k = HV_REC_WIDEN(struct hv_kernel_sym, rec, local);
         if (k->func && k->name_id)
             hv_u64map_put(&e->m.kernel_names, k->func, k->name_id);
-        if (k->func && (k->nargs || k->kernarg_bytes || k->code_object_hash))
-            hv_u64map_put(&e->m.kernel_layouts, k->func, 1);
+        hv_coverage_kernel(&e->m, k);
         break;
     }
     case HV_REC_DROPS: {

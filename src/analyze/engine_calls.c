@@ -257,11 +257,12 @@ HOT void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
     if (x >= m->nexecs || !m->execs[x].live || m->execs[x].handle != c->a.graph.exec)
         *hint = x = hv_exec_find(m, c->a.graph.exec);
     if (x == HV_NO_INDEX) {
-        e->sum.replays_unknown_exec++;
+        hv_coverage_replay(m, NULL, &e->sum);
         return;
     }
     if (m->execs[x].dirty)
         hv_exec_finalize(m, x);
+    hv_coverage_replay(m, &m->execs[x], &e->sum);
     struct hv_replay_ctx rp = {.exec = x};
     rp.r.seq = c->h.seq;
     rp.r.epoch = c->epoch;
@@ -277,8 +278,6 @@ HOT void on_replay(struct hv_engine *e, const struct hv_call *c, uint32_t s)
         ex->rsite_api = c->api;
     }
     rp.site = ex->rsite;
-    e->sum.unknown_layout_nodes += ex->nodes_no_layout;
-    e->sum.inferred_args += ex->args_inferred;
     hv_pending_prune(m);
     if (m->execs[x].nranges && e->n_overlap)
         hv_engine_join(e, &rp);
@@ -300,7 +299,8 @@ static void on_graph(struct hv_engine *e, const struct hv_call *c, uint8_t kind)
         x = hv_exec_begin(m, a->exec, a->graph, c->h.seq, c->api);
         if (x == HV_NO_INDEX)
             return;
-        if (!(a->rec_flags & HV_GRAPH_NODES_RECORDED))
+        m->execs[x].no_inventory = !(a->rec_flags & HV_GRAPH_NODES_RECORDED);
+        if (m->execs[x].no_inventory)
             e->sum.execs_no_inventory++;
         e->building = x;
         e->building_seq = c->h.seq;

@@ -2,6 +2,7 @@
 #ifndef HV_ANALYZE_ENGINE_INT_H
 #define HV_ANALYZE_ENGINE_INT_H
 
+#include "analyze/coverage.h"
 #include "analyze/engine.h"
 #include "hipvis/api.h"
 

@@ -143,15 +143,17 @@ struct hv_trace_summary {
     int32_t  first_failed_result;
     uint64_t copies, memsets, launches, replays, instantiates, syncs, allocs, frees;
     uint64_t launches_unsampled;      /* eager launches HIPVIS_LAUNCH_EVERY did not draw: no kernel, no arguments */
-    /* Coverage of kernel arguments. Nodes summed over replays (a node run
-     * 100 times counts 100): kernel-node runs whose kernel's argument layout
-     * the tracer did not know (its pointers, if any, only inferred from a
-     * bounded scan), and pointer arguments of node runs only inferred (a
-     * word equal to a tracked address; confirmation from the kernel's code
-     * is per finding, not counted here). The same for eager launches. */
-    uint64_t unknown_layout_nodes, inferred_args;
+    /* Eager launches whose kernel's argument layout the tracer did not know
+     * (pointers, if any, only inferred from a bounded scan), and their
+     * pointer arguments only inferred (confirmation from the kernel's code
+     * is per finding, not counted here). Graph replays: below. */
     uint64_t unknown_layout_launches, inferred_launch_args;
     uint64_t streams, execs, execs_no_inventory, replays_unknown_exec, captured_skipped;
+    /* Coverage of the replays (analyze/coverage.h): checked, and why not. */
+    uint64_t replays_checked, replays_no_inventory, replays_unknown_layout;
+    /* Kernel-node runs (summed over replays: a node run 100 times counts
+     * 100) whose layout was unknown, and their arguments only inferred. */
+    uint64_t unknown_layout_nodes, inferred_args;
     uint64_t orphan_records;          /* aux records with no call to attach to */
     uint64_t first_ts, last_ts, last_seq;
     uint64_t blit_max_bytes;

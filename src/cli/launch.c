@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/launch.h"
+#include "common/envtab.h"
+#include "tracer/core/config.h"
 
 /* Directory of this executable (/proc/self/exe), without the trailing slash. */
 static int self_dir(char *buf, size_t cap)
@@ -53,6 +55,42 @@ int hv_launch_find_lib(const char *prog, char *out, size_t cap)
         return 0;
     fprintf(stderr, "%s: libhipvis.so not found next to this program or in ../lib\n", prog);
     return -1;
+}
+
+static const char *env_get(const char *name) { return getenv(name); }
+
+int hv_launch_check_tracing(const char *prog)
+{
+    struct hv_config cfg;
+    char err[4096];
+    if (hv_config_load(&cfg, env_get, err, sizeof err) != 0) {
+        fputs(err, stderr);   /* the library's own lines: each names the variable and what it accepts */
+        return -1;
+    }
+    if (!cfg.enabled) {
+        fprintf(stderr, "%s: %s=%s turns tracing off\n", prog, hv_env_table[HV_ENV_ENABLE].name,
+                getenv(hv_env_table[HV_ENV_ENABLE].name));
+        return -1;
+    }
+    if (cfg.sidecar)
+        return 0;
+    /* The trace file's directory, when the template names it without %p or
+     * %h: the library could not create its trace there. */
+    char dir[sizeof cfg.output];
+    snprintf(dir, sizeof dir, "%s", cfg.output);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!strchr(dir, '%') && access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: cannot write traces to %s (%s=%s): %s\n", prog, dir, hv_env_table[HV_ENV_OUTPUT].name,
+                cfg.output, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* hipvis NAME ARGS -> hipvis-NAME ARGS, the sibling binary first. */

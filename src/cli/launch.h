@@ -12,6 +12,14 @@
  * prefixed with prog, that neither has it. */
 int hv_launch_find_lib(const char *prog, char *out, size_t cap);
 
+/* Would libhipvis.so trace a program started with this process's
+ * environment? The library's own parse of the HIPVIS_* settings
+ * (src/tracer/core/config.c, over src/common/envtab.c's table), then
+ * HIPVIS_ENABLE and, for a file, whether the trace's directory can be
+ * written. 0, or -1 after saying on stderr (prefixed with prog) what keeps
+ * tracing off. */
+int hv_launch_check_tracing(const char *prog);
+
 /* hipvis NAME ARGS -> execs hipvis-NAME ARGS, the sibling binary first,
  * then PATH. Returns only when that fails: 127 (2 out of memory). */
 int hv_launch_forward(const char *name, int argc, char **argv);

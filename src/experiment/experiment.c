@@ -27,7 +27,7 @@
 enum { OPT_RUNS, OPT_ARMS, OPT_TIMEOUT, OPT_PATTERN, OPT_DIR };
 
 static const struct hv_cli_opt opts[] = {
-    {"runs", 'n', HV_CLI_VALUE, OPT_RUNS, "N", "runs per arm at most (default 10; rounds stop early once decided)"},
+    {"runs", 'n', HV_CLI_VALUE, OPT_RUNS, "RUNS", "runs per arm at most (default 10; rounds stop early once decided)"},
     {"arms", 0, HV_CLI_VALUE, OPT_ARMS, "LIST", "comma list of arms (default: all that apply; see below)"},
     {"timeout", 0, HV_CLI_VALUE, OPT_TIMEOUT, "S", "kill a run after S seconds and count it as a hang (default 600)"},
     {"fail-pattern", 0, HV_CLI_VALUE, OPT_PATTERN, "RE",

@@ -93,6 +93,13 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
     PER("hipvis_records_late_total", late, "records analyzed out of seq order");
     PER("hipvis_launches_undrawn_total", launches_undrawn,
         "eager launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): no rule saw what they touched");
+    PER("hipvis_replays_total", replays, "graph replays analyzed");
+    PER("hipvis_replays_unchecked_total", replays_unchecked,
+        "graph replays not fully checked: a kernel node of unknown argument layout, or an exec without inventory");
+    PER("hipvis_kernel_nodes_unknown_layout_total", unknown_layout_nodes,
+        "kernel nodes run with an unknown argument layout, summed over replays: their pointers were not seen");
+    PER("hipvis_kernel_args_inferred_total", inferred_args,
+        "kernel-node arguments known as pointers by inference only, summed over replays");
 #undef PER
     head(f, "hipvis_records_dropped_total", "counter", "records not delivered, by cause");
     for (size_t i = 0; i < np; i++)

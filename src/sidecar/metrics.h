@@ -25,6 +25,8 @@ struct sc_proc_metrics {
     uint64_t written, bytes, files;     /* this sidecar's */
     uint64_t analyzed, late;
     uint64_t launches_undrawn;          /* analyzed launches without kernel and arguments (HIPVIS_LAUNCH_EVERY) */
+    /* Coverage of the analyzed replays (src/analyze/coverage.h). */
+    uint64_t replays, replays_unchecked, unknown_layout_nodes, inferred_args;
     uint64_t groups[HV_RULE__COUNT], occurrences[HV_RULE__COUNT];
     uint64_t groups_sev[HV_SEV_ERROR + 1];  /* distinct finding groups by their severity (info..error) */
 };

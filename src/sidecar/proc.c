@@ -360,6 +360,10 @@ const struct sc_proc_metrics *sc_proc_metrics(struct sc_proc *p)
         p->m.analyzed = ss.fed;
         p->m.late = ss.late;
         p->m.launches_undrawn = ss.launches_undrawn;
+        p->m.replays = ss.replays;
+        p->m.replays_unchecked = ss.replays_unchecked;
+        p->m.unknown_layout_nodes = ss.unknown_layout_nodes;
+        p->m.inferred_args = ss.inferred_args;
         const struct hv_findings *f = sc_stream_findings(p->an);
         memset(p->m.groups, 0, sizeof p->m.groups);
         memset(p->m.occurrences, 0, sizeof p->m.occurrences);

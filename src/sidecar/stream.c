@@ -198,7 +198,12 @@ const struct hv_findings *sc_stream_findings(const struct sc_stream *s) { return
 void sc_stream_stats(const struct sc_stream *s, struct sc_stream_stats *out)
 {
     *out = s->st;
-    out->launches_undrawn = hv_engine_summary(s->e)->launches_unsampled;
+    const struct hv_trace_summary *t = hv_engine_summary(s->e);
+    out->launches_undrawn = t->launches_unsampled;
+    out->replays = t->replays;
+    out->replays_unchecked = t->replays - t->replays_checked;
+    out->unknown_layout_nodes = t->unknown_layout_nodes;
+    out->inferred_args = t->inferred_args;
 }
 
 void sc_stream_free(struct sc_stream *s)

@@ -41,6 +41,7 @@ const struct hv_findings *sc_stream_findings(const struct sc_stream *s);
 struct sc_stream_stats {
     uint64_t fed, late, unanalyzed;
     uint64_t launches_undrawn;   /* fed eager launches without kernel and arguments (HIPVIS_LAUNCH_EVERY) */
+    uint64_t replays, replays_unchecked, unknown_layout_nodes, inferred_args;   /* analyze/coverage.h */
 };
 void sc_stream_stats(const struct sc_stream *s, struct sc_stream_stats *out);
 void sc_stream_free(struct sc_stream *s);

@@ -324,6 +324,7 @@ void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, ui
         if (n.type == HV_NODE_KERNEL) {
             n.u.kernel.func = 0x7000 + nodes[i].name_id;
             n.u.kernel.name_id = nodes[i].name_id;
+            n.u.kernel.kernarg_bytes = nodes[i].no_layout ? 0 : 256;  /* the kernel's layout, as the tracer knew it */
         } else if (n.type == HV_NODE_MEMCPY) {
             n.u.memcpy.dst = nodes[i].dst;
             n.u.memcpy.src = nodes[i].src;
@@ -364,6 +365,14 @@ void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, ui
     e->count = ne;
     memcpy(e + 1, pairs, ne * 8u);
     emit(t, e);
+}
+
+void tb_instantiate_bare(struct tb *t, uint64_t exec)
+{
+    struct hv_call c = call(t, HV_API_hipGraphInstantiate, 0);
+    c.a.graph.graph = exec ^ 0x100000;
+    c.a.graph.exec = exec;
+    emit(t, &c);
 }
 
 void tb_graph_launch(struct tb *t, uint64_t exec, uint64_t stream)

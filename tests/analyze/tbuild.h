@@ -50,6 +50,8 @@ struct tb_node {
     uint32_t nargs;
     uint64_t dst, src, bytes;        /* memcpy / memset */
     uint8_t dir;                     /* memcpy: enum hv_dir */
+    uint8_t no_layout;               /* kernel: the tracer knew no argument layout (kernarg_bytes 0),
+                                        as for a code object it could not decode */
 };
 
 /* The runtime version the next tb_*_open writes in the header (NULL:
@@ -85,6 +87,8 @@ void tb_launch_undrawn(struct tb *t, uint64_t stream);
  * from/to pairs). Node handles are 0x6000 + index. */
 void tb_instantiate(struct tb *t, uint64_t exec, const struct tb_node *nodes, uint32_t nnodes,
                     const uint32_t *edges, uint32_t nedges);
+/* Instantiates `exec` without recording its nodes (no HV_GRAPH_NODES_RECORDED). */
+void tb_instantiate_bare(struct tb *t, uint64_t exec);
 void tb_graph_launch(struct tb *t, uint64_t exec, uint64_t stream);
 /* hipGraphNodeSetEnabled(exec, node `index` of tb_instantiate, on) as the
  * tracer records it: the call, then the node (empty when disabled). */

@@ -7,8 +7,10 @@ usage: docs.py BUILD_DIR   (from the repository root)
   `hipvis run --help-env` prints it) are exactly the variables of README.md's
   configuration table and of hipvis(1)'s ENVIRONMENT section, with the same
   defaults, and every "HIPVIS_..." string literal under src/ is in the table;
-- every long option of hipvis-analyze, hipvis-dump, hipvis-sidecar and
-  hipvis run (from their own --help) appears in their man page;
+- the OPTIONS section of each tool's man page (hipvis-analyze, hipvis-dump,
+  hipvis-sidecar, hipvis run, hipvis experiment) is the tool's option table as
+  its --help prints it (src/cli): each option exactly once, with its short
+  name, its argument and its default, and no option the tool does not take;
 - every analyzer rule (src/analyze/rules/*.c) has its section in
   docs/triage.md, which the reports' "next:" lines point at, and every
   runtime erratum of src/analyze/errata/errata.c its subsection;
@@ -129,6 +131,89 @@ def man_text(name):
     return read(f"docs/man/{name}.1").replace("\\-", "-")
 
 
+def help_options(out):
+    """{long name: (short, metavar, default)} from a tool's --help (src/cli/cli.c's layout: the option
+    at column 2, its help from column 26, continuation lines indented to 26)."""
+    opts, last = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^  (?:-(\w), )?--([a-z][a-z0-9-]*)(?: ([^ ]+))?(?: {2,}(.*))?$", line)
+        if m:
+            last = m.group(2)
+            opts[last] = [m.group(1), m.group(3), m.group(4) or ""]
+        elif last and line.startswith(" " * 26):
+            opts[last][2] += " " + line.strip()
+        else:
+            last = None
+    table = {}
+    for name, (short, metavar, text) in opts.items():
+        d = re.search(r"\(default:? ([^;)]*)", text)
+        table[name] = (short, metavar, d.group(1).strip() if d else None)
+    return table
+
+
+def option_problems(table, entries):
+    """What differs between a tool's option table (help_options) and its man page's entries (man_options)."""
+    problems = []
+    for name, (short, metavar, default) in sorted(table.items()):
+        mine = [e for e in entries if name in e["long"]]
+        if name in ("help", "version") and not mine:
+            continue   # said once for every command, in the text
+        if len(mine) != 1:
+            problems.append(f"--{name}: {len(mine)} entries")
+            continue
+        e = mine[0]
+        if e["long"][name] != metavar:
+            problems.append(f"--{name}: argument {e['long'][name] or 'none'}, the tool says {metavar or 'none'}")
+        if e["short"] != short:
+            problems.append(f"--{name}: short option {e['short'] or 'none'}, the tool says {short or 'none'}")
+        if default and f"default {default}" not in e["body"] and f"default: {default}" not in e["body"]:
+            problems.append(f"--{name}: the tool's default is {default}: {e['body'][:200]}")
+    for e in entries:
+        for name in e["long"]:
+            if name not in table:
+                problems.append(f"--{name}: not an option the tool takes")
+    return problems
+
+
+def roff_text(line):
+    """The words a roff line shows: font macros (.B .BI .BR ...) joined as roff joins their arguments,
+    escapes (\\- \\fB) resolved."""
+    import shlex
+    m = re.match(r"^\.(B|I|BI|IB|BR|RB|IR|RI)\s+(.*)$", line)
+    if m:
+        try:
+            args = shlex.split(m.group(2).replace("\\", "\\\\"), posix=True)
+        except ValueError:
+            args = [m.group(2)]
+        line = (" " if m.group(1) in ("B", "I") else "").join(args)
+    elif line.startswith("."):
+        line = ""
+    line = re.sub(r"\\f[BIRP]", "", line.replace("\\\\", "\\"))
+    return line.replace("\\-", "-").replace("\\(em", "-").replace("\\ ", " ")
+
+
+def man_options(man, section):
+    """The .TP entries of a man page's section: [{"long": {name: metavar}, "short": letter, "body": text}]."""
+    m = re.search(r"^\.SH " + re.escape(section) + r"\n(.*?)(?=^\.SH |\Z)", man, re.M | re.S)
+    if not m:
+        return []
+    entries = []
+    for part in re.split(r"^\.TP\n", m.group(1), flags=re.M)[1:]:
+        lines = part.split("\n")
+        head = roff_text(lines[0])
+        body_lines = []
+        for ln in lines[1:]:
+            if ln.startswith((".PP", ".SH", ".SS")):
+                break
+            body_lines.append(roff_text(ln))
+        body = re.sub(r"\s+", " ", " ".join(body_lines)).strip()
+        longs = {n: v for n, v in re.findall(r"--([a-z][a-z0-9-]*)(?: ([^ ,-][^ ,]*))?", head)}
+        short = re.match(r"^-(\w)\b", head)
+        entries.append({"long": {n: (v or None) for n, v in longs.items()}, "short": short.group(1) if short else None,
+                        "head": head, "body": body})
+    return entries
+
+
 class Docs(Suite):
     def case_variables(self):
         settings, harness = env_table(self.build)
@@ -159,19 +244,53 @@ class Docs(Suite):
                 self.check(False, f"{v} in {where} is a setting of the table (src/common/envtab.c)")
 
     def case_options(self):
-        tools = [("hipvis-analyze", [os.path.join(self.build, "hipvis-analyze")]),
-                 ("hipvis-dump", [os.path.join(self.build, "hipvis-dump")]),
-                 ("hipvis-sidecar", [os.path.join(self.build, "hipvis-sidecar")]),
-                 ("hipvis", [os.path.join(self.build, "hipvis"), "run"]),
-                 ("hipvis", [os.path.join(self.build, "hipvis"), "experiment"])]
-        for man, argv in tools:
+        """Each tool's OPTIONS section in its man page is its option table (src/cli's hv_cli_opt, as its
+        --help prints it): every option once, with its short name, its argument and its default, and
+        nothing the tool does not take."""
+        tools = [("hipvis-analyze", "OPTIONS", [os.path.join(self.build, "hipvis-analyze")]),
+                 ("hipvis-dump", "OPTIONS", [os.path.join(self.build, "hipvis-dump")]),
+                 ("hipvis-sidecar", "OPTIONS", [os.path.join(self.build, "hipvis-sidecar")]),
+                 ("hipvis", "OPTIONS (run)", [os.path.join(self.build, "hipvis"), "run"]),
+                 ("hipvis", "OPTIONS (experiment)", [os.path.join(self.build, "hipvis"), "experiment"])]
+        for man, section, argv in tools:
+            label = " ".join(os.path.basename(a) for a in argv)
             out = subprocess.run(argv + ["--help"], capture_output=True, text=True, timeout=30).stdout
-            opts = sorted(set(re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", out, re.M)))
-            text = man_text(man)
-            self.check(len(opts) > 1, f"{' '.join(os.path.basename(a) for a in argv)} --help lists options",
-                       out[:200])
-            for o in opts:
-                self.check(f"--{o}" in text, f"--{o} of {' '.join(os.path.basename(a) for a in argv)} in {man}(1)")
+            table = help_options(out)
+            self.check(len(table) > 2, f"{label} --help lists options", out[:200])
+            entries = man_options(man_text(man), section)
+            if man == "hipvis-sidecar":   # -h/--help and --version under COMMON OPTIONS
+                entries += man_options(man_text(man), "COMMON OPTIONS")
+            self.check(entries, f"{man}(1) has a {section} section with .TP entries")
+            problems = option_problems(table, entries)
+            self.check(not problems, f"{man}(1) {section} is {label}'s option table: each option once, with its "
+                       "short name, argument and default, nothing else", "\n    " + "\n    ".join(problems))
+
+    def case_options_rules(self):
+        """The check itself: a duplicate, a wrong default, a wrong argument, a missing or an extra option."""
+        help_out = ("usage: t [options]\n"
+                    "  --html-max-ops N        ops kept (default 150000; the rest as density)\n"
+                    "  -o, --output-dir DIR    traces\n"
+                    "  --metrics-interval-ms N\n"
+                    "                          (default 1000)\n"
+                    "  -h, --help              this text\n")
+        table = help_options(help_out)
+        self.check(table == {"html-max-ops": (None, "N", "150000"), "output-dir": ("o", "DIR", None),
+                             "metrics-interval-ms": (None, "N", "1000"), "help": ("h", None, None)},
+                   "help_options reads names, short names, arguments and defaults", str(table))
+        good = (".SH OPTIONS\n.TP\n.BI \\-\\-html\\-max\\-ops \" N\"\nOps kept (default 150000).\n"
+                ".TP\n.BI \\-o \" DIR\\fR, \" \\-\\-output\\-dir \" DIR\"\nTraces.\n"
+                ".TP\n.BI \\-\\-metrics\\-interval\\-ms \" N\"\nPeriod (default 1000).\n.SH EXIT STATUS\n")
+        self.check(not option_problems(table, man_options(good, "OPTIONS")), "a matching section passes",
+                   str(option_problems(table, man_options(good, "OPTIONS"))))
+        for what, man in (
+                ("a duplicate with another default", good.replace(".SH EXIT", ".TP\n.BI \\-\\-html\\-max\\-ops \" N\"\n"
+                                                                  "Ops kept (default 250000).\n.SH EXIT")),
+                ("a wrong default", good.replace("default 150000", "default 250000")),
+                ("a wrong argument", good.replace('\\-\\-metrics\\-interval\\-ms " N"', '\\-\\-metrics\\-interval\\-ms " MS"')),
+                ("a missing short option", good.replace('.BI \\-o " DIR\\fR, " \\-\\-output', '.BI \\-\\-output')),
+                ("a missing option", good.replace(".TP\n.BI \\-\\-metrics", ".PP\n.BI \\-\\-metrics")),
+                ("an option the tool does not take", good.replace(".SH EXIT", ".TP\n.B \\-\\-bogus\nNo.\n.SH EXIT"))):
+            self.check(option_problems(table, man_options(man, "OPTIONS")), f"the options check catches {what}")
 
     def case_triage(self):
         rules = []
@@ -239,7 +358,8 @@ class Docs(Suite):
                        str(wording_problems(text)))
 
     def main(self):
-        return self.run_cases([self.case_variables, self.case_options, self.case_triage, self.case_links,
+        return self.run_cases([self.case_variables, self.case_options, self.case_options_rules, self.case_triage,
+                               self.case_links,
                                self.case_wording_rules, self.case_wording])
 
 

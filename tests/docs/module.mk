@@ -1,6 +1,7 @@
 # tests/docs: README's configuration table and hipvis(1)'s ENVIRONMENT list
 # exactly the HIPVIS_* settings of src/common/envtab.c, with its defaults;
-# the man pages name every option the tools accept; docs/triage.md covers
+# each man page's OPTIONS section is its tool's option table (name, short
+# name, argument, default; no duplicates, nothing extra); docs/triage.md covers
 # every rule; every docs/*.md named exists; no document speaks of work
 # periods or tracker numbers. DOCS_WORDING_SRC=1 holds src/, include/ and
 # tools/ to the same wording and links (tests/docs/docs.py --wording --src

@@ -45,9 +45,9 @@ if ok:
     if text.count("</script>") != 2 or not (0 < n <= 20000):
         ok = False
         print("FAIL: windowed page: %d </script>, %d ops" % (text.count("</script>"), n))
-    # The coverage panel's counts: the report's, summed over its traces.
+    # The coverage panel's counts: the report's coverage object, summed over its traces.
     t = d["report"]["traces"]
-    cov, want = d.get("coverage", {}), {
+    cov, want = d["report"].get("coverage", {}), {
         "replays": sum(x["replays"] for x in t), "launches_unsampled": d["report"]["launches_unsampled"],
         "records_lost": sum(x["dropped"] + x["chunk_gaps"] + x["late_records"] for x in t)}
     if any(cov.get(k) != v for k, v in want.items()) or not 0 < cov.get("replays_checked", -1) <= cov["replays"] \

@@ -349,13 +349,14 @@ with cdp.Browser() as b:
     check(("%d of " % n) in " | ".join(cells or []), "undrawn: the health table's row counts them: %s" % cells)
     check(not page.console_errors, "undrawn: no console error")
     page.close()
-    # Without the page's coverage object (an older writer), the panel reads
-    # the report's own counts; with per-replay counts in it, it shows them.
+    # Without the report's coverage object (an older writer), the panel reads
+    # the report's per-trace counts; with per-replay counts in it, it shows them.
     text = open(un_html, encoding="utf-8").read()
     for name, edit, expect in (
             ("no coverage object", lambda t: re.sub(r',"coverage":\{[^}]*\}', "", t, count=1),
              [["launches", n]]),
-            ("per-replay counts", lambda t: t.replace('"coverage":{', '"coverage":{"unknown_layout_nodes":7,"inferred_args":3,', 1),
+            ("per-replay counts", lambda t: re.sub(r'("coverage":\{[^}]*?)"unknown_layout_nodes":0,"inferred_args":0,',
+                                                   r'\1"unknown_layout_nodes":7,"inferred_args":3,', t, count=1),
              [["launches", n], ["layout", 7], ["inferred", 3]])):
         ep = os.path.join(tmp, "cov-edit.html")
         with open(ep, "w", encoding="utf-8") as out:

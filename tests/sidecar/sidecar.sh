@@ -394,6 +394,18 @@ traces = json.load(open(sys.argv[1]))["traces"]
 want_un = {t["pid"]: t["launches_unsampled"] for t in traces}
 if undrawn != want_un or not any(want_un.values()):
     sys.exit(f"undrawn launches: metrics {undrawn} != offline {want_un} (or none)")
+def series(name):
+    return {int(m.group(1)): int(m.group(2)) for m in
+            (re.match(name + r'\{pid="(\d+)",exe="[^"]*"\} (\d+)', l) for l in open(sys.argv[3])) if m}
+for metric, field in (("hipvis_replays_total", lambda t: t["replays"]),
+                      ("hipvis_replays_unchecked_total", lambda t: t["replays"] - t["replays_checked"]),
+                      ("hipvis_kernel_nodes_unknown_layout_total", lambda t: t["unknown_layout_nodes"]),
+                      ("hipvis_kernel_args_inferred_total", lambda t: t["inferred_args"])):
+    want_m = {t["pid"]: field(t) for t in traces}
+    if series(metric) != want_m:
+        sys.exit(f"{metric}: metrics {series(metric)} != offline {want_m}")
+if not any(t["replays"] for t in traces):
+    sys.exit("no replay in the decode loop")
 print(f"  {len(alerts)} groups live = offline, {sum(want.values())} occurrences, {sum(want_un.values())} launches undrawn")
 EOF
   [ $good = 1 ] && ok "streaming analysis: decode loop alerts and metrics == hipvis-analyze" || bad "streaming analysis"

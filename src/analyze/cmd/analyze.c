@@ -17,6 +17,7 @@
 #include "analyze/forensics/forensics.h"
 #include "analyze/report/html.h"
 #include "analyze/report/report.h"
+#include "analyze/report/verdict.h"
 #include "analyze/run.h"
 
 /* Read problems, for the JSON report's "errors" (strings owned here). */
@@ -294,12 +295,15 @@ static int write_html(struct run *run, const struct hv_findings *out, const stru
 }
 
 /* The findings of every trace are in: their names and stacks, the report,
- * the exports. Returns the exit status so far (0 or 2). */
-static int report(struct run *run, const struct hv_findings *out, const char *const *paths, FILE *pff)
+ * the exports. Returns the exit status so far (0 or 2), and the verdict's
+ * (verdict.h) in *verdict_status. */
+static int report(struct run *run, const struct hv_findings *out, const char *const *paths, FILE *pff,
+                  int *verdict_status)
 {
     const struct hv_analyze_opts *o = run->o;
     int status = 0;
-    struct hv_report_opts ro = {.fail_on = o->fail_on, .all = o->all, .errors = run->errs.v, .nerrors = run->errs.n};
+    struct hv_report_opts ro = {.fail_on = o->fail_on, .fail_on_unchecked = !o->no_fail_on_unchecked, .all = o->all,
+                                .errors = run->errs.v, .nerrors = run->errs.n};
     /* HIPVIS_STACKS=1 traces: the caller stack of each finding's ops. */
     struct hv_stack_index *stacks = out->ngroups ? hv_stacks_for_findings(out, paths, (int)o->in.n) : NULL;
     if (stacks)
@@ -325,11 +329,17 @@ static int report(struct run *run, const struct hv_findings *out, const char *co
         if (hv_perfetto_close(run->pf) != 0 || fclose(pff) != 0) {
             fprintf(stderr, "hipvis-analyze: %s: write failed\n", o->perfetto);
             status = 2;
+        } else {
+            fprintf(stderr, "hipvis-analyze: Perfetto trace: %s\n", o->perfetto);
         }
     }
     if (run->html && write_html(run, out, &ro) != 0)
         status = 2;
     hv_stacks_free(stacks);
+    /* The exit status the verdict printed above stands for. */
+    struct hv_verdict v;
+    hv_verdict_of(&v, out, &ro);
+    *verdict_status = v.exit_status;
     return status;
 }
 
@@ -365,14 +375,15 @@ static int analyze_all(struct run *run, const char *const *paths)
     if (check_unusable(run, &out))
         status = 2;
     hv_confirm_findings(run->confirm, &out, paths, (int)o->in.n);
-    if (report(run, &out, paths, pff))
+    int verdict = HV_EXIT_CLEAN;
+    if (report(run, &out, paths, pff, &verdict))
         status = 2;
     if (run->html)
         hv_html_free(run->html);
     if (o->stats)
         print_stats(run, dt);
-    if (status == 0 && o->fail_on > HV_SEV_NONE && hv_findings_count_at(&out, o->fail_on, NULL) > 0)
-        status = 1;
+    if (status == 0)
+        status = verdict;
     if (fflush(stdout) != 0)
         status = 2;
     hv_findings_free(&out);

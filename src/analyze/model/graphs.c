@@ -107,7 +107,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
     case HV_NODE_KERNEL:
         g->func = n->u.kernel.func;
         g->name_id = n->u.kernel.name_id;
-        g->no_layout = (uint8_t)hv_model_no_layout(m, g->func, n->u.kernel.kernarg_bytes);
+        g->kernarg_bytes = n->u.kernel.kernarg_bytes;
         break;
     case HV_NODE_MEMCPY:
         g->dst = n->u.memcpy.dst;
@@ -128,6 +128,7 @@ void hv_exec_add_node(struct hv_model *m, uint32_t xi, const struct hv_graph_nod
         break;
     }
     x->has_inventory = 1;
+    x->no_inventory = 0;
     x->dirty = 1;
 }
 
@@ -304,9 +305,6 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
     x->site = hv_mix64(x->handle ^ hv_mix64(++m->exec_sites));
     x->nranges = 0;
     x->nstale = 0;
-    x->nodes_no_layout = x->args_inferred = 0;
-    for (uint32_t k = 0; k < x->nnodes; k++)
-        x->nodes_no_layout += x->nodes[k].type == HV_NODE_KERNEL && x->nodes[k].no_layout;
     /* Kernel args: grouped by node so each is bounded by its node's peers. */
     for (uint32_t i = 0; i < x->nargs;) {
         uint32_t j = i;
@@ -319,7 +317,6 @@ void hv_exec_finalize(struct hv_model *m, uint32_t xi)
         for (uint32_t k = i; k < j; k++) {
             uint64_t lo, hi;
             struct hv_imap_seg a;
-            x->args_inferred += x->args[k].origin == HV_ARG_INFERRED;
             hv_pointer_range(m, x->args[k].value, &x->args[i], j - i, &lo, &hi, &a);
             if (range_add(m, x, lo, hi, x->args[k].value, &a, x->args_node[k], (int16_t)x->args[k].index,
                           x->args[k].access, x->args[k].origin, x->args[k].offset)) {

@@ -124,11 +124,11 @@ struct hv_gnode {
     uint64_t event;              /* event record / wait */
     uint32_t index;              /* position in its graph's node list */
     uint32_t name_id;
+    uint32_t kernarg_bytes;      /* kernel: its argument block as the tracer knew it, 0 no layout */
     uint16_t type;               /* enum hv_node_type */
     uint8_t  dir;                /* memcpy: as recorded (the graph walk leaves it unknown) */
     uint8_t  kind;               /* memcpy: the runtime's memcpy kind as passed (0..4, 4 = default) */
     uint8_t  has_args;           /* exec->args holds arguments of this node */
-    uint8_t  no_layout;          /* a kernel whose argument layout the tracer did not know */
     /* Disabled in this exec (hipGraphNodeSetEnabled(..., 0)): the
      * hv_node_type it had (its record then says empty), 0 enabled. */
     uint8_t  disabled;
@@ -168,6 +168,7 @@ struct hv_exec {
     uint8_t  has_inventory;      /* nodes were recorded at instantiate */
     uint8_t  dirty;              /* ranges must be rebuilt */
     uint8_t  pending;            /* last replay not known complete (on m->pending) */
+    uint8_t  no_inventory;       /* instantiated without its nodes recorded: replays are not checked */
     struct hv_gnode *nodes;
     uint32_t nnodes, capnodes;
     struct hv_u64map node_ix;    /* hv_exec_node_key(handle, graph) -> nodes[] index */
@@ -180,10 +181,6 @@ struct hv_exec {
     uint64_t *maxhi;             /* prefix maximum of ranges[i].hi, for overlap search */
     uint32_t nranges, capranges;
     uint32_t nstale;             /* ranges with stale_seq != 0 */
-    /* What a replay of it runs unchecked or only half checked (counted per
-     * replay into the summary): kernel nodes without an argument layout,
-     * and pointer arguments only inferred. Set by hv_exec_finalize. */
-    uint32_t nodes_no_layout, args_inferred;
     struct hv_replay last;
     uint64_t replays;
     uint64_t site;               /* changes whenever the ranges are rebuilt */
@@ -191,6 +188,10 @@ struct hv_exec {
      * and what it was made of: a loop replays each exec on one stream. */
     uint64_t rsite, rsite_of, rsite_stream_id;
     uint16_t rsite_api;
+    /* Coverage (analyze/coverage.h): kernel nodes of unknown layout and
+     * inferred arguments, as of site `cov_site` and layout_gen `cov_gen`. */
+    uint32_t cov_unknown, cov_inferred;
+    uint64_t cov_site, cov_gen;
 };
 
 /* ------------------------------------------------------------------ model */
@@ -232,7 +233,8 @@ struct hv_model {
     struct hv_u64map exec_ix;
 
     struct hv_u64map kernel_names;   /* func -> name_id (HV_REC_KERNEL) */
-    struct hv_u64map kernel_layouts; /* func -> 1: an HV_REC_KERNEL gave its argument layout */
+    struct hv_u64map kernel_layouts; /* func -> 1: HV_REC_KERNEL gave it a layout (analyze/coverage.h) */
+    uint64_t layout_gen;             /* bumped when a function gets a layout */
 
     struct hv_imap allocs;           /* value struct hv_alloc */
     struct hv_imap writers;          /* value struct hv_writer */

@@ -101,7 +101,6 @@ struct hv_html {
     struct graph *graphs;
     size_t ngraphs, capgraphs;
     uint64_t graphs_dropped;
-    uint64_t replays, replays_checked;  /* coverage: replays, and those of an exec with an inventory */
     int oom;
 };
 
@@ -376,12 +375,6 @@ static void on_call(void *ctx, const struct hv_model *m, const struct hv_call *c
         break;
     }
     case HV_OP_GRAPH:
-        if (hv_api_kind(c->api) == HV_K_GRAPH_LAUNCH) {
-            /* A replay's reads are checked against its exec's recorded nodes only. */
-            uint32_t xi = hv_exec_find(m, c->a.graph.exec);
-            h->replays++;
-            h->replays_checked += xi != HV_NO_INDEX && m->execs[xi].has_inventory;
-        }
         add(h, p, c->h.seq, c->h.ts_ns, t, K_REPLAY, name_of(h, 1ull << 60 | api, hv_api_name(c->api)),
             exec_of(h, c->a.graph.exec));
         break;
@@ -629,19 +622,6 @@ static void proc_json(const struct hv_html *h, struct hv_json *w, const struct p
     hv_json_obj_end(w);
 }
 
-/* What the analysis could not check, for the page's coverage panel
- * (report.js; a field missing here falls back to the report's own). */
-static void write_coverage(const struct hv_html *h, struct hv_json *w, const struct hv_findings *s)
-{
-    uint64_t lost = 0;   /* as the text report's "input health" line counts them */
-    for (size_t i = 0; i < s->ntraces; i++)
-        lost += s->traces[i].dropped + s->traces[i].chunk_gaps + s->traces[i].late_records;
-    hv_json_kobj(w, "coverage");
-    HV_JSON_COUNTS(w, {"replays", h->replays}, {"replays_checked", h->replays_checked},
-                   {"launches_unsampled", hv_findings_launches_unsampled(s, NULL)}, {"records_lost", lost});
-    hv_json_obj_end(w);
-}
-
 static void write_data(struct hv_html *h, struct hv_json *w, const struct hv_findings *s,
                        const struct hv_report_opts *ro)
 {
@@ -655,7 +635,6 @@ static void write_data(struct hv_html *h, struct hv_json *w, const struct hv_fin
     HV_JSON_COUNTS(w, {"total_ops", h->total}, {"ops_in_window", h->in_window}, {"kept", h->nev},
                    {"max_detail", h->max_detail});
     hv_json_ki64(w, "oom", h->oom);
-    write_coverage(h, w, s);
     hv_json_karr(w, "drop_causes");
     for (int i = 0; i < HV_DROP__COUNT; i++)
         hv_json_str(w, hv_drop_cause_name((unsigned)i));

@@ -12,6 +12,7 @@
 #include "analyze/report/describe.h"
 #include "analyze/report/next.h"
 #include "analyze/report/report.h"
+#include "analyze/report/verdict.h"
 #include "analyze/rules/evidence_fmt.h"
 #include "analyze/rules/rules.h"
 
@@ -293,7 +294,8 @@ static void trace(struct hv_json *w, const struct hv_trace_summary *t)
     U(allocs) U(frees) U(streams) U(execs) U(execs_no_inventory) U(replays_unknown_exec) U(captured_skipped)
     U(orphan_records) U(first_ts) U(last_ts) U(last_seq) U(blit_max_bytes) U(peak_writer_segments) U(peak_allocs)
     U(dropped) U(chunk_gaps) U(late_records) U(failed_launches) U(failed_copies) U(launches_unsampled)
-    U(unknown_layout_nodes) U(inferred_args) U(unknown_layout_launches) U(inferred_launch_args)
+    U(unknown_layout_launches) U(inferred_launch_args)
+    U(replays_checked) U(replays_no_inventory) U(replays_unknown_layout) U(unknown_layout_nodes) U(inferred_args)
 #undef U
 #undef S
     if (t->failed_calls) {
@@ -354,6 +356,8 @@ void hv_report_json_write(struct hv_json *w, const struct hv_findings *s, const 
     /* Every trace's launches without kernel and arguments (HIPVIS_LAUNCH_EVERY),
      * summed: what no finding below could have used. */
     hv_json_ku64(w, "launches_unsampled", hv_findings_launches_unsampled(s, NULL));
+    /* What the analysis concludes and what it could not check (verdict.h). */
+    hv_verdict_json(w, s, o);
     hv_json_karr(w, "findings");
     const struct hv_group **v = hv_findings_sorted(s);
     struct hv_bug *bugs = NULL;

@@ -24,6 +24,7 @@ struct hv_report_error {
 
 struct hv_report_opts {
     int fail_on;        /* enum hv_severity threshold, for the verdict line */
+    int fail_on_unchecked;  /* unchecked replays make the verdict's exit status 3 (verdict.h) */
     int all;            /* list every occurrence of each group */
     int verbose;
     /* Optional: more about one side of a finding (its caller stack, from

@@ -9,6 +9,7 @@
 #include "analyze/report/describe.h"
 #include "analyze/report/next.h"
 #include "analyze/report/report.h"
+#include "analyze/report/verdict.h"
 #include "analyze/rules/rules.h"
 
 static const char *epoch_text(uint64_t e, char *buf, size_t len)
@@ -332,6 +333,10 @@ static void trace(FILE *out, const struct hv_trace_summary *t, const struct hv_r
         fprintf(out, "   %" PRIu64 " replays of execs never instantiated in the trace, %" PRIu64
                      " execs without a recorded inventory: their reads are not checked\n",
                 t->replays_unknown_exec, t->execs_no_inventory);
+    if (t->replays_unknown_layout)
+        fprintf(out, "   WARNING: %" PRIu64 " of %" PRIu64 " replays ran kernel nodes whose argument layout is unknown "
+                     "(%" PRIu64 " node runs): their pointer arguments are not checked\n",
+                t->replays_unknown_layout, t->replays, t->unknown_layout_nodes);
     if (t->failed_calls) {
         /* Loud when it changes what the findings mean: launches or copies
          * that never happened, or most calls failing. */
@@ -396,23 +401,20 @@ static void health(FILE *out, const struct hv_findings *s)
             failed, calls, unusable, unusable == 1 ? "" : "s", dropped, cut, cut == 1 ? "" : "s");
 }
 
-/* What the verdict could not see: eager launches HIPVIS_LAUNCH_EVERY left
- * without their kernel and arguments (one in 16 carries them past each
- * thread's first 4096 launches, by default). The count and how to see
- * every launch sit under the verdict, so that "0 bugs" is never read as
- * covering launches the trace does not describe. */
-static void coverage(FILE *out, const struct hv_findings *s)
+/* "; only 3 of 88 replays checked" when some were not (the verdict says why). */
+static const char *checked_note(const struct hv_findings *s, char *buf, size_t cap)
 {
-    uint64_t launches, unsampled = hv_findings_launches_unsampled(s, &launches);
-    if (unsampled)
-        fprintf(out, "coverage: %" PRIu64 " of %" PRIu64 " launches were recorded without their kernel and arguments "
-                     "(HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; "
-                     "to see every launch, trace again with HIPVIS_LAUNCH_EVERY=1\n",
-                unsampled, launches);
+    struct hv_coverage c;
+    hv_coverage_sum(s, &c);
+    buf[0] = '\0';
+    if (hv_coverage_unchecked(&c))
+        snprintf(buf, cap, "; only %" PRIu64 " of %" PRIu64 " replays checked", c.replays_checked, c.replays);
+    return buf;
 }
 
 void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_report_opts *o)
 {
+    char note[96];
     uint64_t occ;
     size_t n_err = hv_findings_count_at(s, HV_SEV_ERROR, NULL);
     size_t n_warn = hv_findings_count_at(s, HV_SEV_WARNING, NULL) - n_err;
@@ -423,39 +425,27 @@ void hv_report_text(FILE *out, const struct hv_findings *s, const struct hv_repo
     if (nb == (size_t)-1)
         nb = s->ngroups;   /* out of memory for the clustering: one block per group */
     size_t n_inferred = hv_findings_count_inferred(s, HV_SEV_INFO);
-    fprintf(out, "hipvis-analyze: %zu trace%s, %zu bug%s in %zu finding group%s (%zu error, %zu warning, %zu info; %" PRIu64
-                 " occurrences",
-            s->ntraces, s->ntraces == 1 ? "" : "s", nb, nb == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err,
-            n_warn, n_all - n_err - n_warn, occ);
+    char inferred[64] = "";
     if (n_inferred)
-        fprintf(out, "; %zu on inferred pointers", n_inferred);
-    fputs(")\n\n", out);
+        snprintf(inferred, sizeof inferred, "; %zu on inferred pointers", n_inferred);
+    if (o->nerrors || hv_findings_unusable(s))   /* no count of bugs where the input could not support one */
+        fprintf(out, "hipvis-analyze: %zu trace%s read, %zu input%s not usable: not analyzed\n\n", s->ntraces,
+                s->ntraces == 1 ? "" : "s", o->nerrors, o->nerrors == 1 ? "" : "s");
+    else
+        fprintf(out, "hipvis-analyze: %zu trace%s, %zu bug%s in %zu finding group%s (%zu error, %zu warning, %zu info; %" PRIu64
+                     " occurrences%s)%s\n\n",
+                s->ntraces, s->ntraces == 1 ? "" : "s", nb, nb == 1 ? "" : "s", n_all, n_all == 1 ? "" : "s", n_err,
+                n_warn, n_all - n_err - n_warn, occ, inferred, checked_note(s, note, sizeof note));
     for (size_t i = 0; i < s->ntraces; i++)
         trace(out, &s->traces[i], o);
     health(out, s);
     fputc('\n', out);
-    if (!v)
-        return;
-    size_t bugs_at = 0;
-    for (size_t b = 0; b < nb; b++) {
+    for (size_t b = 0; v && b < nb; b++) {
         struct hv_bug one = {b, 1, v[b]->count, 1, 1};
         const struct hv_bug *x = bugs ? &bugs[b] : &one;
         group(out, s, &v[x->first], x, o);
-        bugs_at += o->fail_on > HV_SEV_NONE && v[x->first]->f.severity >= o->fail_on;
     }
     free(bugs);
     free(v);
-    size_t at = o->fail_on > HV_SEV_NONE ? hv_findings_count_at(s, o->fail_on, NULL) : 0;
-    size_t at_inferred = o->fail_on > HV_SEV_NONE ? hv_findings_count_inferred(s, o->fail_on) : 0;
-    if (o->fail_on > HV_SEV_NONE) {
-        fprintf(out, "verdict: %zu bug%s (%zu finding group%s) at or above %s", bugs_at, bugs_at == 1 ? "" : "s", at,
-                at == 1 ? "" : "s", hv_severity_name(o->fail_on));
-        if (at_inferred)
-            fprintf(out, ", %zu of them on pointers only inferred (each group's pointer line says how to confirm)",
-                    at_inferred);
-        fputc('\n', out);
-    }
-    coverage(out, s);
-    if (hv_findings_unusable(s))
-        fprintf(out, "verdict: UNUSABLE RUN (every traced process failed before doing device work): exit status 2\n");
+    hv_verdict_text(out, s, o);
 }

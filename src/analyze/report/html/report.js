@@ -133,16 +133,18 @@
   function atFailOn(b) { return !failOn || SEVN[b.severity] >= failOn; }
   var nBugsAt = BUGS.filter(atFailOn).length;
   function plural(n, one, many) { return num(n) + ' ' + (n === 1 ? one : (many || one + 's')); }
-  var verdict = failOn ? 'verdict: ' + plural(nBugsAt, 'bug') + ' (' + plural(R.groups_at_or_above_fail_on, 'finding group') + ') at or above ' + R.fail_on
+  /* The report's own verdict line where it has one (it says what was not checked). */
+  var RV = R.verdict || {};
+  var verdict = failOn ? 'verdict: ' + (RV.text || plural(nBugsAt, 'bug') + ' (' + plural(R.groups_at_or_above_fail_on, 'finding group') + ') at or above ' + R.fail_on)
     : plural(BUGS.length, 'bug') + ' in ' + plural(F.length, 'finding group') + ' (--fail-on none: no verdict)';
 
   /* ------------------------------------------------------------ coverage */
-  /* What the analysis could not check: D.coverage (html.c) where it has a
-   * count, else the report's own per-trace counts. Each gap: [what, count,
+  /* What the analysis could not check: the report's coverage object
+   * (src/analyze/coverage.c) where it has a count, else its per-trace counts. Each gap: [what, count,
    * sentence, short form for the header]. "Everything recorded was
    * checked" only when every count is zero. */
   var COV = (function () {
-    var C = D.coverage || {}, T = R.traces || [];
+    var C = R.coverage || {}, T = R.traces || [];
     function sum(k) { return T.reduce(function (a, t) { return a + (t[k] || 0); }, 0); }
     function has(k) { return typeof C[k] === 'number'; }
     var launches = sum('launches'), unsampled = has('launches_unsampled') ? C.launches_unsampled : R.launches_unsampled || 0;
@@ -160,7 +162,7 @@
         num(unsampled) + ' of ' + num(launches) + ' launches without kernel and arguments'],
       ['records', lost, num(lost) + ' records lost (' + num(dropped) + ' dropped by the tracer, ' + num(gaps) + ' chunk gaps, ' + num(late) + ' late): the ops they held were not checked; Input health gives the causes.',
         num(lost) + ' records lost'],
-      ['replays', unchecked, num(unchecked) + ' of ' + num(replays) + ' replays not checked: their graph exec has no recorded node inventory (not instantiated in the trace, or instantiated without its nodes).',
+      ['replays', unchecked, num(unchecked) + ' of ' + num(replays) + ' replays not checked: their graph exec has no recorded node inventory (not instantiated in the trace, or instantiated without its nodes), or one of its kernel nodes ran with an unknown argument layout.',
         num(unchecked) + ' of ' + num(replays) + ' replays unchecked'],
       ['inventory', has('replays_checked') ? 0 : noInv, plural(noInv, 'graph exec') + ' instantiated without a recorded node inventory: their replays are not checked.',
         plural(noInv, 'exec') + ' without inventory'],
@@ -196,7 +198,7 @@
     el('h1', { text: 'hipvis report' + (exes.length ? ': ' + exes.join(', ') : '') }),
     el('div', { cls: 'sub', text: plural(BUGS.length, 'bug') + ' in ' + plural(F.length, 'finding group') + ', ' +
       plural(procs.length, 'trace') + ', ' + num(D.total_ops) + ' ops; ' + D.view + '; hipvis ' + R.version }),
-    el('div', { cls: 'verdict sev-' + (!failOn ? 'off' : nBugsAt ? BUGS[0].severity : 'none'), id: 'verdict', text: verdict }),
+    el('div', { cls: 'verdict sev-' + (!failOn ? 'off' : nBugsAt ? BUGS[0].severity : RV.unchecked_replays ? 'warning' : 'none'), id: 'verdict', text: verdict }),
     /* under the verdict, as in the text report: what it does not cover */
     el('div', { cls: 'covline' + (COV.gaps.length ? ' gaps' : ''), id: 'coverage-line', text: 'coverage: ' + (COV.gaps.length ?
       COV.gaps.map(function (it) { return it[3]; }).join('; ') + ' (Coverage, left)' : 'everything recorded was checked') })

@@ -1,0 +1,107 @@
+/*
+ * coverage — what the analysis could not check (coverage.h).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/coverage.h"
+#include "common/json.h"
+
+void hv_coverage_kernel(struct hv_model *m, const struct hv_kernel_sym *k)
+{
+    /* A code object's metadata (its hash), the driver's parameter sizes
+     * (nargs without a hash: every word of the block is scanned), or a
+     * known argument block size. */
+    if (!k->func || (!k->code_object_hash && !k->nargs && !k->kernarg_bytes) ||
+        hv_u64map_get(&m->kernel_layouts, k->func) == 1)
+        return;
+    if (hv_u64map_put(&m->kernel_layouts, k->func, 1) != 0)
+        m->oom = 1;
+    m->layout_gen++;
+}
+
+void hv_coverage_exec(const struct hv_model *m, struct hv_exec *x)
+{
+    uint32_t unknown = 0, inferred = 0;
+    /* A node with an argument taken from metadata had a layout, whatever
+     * else the trace says of its kernel. Out of memory: none is assumed to
+     * (more nodes counted unknown, never fewer). */
+    uint8_t *meta = x->nnodes ? calloc(x->nnodes, 1) : NULL;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        uint32_t k = x->args_node[i];
+        if (k >= x->nnodes || x->nodes[k].type != HV_NODE_KERNEL)
+            continue;
+        if (x->args[i].origin == HV_ARG_INFERRED)
+            inferred++;
+        else if (x->args[i].origin == HV_ARG_METADATA && meta)
+            meta[k] = 1;
+    }
+    for (uint32_t k = 0; k < x->nnodes; k++) {
+        const struct hv_gnode *g = &x->nodes[k];
+        if (g->type != HV_NODE_KERNEL || g->kernarg_bytes || (meta && meta[k]))
+            continue;
+        if (!g->func || hv_u64map_get(&m->kernel_layouts, g->func) != 1)
+            unknown++;
+    }
+    free(meta);
+    x->cov_unknown = unknown;
+    x->cov_inferred = inferred;
+    x->cov_site = x->site;
+    x->cov_gen = m->layout_gen;
+}
+
+void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < s->ntraces; i++) {
+        const struct hv_trace_summary *t = &s->traces[i];
+        c->replays += t->replays;
+        c->replays_checked += t->replays_checked;
+        c->unknown_layout_nodes += t->unknown_layout_nodes;
+        c->inferred_args += t->inferred_args;
+        c->launches_unsampled += t->launches_unsampled;
+        c->records_lost += t->dropped + t->chunk_gaps + t->late_records;
+        c->replays_unknown_exec += t->replays_unknown_exec;
+        c->replays_no_inventory += t->replays_no_inventory;
+        c->replays_unknown_layout += t->replays_unknown_layout;
+        c->launches += t->launches;
+    }
+}
+
+/* Appends a formatted piece to buf[cap] at *used. */
+static void add(char *buf, size_t cap, size_t *used, const char *sep, uint64_t n, const char *what)
+{
+    if (!n || *used >= cap)
+        return;
+    int w = snprintf(buf + *used, cap - *used, "%s%" PRIu64 " %s", *used ? sep : "", n, what);
+    if (w > 0)
+        *used += (size_t)w < cap - *used ? (size_t)w : cap - *used - 1;
+}
+
+void hv_coverage_why(const struct hv_coverage *c, char *buf, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        buf[0] = '\0';
+    add(buf, cap, &used, "; ", c->replays_unknown_layout,
+        "ran a kernel whose argument layout is unknown, so its pointer arguments were only inferred from a bounded "
+        "scan: hipvis could not decode its code object (hipvis-dump TRACE | grep codeobj_note says why); "
+        "hipvis-analyze --code-object FILE confirms what was inferred (docs/kernel-args.md)");
+    add(buf, cap, &used, "; ", c->replays_no_inventory,
+        "replayed an exec instantiated without a recorded node inventory");
+    add(buf, cap, &used, "; ", c->replays_unknown_exec,
+        "replayed an exec not instantiated in the trace (tracing started after it)");
+}
+
+void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c)
+{
+    hv_json_kobj(w, "coverage");
+    HV_JSON_COUNTS(w, {"replays", c->replays}, {"replays_checked", c->replays_checked},
+                   {"unknown_layout_nodes", c->unknown_layout_nodes}, {"inferred_args", c->inferred_args},
+                   {"launches_unsampled", c->launches_unsampled}, {"records_lost", c->records_lost},
+                   {"replays_unknown_layout", c->replays_unknown_layout},
+                   {"replays_no_inventory", c->replays_no_inventory},
+                   {"replays_unknown_exec", c->replays_unknown_exec});
+    hv_json_obj_end(w);
+}

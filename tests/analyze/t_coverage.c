@@ -1,0 +1,159 @@
+/* Coverage (src/analyze/coverage.c) and the verdict that carries it
+ * (src/analyze/report/verdict.c): which replays count as checked, the
+ * per-replay sums, and that an unchecked replay is never a bare "0 bugs". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/coverage.h"
+#include "analyze/report/verdict.h"
+#include "scenarios.h"
+#include "tcheck.h"
+
+#define S1 0x1000
+
+/* A kernel node (name id `k`) with the arguments given. */
+static struct tb_node kernel(uint32_t k, const struct tb_arg *args, uint32_t nargs, int no_layout)
+{
+    return (struct tb_node){.type = HV_NODE_KERNEL, .name_id = k, .args = args, .nargs = nargs,
+                            .no_layout = (uint8_t)no_layout};
+}
+
+void test_coverage_counts(void)
+{
+    struct hv_findings out;
+    struct tb t;
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 301, NULL);
+    tb_stream_create(&t, S1, 1);
+    tb_alloc(&t, 0x10000, 4096, HV_MEM_DEVICE);
+    const struct tb_arg meta[] = {{0x10000, 0, HV_ACCESS_READ, HV_ARG_METADATA}};
+    const struct tb_arg inferred[] = {{0x10000, 0, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED},
+                                      {0x10100, 1, HV_ACCESS_UNKNOWN, HV_ARG_INFERRED}};
+    /* A: a metadata kernel: checked. */
+    struct tb_node a[] = {kernel(1, meta, 1, 0)};
+    tb_instantiate(&t, 0xA0, a, 1, NULL, 0);
+    /* B: a kernel the tracer knew no layout of, no argument seen, next to a
+     * known one: the replay is unchecked, one node run counted. */
+    struct tb_node b[] = {kernel(1, meta, 1, 0), kernel(2, NULL, 0, 1)};
+    tb_instantiate(&t, 0xB0, b, 2, NULL, 0);
+    /* C: no layout, two pointers inferred from a packed block: unchecked,
+     * and the inferred arguments counted. */
+    struct tb_node c[] = {kernel(3, inferred, 2, 1)};
+    tb_instantiate(&t, 0xC0, c, 1, NULL, 0);
+    /* D: a layout from parameter sizes (CUDA), its pointers inferred:
+     * every word was scanned, so checked; the inferred ones counted. */
+    struct tb_node d[] = {kernel(4, inferred, 2, 0)};
+    tb_instantiate(&t, 0xD0, d, 1, NULL, 0);
+    /* E: no layout, but an argument from metadata: it had one. */
+    struct tb_node e[] = {kernel(5, meta, 1, 1)};
+    tb_instantiate(&t, 0xE0, e, 1, NULL, 0);
+    for (int i = 0; i < 3; i++) {
+        tb_graph_launch(&t, 0xA0, S1);
+        tb_graph_launch(&t, 0xB0, S1);
+        tb_graph_launch(&t, 0xC0, S1);
+        tb_graph_launch(&t, 0xD0, S1);
+        tb_graph_launch(&t, 0xE0, S1);
+        tb_stream_sync(&t, S1);
+    }
+    tb_graph_launch(&t, 0xF0, S1);   /* never instantiated in the trace */
+    /* B's kernel becomes known (a later module lookup): its replays from now on are checked. */
+    struct hv_kernel_sym ks;
+    memset(&ks, 0, sizeof ks);
+    ks.h.type = HV_REC_KERNEL;
+    ks.h.size = sizeof ks;
+    ks.func = 0x7000 + 2;
+    ks.code_object_hash = 0x1234;
+    ks.nargs = 1;
+    tb_aux(&t, &ks);
+    tb_graph_launch(&t, 0xB0, S1);
+    tb_engine_close(&t);
+
+    const struct hv_trace_summary *s = &out.traces[0];
+    CHECK_EQ_U(s->replays, 17);
+    CHECK_EQ_U(s->replays_checked, 3 + 3 + 3 + 1);    /* A, D, E, then B once known */
+    CHECK_EQ_U(s->replays_unknown_layout, 3 + 3);     /* B and C before */
+    CHECK_EQ_U(s->unknown_layout_nodes, 3 + 3);       /* one node each */
+    CHECK_EQ_U(s->inferred_args, 3 * 2 + 3 * 2);      /* C and D */
+    CHECK_EQ_U(s->replays_unknown_exec, 1);
+    CHECK_EQ_U(s->replays_no_inventory, 0);
+    struct hv_coverage cov;
+    hv_coverage_sum(&out, &cov);
+    CHECK_EQ_U(hv_coverage_unchecked(&cov), 7);
+    CHECK_EQ_U(cov.replays_checked + cov.replays_unknown_layout + cov.replays_unknown_exec + cov.replays_no_inventory,
+               cov.replays);
+    char why[1024];
+    hv_coverage_why(&cov, why, sizeof why);
+    CHECK(strstr(why, "6 ran a kernel whose argument layout is unknown") != NULL);
+    CHECK(strstr(why, "1 replayed an exec not instantiated in the trace") != NULL);
+
+    /* The verdict: no finding, but unchecked replays: not a bare "0 bugs",
+     * and exit 3 unless --no-fail-on-unchecked. */
+    CHECK_EQ_U(out.ngroups, 0);
+    struct hv_report_opts o = {.fail_on = HV_SEV_WARNING, .fail_on_unchecked = 1};
+    struct hv_verdict v;
+    hv_verdict_of(&v, &out, &o);
+    CHECK(v.analyzed && v.exit_status == HV_EXIT_UNCHECKED && v.bugs == 0);
+    char line[2048];
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK(strncmp(line, "0 bugs (0 finding groups) at or above warning found in the 10 of 17 replays checked; "
+                        "7 unchecked (6 ran a kernel", 105) == 0);
+    o.fail_on_unchecked = 0;
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
+    /* Unreadable input: no bug count at all. */
+    struct hv_report_error err = {"missing.zst", "unusable", 0, "No such file or directory"};
+    o.errors = &err;
+    o.nerrors = 1;
+    hv_verdict_of(&v, &out, &o);
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK(!v.analyzed && v.exit_status == HV_EXIT_UNUSABLE);
+    CHECK(strcmp(line, "not analyzed (1 input could not be used; first missing.zst: No such file or directory)") == 0);
+    hv_findings_free(&out);
+}
+
+/* Everything checked: "M of M replays fully checked", exit 0; an exec
+ * instantiated without its nodes is counted as such. */
+void test_coverage_all_checked(void)
+{
+    struct hv_findings out;
+    struct tb t;
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 302, NULL);
+    tb_stream_create(&t, S1, 1);
+    const struct tb_arg meta[] = {{0x10000, 0, HV_ACCESS_READ, HV_ARG_METADATA}};
+    struct tb_node a[] = {kernel(1, meta, 1, 0)};
+    tb_instantiate(&t, 0xA0, a, 1, NULL, 0);
+    tb_graph_launch(&t, 0xA0, S1);
+    tb_graph_launch(&t, 0xA0, S1);
+    tb_engine_close(&t);
+    struct hv_report_opts o = {.fail_on = HV_SEV_WARNING, .fail_on_unchecked = 1};
+    struct hv_verdict v;
+    hv_verdict_of(&v, &out, &o);
+    char line[512];
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
+    CHECK(strcmp(line, "0 bugs (0 finding groups) at or above warning; 2 of 2 replays fully checked") == 0);
+    o.fail_on = HV_SEV_NONE;
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK(strcmp(line, "no verdict (--fail-on none); 2 of 2 replays fully checked") == 0);
+    hv_findings_free(&out);
+
+    /* Instantiated without a recorded inventory (the tracer could not walk it). */
+    hv_findings_init(&out);
+    tb_engine_open(&t, &out, 303, NULL);
+    tb_stream_create(&t, S1, 1);
+    tb_instantiate_bare(&t, 0xB0);
+    tb_graph_launch(&t, 0xA0, S1);   /* never instantiated */
+    tb_graph_launch(&t, 0xB0, S1);
+    tb_graph_launch(&t, 0xB0, S1);
+    tb_engine_close(&t);
+    CHECK_EQ_U(out.traces[0].replays_checked, 0);
+    CHECK_EQ_U(out.traces[0].replays_no_inventory, 2);
+    CHECK_EQ_U(out.traces[0].replays_unknown_exec, 1);
+    CHECK_EQ_U(out.traces[0].execs_no_inventory, 1);
+    hv_verdict_of(&v, &out, &o);
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK(strstr(line, "0 of 3 replays checked; 3 unchecked (2 replayed an exec instantiated without a recorded node "
+                       "inventory; 1 replayed an exec not instantiated in the trace") != NULL);
+    hv_findings_free(&out);
+}
