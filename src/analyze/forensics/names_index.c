@@ -26,6 +26,7 @@
 
 #include "analyze/forensics/forensics.h"
 #include "analyze/run.h"
+#include "common/free_all.h"
 #include "common/strset.h"
 #include "common/u64map.h"
 #include "hipvis/reader.h"
@@ -507,14 +508,8 @@ static void tnames_free(struct tnames *t)
     hv_u64map_free(&t->want_ix);
     hv_u64map_free(&t->seq_stack);
     hv_u64map_free(&t->id_stack);
-    free(t->uses);
-    free(t->want);
-    free(t->stk);
-    free(t->names);
-    free(t->marks);
-    free(t->kans);
     hv_u64map_free(&t->kan_last);
-    free(t->path);
+    HV_FREE_ALL(t->uses, t->want, t->stk, t->names, t->marks, t->kans, t->path);
 }
 
 void hv_names_free(struct hv_names_index *x)
@@ -523,11 +518,8 @@ void hv_names_free(struct hv_names_index *x)
         return;
     for (uint32_t i = 0; i < x->nt; i++)
         tnames_free(&x->t[i]);
-    free(x->t);
     hv_strset_free(&x->strs);
-    free(x->fr);
-    free(x->ka);
-    free(x);
+    HV_FREE_ALL(x->t, x->fr, x->ka, x);
 }
 
 struct hv_names_index *hv_names_new(void)
