@@ -146,18 +146,17 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
         const struct hv_rule *r = hv_rules[i];
         if (e->opt.rules_disabled & (1u << i))
             continue;
-        if (r->on_overlap)
-            e->overlap_rules[e->n_overlap++] = r;
-        if (r->on_replay)
-            e->replay_rules[e->n_replay++] = r;
-        if (r->on_write)
-            e->write_rules[e->n_write++] = r;
-        if (r->on_finish)
-            e->finish_rules[e->n_finish++] = r;
-        if (r->on_aux)
-            e->aux_rules[e->n_aux++] = r;
-        if (r->on_launch_read)
-            e->read_rules[e->n_read++] = r;
+        /* The rule joins the list of each hook it has. */
+#define JOIN(hook, list) \
+    if (r->hook)         \
+        e->list##_rules[e->n_##list++] = r
+        JOIN(on_overlap, overlap);
+        JOIN(on_replay, replay);
+        JOIN(on_write, write);
+        JOIN(on_finish, finish);
+        JOIN(on_aux, aux);
+        JOIN(on_launch_read, read);
+#undef JOIN
     }
     pthread_once(&api_tables_once, fill_api_tables);
     memcpy(e->op, api_op, sizeof e->op);
