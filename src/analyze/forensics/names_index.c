@@ -29,6 +29,7 @@
 #include "common/free_all.h"
 #include "common/strset.h"
 #include "common/u64map.h"
+#include "format/rec_layout.h"
 #include "hipvis/reader.h"
 
 #define NONE UINT32_MAX
@@ -231,27 +232,23 @@ static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_
 void hv_names_feed(struct hv_names_index *x, struct hv_reader *rd, const struct hv_rec_header *rec)
 {
     struct tnames *t = x->cur;
-    if (!t)
+    /* A stack's frames and a kernel's argument names are read up to the
+     * count the record announces: it must hold them all. */
+    if (!t || hv_rec_check(rec))
         return;
     switch (rec->type) {
-    case HV_REC_PYSTACK: {
-        const struct hv_pystack *p = (const struct hv_pystack *)(const void *)rec;
-        if (rec->size >= sizeof *p && sizeof *p + (uint64_t)p->nframes * sizeof(struct hv_pyframe) <= rec->size)
-            on_pystack(x, t, rd, p);
+    case HV_REC_PYSTACK:
+        on_pystack(x, t, rd, (const struct hv_pystack *)(const void *)rec);
         break;
-    }
     case HV_REC_NAME: {
         const struct hv_name *n = (const struct hv_name *)(const void *)rec;
         if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
             t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
         break;
     }
-    case HV_REC_KARG_NAMES: {
-        const struct hv_karg_names *k = (const struct hv_karg_names *)(const void *)rec;
-        if (rec->size >= sizeof *k && sizeof *k + (uint64_t)k->count * sizeof(struct hv_karg_name) <= rec->size)
-            on_karg_names(x, t, rd, k);
+    case HV_REC_KARG_NAMES:
+        on_karg_names(x, t, rd, (const struct hv_karg_names *)(const void *)rec);
         break;
-    }
     case HV_REC_MARK: {
         const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
         if (rec->size >= sizeof *m && HV_GROW(t->marks, t->nmarks, t->capmarks, 64)) {
