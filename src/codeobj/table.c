@@ -16,7 +16,7 @@ void hv_co_table_free(struct hv_co_table *t)
     if (!t)
         return;
     if (t->priv) {
-        co_arena_free(&t->priv->arena);
+        hv_arena_free(&t->priv->arena);
         hv_u64map_free(&t->priv->by_name);
         hv_u64map_free(&t->priv->by_hash);
         free(t->priv);
