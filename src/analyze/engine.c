@@ -30,6 +30,32 @@ const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len)
     return NULL;
 }
 
+int hv_knob_is(const char *knobs, const char *name, const char *value)
+{
+    char buf[32];
+    return hv_knob(knobs, name, buf, sizeof buf) && strcmp(buf, value) == 0;
+}
+
+int hv_knob_u64(const char *knobs, const char *name, uint64_t *v)
+{
+    char buf[64], *end;
+    if (!hv_knob(knobs, name, buf, sizeof buf))
+        return 0;
+    unsigned long long x = strtoull(buf, &end, 0);
+    if (end == buf)
+        return 0;
+    *v = x;
+    return 1;
+}
+
+uint32_t hv_knob_graph_queues(const char *knobs)
+{
+    uint64_t q;
+    if (!hv_knob_u64(knobs, "DEBUG_HIP_FORCE_GRAPH_QUEUES", &q))
+        return 4;
+    return q ? (uint32_t)q : 1;
+}
+
 /* What each api id means to the engine (op, kind, class), once per process
  * rather than once per engine (the sidecar and the fuzzer make many). */
 static uint8_t api_op[HV_API__MAX], api_kind[HV_API__MAX], api_cls[HV_API__MAX];
@@ -68,19 +94,16 @@ static void fill_api_tables(void)
 
 static void configure(struct hv_engine *e, const struct hv_file_header *hdr)
 {
-    char buf[64];
     struct hv_model *m = &e->m;
+    uint64_t kib;
     if (e->opt.blit_max_bytes) {
         m->blit_max_bytes = e->opt.blit_max_bytes;
-    } else if (hdr && hv_knob(hdr->knobs, "GPU_FORCE_BLIT_COPY_SIZE", buf, sizeof buf)) {
+    } else if (hdr && hv_knob_u64(hdr->knobs, "GPU_FORCE_BLIT_COPY_SIZE", &kib)) {
         /* The runtime reads this knob in KiB. */
-        char *end;
-        unsigned long long kib = strtoull(buf, &end, 0);
-        if (end != buf)
-            m->blit_max_bytes = kib * 1024u;
+        m->blit_max_bytes = kib * 1024u;
     }
-    if (hdr && hv_knob(hdr->knobs, "HSA_ENABLE_SDMA", buf, sizeof buf))
-        m->sdma_disabled = strcmp(buf, "0") == 0;
+    if (hdr)
+        m->sdma_disabled = hv_knob_is(hdr->knobs, "HSA_ENABLE_SDMA", "0");
     if (hdr && (strstr(hdr->runtime_path, "cuda") || strstr(hdr->runtime_version, "CUDA") ||
                 strstr(hdr->runtime_version, "cuda")))
         m->cuda = 1;
@@ -123,18 +146,17 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
         const struct hv_rule *r = hv_rules[i];
         if (e->opt.rules_disabled & (1u << i))
             continue;
-        if (r->on_overlap)
-            e->overlap_rules[e->n_overlap++] = r;
-        if (r->on_replay)
-            e->replay_rules[e->n_replay++] = r;
-        if (r->on_write)
-            e->write_rules[e->n_write++] = r;
-        if (r->on_finish)
-            e->finish_rules[e->n_finish++] = r;
-        if (r->on_aux)
-            e->aux_rules[e->n_aux++] = r;
-        if (r->on_launch_read)
-            e->read_rules[e->n_read++] = r;
+        /* The rule joins the list of each hook it has. */
+#define JOIN(hook, list) \
+    if (r->hook)         \
+        e->list##_rules[e->n_##list++] = r
+        JOIN(on_overlap, overlap);
+        JOIN(on_replay, replay);
+        JOIN(on_write, write);
+        JOIN(on_finish, finish);
+        JOIN(on_aux, aux);
+        JOIN(on_launch_read, read);
+#undef JOIN
     }
     pthread_once(&api_tables_once, fill_api_tables);
     memcpy(e->op, api_op, sizeof e->op);

@@ -74,5 +74,12 @@ void hv_engine_free(struct hv_engine *e);
 /* Value of NAME in a "NAME=value;NAME=value" knobs string, copied to buf;
  * returns buf or NULL when absent. */
 const char *hv_knob(const char *knobs, const char *name, char *buf, size_t len);
+/* 1 when NAME is set to exactly `value`. */
+int hv_knob_is(const char *knobs, const char *name, const char *value);
+/* 1 and *v when NAME is set to a number (strtoull, any base prefix). */
+int hv_knob_u64(const char *knobs, const char *name, uint64_t *v);
+/* The parallel queues the HIP runtime spreads a graph over:
+ * DEBUG_HIP_FORCE_GRAPH_QUEUES, 4 when unset, 0 read as 1. */
+uint32_t hv_knob_graph_queues(const char *knobs);
 
 #endif

@@ -4,16 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/free_all.h"
+
 void hv_topo_free(struct hv_topo *t)
 {
-    free(t->slot);
-    free(t->indeg);
-    free(t->outdeg);
-    free(t->first);
-    free(t->adj);
-    free(t->rfirst);
-    free(t->radj);
-    free(t->pos);
+    HV_FREE_ALL(t->slot, t->indeg, t->outdeg, t->first, t->adj, t->rfirst, t->radj, t->pos);
     memset(t, 0, sizeof *t);
 }
 

@@ -9,20 +9,11 @@
 
 void hv_place_config(struct hv_place_cfg *c, const char *knobs, int cuda)
 {
-    char buf[32];
-    c->queues = 4;
-    c->root_nowait = 1;
+    c->queues = hv_knob_graph_queues(knobs);
     c->cuda = (uint8_t)(cuda != 0);
-    if (hv_knob(knobs, "DEBUG_HIP_FORCE_GRAPH_QUEUES", buf, sizeof buf)) {
-        char *end;
-        unsigned long q = strtoul(buf, &end, 0);
-        if (end != buf)
-            c->queues = q ? (uint32_t)q : 1;
-    }
     /* 0 selects the classic executor, whose parallel streams wait for the
      * launch stream before their first root. */
-    if (hv_knob(knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", buf, sizeof buf) && strcmp(buf, "0") == 0)
-        c->root_nowait = 0;
+    c->root_nowait = !hv_knob_is(knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", "0");
 }
 
 /* Names arrive mangled (`_Z39ncclDevKernel_AllReduce_...`) or plain, so

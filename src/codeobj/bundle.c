@@ -108,7 +108,7 @@ void co_parse_bundle(struct co_ctx *c, const unsigned char *p, size_t len, size_
         } else if (!co_in(len, e.off, e.size) || e.off == 0) {
             co_issue(c, HV_CO_ERR_BUNDLE_ENTRY_OOB);
         } else {
-            c->bundle_id = co_arena_strndup(&t->priv->arena, e.id, e.id_len);
+            c->bundle_id = hv_arena_strndup(&t->priv->arena, e.id, e.id_len);
             if (!c->bundle_id)
                 co_issue(c, HV_CO_ERR_NOMEM);
             else

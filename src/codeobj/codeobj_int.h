@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/arena.h"
 #include "common/u64map.h"
 
 /* [off, off + n) lies inside a buffer of len bytes, without overflow. */
@@ -36,17 +37,9 @@ static inline uint64_t co_le64(const unsigned char *p)
     return (uint64_t)co_le32(p) | (uint64_t)co_le32(p + 4) << 32;
 }
 
-/* ---- arena.c: memory that never moves, freed all at once ---------------- */
-struct co_arena {
-    struct co_arena_block *head;
-};
-void *co_arena_alloc(struct co_arena *a, size_t n); /* zeroed, 8-aligned */
-const char *co_arena_strndup(struct co_arena *a, const char *s, size_t n);
-void co_arena_free(struct co_arena *a);
-
 /* ---- table.c: growing the public table ---------------------------------- */
 struct hv_co_priv {
-    struct co_arena arena;     /* strings, arg arrays, copied/decompressed ELFs */
+    struct hv_arena arena;     /* strings, arg arrays, copied/decompressed ELFs */
     /* Keys are hashes (several entries may share one): a lookup confirms
      * the entry. By name: every hipModuleGetFunction and
      * __hipRegisterFunction asks, and a framework registers ~10^5 kernels. */

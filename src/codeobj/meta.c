@@ -53,7 +53,7 @@ static const char *get_str(struct co_ctx *c, const msgpack_object *map, const ch
     bool ok = v && v->type == MSGPACK_OBJECT_STR;
     if (present)
         *present = ok;
-    return co_arena_strndup(&c->t->priv->arena, ok ? v->via.str.ptr : "",
+    return hv_arena_strndup(&c->t->priv->arena, ok ? v->via.str.ptr : "",
                             ok ? v->via.str.size : 0);
 }
 
@@ -159,7 +159,7 @@ static bool decode_kernel(struct co_ctx *c, const msgpack_object *m, const struc
         k.nargs = args->via.array.size;
         struct hv_co_arg *a = NULL;
         if (k.nargs) {
-            a = co_arena_alloc(&t->priv->arena, (size_t)k.nargs * sizeof(*a));
+            a = hv_arena_alloc(&t->priv->arena, (size_t)k.nargs * sizeof(*a));
             if (!a) {
                 co_issue(c, HV_CO_ERR_NOMEM);
                 return false;

@@ -9,7 +9,7 @@
 #   first use), and only when llvm-config-22 exists: HAVE_LLVM=1.
 #   Link: $(BUILD)/libhvcodeobj-scalar.a $(BUILD)/libhvcodeobj.a
 #         $(BUILD)/libhvformat.a $(CODEOBJ_SCALAR_LIBS) $(CODEOBJ_LIBS)
-CODEOBJ_SRCS += src/codeobj/arena.c src/codeobj/bundle.c src/codeobj/ccob.c \
+CODEOBJ_SRCS += src/codeobj/bundle.c src/codeobj/ccob.c \
                 src/codeobj/elf.c src/codeobj/err.c src/codeobj/fatbin.c \
                 src/codeobj/hash.c src/codeobj/kd.c \
                 src/codeobj/mach.c src/codeobj/meta.c src/codeobj/mpcheck.c \

@@ -16,7 +16,7 @@ void hv_co_table_free(struct hv_co_table *t)
     if (!t)
         return;
     if (t->priv) {
-        co_arena_free(&t->priv->arena);
+        hv_arena_free(&t->priv->arena);
         hv_u64map_free(&t->priv->by_name);
         hv_u64map_free(&t->priv->by_hash);
         free(t->priv);
@@ -33,14 +33,15 @@ bool co_table_ready(struct hv_co_table *t)
     return t->priv != NULL;
 }
 
+/* The zeroed element after the `n` in use (the caller counts it once it
+ * is filled), NULL out of memory. Kernels and objects are indexed by
+ * uint32_t (the lookup maps). */
+#define NEW_SLOT(arr, n, cap) \
+    (HV_GROW_UPTO(arr, (size_t)(n) + 1, cap, 16, UINT32_MAX) ? memset(&(arr)[n], 0, sizeof *(arr)) : NULL)
+
 struct hv_co_kernel *co_table_new_kernel(struct hv_co_table *t)
 {
-    /* Kernels and objects are indexed by uint32_t (the lookup maps). */
-    if (!HV_GROW_UPTO(t->kernels, t->nkernels + 1, t->priv->kcap, 16, UINT32_MAX))
-        return NULL;
-    struct hv_co_kernel *k = &t->kernels[t->nkernels];
-    memset(k, 0, sizeof(*k));
-    return k;
+    return NEW_SLOT(t->kernels, t->nkernels, t->priv->kcap);
 }
 
 bool co_table_index_kernel(struct hv_co_table *t, size_t k)
@@ -51,11 +52,7 @@ bool co_table_index_kernel(struct hv_co_table *t, size_t k)
 
 struct hv_co_object *co_table_new_object(struct hv_co_table *t)
 {
-    if (!HV_GROW_UPTO(t->objects, t->nobjects + 1, t->priv->ocap, 16, UINT32_MAX))
-        return NULL;
-    struct hv_co_object *o = &t->objects[t->nobjects];
-    memset(o, 0, sizeof(*o));
-    return o;
+    return NEW_SLOT(t->objects, t->nobjects, t->priv->ocap);
 }
 
 bool co_table_index_object(struct hv_co_table *t, size_t o)

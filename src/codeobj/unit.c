@@ -14,7 +14,7 @@ static const char *make_target(struct co_ctx *c, const char *proc)
 {
     char buf[96];
     int n = snprintf(buf, sizeof(buf), "amdgcn-amd-amdhsa--%s", proc);
-    return co_arena_strndup(&c->t->priv->arena, buf, (size_t)n < sizeof(buf) ? (size_t)n : 0);
+    return hv_arena_strndup(&c->t->priv->arena, buf, (size_t)n < sizeof(buf) ? (size_t)n : 0);
 }
 
 static bool commit(struct co_ctx *c, struct hv_co_object *o)
@@ -71,7 +71,7 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
 
     struct hv_co_object *o = co_table_new_object(t);
     struct co_meta_in in = {.obj = (uint32_t)t->nobjects, .hash = hash};
-    in.proc = co_arena_strndup(&t->priv->arena, proc, strlen(proc));
+    in.proc = hv_arena_strndup(&t->priv->arena, proc, strlen(proc));
     if (!o || !in.proc) {
         co_issue(c, HV_CO_ERR_NOMEM);
         return len;
@@ -86,7 +86,7 @@ size_t co_parse_elf(struct co_ctx *c, const unsigned char *p, size_t len)
      * the caller asked us to copy) move into the table. */
     o->owned = c->compressed || (c->opts && (c->opts->flags & HV_CO_COPY_ELF));
     if (o->owned) {
-        unsigned char *copy = co_arena_alloc(&t->priv->arena, len);
+        unsigned char *copy = hv_arena_alloc(&t->priv->arena, len);
         if (!copy)
             goto nomem;
         memcpy(copy, p, len);

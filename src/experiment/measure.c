@@ -15,6 +15,7 @@
 
 #include "common/grow.h"
 #include "analyze/diagnose/diagnose.h"
+#include "analyze/diagnose/scalar_exposure.h"
 #include "analyze/engine.h"
 #include "analyze/rules/rules.h"
 #include "analyze/run.h"
@@ -141,7 +142,8 @@ void ex_measure(const char *dir, struct ex_run *r)
         return;
     struct hv_findings out;
     hv_findings_init(&out);
-    struct hv_diag *diag = hv_diag_new(&out);
+    struct hv_sx *code = hv_sx_new();   /* the traces' own code objects only */
+    struct hv_diag *diag = code ? hv_diag_new(&out, code) : NULL;
     struct launches l = {0};
     struct dirent *de;
     while (diag && (de = readdir(d))) {
@@ -177,5 +179,6 @@ void ex_measure(const char *dir, struct ex_run *r)
     r->replay_interval_us = median_interval_us(&l);
     free(l.ts);
     hv_diag_free(diag);
+    hv_sx_free(code);
     hv_findings_free(&out);
 }

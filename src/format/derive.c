@@ -7,6 +7,7 @@
 #include "format/call_rules.h"
 #include "hipvis/api.h"
 #include "common/grow.h"
+#include "common/free_all.h"
 
 /* The stream flag that makes a created stream non-blocking: hipStreamNonBlocking,
  * cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are all 1. */
@@ -17,10 +18,7 @@ void hv_derive_free(struct hv_derive *d)
     hv_u64map_free(&d->stream_ix);
     hv_u64map_free(&d->device_ix);
     hv_u64map_free(&d->event_ix);
-    free(d->streams);
-    free(d->devices);
-    free(d->events);
-    free(d->allocs);
+    HV_FREE_ALL(d->streams, d->devices, d->events, d->allocs);
     memset(d, 0, sizeof *d);
 }
 

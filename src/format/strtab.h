@@ -15,13 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/arena.h"
 #include "common/u64map.h"
 
 struct hv_strtab {
     struct hv_u64map ids;         /* id -> index in texts */
     const char **texts;
     uint32_t ntexts, captexts;
-    struct hv_strblock *blocks;   /* newest first */
+    struct hv_arena arena;        /* the texts themselves */
 };
 
 /* Adds or replaces (the last definition of an id wins). 0, or -1 out of memory. */

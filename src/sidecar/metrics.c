@@ -31,6 +31,20 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
     fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A family of one unlabelled sample: its header and `name value`. */
+static void one_u64(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+    head(f, name, type, help);
+    fprintf(f, "%s %llu\n", name, (unsigned long long)v);
+}
+
+/* The same for a fractional value, `prec` digits after the point. */
+static void one_f(FILE *f, const char *name, const char *type, const char *help, int prec, double v)
+{
+    head(f, name, type, help);
+    fprintf(f, "%s %.*f\n", name, prec, v);
+}
+
 /* "name{pid="..",exe=".."": the caller adds more labels and the value. */
 static void proc_labels(FILE *f, const char *name, const struct sc_proc_metrics *p)
 {
@@ -55,33 +69,30 @@ static void write_all(FILE *f, const struct sc_node_metrics *n, const struct sc_
     size_t active = 0;
     for (size_t i = 0; i < np; i++)
         active += p[i]->active != 0;
-    head(f, "hipvis_sidecar_processes", "gauge", "traced processes being drained now");
-    fprintf(f, "hipvis_sidecar_processes %zu\n", active);
+    one_u64(f, "hipvis_sidecar_processes", "gauge", "traced processes being drained now", active);
     head(f, "hipvis_sidecar_segments_skipped_total", "counter", "segments not drained, by reason");
     fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"refused\"} %llu\n", (unsigned long long)n->refused);
     fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"corrupt\"} %llu\n", (unsigned long long)n->corrupt);
     fprintf(f, "hipvis_sidecar_segments_skipped_total{reason=\"busy\"} %llu\n", (unsigned long long)n->busy);
-    head(f, "hipvis_sidecar_trace_files_deleted_total", "counter", "closed trace files deleted by the disk cap");
-    fprintf(f, "hipvis_sidecar_trace_files_deleted_total %llu\n", (unsigned long long)n->files_deleted);
-    head(f, "hipvis_sidecar_trace_bytes_deleted_total", "counter", "bytes of trace files deleted by the disk cap");
-    fprintf(f, "hipvis_sidecar_trace_bytes_deleted_total %llu\n", (unsigned long long)n->bytes_deleted);
-    head(f, "hipvis_sidecar_trace_disk_bytes", "gauge", "bytes of trace files in the output directory");
-    fprintf(f, "hipvis_sidecar_trace_disk_bytes %llu\n", (unsigned long long)n->disk_bytes);
-    head(f, "hipvis_sidecar_alerts_total", "counter", "alert lines appended (new finding groups)");
-    fprintf(f, "hipvis_sidecar_alerts_total %llu\n", (unsigned long long)n->alerts);
-    head(f, "hipvis_sidecar_drain_cycles_total", "counter", "drain cycles run");
-    fprintf(f, "hipvis_sidecar_drain_cycles_total %llu\n", (unsigned long long)n->cycles);
-    head(f, "hipvis_sidecar_cycle_gap_max_seconds", "gauge", "longest time between two drain cycles (keeping up?)");
-    fprintf(f, "hipvis_sidecar_cycle_gap_max_seconds %.6f\n", (double)n->cycle_gap_max_ns * 1e-9);
-    head(f, "hipvis_sidecar_cycle_work_max_seconds", "gauge", "longest time the work of one drain cycle took");
-    fprintf(f, "hipvis_sidecar_cycle_work_max_seconds %.6f\n", (double)n->cycle_work_max_ns * 1e-9);
-    head(f, "hipvis_sidecar_ring_fill_max_ratio", "gauge", "fullest a ring was found at a drain (1: it overflowed)");
-    fprintf(f, "hipvis_sidecar_ring_fill_max_ratio %.4f\n", n->ring_fill_max);
+    one_u64(f, "hipvis_sidecar_trace_files_deleted_total", "counter", "closed trace files deleted by the disk cap",
+            n->files_deleted);
+    one_u64(f, "hipvis_sidecar_trace_bytes_deleted_total", "counter", "bytes of trace files deleted by the disk cap",
+            n->bytes_deleted);
+    one_u64(f, "hipvis_sidecar_trace_disk_bytes", "gauge", "bytes of trace files in the output directory",
+            n->disk_bytes);
+    one_u64(f, "hipvis_sidecar_alerts_total", "counter", "alert lines appended (new finding groups)", n->alerts);
+    one_u64(f, "hipvis_sidecar_drain_cycles_total", "counter", "drain cycles run", n->cycles);
+    one_f(f, "hipvis_sidecar_cycle_gap_max_seconds", "gauge", "longest time between two drain cycles (keeping up?)", 6,
+          (double)n->cycle_gap_max_ns * 1e-9);
+    one_f(f, "hipvis_sidecar_cycle_work_max_seconds", "gauge", "longest time the work of one drain cycle took", 6,
+          (double)n->cycle_work_max_ns * 1e-9);
+    one_f(f, "hipvis_sidecar_ring_fill_max_ratio", "gauge", "fullest a ring was found at a drain (1: it overflowed)",
+          4, n->ring_fill_max);
     head(f, "hipvis_sidecar_cpu_seconds_total", "counter", "CPU time of the sidecar");
     fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"user\"} %.6f\n", n->cpu_user_s);
     fprintf(f, "hipvis_sidecar_cpu_seconds_total{mode=\"system\"} %.6f\n", n->cpu_system_s);
-    head(f, "hipvis_sidecar_start_time_seconds", "gauge", "when this sidecar started (UNIX time)");
-    fprintf(f, "hipvis_sidecar_start_time_seconds %llu\n", (unsigned long long)n->start_realtime_s);
+    one_u64(f, "hipvis_sidecar_start_time_seconds", "gauge", "when this sidecar started (UNIX time)",
+            n->start_realtime_s);
 
 #define PER(name, field, help) per_proc(f, name, help, offsetof(struct sc_proc_metrics, field), p, np)
     PER("hipvis_calls_total", calls, "intercepted calls of the process");

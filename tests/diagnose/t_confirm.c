@@ -41,9 +41,9 @@ void test_confirm(void)
     size_t none = hv_findings_index(&s, add(&s, "no_such_kernel", 0, 1));
     CHECK_EQ_U(hv_findings_count_inferred(&s, HV_SEV_WARNING), 4);
 
-    struct hv_confirm *c = hv_confirm_new();
-    CHECK(c && hv_confirm_add_code_object(c, d_hsaco) > 0);
-    CHECK(hv_confirm_add_code_object(c, "/nonexistent/code.co") < 0);
+    struct hv_sx *c = hv_sx_new();
+    CHECK(c && hv_sx_add_file(c, d_hsaco) > 0);
+    CHECK(hv_sx_add_file(c, "/nonexistent/code.co") < 0);
     const char *traces[] = {path};
     size_t confirmed = hv_confirm_findings(c, &s, traces, 1);
     const struct hv_fside *b[4] = {&s.groups[seen].f.b, &s.groups[count].f.b, &s.groups[past].f.b,
@@ -69,6 +69,6 @@ void test_confirm(void)
     }
     /* A second pass has nothing left to check. */
     CHECK_EQ_U(hv_confirm_findings(c, &s, traces, 1), 0);
-    hv_confirm_free(c);
+    hv_sx_free(c);
     hv_findings_free(&s);
 }

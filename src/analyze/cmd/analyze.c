@@ -14,6 +14,7 @@
 #include "analyze/cmd/analyze.h"
 #include "analyze/diagnose/confirm.h"
 #include "analyze/diagnose/diagnose.h"
+#include "analyze/diagnose/scalar_exposure.h"
 #include "analyze/forensics/forensics.h"
 #include "analyze/report/html.h"
 #include "analyze/report/report.h"
@@ -52,7 +53,7 @@ struct run {
     struct hv_engine_observer html_obs;
     FILE *graphs_out;
     struct hv_diag *diag;         /* --diagnose */
-    struct hv_confirm *confirm;   /* inferred pointers against the kernels' code, with --code-object */
+    struct hv_sx *code;           /* --code-object: for --diagnose and the inferred pointers' check */
     uint64_t records;
     struct hv_names_index *names; /* names, Python stacks, marks: collected while reading */
     int names_on;                 /* the trace being read feeds names */
@@ -191,31 +192,20 @@ static int code_object_error(const char *path)
     return 2;
 }
 
-/* --diagnose: the evidence collector, with the --code-object files loaded. */
-static int diag_open(struct run *run, struct hv_findings *out)
+/* The --code-object files, loaded once: kernels are looked up there,
+ * besides the traces' own objects, by --diagnose's evidence collector
+ * (opened here too) and by the check of inferred pointer arguments. */
+static int code_open(struct run *run, struct hv_findings *out)
 {
-    run->diag = hv_diag_new(out);
-    if (!run->diag) {
+    run->code = hv_sx_new();
+    if (run->code && run->o->diagnose)
+        run->diag = hv_diag_new(out, run->code);
+    if (!run->code || (run->o->diagnose && !run->diag)) {
         fprintf(stderr, "hipvis-analyze: out of memory\n");
         return 2;
     }
     for (int i = 0; i < run->o->ncode_objects; i++)
-        if (hv_diag_add_code_object(run->diag, run->o->code_objects[i]) < 0)
-            return code_object_error(run->o->code_objects[i]);
-    return 0;
-}
-
-/* The code objects inferred pointer arguments are confirmed from, besides
- * the traces' own: --code-object. */
-static int confirm_open(struct run *run)
-{
-    run->confirm = hv_confirm_new();
-    if (!run->confirm) {
-        fprintf(stderr, "hipvis-analyze: out of memory\n");
-        return 2;
-    }
-    for (int i = 0; i < run->o->ncode_objects; i++)
-        if (hv_confirm_add_code_object(run->confirm, run->o->code_objects[i]) < 0)
+        if (hv_sx_add_file(run->code, run->o->code_objects[i]) < 0)
             return code_object_error(run->o->code_objects[i]);
     return 0;
 }
@@ -233,7 +223,7 @@ static int open_outputs(struct run *run, struct hv_findings *out, FILE **pff)
 {
     const struct hv_analyze_opts *o = run->o;
     run->graphs_out = o->graphs ? (o->json ? stderr : stdout) : NULL;
-    if ((o->diagnose && diag_open(run, out) != 0) || confirm_open(run) != 0)
+    if (code_open(run, out) != 0)
         return 2;
     if (o->perfetto) {
         *pff = hv_report_fopen(o->perfetto);
@@ -374,7 +364,7 @@ static int analyze_all(struct run *run, const char *const *paths)
     double dt = now_s() - t0;
     if (check_unusable(run, &out))
         status = 2;
-    hv_confirm_findings(run->confirm, &out, paths, (int)o->in.n);
+    hv_confirm_findings(run->code, &out, paths, (int)o->in.n);
     int verdict = HV_EXIT_CLEAN;
     if (report(run, &out, paths, pff, &verdict))
         status = 2;
@@ -408,7 +398,7 @@ int hv_analyze_cmd(const struct hv_analyze_opts *o)
     }
     free(paths);
     hv_diag_free(run.diag);
-    hv_confirm_free(run.confirm);
+    hv_sx_free(run.code);
     hv_names_free(run.names);
     err_free(&run.errs);
     return rc;

@@ -8,33 +8,6 @@
 #include "codeobj/scalar.h"
 #include "hipvis/reader.h"
 
-struct hv_confirm {
-    struct hv_sx *sx;
-};
-
-struct hv_confirm *hv_confirm_new(void)
-{
-    struct hv_confirm *c = calloc(1, sizeof *c);
-    if (c && !(c->sx = hv_sx_new())) {
-        free(c);
-        return NULL;
-    }
-    return c;
-}
-
-void hv_confirm_free(struct hv_confirm *c)
-{
-    if (!c)
-        return;
-    hv_sx_free(c->sx);
-    free(c);
-}
-
-int hv_confirm_add_code_object(struct hv_confirm *c, const char *path)
-{
-    return hv_sx_add_file(c->sx, path);
-}
-
 /* One side to check; sides of one kernel are adjacent after sorting (kernel
  * names are interned by the store: one name, one pointer). */
 struct req {
@@ -127,7 +100,7 @@ static int settle(struct req *q, const struct hv_sx_word *x, int status, uint64_
 
 /* Sides v[0..n) of one kernel: one word per distinct (argument, offset),
  * asked HV_SX_WORDS_MAX at a time (one pass over the kernel's code each). */
-static size_t check_kernel(struct hv_confirm *c, const struct dx_trace *t, struct req *v, size_t n)
+static size_t check_kernel(struct hv_sx *code, const struct dx_trace *t, struct req *v, size_t n)
 {
     const char *name = v[0].side->name;
     uint64_t hash = dx_kernel_hash(t, name);
@@ -150,7 +123,7 @@ static size_t check_kernel(struct hv_confirm *c, const struct dx_trace *t, struc
     int status = HV_SX_OK;
     for (size_t k = 0; k < nw; k += HV_SX_WORDS_MAX) {
         struct hv_sx_result r;
-        hv_sx_words(c->sx, name, hash, w + k, nw - k < HV_SX_WORDS_MAX ? nw - k : HV_SX_WORDS_MAX, &r);
+        hv_sx_words(code, name, hash, w + k, nw - k < HV_SX_WORDS_MAX ? nw - k : HV_SX_WORDS_MAX, &r);
         if (r.status != HV_SX_OK)
             status = r.status;
     }
@@ -177,7 +150,7 @@ static int has_requests(const struct hv_findings *s, uint64_t pid)
 }
 
 /* One trace: its kernel records and code objects, then its groups. */
-static size_t confirm_trace(struct hv_confirm *c, struct hv_findings *s, const char *path)
+static size_t confirm_trace(struct hv_sx *code, struct hv_findings *s, const char *path)
 {
     struct hv_reader *rd;
     struct hv_read_error err;
@@ -196,28 +169,28 @@ static size_t confirm_trace(struct hv_confirm *c, struct hv_findings *s, const c
             for (long i = 0; i < got; i++)
                 if (recs[i]->type == HV_REC_KERNEL || recs[i]->type == HV_REC_CODEOBJ)
                     dx_trace_feed(&t, recs[i]);
-        dx_trace_objects(&t, c->sx);
+        dx_trace_objects(&t, code);
         size_t n;
         struct req *v = requests(s, hdr->pid, &n);
         for (size_t i = 0, j; i < n; i = j) {
             for (j = i + 1; j < n && v[j].side->name == v[i].side->name;)
                 j++;
-            confirmed += check_kernel(c, &t, v + i, j - i);
+            confirmed += check_kernel(code, &t, v + i, j - i);
         }
         free(v);
-        hv_sx_drop_origin(c->sx, "trace");
+        hv_sx_drop_origin(code, "trace");
         dx_trace_free(&t);
     }
     hv_reader_close(rd);
     return confirmed;
 }
 
-size_t hv_confirm_findings(struct hv_confirm *c, struct hv_findings *s, const char *const *traces, int ntraces)
+size_t hv_confirm_findings(struct hv_sx *code, struct hv_findings *s, const char *const *traces, int ntraces)
 {
     size_t confirmed = 0;
-    if (!c || !hv_findings_count_inferred(s, HV_SEV_NONE))
+    if (!code || !hv_findings_count_inferred(s, HV_SEV_NONE))
         return 0;
     for (int i = 0; i < ntraces; i++)
-        confirmed += confirm_trace(c, s, traces[i]);
+        confirmed += confirm_trace(code, s, traces[i]);
     return confirmed;
 }

@@ -29,16 +29,13 @@
 
 #include "analyze/findings.h"
 
-struct hv_confirm;
+struct hv_sx;
 
-struct hv_confirm *hv_confirm_new(void);
-void hv_confirm_free(struct hv_confirm *c);
-/* --code-object FILE. Returns the kernels found (>= 0) or -1 (errno;
- * EPROTO: no AMDGPU code object in it). */
-int hv_confirm_add_code_object(struct hv_confirm *c, const char *path);
-/* Checks every inferred side of s's groups. `traces` are the files the
- * groups came from (their headers' pids match the groups'). Returns the
- * number of sides confirmed. */
-size_t hv_confirm_findings(struct hv_confirm *c, struct hv_findings *s, const char *const *traces, int ntraces);
+/* Checks every inferred side of s's groups against the kernels of `code`
+ * (the --code-object files: scalar_exposure.h) and of the traces; each
+ * trace's objects leave `code` again after its groups. `traces` are the
+ * files the groups came from (their headers' pids match the groups').
+ * Returns the number of sides confirmed (0 when `code` is NULL). */
+size_t hv_confirm_findings(struct hv_sx *code, struct hv_findings *s, const char *const *traces, int ntraces);
 
 #endif

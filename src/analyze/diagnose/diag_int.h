@@ -148,7 +148,7 @@ struct dx_erratum {
 
 struct hv_diag {
     struct hv_findings *out;
-    struct hv_sx *sx;
+    struct hv_sx *sx;                  /* borrowed (hv_diag_new) */
     struct dx_trace cur;
     int in_trace;
     struct dx_diag *v;

@@ -8,16 +8,12 @@
 #include "analyze/rules/rules.h"
 #include "common/grow.h"
 
-struct hv_diag *hv_diag_new(struct hv_findings *out)
+struct hv_diag *hv_diag_new(struct hv_findings *out, struct hv_sx *code)
 {
     struct hv_diag *d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
-    d->out = out;
-    d->sx = hv_sx_new();
-    if (!d->sx) {
-        free(d);
-        return NULL;
+    if (d) {
+        d->out = out;
+        d->sx = code;
     }
     return d;
 }
@@ -28,15 +24,9 @@ void hv_diag_free(struct hv_diag *d)
         return;
     if (d->in_trace)
         dx_trace_free(&d->cur);
-    hv_sx_free(d->sx);
     free(d->v);
     free(d->errata);
     free(d);
-}
-
-int hv_diag_add_code_object(struct hv_diag *d, const char *path)
-{
-    return hv_sx_add_file(d->sx, path);
 }
 
 void hv_diag_begin_trace(struct hv_diag *d, const struct hv_file_header *hdr, const char *path,

@@ -36,11 +36,13 @@
 #include "hipvis/trace.h"
 
 struct hv_diag;
+struct hv_sx;
 
-struct hv_diag *hv_diag_new(struct hv_findings *out);
+/* `code`: where kernels are looked up (the --code-object files), borrowed
+ * until hv_diag_free; each trace's own code objects join it while that
+ * trace is read, and leave it at hv_diag_end_trace. */
+struct hv_diag *hv_diag_new(struct hv_findings *out, struct hv_sx *code);
 void hv_diag_free(struct hv_diag *d);
-/* --code-object FILE. Returns the kernels found (>= 0) or -1 (errno). */
-int hv_diag_add_code_object(struct hv_diag *d, const char *path);
 
 void hv_diag_begin_trace(struct hv_diag *d, const struct hv_file_header *hdr, const char *path,
                          const char *(*string)(void *, uint32_t), void *string_ctx);

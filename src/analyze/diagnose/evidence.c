@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/free_all.h"
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/engine.h"
 #include "format/rec_layout.h"
@@ -60,12 +61,7 @@ void dx_trace_free(struct dx_trace *t)
         free(t->places[i].node);
         free(t->places[i].flags);
     }
-    free(t->kernels);
-    free(t->objects);
-    free(t->sources);
-    free(t->probes);
-    free(t->guards);
-    free(t->places);
+    HV_FREE_ALL(t->kernels, t->objects, t->sources, t->probes, t->guards, t->places);
     memset(t, 0, sizeof *t);
 }
 

@@ -40,31 +40,19 @@ int hv_rocm_release(const char *version, unsigned *major, unsigned *minor, unsig
 
 void hv_errata_rt_parse(struct hv_errata_rt *rt, const char *version, const char *knobs, int cuda)
 {
-    char buf[32];
+    uint64_t kib;
     memset(rt, 0, sizeof *rt);
     rt->cuda = cuda;
     rt->known = !cuda && hv_rocm_release(version, &rt->major, &rt->minor, &rt->patch);
-    rt->queues = 4;
-    if (hv_knob(knobs, "DEBUG_HIP_FORCE_GRAPH_QUEUES", buf, sizeof buf)) {
-        char *end;
-        unsigned long q = strtoul(buf, &end, 0);
-        if (end != buf)
-            rt->queues = q ? (uint32_t)q : 1;
-    }
+    rt->queues = hv_knob_graph_queues(knobs);
     /* Either generation's knob selects the classic executor (7.2.x:
      * DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0, later: DEBUG_HIP_GRAPH_CLASSIC_PATH=1). */
-    if (hv_knob(knobs, "DEBUG_HIP_GRAPH_CLASSIC_PATH", buf, sizeof buf) && strcmp(buf, "1") == 0)
+    if (hv_knob_is(knobs, "DEBUG_HIP_GRAPH_CLASSIC_PATH", "1"))
         rt->classic = "DEBUG_HIP_GRAPH_CLASSIC_PATH=1";
-    else if (hv_knob(knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", buf, sizeof buf) && strcmp(buf, "0") == 0)
+    else if (hv_knob_is(knobs, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING", "0"))
         rt->classic = "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING=0";
-    rt->sdma_disabled = hv_knob(knobs, "HSA_ENABLE_SDMA", buf, sizeof buf) && strcmp(buf, "0") == 0;
-    rt->blit_max_bytes = 16u * 1024u;
-    if (hv_knob(knobs, "GPU_FORCE_BLIT_COPY_SIZE", buf, sizeof buf)) {
-        char *end;
-        unsigned long long kib = strtoull(buf, &end, 0);
-        if (end != buf)
-            rt->blit_max_bytes = kib * 1024u;
-    }
+    rt->sdma_disabled = hv_knob_is(knobs, "HSA_ENABLE_SDMA", "0");
+    rt->blit_max_bytes = hv_knob_u64(knobs, "GPU_FORCE_BLIT_COPY_SIZE", &kib) ? kib * 1024u : 16u * 1024u;
 }
 
 static int release_is(const struct hv_errata_rt *rt, unsigned major, unsigned minor)

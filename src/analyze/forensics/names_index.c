@@ -26,8 +26,10 @@
 
 #include "analyze/forensics/forensics.h"
 #include "analyze/run.h"
+#include "common/free_all.h"
 #include "common/strset.h"
 #include "common/u64map.h"
+#include "format/rec_layout.h"
 #include "hipvis/reader.h"
 
 #define NONE UINT32_MAX
@@ -230,27 +232,23 @@ static void on_karg_names(struct hv_names_index *x, struct tnames *t, struct hv_
 void hv_names_feed(struct hv_names_index *x, struct hv_reader *rd, const struct hv_rec_header *rec)
 {
     struct tnames *t = x->cur;
-    if (!t)
+    /* A stack's frames and a kernel's argument names are read up to the
+     * count the record announces: it must hold them all. */
+    if (!t || hv_rec_check(rec))
         return;
     switch (rec->type) {
-    case HV_REC_PYSTACK: {
-        const struct hv_pystack *p = (const struct hv_pystack *)(const void *)rec;
-        if (rec->size >= sizeof *p && sizeof *p + (uint64_t)p->nframes * sizeof(struct hv_pyframe) <= rec->size)
-            on_pystack(x, t, rd, p);
+    case HV_REC_PYSTACK:
+        on_pystack(x, t, rd, (const struct hv_pystack *)(const void *)rec);
         break;
-    }
     case HV_REC_NAME: {
         const struct hv_name *n = (const struct hv_name *)(const void *)rec;
         if (rec->size >= sizeof *n && HV_GROW(t->names, t->nnames, t->capnames, 16))
             t->names[t->nnames++] = (struct bname){rec->seq, n->ptr, n->bytes, str_of(x, t, rd, n->name_id), NONE};
         break;
     }
-    case HV_REC_KARG_NAMES: {
-        const struct hv_karg_names *k = (const struct hv_karg_names *)(const void *)rec;
-        if (rec->size >= sizeof *k && sizeof *k + (uint64_t)k->count * sizeof(struct hv_karg_name) <= rec->size)
-            on_karg_names(x, t, rd, k);
+    case HV_REC_KARG_NAMES:
+        on_karg_names(x, t, rd, (const struct hv_karg_names *)(const void *)rec);
         break;
-    }
     case HV_REC_MARK: {
         const struct hv_mark *m = (const struct hv_mark *)(const void *)rec;
         if (rec->size >= sizeof *m && HV_GROW(t->marks, t->nmarks, t->capmarks, 64)) {
@@ -507,14 +505,8 @@ static void tnames_free(struct tnames *t)
     hv_u64map_free(&t->want_ix);
     hv_u64map_free(&t->seq_stack);
     hv_u64map_free(&t->id_stack);
-    free(t->uses);
-    free(t->want);
-    free(t->stk);
-    free(t->names);
-    free(t->marks);
-    free(t->kans);
     hv_u64map_free(&t->kan_last);
-    free(t->path);
+    HV_FREE_ALL(t->uses, t->want, t->stk, t->names, t->marks, t->kans, t->path);
 }
 
 void hv_names_free(struct hv_names_index *x)
@@ -523,11 +515,8 @@ void hv_names_free(struct hv_names_index *x)
         return;
     for (uint32_t i = 0; i < x->nt; i++)
         tnames_free(&x->t[i]);
-    free(x->t);
     hv_strset_free(&x->strs);
-    free(x->fr);
-    free(x->ka);
-    free(x);
+    HV_FREE_ALL(x->t, x->fr, x->ka, x);
 }
 
 struct hv_names_index *hv_names_new(void)

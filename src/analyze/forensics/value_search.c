@@ -18,6 +18,7 @@
 
 #include "analyze/forensics/value_int.h"
 #include "common/grow.h"
+#include "common/free_all.h"
 #include "common/u64map.h"
 #include "analyze/report/describe.h"
 #include "analyze/report/report.h"
@@ -554,10 +555,7 @@ static void search_free(struct search *s)
 {
     hv_vshadow_free(&s->sh);
     hv_u64map_free(&s->six);
-    free(s->hits);
-    free(s->sid);
-    free(s->sepoch);
-    free(s->snap);
+    HV_FREE_ALL(s->hits, s->sid, s->sepoch, s->snap);
 }
 
 int hv_value_search(const struct hv_value_query *q, const char *const *traces, int ntraces, FILE *out)

@@ -243,24 +243,13 @@ static int range_add(struct hv_model *m, struct hv_exec *x, uint64_t lo, uint64_
         return 0;
     if (!HV_GROW2(x->ranges, x->maxhi, x->nranges, x->capranges, 16))
         return -1;
-    struct hv_arange *r = &x->ranges[x->nranges++];
-    memset(r, 0, sizeof *r);
-    r->lo = lo;
-    r->hi = hi;
-    r->value = value;
-    r->node = node;
-    r->arg_index = arg;
-    r->access = access;
-    r->origin = origin;
-    r->arg_offset = arg_offset;
-    if (alloc->val) {
-        const struct hv_alloc *a = alloc->val;
-        r->alloc_gen = a->gen;
-        r->alloc_seq = a->seq;
-        r->alloc_mem = a->mem;
-    }
-    r->alloc_base = alloc->lo;
-    r->alloc_bytes = alloc->hi - alloc->lo;
+    const struct hv_alloc *a = alloc->val;
+    x->ranges[x->nranges++] = (struct hv_arange){
+        .lo = lo, .hi = hi, .value = value,
+        .alloc_base = alloc->lo, .alloc_bytes = alloc->hi - alloc->lo,
+        .alloc_gen = a ? a->gen : 0, .alloc_seq = a ? a->seq : 0, .alloc_mem = a ? a->mem : 0,
+        .node = node, .arg_index = arg, .access = access, .origin = origin, .arg_offset = arg_offset,
+    };
     (void)m;
     return 0;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/free_all.h"
+
 int hv_model_init(struct hv_model *m, uint64_t pid, struct hv_findings *out, struct hv_trace_summary *sum,
                   const struct hv_model_hooks *hooks)
 {
@@ -38,16 +40,10 @@ void hv_model_free(struct hv_model *m)
     free(m->events);
     for (uint32_t i = 0; i < m->nexecs; i++) {
         struct hv_exec *x = &m->execs[i];
-        free(x->nodes);
         hv_u64map_free(&x->node_ix);
-        free(x->args);
-        free(x->args_node);
-        free(x->edges);
-        free(x->ranges);
-        free(x->maxhi);
+        HV_FREE_ALL(x->nodes, x->args, x->args_node, x->edges, x->ranges, x->maxhi);
     }
-    free(m->execs);
-    free(m->pending);
+    HV_FREE_ALL(m->execs, m->pending);
     hv_u64map_free(&m->stream_ix);
     hv_u64map_free(&m->event_ix);
     hv_u64map_free(&m->exec_ix);

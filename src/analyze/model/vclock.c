@@ -134,16 +134,11 @@ static struct hv_vc_node *unite(struct hv_vc_node *a, struct hv_vc_node *b, int 
     return node(a->stream, seq, l, r, oom);
 }
 
-int hv_vc_raise(struct hv_vclock *v, uint32_t stream, uint64_t seq)
+/* v := v united with the clock rooted at `w` (v unchanged out of memory). */
+static int unite_into(struct hv_vclock *v, struct hv_vc_node *w)
 {
-    if (hv_vc_get(v, stream) >= seq)
-        return 0;
     int oom = 0;
-    struct hv_vc_node *one = node(stream, seq, NULL, NULL, &oom);
-    if (!one)
-        return -1;
-    struct hv_vc_node *n = unite(v->root, one, &oom);
-    unref(one);
+    struct hv_vc_node *n = unite(v->root, w, &oom);
     if (oom) {
         unref(n);
         return -1;
@@ -153,18 +148,20 @@ int hv_vc_raise(struct hv_vclock *v, uint32_t stream, uint64_t seq)
     return 0;
 }
 
-int hv_vc_join(struct hv_vclock *v, const struct hv_vclock *w)
+int hv_vc_raise(struct hv_vclock *v, uint32_t stream, uint64_t seq)
 {
+    if (hv_vc_get(v, stream) >= seq)
+        return 0;
     int oom = 0;
-    struct hv_vc_node *n = unite(v->root, w->root, &oom);
-    if (oom) {
-        unref(n);
+    struct hv_vc_node *one = node(stream, seq, NULL, NULL, &oom);
+    if (!one)
         return -1;
-    }
-    unref(v->root);
-    v->root = n;
-    return 0;
+    int rc = unite_into(v, one);
+    unref(one);
+    return rc;
 }
+
+int hv_vc_join(struct hv_vclock *v, const struct hv_vclock *w) { return unite_into(v, w->root); }
 
 int hv_vc_copy(struct hv_vclock *v, const struct hv_vclock *w)
 {

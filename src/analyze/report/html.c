@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/free_all.h"
 #include "common/u64map.h"
 #include "analyze/placement.h"
 #include "analyze/report/describe.h"
@@ -791,15 +792,6 @@ void hv_html_free(struct hv_html *h)
         free(h->graphs[i].json);
     hv_u64map_free(&h->name_ix);
     hv_u64map_free(&h->exec_ix);
-    free(h->procs);
-    free(h->tracks);
-    free(h->names);
-    free(h->execs);
-    free(h->ev);
-    free(h->estate);
-    free(h->eticks);
-    free(h->gx);
-    free(h->marks);
-    free(h->graphs);
-    free(h);
+    HV_FREE_ALL(h->procs, h->tracks, h->names, h->execs, h->ev, h->estate, h->eticks, h->gx, h->marks, h->graphs,
+                h);
 }

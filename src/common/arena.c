@@ -1,27 +1,23 @@
-/* arena.c - bump allocator whose memory never moves.
- *
- * Table strings and argument arrays are handed out as plain pointers that
- * must survive the table growing (kernels[] is realloc'ed), so they live in
- * blocks that are only ever freed together. Large requests (a decompressed
- * bundle, a copied ELF) get a block of their own. */
-#include "codeobj/codeobj_int.h"
+/* arena: see arena.h. */
+#include "common/arena.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BLOCK_MIN (64u * 1024u)
 
-struct co_arena_block {
-    struct co_arena_block *next;
+struct hv_arena_block {
+    struct hv_arena_block *next;
     size_t used, cap;
     _Alignas(8) unsigned char data[];
 };
 
-static struct co_arena_block *new_block(struct co_arena *a, size_t cap)
+static struct hv_arena_block *new_block(struct hv_arena *a, size_t cap)
 {
-    if (cap > SIZE_MAX - sizeof(struct co_arena_block))
+    if (cap > SIZE_MAX - sizeof(struct hv_arena_block))
         return NULL;
-    struct co_arena_block *b = malloc(sizeof(*b) + cap);
+    struct hv_arena_block *b = malloc(sizeof(*b) + cap);
     if (!b)
         return NULL;
     b->used = 0;
@@ -31,16 +27,17 @@ static struct co_arena_block *new_block(struct co_arena *a, size_t cap)
     return b;
 }
 
-void *co_arena_alloc(struct co_arena *a, size_t n)
+/* n bytes, 8-aligned, as they were left. */
+static void *take(struct hv_arena *a, size_t n)
 {
     if (n > SIZE_MAX - 7)
         return NULL;
     n = (n + 7) & ~(size_t)7;
-    struct co_arena_block *b = a->head;
+    struct hv_arena_block *b = a->head;
     if (n >= BLOCK_MIN / 4) {
         /* A big one-off: its own block, placed behind the current head so the
          * head's spare room keeps serving small requests. */
-        struct co_arena_block *keep = a->head;
+        struct hv_arena_block *keep = a->head;
         b = new_block(a, n);
         if (!b)
             return NULL;
@@ -50,7 +47,6 @@ void *co_arena_alloc(struct co_arena *a, size_t n)
             keep->next = b;
         }
         b->used = n;
-        memset(b->data, 0, n);
         return b->data;
     }
     if (!b || b->cap - b->used < n) {
@@ -60,15 +56,22 @@ void *co_arena_alloc(struct co_arena *a, size_t n)
     }
     void *p = b->data + b->used;
     b->used += n;
-    memset(p, 0, n);
     return p;
 }
 
-const char *co_arena_strndup(struct co_arena *a, const char *s, size_t n)
+void *hv_arena_alloc(struct hv_arena *a, size_t n)
+{
+    void *p = take(a, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+const char *hv_arena_strndup(struct hv_arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         return NULL;
-    char *d = co_arena_alloc(a, n + 1);
+    char *d = take(a, n + 1);
     if (!d)
         return NULL;
     memcpy(d, s, n);
@@ -76,11 +79,11 @@ const char *co_arena_strndup(struct co_arena *a, const char *s, size_t n)
     return d;
 }
 
-void co_arena_free(struct co_arena *a)
+void hv_arena_free(struct hv_arena *a)
 {
-    struct co_arena_block *b = a->head;
+    struct hv_arena_block *b = a->head;
     while (b) {
-        struct co_arena_block *next = b->next;
+        struct hv_arena_block *next = b->next;
         free(b);
         b = next;
     }
