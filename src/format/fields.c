@@ -393,6 +393,36 @@ static const struct hv_field mark_fields[] = {
     F("skipped", struct hv_mark, skipped, HV_FMT_U, HV_FLD_TERSE),
 };
 
+#define HA struct hv_host_access
+static const struct hv_field host_access_fields[] = {
+    F("addr", HA, addr, HV_FMT_HEX, 0),
+    F("access", HA, access, HV_FMT_U, 0),
+    F("access_tid", HA, access_tid, HV_FMT_U, 0),
+    F("access_ts", HA, access_ts, HV_FMT_U, T_),
+    F("access_after", HA, access_after, HV_FMT_U, T_),
+    F("op_api", HA, op_api, HV_FMT_API, 0),
+    F("op_kind", HA, op_kind, HV_FMT_U, 0),
+    ENUM("op_mem", HA, op_mem, hv_mem_name, 0),
+    F("op_stream", HA, op_stream, HV_FMT_HEX, 0),
+    F("op_lo", HA, op_lo, HV_FMT_HEX, 0),
+    F("op_bytes", HA, op_bytes, HV_FMT_U, 0),
+    F("flags", HA, flags, HV_FMT_U, T_),
+    F("nframes", HA, nframes, HV_FMT_U, 0),
+    F("npy", HA, npy, HV_FMT_U, 0),
+};
+
+#define HK struct hv_hostcheck
+static const struct hv_field hostcheck_fields[] = {
+    F("protected_ops", HK, protected_ops, HV_FMT_U, 0),
+    F("skipped_managed", HK, skipped_managed, HV_FMT_U, 0),
+    F("skipped_full", HK, skipped_full, HV_FMT_U, 0),
+    F("skipped_other", HK, skipped_other, HV_FMT_U, 0),
+    F("accesses", HK, accesses, HV_FMT_U, 0),
+    F("unrelated", HK, unrelated, HV_FMT_U, 0),
+    F("lost", HK, lost, HV_FMT_U, 0),
+    F("released", HK, released, HV_FMT_U, 0),
+};
+
 struct hv_field_list hv_rec_fields(unsigned type)
 {
     switch (type) {
@@ -414,6 +444,8 @@ struct hv_field_list hv_rec_fields(unsigned type)
     case HV_REC_PYSTACK:     return LIST(pystack_fields);
     case HV_REC_MARK:        return LIST(mark_fields);
     case HV_REC_KARG_NAMES:  return LIST(karg_names_fields);
+    case HV_REC_HOST_ACCESS: return LIST(host_access_fields);
+    case HV_REC_HOSTCHECK:   return LIST(hostcheck_fields);
     default:                 return (struct hv_field_list){ NULL, 0 };  /* drops: by cause */
     }
 }

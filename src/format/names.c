@@ -20,6 +20,7 @@ const char *hv_rec_type_name(unsigned type)
         [HV_REC_CODEOBJ_NOTE] = "codeobj_note", [HV_REC_GUARD] = "guard",
         [HV_REC_NAME] = "name",           [HV_REC_PYSTACK] = "pystack",
         [HV_REC_MARK] = "mark",           [HV_REC_KARG_NAMES] = "karg_names",
+        [HV_REC_HOST_ACCESS] = "host_access", [HV_REC_HOSTCHECK] = "hostcheck",
     };
     return PICK(t, type);
 }

@@ -217,6 +217,27 @@ static void tail_bytes(struct em *e, const char *name, const void *bytes, uint32
     fputc('"', e->o);
 }
 
+/* "pcs": return addresses (stacks, host accesses). */
+static void tail_pcs(struct em *e, const uint64_t *pc, uint32_t n)
+{
+    key(e, "pcs");
+    open_(e, '[');
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(e->o, "%s\"0x%" PRIx64 "\"", i ? "," : "", pc[i]);
+    close_(e, ']');
+}
+
+/* "frames": Python frames as string ids and lines (stacks, host accesses). */
+static void tail_pyframes(struct em *e, const struct hv_pyframe *fr, uint32_t n)
+{
+    key(e, "frames");
+    open_(e, '[');
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(e->o, e->json ? "%s[%" PRIu32 ",%" PRIu32 ",%" PRId32 "]" : "%s%" PRIu32 ":%" PRIu32 ":%" PRId32,
+                i ? "," : "", fr[i].file_id, fr[i].func_id, fr[i].line);
+    close_(e, ']');
+}
+
 /* ---- records ------------------------------------------------------------ */
 
 static void call_body(struct em *e, const struct hv_call *c)
@@ -256,23 +277,19 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
     }
     case HV_REC_STACK: {
         const struct hv_stack *st = (const struct hv_stack *)h;
-        const uint64_t *pc = (const uint64_t *)(st + 1);
-        key(e, "pcs");
-        open_(e, '[');
-        for (uint32_t i = 0; i < st->nframes; i++)
-            fprintf(e->o, "%s\"0x%" PRIx64 "\"", i ? "," : "", pc[i]);
-        close_(e, ']');
+        tail_pcs(e, (const uint64_t *)(st + 1), st->nframes);
         break;
     }
     case HV_REC_PYSTACK: {
         const struct hv_pystack *ps = (const struct hv_pystack *)h;
-        const struct hv_pyframe *fr = (const struct hv_pyframe *)(ps + 1);
-        key(e, "frames");
-        open_(e, '[');
-        for (uint32_t i = 0; i < ps->nframes; i++)
-            fprintf(e->o, e->json ? "%s[%" PRIu32 ",%" PRIu32 ",%" PRId32 "]" : "%s%" PRIu32 ":%" PRIu32 ":%" PRId32,
-                    i ? "," : "", fr[i].file_id, fr[i].func_id, fr[i].line);
-        close_(e, ']');
+        tail_pyframes(e, (const struct hv_pyframe *)(ps + 1), ps->nframes);
+        break;
+    }
+    case HV_REC_HOST_ACCESS: {
+        const struct hv_host_access *ha = (const struct hv_host_access *)h;
+        const uint64_t *pc = (const uint64_t *)(ha + 1);
+        tail_pcs(e, pc, ha->nframes);
+        tail_pyframes(e, (const struct hv_pyframe *)(pc + ha->nframes), ha->npy);
         break;
     }
     case HV_REC_MAPS: {
