@@ -54,7 +54,7 @@ const char *hv_node_type_text(int type)
 const char *hv_side_kind_text(int kind)
 {
     static const char *const t[] = {"none", "copy", "memset", "kernel", "replay", "free", "trace", "launch",
-                                     "sync"};
+                                     "sync", "host"};
     return kind >= 0 && kind < (int)(sizeof t / sizeof t[0]) ? t[kind] : "none";
 }
 

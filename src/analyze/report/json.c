@@ -44,6 +44,7 @@ static const char *role(int kind)
     case HV_SIDE_LAUNCH: return "read";
     case HV_SIDE_FREE: return "release";
     case HV_SIDE_SYNC: return "observe";
+    case HV_SIDE_HOST: return "access";
     default: return "input";
     }
 }
@@ -110,6 +111,11 @@ static void side(FILE *out, const char *key, const struct hv_finding *f, const s
     case HV_SIDE_FREE:
         kv_hex(out, "base", s->dst);
         kv_u64(out, "bytes", s->bytes);
+        break;
+    case HV_SIDE_HOST:
+        kv_str(out, "access", hv_access_text(s->access));
+        kv_hex(out, "address", s->value);
+        kv_hex(out, "pc", s->func);
         break;
     default:
         break;

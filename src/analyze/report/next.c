@@ -139,6 +139,17 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
         n->fix = "double-buffer the pinned source, or wait for an event recorded after the copy before "
                  "rewriting it";
         break;
+    case HV_RULE_HOST_ACCESS_IN_FLIGHT:
+        n->experiment = 1;
+        if (f->a.dir == HV_DIR_H2D) {
+            n->guard = "copy-sync HIPVIS_GUARD_WHEN=always";
+            n->guard_why = "the host waits for each pinned H2D copy before the copy call returns: if the "
+                           "symptom goes away, this race feeds it";
+        }
+        n->fix = "synchronize the op's stream (hipStreamSynchronize / cudaStreamSynchronize), or record an event "
+                 "after the op and wait for it (hipEventSynchronize / cudaEventSynchronize), before the host "
+                 "touches the buffer; or give each in-flight step its own pinned buffer";
+        break;
     case HV_RULE_RECORDS_DROPPED:
         n->rerun = "HIPVIS_RING_KB=8192";
         n->rerun_why = "larger per-thread rings drop less under bursts (see the footer's drop causes: "
@@ -151,7 +162,9 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
     default:
         break;
     }
-    if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED) {
+    /* A host access carries its own stack: HIPVIS_STACKS adds only the op's. */
+    if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED &&
+        f->rule != HV_RULE_HOST_ACCESS_IN_FLIGHT) {
         n->rerun = "HIPVIS_STACKS=1";
         n->rerun_why = "records the caller stack of each write and replay, so the report names the code";
     }
