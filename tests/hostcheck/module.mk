@@ -28,3 +28,18 @@ check-hostcheck: $(LIBHIPVIS) $(BUILD)/hipvis-dump $(BUILD)/hipvis-analyze $(HC_
 	python3 tests/hostcheck/check_hostcheck.py $(BUILD)
 
 CHECKS += check-hostcheck
+
+$(HC_DIR)/hc_bench: $(BUILD)/obj/tests/hostcheck/hc_bench.o | $(BUILD)/tests/double/libamdhip64.so
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(BUILD)/tests/double -lamdhip64
+
+TEST_PROGRAMS += $(HC_DIR)/hc_bench
+test-programs: $(HC_DIR)/hc_bench
+
+# The check's cost, off/on side by side in one run: the decode loop on the
+# double and hc_bench's host-heavy loop (docs/hostcheck.md "Cost").
+bench-hostcheck: $(LIBHIPVIS) $(HC_DIR)/hc_bench $(BUILD)/tests/apps/decode_loop
+	python3 tests/hostcheck/bench_hostcheck.py $(BUILD)
+
+BENCHES += bench-hostcheck
+.PHONY: bench-hostcheck

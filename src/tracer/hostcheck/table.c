@@ -36,7 +36,12 @@ static int stopped;                        /* the image ends: nothing more is pr
 
 #define PROT_RW (PROT_READ | PROT_WRITE)
 
-static uint32_t self_tid(void) { return (uint32_t)syscall(SYS_gettid); }
+/* The thread's id: the tracer's copy (a traced thread), else the kernel's. */
+static uint32_t self_tid(void)
+{
+    uint32_t t = hv_tls.tid;
+    return t ? t : (uint32_t)syscall(SYS_gettid);
+}
 
 static void lock(uint32_t me)
 {
