@@ -15,7 +15,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hvsuite import Suite  # noqa: E402
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
 LIB = os.path.abspath(os.path.join(BUILD, "libhipvis.so"))
@@ -30,17 +32,8 @@ RACY = ["d2h-read", "h2d-write", "shared-page-race", "memset-read", "threads"]
 CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read"]
 EXEC_MODES = ["lazy", "thread"]
 
-passed = failed = 0
-
-
-def check(ok, what, extra=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"  ok   {what}")
-    else:
-        failed += 1
-        print(f"  FAIL {what}{': ' + extra if extra else ''}")
+S = Suite(BUILD, "hostcheck")
+check = S.check
 
 
 def race_lines():
@@ -117,24 +110,22 @@ def chain():
               f"rc {p.returncode}, {p.stdout.strip()} {p.stderr.strip()[-200:]}")
 
 
-def main():
+def cases():
     lines = race_lines()
     missing = [c for c in RACY if c not in lines]
-    if missing:
-        print(f"hc_cases.c has no RACE mark for {missing}")
-        return 1
-    with tempfile.TemporaryDirectory() as tmp:
-        for mode in EXEC_MODES:
-            for name in RACY + CLEAN:
-                case(name, mode, lines, tmp)
-        # Off by default: no handler, the trace says nothing of the check.
-        trace = os.path.join(tmp, "off.zst")
-        p = run([CASES, "d2h-read"], env({"HIPVIS_OUTPUT": trace}, LIB))
-        check(p.returncode == 0 and not findings(trace), "unset: no check, no finding")
-    chain()
-    print(f"hostcheck: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    check(not missing, "hc_cases.c marks every racy case's line", str(missing))
+    for mode in EXEC_MODES:
+        for name in RACY + CLEAN:
+            if name in lines or name in CLEAN:
+                case(name, mode, lines, S.tmp)
+
+
+def off():
+    """Unset: no handler, the trace says nothing of the check."""
+    trace = os.path.join(S.tmp, "off.zst")
+    p = run([CASES, "d2h-read"], env({"HIPVIS_OUTPUT": trace}, LIB))
+    check(p.returncode == 0 and not findings(trace), "unset: no check, no finding")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(S.run_cases([cases, off, chain]))
