@@ -29,7 +29,7 @@ DOUBLE = os.path.abspath(os.path.join(BUILD, "tests/double"))
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_cases.c")
 
 RACY = ["d2h-read", "h2d-write", "shared-page-race", "memset-read", "threads"]
-CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read"]
+CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork"]
 EXEC_MODES = ["lazy", "thread"]
 
 S = Suite(BUILD, "hostcheck")

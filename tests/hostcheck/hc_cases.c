@@ -25,6 +25,8 @@
  *   query-then-read a successful hipStreamQuery observes the copy: no finding
  *   threads         a second thread reads the D2H destination while the main
  *                   thread has not synchronized (RACE threads)
+ *   fork            a fork child reads the in-flight D2H destination: its copy
+ *                   of the memory is no copy's, so no fault and no finding
  * Each case prints the values it read, so that runs with and without the
  * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
  * when a runtime call failed.
@@ -34,6 +36,8 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -134,6 +138,18 @@ int main(int argc, char **argv)
         pthread_join(th, NULL);
         OK(hipStreamSynchronize(s));
         printf("then %d\n", pinned[7]);
+    } else if (!strcmp(c, "fork")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0) {
+            pinned[4] = pinned[3] + 1;   /* the child's own page: no fault */
+            _exit(pinned[4] == 1 ? 0 : 3);
+        }
+        int st = 0;
+        waitpid(child, &st, 0);
+        OK(hipStreamSynchronize(s));
+        printf("child exit %d, then %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, pinned[3]);
     } else {
         fprintf(stderr, "hc_cases: unknown case '%s'\n", c);
         return 2;
