@@ -120,6 +120,29 @@ def cases():
                 case(name, mode, lines, S.tmp)
 
 
+def python():
+    """A Python program through ctypes: the finding names its Python line."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_py.py")
+    with open(script) as f:
+        line = next(n for n, text in enumerate(f, 1) if "# RACE py-read" in text)
+    runtime = os.path.join(DOUBLE, "libamdhip64.so.5")
+    for sync in (False, True):
+        trace = os.path.join(S.tmp, f"py-{int(sync)}.zst")
+        argv = [sys.executable, script, runtime] + (["--sync"] if sync else [])
+        base = run(argv, env())
+        on = run(argv, env({"HIPVIS_HOSTCHECK": "1", "HIPVIS_OUTPUT": trace}, LIB))
+        tag = "python" + (" --sync" if sync else "")
+        check(base.returncode == 0 and on.returncode == 0 and base.stdout == on.stdout,
+              f"{tag}: exits 0, output unchanged under the check", f"{base.stdout!r} vs {on.stdout!r} {on.stderr[-300:]}")
+        got = [f for f in findings(trace) if f["severity"] != "info"]
+        if sync:
+            check(not got, f"{tag}: no finding", json.dumps(got)[:300])
+        else:
+            detail = got[0].get("detail", "") if got else ""
+            check(len(got) == 1 and f"hc_py.py:{line} in main" in detail,
+                  f"{tag}: one finding naming hc_py.py:{line}", detail[:300])
+
+
 def off():
     """Unset: no handler, the trace says nothing of the check."""
     trace = os.path.join(S.tmp, "off.zst")
@@ -128,4 +151,4 @@ def off():
 
 
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, off, chain]))
+    sys.exit(S.run_cases([cases, python, off, chain]))
