@@ -163,6 +163,8 @@ enum hv_rec_type {
     HV_REC_PYSTACK = 36,      /* struct hv_pystack: the calling thread's Python frames */
     HV_REC_MARK = 37,         /* struct hv_mark: region / step mark (hipvis, NVTX, roctx, profiler, signal) */
     HV_REC_KARG_NAMES = 38,   /* struct hv_karg_names + hv_karg_name[]: a kernel's argument names */
+    HV_REC_HOST_ACCESS = 39,  /* struct hv_host_access + pc[]: the host touched memory an in-flight op uses */
+    HV_REC_HOSTCHECK = 40,    /* struct hv_hostcheck: HIPVIS_HOSTCHECK's cumulative counts */
     HV_REC__MAX
 };
 
@@ -703,6 +705,7 @@ enum hv_py_why {
     HV_PY_AT_ALLOC = 6,
     HV_PY_AT_NAME = 7,        /* hipvis_name() */
     HV_PY_AT_MARK = 8,        /* a region / mark */
+    HV_PY_AT_HOST_ACCESS = 9, /* reserved: HV_REC_HOST_ACCESS carries its Python frames itself */
 };
 
 enum hv_py_status {
@@ -788,6 +791,77 @@ struct hv_karg_names {
     uint32_t name_id;         /* string id of the kernel name */
     uint32_t count;           /* entries that follow: the kernel's explicit arguments, in order */
     /* struct hv_karg_name args[count] */
+};
+
+/* ==========================================================================
+ * Host accesses during in-flight operations (HIPVIS_HOSTCHECK; docs/hostcheck.md).
+ * While an async operation that writes a host-visible range (a D2H copy into
+ * pinned memory, a memset of pinned or managed memory, a kernel writing
+ * managed memory) or reads one (an H2D copy from pinned memory) is in
+ * flight, the tracer revokes the host's access to the pages it covers
+ * (PROT_NONE for writes, PROT_READ for reads) until the host first observes
+ * it complete. A host access in between faults once: the fault handler
+ * records it, gives the page back and the program continues unchanged.
+ * ======================================================================== */
+
+#define HV_HDR_HOSTCHECK 0x100000u /* HIPVIS_HOSTCHECK: HV_REC_HOST_ACCESS / HV_REC_HOSTCHECK may be present */
+
+/* What the in-flight op does to the range the access fell in. */
+enum hv_hc_kind {
+    HV_HC_COPY_DST = 1,       /* an async copy writes it (D2H into pinned or registered memory) */
+    HV_HC_COPY_SRC = 2,       /* an async copy reads it (H2D from pinned or registered memory) */
+    HV_HC_MEMSET = 3,         /* an async memset writes it */
+    HV_HC_KERNEL_WRITE = 4,   /* a kernel writes it through a pointer argument (metadata: write / read-write) */
+    HV_HC_KERNEL_ARG = 5,     /* a kernel may read or write it (argument access unknown: host writes only) */
+};
+
+#define HV_HC_IN_CALL   0x1u  /* the accessing thread was inside a traced runtime call (the runtime's own access
+                                 to a buffer the program handed it, or a host function) */
+#define HV_HC_NO_PYTHON 0x2u  /* Python frames were not read (no interpreter, or none safely readable) */
+
+/*
+ * One host access to a range an in-flight op uses. The header names the
+ * op: tid = the op's thread, seq = the op's call (readers renumber it as
+ * any auxiliary record's), ts_ns = when the record was written, after the
+ * access (the handler only queues it: a fault handler cannot take the
+ * tracer's locks; the queue is written out at the next observation, copy
+ * or exit, possibly by another thread, whose ring holds it).
+ */
+struct hv_host_access {
+    struct hv_rec_header h;   /* type HV_REC_HOST_ACCESS; tid/seq: the in-flight op's call */
+    uint64_t addr;            /* the faulting address */
+    uint64_t access_ts;       /* ordered ticks of the access (the clock of the headers) */
+    uint64_t access_after;    /* the accessing thread's latest call seq before the access (per thread: not
+                                 renumbered; 0 none) */
+    uint64_t op_lo, op_bytes; /* the op's range on this side */
+    uint64_t op_stream;       /* canonical stream of the op */
+    uint32_t access_tid;      /* the thread that touched the memory */
+    uint16_t op_api;
+    uint8_t  op_kind;         /* enum hv_hc_kind */
+    uint8_t  op_mem;          /* enum hv_mem of the range */
+    uint8_t  access;          /* HV_ACCESS_READ or HV_ACCESS_WRITE (x86-64: the page-fault error code) */
+    uint8_t  flags;           /* HV_HC_* */
+    uint16_t nframes;         /* native return addresses that follow; pc[0] is the faulting instruction */
+    uint16_t npy;             /* Python frames after them (struct hv_pyframe), innermost first */
+    uint16_t pad[3];
+    /* uint64_t pc[nframes]; struct hv_pyframe py[npy] */
+};
+#define HV_HC_MAX_FRAMES 16u
+#define HV_HC_MAX_PY 4u
+
+/* HIPVIS_HOSTCHECK's counts so far (cumulative, process-wide; the last one
+ * written holds the totals). */
+struct hv_hostcheck {
+    struct hv_rec_header h;   /* type HV_REC_HOSTCHECK; seq = the latest call of the writing thread */
+    uint64_t protected_ops;   /* ops whose range was protected */
+    uint64_t skipped_managed; /* ops on managed memory not protected (the driver migrates it: docs/hostcheck.md) */
+    uint64_t skipped_full;    /* ops not protected: the table of in-flight ranges was full */
+    uint64_t skipped_other;   /* ops not protected: mprotect refused the range */
+    uint64_t accesses;        /* host accesses recorded (HV_REC_HOST_ACCESS) */
+    uint64_t unrelated;       /* faults on a protected page outside every in-flight range (page shared with
+                                 other data): the page was given back, nothing recorded */
+    uint64_t lost;            /* accesses not recorded: the handler's queue was full */
+    uint64_t released;        /* ops released by an observation of their completion */
 };
 
 #endif

@@ -327,6 +327,8 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
     }
     case HV_REC_PAYLOAD:
     case HV_REC_PROBE:
+    case HV_REC_HOST_ACCESS:
+    case HV_REC_HOSTCHECK:
         for (int i = 0; i < e->n_aux; i++)
             e->aux_rules[i]->on_aux(&e->m, e->curp->h.seq == rec->seq ? e->curp : NULL, rec);
         break;

@@ -34,6 +34,7 @@ enum hv_side_kind {
     HV_SIDE_TRACE,       /* the input itself (truncation, drops) */
     HV_SIDE_LAUNCH,      /* eager kernel launch reading through a pointer argument */
     HV_SIDE_SYNC,        /* a host observation of completion (sync, query, blocking copy) */
+    HV_SIDE_HOST,        /* a host access (HIPVIS_HOSTCHECK): value = address, access, func = faulting pc */
 };
 
 /* Engine hint for a write (rocm-runtime-facts.md: small H2D copies run as blit

@@ -13,6 +13,7 @@ static const char *const record_words[] = {"full", "args", NULL};   /* enum hv_r
 static const char *const guard_words[] = {"off", "stream-sync", "event-sync", "event-sync-nofence",
                                           "release-event", "copy-sync", NULL};   /* enum hv_guard_mode */
 static const char *const guard_when_words[] = {"flagged", "always", NULL};
+static const char *const hostcheck_words[] = {"0", "1", "managed", NULL};   /* enum hv_hostcheck_mode */
 
 #define BOOL(dflt) HV_ENVT_BOOL, dflt, 0, 1, 0, NULL, NULL, NULL
 #define NUMBER(dflt, lo, hi, flags) HV_ENVT_NUMBER, dflt, lo, hi, flags, NULL, NULL, NULL
@@ -97,6 +98,10 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
                       "synchronization applied before a graph launch that same-epoch-write would flag"},
     [HV_ENV_GUARD_WHEN] = {"HIPVIS_GUARD_WHEN", HV_ENVT_ENUM, "flagged", 0, 0, 0, guard_when_words, NULL,
                            "using flagged", "always: guard every launch (the cost baseline of an A/B)"},
+    [HV_ENV_HOSTCHECK] = {"HIPVIS_HOSTCHECK", HV_ENVT_ENUM, "0", 0, 0, 0, hostcheck_words,
+                          "0, 1 or managed", NULL,
+                          "1: host accesses to memory an in-flight copy or memset uses fault once and are "
+                          "recorded (docs/hostcheck.md); managed: managed memory too (unsafe on UVM)"},
     [HV_ENV_NAMES_CHECKED] = {"HIPVIS_NAMES_CHECKED", BOOL("0"),
                               "set to 1 by hipvis run once it has named the unknown HIPVIS_* variables, "
                               "so the traced processes do not repeat it"},

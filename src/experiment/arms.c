@@ -33,6 +33,9 @@ static const struct def catalogue[] = {
     {"probe", EX_PROBE, RT_ANY, "HIPVIS_PROBE=auto", "HIPVIS_PROBE=auto",
      "three-point probes: a stale buffer right after the copy or before the replay is recorded (H2, host-race); "
      "adds stream work"},
+    {"hostcheck", EX_PROBE, RT_ANY, "HIPVIS_HOSTCHECK=1", "HIPVIS_HOSTCHECK=1",
+     "host accesses to pinned memory an in-flight copy uses fault once and are recorded (host-race); "
+     "two mprotect calls per pinned copy"},
     {"stream-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=stream-sync", "HIPVIS_GUARD=stream-sync",
      "host waits for the launch stream before each flagged replay (H1, H3)"},
     {"event-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=event-sync", "HIPVIS_GUARD=event-sync",

@@ -296,6 +296,21 @@ static const struct hv_field mark_fields[] = {
 };
 #undef T_
 
+#define T_ struct hv_host_access
+static const struct hv_field host_access_fields[] = {
+    F(addr, HEX, 0), F(access, U, 0), F(access_tid, U, 0), F(access_ts, U, TERSE), F(access_after, U, TERSE),
+    F(op_api, API, 0), F(op_kind, U, 0), E(op_mem, hv_mem_name, 0), F(op_stream, HEX, 0), F(op_lo, HEX, 0),
+    F(op_bytes, U, 0), F(flags, U, TERSE), F(nframes, U, 0), F(npy, U, 0),
+};
+#undef T_
+
+#define T_ struct hv_hostcheck
+static const struct hv_field hostcheck_fields[] = {
+    F(protected_ops, U, 0), F(skipped_managed, U, 0), F(skipped_full, U, 0), F(skipped_other, U, 0),
+    F(accesses, U, 0), F(unrelated, U, 0), F(lost, U, 0), F(released, U, 0),
+};
+#undef T_
+
 struct hv_field_list hv_rec_fields(unsigned type)
 {
     switch (type) {
@@ -317,6 +332,8 @@ struct hv_field_list hv_rec_fields(unsigned type)
     case HV_REC_PYSTACK:     return LIST(pystack_fields);
     case HV_REC_MARK:        return LIST(mark_fields);
     case HV_REC_KARG_NAMES:  return LIST(karg_names_fields);
+    case HV_REC_HOST_ACCESS: return LIST(host_access_fields);
+    case HV_REC_HOSTCHECK:   return LIST(hostcheck_fields);
     default:                 return (struct hv_field_list){ NULL, 0 };  /* drops: by cause */
     }
 }

@@ -25,7 +25,8 @@ NAMES(hv_rec_type_name,
       [HV_REC_PROBE] = "probe",         [HV_REC_EPOCH] = "epoch",
       [HV_REC_CODEOBJ_NOTE] = "codeobj_note", [HV_REC_GUARD] = "guard",
       [HV_REC_NAME] = "name",           [HV_REC_PYSTACK] = "pystack",
-      [HV_REC_MARK] = "mark",           [HV_REC_KARG_NAMES] = "karg_names")
+      [HV_REC_MARK] = "mark",           [HV_REC_KARG_NAMES] = "karg_names",
+      [HV_REC_HOST_ACCESS] = "host_access", [HV_REC_HOSTCHECK] = "hostcheck")
 
 NAMES(hv_op_name,
       [HV_OP_OTHER] = "other",   [HV_OP_COPY] = "copy",     [HV_OP_MEMSET] = "memset",

@@ -40,6 +40,8 @@ const unsigned short hv_rec_fixed_sizes[HV_REC__MAX] = {
     [HV_REC_PYSTACK] = sizeof(struct hv_pystack),
     [HV_REC_MARK] = sizeof(struct hv_mark),
     [HV_REC_KARG_NAMES] = sizeof(struct hv_karg_names),
+    [HV_REC_HOST_ACCESS] = sizeof(struct hv_host_access),
+    [HV_REC_HOSTCHECK] = sizeof(struct hv_hostcheck),
 };
 
 /* Reads a 32-bit count/len field at `off` (records are 8-aligned, but a
@@ -49,6 +51,14 @@ static uint64_t field32(const struct hv_rec_header *rec, size_t off)
     uint32_t v;
     memcpy(&v, (const char *)rec + off, sizeof v);
     return v;
+}
+
+/* A host access's pcs and Python frames (two 16-bit counts). */
+static uint64_t host_access_tail(const struct hv_rec_header *rec)
+{
+    uint16_t n[2];
+    memcpy(n, (const char *)rec + offsetof(struct hv_host_access, nframes), sizeof n);
+    return n[0] * 8ull + n[1] * (uint64_t)sizeof(struct hv_pyframe);
 }
 
 size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
@@ -64,11 +74,15 @@ size_t hv_rec_tail_bytes(const struct hv_rec_header *rec)
     case HV_REC_PROBE:       return field32(rec, offsetof(struct hv_probe, len)) * (uint64_t)HV_PROBE__POINTS;
     case HV_REC_PYSTACK:     return field32(rec, offsetof(struct hv_pystack, nframes)) * sizeof(struct hv_pyframe);
     case HV_REC_KARG_NAMES:  return field32(rec, offsetof(struct hv_karg_names, count)) * sizeof(struct hv_karg_name);
+    case HV_REC_HOST_ACCESS: return host_access_tail(rec);
     default:                 return 0;
     }
 }
 
-_Static_assert(HV_REC_PYSTACK < 64 && HV_REC_PROBE < 64 && HV_REC_KARG_NAMES < 64, "tail types fit HV_REC_TAIL_TYPES");
+_Static_assert(HV_REC_PYSTACK < 64 && HV_REC_PROBE < 64 && HV_REC_KARG_NAMES < 64 && HV_REC_HOST_ACCESS < 64,
+               "tail types fit HV_REC_TAIL_TYPES");
+_Static_assert(offsetof(struct hv_host_access, npy) == offsetof(struct hv_host_access, nframes) + 2,
+               "host_access_tail reads both counts at once");
 
 const char *hv_rec_check(const struct hv_rec_header *rec)
 {
@@ -76,7 +90,7 @@ const char *hv_rec_check(const struct hv_rec_header *rec)
     switch (rec->type) {
     case HV_REC_STRING: case HV_REC_GRAPH_EDGES: case HV_REC_KARGS:
     case HV_REC_CODEOBJ: case HV_REC_PAYLOAD: case HV_REC_STACK: case HV_REC_MAPS: case HV_REC_PROBE:
-    case HV_REC_PYSTACK: case HV_REC_KARG_NAMES:
+    case HV_REC_PYSTACK: case HV_REC_KARG_NAMES: case HV_REC_HOST_ACCESS:
         if (rec->size < fixed)
             return "variable-length record shorter than its fixed part";
         /* 64-bit sum: count * 32 cannot overflow, nor can the addition. */

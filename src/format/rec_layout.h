@@ -38,7 +38,7 @@ static inline size_t hv_rec_fixed_size(unsigned type)
 #define HV_REC_TAIL_TYPES                                                                                    \
     (1ull << HV_REC_STRING | 1ull << HV_REC_GRAPH_EDGES | 1ull << HV_REC_KARGS | 1ull << HV_REC_CODEOBJ |   \
      1ull << HV_REC_PAYLOAD | 1ull << HV_REC_STACK | 1ull << HV_REC_MAPS | 1ull << HV_REC_PROBE |            \
-     1ull << HV_REC_PYSTACK | 1ull << HV_REC_KARG_NAMES)
+     1ull << HV_REC_PYSTACK | 1ull << HV_REC_KARG_NAMES | 1ull << HV_REC_HOST_ACCESS)
 static inline int hv_rec_has_tail(unsigned type) { return type < 64 && (HV_REC_TAIL_TYPES >> type) & 1; }
 
 /* NULL when the record's size is consistent with its type, else why not.

@@ -261,6 +261,38 @@ static void tail_bytes(struct em *e, const char *name, const void *bytes, uint32
     hv_json_hexbytes(&e->w, bytes, len);
 }
 
+/* "pcs": return addresses (stacks, host accesses), quoted in text mode too. */
+static void tail_pcs(struct em *e, const uint64_t *pc, uint32_t n)
+{
+    key(e, "pcs");
+    bracket(e, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(e, ',');
+        hv_json_hex(&e->w, pc[i]);
+    }
+    bracket(e, ']');
+}
+
+/* "frames": Python frames as string ids and lines (stacks, host accesses). */
+static void tail_pyframes(struct em *e, const struct hv_pyframe *fr, uint32_t n)
+{
+    key(e, "frames");
+    bracket(e, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        item(e, ',');
+        if (e->json) {
+            hv_json_arr(&e->w);
+            hv_json_u64(&e->w, fr[i].file_id);
+            hv_json_u64(&e->w, fr[i].func_id);
+            hv_json_i64(&e->w, fr[i].line);
+            hv_json_arr_end(&e->w);
+        } else {
+            fprintf(e->o, "%" PRIu32 ":%" PRIu32 ":%" PRId32, fr[i].file_id, fr[i].func_id, fr[i].line);
+        }
+    }
+    bracket(e, ']');
+}
+
 /* ---- records ------------------------------------------------------------ */
 
 static void call_body(struct em *e, const struct hv_call *c)
@@ -300,34 +332,19 @@ static void aux_body(struct em *e, const struct hv_rec_header *h)
     }
     case HV_REC_STACK: {
         const struct hv_stack *st = (const struct hv_stack *)h;
-        const uint64_t *pc = (const uint64_t *)(st + 1);
-        key(e, "pcs");
-        bracket(e, '[');
-        for (uint32_t i = 0; i < st->nframes; i++) {
-            item(e, ',');
-            hv_json_hex(&e->w, pc[i]);   /* quoted in text mode too */
-        }
-        bracket(e, ']');
+        tail_pcs(e, (const uint64_t *)(st + 1), st->nframes);
         break;
     }
     case HV_REC_PYSTACK: {
         const struct hv_pystack *ps = (const struct hv_pystack *)h;
-        const struct hv_pyframe *fr = (const struct hv_pyframe *)(ps + 1);
-        key(e, "frames");
-        bracket(e, '[');
-        for (uint32_t i = 0; i < ps->nframes; i++) {
-            item(e, ',');
-            if (e->json) {
-                hv_json_arr(&e->w);
-                hv_json_u64(&e->w, fr[i].file_id);
-                hv_json_u64(&e->w, fr[i].func_id);
-                hv_json_i64(&e->w, fr[i].line);
-                hv_json_arr_end(&e->w);
-            } else {
-                fprintf(e->o, "%" PRIu32 ":%" PRIu32 ":%" PRId32, fr[i].file_id, fr[i].func_id, fr[i].line);
-            }
-        }
-        bracket(e, ']');
+        tail_pyframes(e, (const struct hv_pyframe *)(ps + 1), ps->nframes);
+        break;
+    }
+    case HV_REC_HOST_ACCESS: {
+        const struct hv_host_access *ha = (const struct hv_host_access *)h;
+        const uint64_t *pc = (const uint64_t *)(ha + 1);
+        tail_pcs(e, pc, ha->nframes);
+        tail_pyframes(e, (const struct hv_pyframe *)(pc + ha->nframes), ha->npy);
         break;
     }
     case HV_REC_MAPS: {

@@ -14,12 +14,20 @@
  * of asynchronous copies, which are snapshotted at enqueue as the real
  * runtime stages them. An asynchronous copy into pageable memory is
  * synchronous with the host.
+ *
+ * Pinned memory is mapped twice from one memfd: the program's mapping and
+ * an alias only the double's copy engine uses, as a GPU's DMA engine
+ * reaches the physical pages and not the CPU's page tables. A tracer that
+ * revokes the host's access to a pinned range while a copy is in flight
+ * (hipvis HIPVIS_HOSTCHECK) then sees only the program's accesses.
  */
 #include "double_int.h"
 
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define QUARANTINE_MAX_BLOCKS 256
 #define QUARANTINE_MAX_BYTES ((size_t)256 << 20)
@@ -33,6 +41,7 @@ struct alloc {
     int device;
     bool freed;
     uint64_t free_order;
+    uintptr_t dma;        /* pinned: the copy engine's alias of [base, base+size), 0 none */
 };
 
 /* Sorted by base; blocks never overlap (quarantined blocks stay allocated). */
@@ -82,7 +91,7 @@ static void insert_block(uintptr_t base, size_t size, enum hd_alloc_kind kind, u
         g_allocs[i] = g_allocs[i - 1];
         i--;
     }
-    g_allocs[i] = (struct alloc){base, size, kind, flags, device, false, 0};
+    g_allocs[i] = (struct alloc){base, size, kind, flags, device, false, 0, 0};
     g_nallocs++;
 }
 
@@ -121,6 +130,17 @@ static void evict_quarantine(void)
         free((void *)g_allocs[oldest].base);
         remove_block(oldest);
     }
+}
+
+void *hd_dma(const void *p)
+{
+    pthread_mutex_lock(&g_mem);
+    long i = find_block((uintptr_t)p);
+    uintptr_t at = (uintptr_t)p;
+    if (i >= 0 && g_allocs[i].dma)
+        at = g_allocs[i].dma + (at - g_allocs[i].base);
+    pthread_mutex_unlock(&g_mem);
+    return (void *)at;
 }
 
 int hd_mem_lookup(const void *p, void **base, size_t *size)
@@ -282,7 +302,9 @@ static hipError_t free_common(void *ptr, bool host_api)
         quarantine(i);
     } else {
         drop_deferred(g_allocs[i].base, g_allocs[i].size);
-        free(ptr);
+        size_t len = (g_allocs[i].size + 4095) & ~(size_t)4095;
+        munmap((void *)g_allocs[i].dma, len);
+        munmap(ptr, len);
         remove_block(i);
     }
     pthread_mutex_unlock(&g_mem);
@@ -327,12 +349,23 @@ static hipError_t host_alloc(void **ptr, size_t size, unsigned int flags)
     *ptr = NULL;
     if (size == 0)
         return hipSuccess;
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, size) != 0)
+    size_t len = (size + 4095) & ~(size_t)4095;
+    void *p = MAP_FAILED, *dma = MAP_FAILED;
+    int fd = memfd_create("hipdouble-pinned", MFD_CLOEXEC);
+    if (fd >= 0 && ftruncate(fd, (off_t)len) == 0) {
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        dma = p != MAP_FAILED ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (p == MAP_FAILED || dma == MAP_FAILED) {
+        if (p != MAP_FAILED)
+            munmap(p, len);
         return hd_ret(hipErrorOutOfMemory);
-    memset(p, 0, size);
+    }
     pthread_mutex_lock(&g_mem);
     insert_block((uintptr_t)p, size, HD_A_PINNED, flags, hd_current_device());
+    g_allocs[find_block((uintptr_t)p)].dma = (uintptr_t)dma;
     pthread_mutex_unlock(&g_mem);
     *ptr = p;
     return hipSuccess;
@@ -505,7 +538,8 @@ void hd_copy_execute(struct hd_work *w, int device)
     (void)device;
     const hipMemcpy3DParms *p = &w->u.copy.p;
     size_t width = p->extent.width, height = p->extent.height, depth = p->extent.depth;
-    unsigned char *dbase = (unsigned char *)p->dstPtr.ptr + p->dstPos.x +
+    /* Host sides through the copy engine's alias (pinned memory). */
+    unsigned char *dbase = (unsigned char *)hd_dma(p->dstPtr.ptr) + p->dstPos.x +
                            p->dstPos.y * p->dstPtr.pitch +
                            p->dstPos.z * p->dstPtr.pitch * p->dstPtr.ysize;
     const unsigned char *sbase;
@@ -515,7 +549,7 @@ void hd_copy_execute(struct hd_work *w, int device)
         spitch = width;
         sysize = height;
     } else {
-        sbase = (const unsigned char *)p->srcPtr.ptr + p->srcPos.x + p->srcPos.y * p->srcPtr.pitch +
+        sbase = (const unsigned char *)hd_dma(p->srcPtr.ptr) + p->srcPos.x + p->srcPos.y * p->srcPtr.pitch +
                 p->srcPos.z * p->srcPtr.pitch * p->srcPtr.ysize;
         spitch = p->srcPtr.pitch;
         sysize = p->srcPtr.ysize;
@@ -540,7 +574,7 @@ void hd_memset_execute(struct hd_work *w)
     const hipMemsetParams *p = &w->u.memset;
     size_t pitch = p->height > 1 ? p->pitch : p->width * p->elementSize;
     for (size_t y = 0; y < p->height; y++) {
-        unsigned char *row = (unsigned char *)p->dst + y * pitch;
+        unsigned char *row = (unsigned char *)hd_dma(p->dst) + y * pitch;
         for (size_t x = 0; x < p->width; x++) {
             switch (p->elementSize) {
             case 1:

@@ -58,6 +58,9 @@ static const struct dx_fix host_fixes[] = {
      "waits for the copy only (not measured on a GPU)", NULL, DX_FIX_REMOVES,
      DOUBLE("h2b") ", decode_loop --event-sync-before-rewrite"},
     COPY_SYNC("h2b"),
+    {"host wait on the copy's stream (or an event after the copy) before the line a host-access-in-flight "
+     "finding names (HIPVIS_HOSTCHECK=1) touches the pinned buffer",
+     "waits for the copy only (not measured on a GPU)", NULL, DX_FIX_UNTESTED, NULL},
     {"host wait before the replay (the eager readers still see the rewrite)", "-",
      "HIPVIS_GUARD=stream-sync / event-sync / event-sync-nofence / release-event", DX_FIX_DOES_NOT, DOUBLE("h2b")},
     {"one pinned source buffer per in-flight step (a ring), reused after its copy's event completed",
@@ -119,11 +122,14 @@ static const struct hyp hyps[HV_HYP__N] = {
                    FIXES(h1_fixes)},
     [HV_HYP_HOST] = {"host-race", "the host rewrote the pinned source before the copy executed (H2b)",
                      "host-source hashes differ between enqueue and completion (HIPVIS_PAYLOAD_BYTES); the after-copy "
-                     "probe equals the next step's data; --event-sync-before-rewrite style waiting removes it",
+                     "probe equals the next step's data; HIPVIS_HOSTCHECK=1 catches the host writing the pinned "
+                     "source while the copy is in flight (host-access-in-flight); --event-sync-before-rewrite "
+                     "style waiting removes it",
                      "the source hashes the same at enqueue and completion for every copy",
                      "HIPVIS_PROBE=ADDR:LEN (or auto) on the job with the default payload/rewrite check: observed "
-                     "when a rewritten source byte is what the after-copy snapshot holds; or hipvis experiment "
-                     "--arms baseline,copy-sync,stream-sync -o DIR -- JOB",
+                     "when a rewritten source byte is what the after-copy snapshot holds; HIPVIS_HOSTCHECK=1 names "
+                     "the host line that touched the in-flight buffer; or hipvis experiment --arms "
+                     "baseline,hostcheck,copy-sync,stream-sync -o DIR -- JOB",
                      FIXES(host_fixes)},
     [HV_HYP_H2] = {"H2", "the copied result itself is stale: an older or another write lands after the copy",
                    "the after-copy or pre-replay probe differs from the copied bytes while the host source did not "

@@ -358,11 +358,35 @@ static void describe_group(struct dx_diag *d, const struct hv_group *g, size_t g
     snprintf(d->runtime, sizeof d->runtime, "%s", t->runtime);
 }
 
+/* HIPVIS_HOSTCHECK: the host wrote the copy's pinned source while the copy
+ * was in flight (host-access-in-flight). Like a changed hash, it says the
+ * race happened, not that the new bytes reached the device. */
+static void ev_host_access(struct dx_diag *d, const struct hv_findings *out, const struct dx_trace *t)
+{
+    uint64_t writes = 0;
+    for (size_t i = t->first_group; i < out->ngroups; i++) {
+        const struct hv_finding *f = &out->groups[i].f;
+        if (f->pid == d->f.pid && f->rule == HV_RULE_HOST_ACCESS_IN_FLIGHT && f->a.dir == HV_DIR_H2D &&
+            f->a.src <= d->f.a.src && d->f.a.src < f->a.src + f->a.bytes && f->b.access == HV_ACCESS_WRITE)
+            writes += out->groups[i].count;
+    }
+    if (writes)
+        item(d, NONE, NONE, 0, 4, 0, 0, 0, "the host wrote pinned source 0x%llx while a copy from it was in flight "
+                                           "%llu times (host-access-in-flight, HIPVIS_HOSTCHECK)",
+             (unsigned long long)d->f.a.src, (unsigned long long)writes);
+    else if (t->hdr_flags & HV_HDR_HOSTCHECK)
+        item(d, NONE, NONE, 0, -2, 0, 0, 0, "HIPVIS_HOSTCHECK saw no host write to pinned source 0x%llx while a copy "
+                                            "from it was in flight",
+             (unsigned long long)d->f.a.src);
+}
+
 void dx_diagnose(struct hv_diag *dg, const struct hv_group *g, size_t gi, struct dx_diag *d)
 {
     const struct dx_trace *t = &dg->cur;
     describe_group(d, g, gi, t);
     int rewrote = d->f.a.api && g->f.a.kind == HV_SIDE_COPY ? ev_host_source(d, t) : 0;
+    if (d->f.a.api && g->f.a.kind == HV_SIDE_COPY && d->f.a.src_mem != HV_MEM_HOST_PAGEABLE)
+        ev_host_access(d, dg->out, t);
     ev_probe(d, t, rewrote);
     ev_placement(d, t);
     ev_scalar(d, dg->sx, t);

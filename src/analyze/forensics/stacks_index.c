@@ -1,7 +1,9 @@
 /*
- * Stacks of the ops findings name (HIPVIS_STACKS=1 traces): after the
- * findings are complete, each trace that has stacks is read once more for
- * its HV_REC_STACK and HV_REC_MAPS records only. A stack's frames are
+ * Stacks of the ops findings name (HIPVIS_STACKS=1 traces), and of the host
+ * accesses host-access-in-flight names (HIPVIS_HOSTCHECK traces: the pcs
+ * its HV_REC_HOST_ACCESS records carry): after the findings are complete,
+ * each trace that has either is read once more for its HV_REC_STACK,
+ * HV_REC_HOST_ACCESS and HV_REC_MAPS records only. A stack's frames are
  * resolved to (object, offset) with the memory-map snapshot in force when
  * the stack was first recorded, then symbolized from the objects' symbol
  * tables (symbolize.c). Memory: the stack table (distinct stacks) plus one
@@ -21,6 +23,7 @@
 struct frame {
     uint64_t pc, offset, fn_off;
     uint32_t module;           /* index into paths, NO_MODULE when in no mapped object */
+    int exact;                 /* the faulting instruction itself (a host access's first pc), not a return address */
     const char *fn;            /* symbolizer-owned, NULL unknown */
     const char *file;          /* source file (symbolizer-owned), NULL unknown */
     int line;
@@ -42,6 +45,7 @@ struct mapent {
 
 struct tstacks {
     uint64_t pid;
+    struct hv_u64map host_ix;  /* host_key(op seq, address) -> def + 1 (0: wanted, not read yet) */
     struct hv_u64map want_ix;  /* seq -> index into want */
     struct want *want;
     uint32_t nwant, capwant;
@@ -111,19 +115,21 @@ static void on_map(struct hv_stack_index *x, struct tstacks *t, const struct hv_
     t->maps[t->nmaps++] = (struct mapent){m->lo, m->hi, m->bias, intern_path(x, (const char *)(m + 1), m->path_len)};
 }
 
-static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct hv_stack *s)
+/* A new definition of `n` pcs at `pcs` resolved against the snapshot in
+ * force; the first one `exact` (a faulting instruction). */
+static uint32_t new_def(struct hv_stack_index *x, struct tstacks *t, const uint8_t *pcs, uint32_t n, int exact)
 {
     if (!HV_GROW(x->defs, x->ndefs, x->capdefs, 64))
         return UINT32_MAX;
     struct def *d = &x->defs[x->ndefs];
     d->first = x->nframes;
     d->n = 0;
-    const uint8_t *pcs = (const uint8_t *)(s + 1);
-    for (uint32_t i = 0; i < s->nframes; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         if (!HV_GROW(x->frames, x->nframes, x->capframes, 256))
             break;
         struct frame *f = &x->frames[x->nframes++];
         memcpy(&f->pc, pcs + 8u * i, 8);
+        f->exact = exact && i == 0;
         f->module = NO_MODULE;
         f->offset = f->pc;
         f->fn = NULL;
@@ -135,9 +141,37 @@ static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct
             }
         d->n++;
     }
-    if (s->id)
-        hv_u64map_put(&t->id_ix, s->id, x->ndefs);
     return x->ndefs++;
+}
+
+static uint32_t on_def(struct hv_stack_index *x, struct tstacks *t, const struct hv_stack *s)
+{
+    uint32_t d = new_def(x, t, (const uint8_t *)(s + 1), s->nframes, 0);
+    if (d != UINT32_MAX && s->id)
+        hv_u64map_put(&t->id_ix, s->id, d);
+    return d;
+}
+
+/* A host access by the op it hit and the address it touched. */
+static uint64_t host_key(uint64_t op_seq, uint64_t addr) { return hv_mix64(op_seq) ^ addr; }
+
+static void want_hosts(const struct hv_findings *s, struct tstacks *t)
+{
+    for (size_t g = 0; g < s->ngroups; g++) {
+        const struct hv_finding *f = &s->groups[g].f;
+        if (f->pid == t->pid && f->b.kind == HV_SIDE_HOST)
+            hv_u64map_put(&t->host_ix, host_key(f->a.seq, f->b.value), 0);
+    }
+}
+
+static void on_host(struct hv_stack_index *x, struct tstacks *t, const struct hv_host_access *r)
+{
+    uint64_t k = host_key(r->h.seq, r->addr);
+    if (hv_u64map_get(&t->host_ix, k) != 0)   /* not wanted, or read already */
+        return;
+    uint32_t d = new_def(x, t, (const uint8_t *)(r + 1), r->nframes, 1);
+    if (d != UINT32_MAX)
+        hv_u64map_put(&t->host_ix, k, d + 1);
 }
 
 struct stacks_pass {
@@ -154,6 +188,10 @@ static int stacks_record(void *ctx, struct hv_run *r, const struct hv_rec_header
         const struct hv_map *m = (const struct hv_map *)(const void *)rec;
         if (sizeof *m + (uint64_t)m->path_len <= rec->size)
             on_map(p->x, t, m);
+    } else if (rec->type == HV_REC_HOST_ACCESS && rec->size >= sizeof(struct hv_host_access)) {
+        const struct hv_host_access *h = (const struct hv_host_access *)(const void *)rec;
+        if (sizeof *h + 8ull * h->nframes <= rec->size)
+            on_host(p->x, t, h);
     } else if (rec->type == HV_REC_STACK && rec->size >= sizeof(struct hv_stack)) {
         const struct hv_stack *s = (const struct hv_stack *)(const void *)rec;
         if (sizeof *s + 8ull * s->nframes > rec->size)
@@ -174,7 +212,7 @@ static void read_trace(struct hv_stack_index *x, struct tstacks *t, const char *
     struct hv_run_opts o = {.records_only = 1,
                             .ctx = &p,
                             .record = stacks_record,
-                            .record_types = 1ull << HV_REC_MAPS | 1ull << HV_REC_STACK};
+                            .record_types = 1ull << HV_REC_MAPS | 1ull << HV_REC_STACK | 1ull << HV_REC_HOST_ACCESS};
     struct hv_run r;
     hv_run_file(path, NULL, &o, &r);
     /* References resolve to their definition, wherever it came in the trace. */
@@ -183,7 +221,7 @@ static void read_trace(struct hv_stack_index *x, struct tstacks *t, const char *
             t->want[i].def = hv_u64map_get(&t->id_ix, t->want[i].id);
 }
 
-/* The header alone: whether the trace recorded stacks, and its pid. */
+/* The header alone: whether the trace recorded stacks or host accesses, and its pid. */
 struct stacks_header {
     int yes;
     uint64_t pid;
@@ -192,7 +230,7 @@ struct stacks_header {
 static int header_only(void *ctx, struct hv_run *r)
 {
     struct stacks_header *h = ctx;
-    h->yes = (r->hdr->flags & HV_HDR_STACKS) != 0;
+    h->yes = (r->hdr->flags & (HV_HDR_STACKS | HV_HDR_HOSTCHECK)) != 0;
     h->pid = r->hdr->pid;
     return 1;
 }
@@ -213,6 +251,7 @@ void hv_stacks_free(struct hv_stack_index *x)
         return;
     for (uint32_t i = 0; i < x->nt; i++) {
         hv_u64map_free(&x->t[i].want_ix);
+        hv_u64map_free(&x->t[i].host_ix);
         hv_u64map_free(&x->t[i].id_ix);
         free(x->t[i].want);
         free(x->t[i].maps);
@@ -242,23 +281,26 @@ struct hv_stack_index *hv_stacks_for_findings(const struct hv_findings *s, const
         t->pid = pid;
         hv_u64map_init(&t->want_ix);
         hv_u64map_init(&t->id_ix);
+        hv_u64map_init(&t->host_ix);
         hv_findings_each_op(s, pid, want_seq, t);
+        want_hosts(s, t);
         read_trace(x, t, traces[i]);
     }
     if (!x->nt) {
         hv_stacks_free(x);
         return NULL;
     }
-    /* Return addresses point after the call: symbolize pc - 1. */
+    /* Return addresses point after the call: symbolize pc - 1 (a faulting
+     * instruction's own address as it is). */
     for (uint32_t i = 0; i < x->nframes; i++) {
         struct frame *f = &x->frames[i];
+        uint64_t at = f->exact || !f->offset ? f->offset : f->offset - 1;
         if (f->module != NO_MODULE)
-            f->fn = hv_symbolize(x->sym, x->paths[f->module], f->offset ? f->offset - 1 : 0, &f->fn_off);
+            f->fn = hv_symbolize(x->sym, x->paths[f->module], at, &f->fn_off);
         if (f->fn)
-            f->fn_off++;
+            f->fn_off += at != f->offset;
         f->file = NULL;
-        if (f->module != NO_MODULE && f->offset &&
-            hv_symbolize_line(x->sym, x->paths[f->module], f->offset - 1, &f->file, &f->line) != 0)
+        if (f->module != NO_MODULE && f->offset && hv_symbolize_line(x->sym, x->paths[f->module], at, &f->file, &f->line) != 0)
             f->file = NULL;
     }
     return x;
@@ -278,6 +320,19 @@ static const struct def *def_of(const struct hv_stack_index *x, uint64_t pid, ui
     return NULL;
 }
 
+/* The stack of a finding's side: a host access's own pcs, else its op's. */
+static const struct def *side_def(const struct hv_stack_index *x, const struct hv_finding *f, const struct hv_fside *s)
+{
+    if (s->kind != HV_SIDE_HOST)
+        return s->seq ? def_of(x, f->pid, s->seq) : NULL;
+    for (uint32_t i = 0; i < x->nt; i++) {
+        uint32_t d = x->t[i].pid == f->pid ? hv_u64map_get(&x->t[i].host_ix, host_key(f->a.seq, s->value)) : 0;
+        if (d && d != HV_U64MAP_NONE && d - 1 < x->ndefs)
+            return &x->defs[d - 1];
+    }
+    return NULL;
+}
+
 static const char *base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -287,7 +342,7 @@ static const char *base_name(const char *p)
 static void side_json(void *ctx, struct hv_json *w, const struct hv_finding *f, const struct hv_fside *s)
 {
     const struct hv_stack_index *x = ctx;
-    const struct def *d = s->seq ? def_of(x, f->pid, s->seq) : NULL;
+    const struct def *d = side_def(x, f, s);
     if (!d)
         return;
     hv_json_karr(w, "stack");
@@ -312,7 +367,7 @@ static void side_json(void *ctx, struct hv_json *w, const struct hv_finding *f, 
 static void side_text(void *ctx, FILE *out, const struct hv_finding *f, const struct hv_fside *s)
 {
     const struct hv_stack_index *x = ctx;
-    const struct def *d = s->seq ? def_of(x, f->pid, s->seq) : NULL;
+    const struct def *d = side_def(x, f, s);
     for (uint32_t i = 0; d && i < d->n && i < 8; i++) {
         const struct frame *fr = &x->frames[d->first + i];
         fprintf(out, "           %s #%u ", i ? "     " : "stack", i);

@@ -56,7 +56,7 @@ const char *hv_node_type_text(int type)
 const char *hv_side_kind_text(int kind)
 {
     static const char *const t[] = {"none", "copy", "memset", "kernel", "replay", "free", "trace", "launch",
-                                     "sync"};
+                                     "sync", "host"};
     return kind >= 0 && kind < (int)(sizeof t / sizeof t[0]) ? t[kind] : "none";
 }
 
@@ -70,6 +70,7 @@ const char *hv_side_role(int kind)
     case HV_SIDE_LAUNCH: return "read";
     case HV_SIDE_FREE: return "release";
     case HV_SIDE_SYNC: return "observe";
+    case HV_SIDE_HOST: return "access";
     default: return NULL;
     }
 }

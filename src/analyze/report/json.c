@@ -107,6 +107,11 @@ static void side(struct hv_json *w, const char *key, const struct hv_finding *f,
         hv_json_khex(w, "base", s->dst);
         hv_json_ku64(w, "bytes", s->bytes);
         break;
+    case HV_SIDE_HOST:
+        hv_json_kstr(w, "access", hv_access_text(s->access));
+        hv_json_khex(w, "address", s->value);
+        hv_json_khex(w, "pc", s->func);
+        break;
     default:
         break;
     }

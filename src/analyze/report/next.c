@@ -125,6 +125,11 @@ static const struct hv_next by_rule[HV_RULE__COUNT] = {
     [HV_RULE_TRACE_TRUNCATED] = {
         .fix = "the process ended before the tracer finished the file (crash, SIGKILL, _exit): findings "
                "cover the prefix; rerun to a clean exit for the rest"},
+    [HV_RULE_HOST_ACCESS_IN_FLIGHT] = {
+        .experiment = 1,
+        .fix = "synchronize the op's stream (hipStreamSynchronize / cudaStreamSynchronize), or record an event "
+               "after the op and wait for it (hipEventSynchronize / cudaEventSynchronize), before the host "
+               "touches the buffer; or give each in-flight step its own pinned buffer"},
 };
 
 void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t, struct hv_next *n)
@@ -140,6 +145,11 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
         n->rerun = e->arm_env;
         n->rerun_why = e->arm_note;
         n->fix = e->workaround;
+    }
+    if (f->rule == HV_RULE_HOST_ACCESS_IN_FLIGHT && f->a.dir == HV_DIR_H2D) {
+        n->guard = "copy-sync HIPVIS_GUARD_WHEN=always";
+        n->guard_why = "the host waits for each pinned H2D copy before the copy call returns: if the "
+                       "symptom goes away, this race feeds it";
     }
     int probes = t && (t->flags & HV_HDR_PROBES);
     int stacks = t && (t->flags & HV_HDR_STACKS);
@@ -159,7 +169,9 @@ void hv_next_steps(const struct hv_finding *f, const struct hv_trace_summary *t,
                            "analysis confirms the pointer from it";
         }
     }
-    if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED) {
+    /* A host access carries its own stack: HIPVIS_STACKS adds only the op's. */
+    if (!n->rerun && t && !stacks && f->rule != HV_RULE_TRACE_TRUNCATED && f->rule != HV_RULE_RECORDS_DROPPED &&
+        f->rule != HV_RULE_HOST_ACCESS_IN_FLIGHT) {
         n->rerun = "HIPVIS_STACKS=1";
         n->rerun_why = "records the caller stack of each write and replay, so the report names the code";
     }

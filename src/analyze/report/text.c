@@ -41,7 +41,8 @@ static void side(FILE *out, const struct hv_fside *s)
     char b1[32], b2[32];
     if (s->kind == HV_SIDE_NONE || s->kind == HV_SIDE_TRACE)
         return;
-    fprintf(out, "  %-8s %s", side_label(s->kind), hv_api_name(s->api));
+    /* A host access is no runtime call: its "api" is the host's. */
+    fprintf(out, "  %-8s %s", side_label(s->kind), s->kind == HV_SIDE_HOST ? "host" : hv_api_name(s->api));
     switch (s->kind) {
     case HV_SIDE_COPY:
         fprintf(out, " %s %s", hv_dir_text(s->dir), hv_bytes_text(s->bytes, b1, sizeof b1));
@@ -85,6 +86,11 @@ static void side(FILE *out, const struct hv_fside *s)
         break;
     case HV_SIDE_SYNC:
         where(out, s);
+        break;
+    case HV_SIDE_HOST:
+        fprintf(out, " %s of 0x%" PRIx64 " at pc 0x%" PRIx64 " before the host observed the op complete\n",
+                s->access == HV_ACCESS_WRITE ? "write" : s->access == HV_ACCESS_READ ? "read" : "access", s->value,
+                s->func);
         break;
     default:
         fputc('\n', out);

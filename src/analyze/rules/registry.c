@@ -8,7 +8,8 @@
 extern const struct hv_rule hv_rule_same_epoch_write, hv_rule_unordered_write, hv_rule_write_during_replay,
     hv_rule_stale_capture_pointer, hv_rule_concurrent_shared_replay, hv_rule_trace_truncated,
     hv_rule_records_dropped, hv_rule_parallel_queue_read,
-    hv_rule_host_source_rewritten, hv_rule_three_point_probe, hv_rule_runtime_erratum;
+    hv_rule_host_source_rewritten, hv_rule_three_point_probe, hv_rule_runtime_erratum,
+    hv_rule_host_access_in_flight;
 
 const struct hv_rule *const hv_rules[HV_RULE__COUNT] = {
     [HV_RULE_SAME_EPOCH_WRITE] = &hv_rule_same_epoch_write,
@@ -22,6 +23,7 @@ const struct hv_rule *const hv_rules[HV_RULE__COUNT] = {
     [HV_RULE_HOST_SOURCE_REWRITTEN] = &hv_rule_host_source_rewritten,
     [HV_RULE_THREE_POINT_PROBE] = &hv_rule_three_point_probe,
     [HV_RULE_RUNTIME_ERRATUM] = &hv_rule_runtime_erratum,
+    [HV_RULE_HOST_ACCESS_IN_FLIGHT] = &hv_rule_host_access_in_flight,
 };
 
 const struct hv_rule *hv_rule_by_name(const char *name)

@@ -77,6 +77,7 @@ static int args_conflicts(const struct hv_config *cfg, const char *(*getenv_fn)(
         {cfg->start != HV_START_ALL, HV_ENV_START},
         {cfg->start_delay_ms != 0, HV_ENV_START_DELAY_MS},
         {cfg->duration_ms != 0, HV_ENV_DURATION_MS},
+        {cfg->hostcheck != HV_HOSTCHECK_OFF, HV_ENV_HOSTCHECK},   /* protects at the copy, releases at the sync */
     };
     int n = 0;
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
@@ -225,6 +226,7 @@ int hv_config_load(struct hv_config *cfg, const char *(*getenv_fn)(const char *)
     cfg->record = (int)v[HV_ENV_RECORD];
     cfg->guard = (int)v[HV_ENV_GUARD];
     cfg->guard_always = strcmp(hv_env_table[HV_ENV_GUARD_WHEN].words[v[HV_ENV_GUARD_WHEN]], "always") == 0;
+    cfg->hostcheck = (int)v[HV_ENV_HOSTCHECK];
     cfg->names_checked = (int)v[HV_ENV_NAMES_CHECKED];
     rc |= parse_probe(getenv_fn(hv_env_table[HV_ENV_PROBE].name), &cfg->probe, err, errlen);
     /* Argument records unless asked otherwise, or unless a setting needs the

@@ -70,6 +70,7 @@ struct hv_config {
     int guard;                   /* HIPVIS_GUARD: enum hv_guard_mode (default off; a bad value: off, tracing
                                     goes on), src/tracer/guard */
     int guard_always;            /* HIPVIS_GUARD_WHEN: 1 for always, 0 for flagged (the default; a bad value) */
+    int hostcheck;               /* HIPVIS_HOSTCHECK: enum hv_hostcheck_mode (default off), src/tracer/hostcheck */
     int names_checked;           /* HIPVIS_NAMES_CHECKED: 0|1 — hipvis run named the unknown HIPVIS_* names */
     /* HIPVIS_FLOOR_APIS: read only by a measurement build (make ... -DHV_RECORD_FLOOR=3, 4 or 5,
        src/tracer/intercept/common/intercept.h): the APIs whose calls record at the floor, one bit per
@@ -111,6 +112,17 @@ enum hv_start_mode {             /* in envtab.c's word order */
 enum hv_record_mode {            /* in envtab.c's word order */
     HV_RECORD_FULL = 0,          /* "full" */
     HV_RECORD_ARGS = 1,          /* "args" */
+};
+
+/* HIPVIS_HOSTCHECK (docs/hostcheck.md): off; host-visible pinned and
+ * registered memory of in-flight async copies and memsets ("1"); and
+ * managed memory of in-flight kernels and memsets too ("managed": UVM
+ * refuses the GPU's own faults on a range the host protected, so only for
+ * trying a driver). */
+enum hv_hostcheck_mode {         /* in envtab.c's word order */
+    HV_HOSTCHECK_OFF = 0,
+    HV_HOSTCHECK_ON = 1,
+    HV_HOSTCHECK_MANAGED = 2,
 };
 
 enum hv_probe_mode { HV_PROBE_OFF = 0, HV_PROBE_AUTO = 1, HV_PROBE_RANGES = 2 };

@@ -1,6 +1,7 @@
 #include "tracer/names/names.h"
 #include "tracer/pyframes/sites.h"
 #include "tracer/core/tracer.h"
+#include "tracer/hostcheck/hostcheck.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -593,6 +594,7 @@ static void stop_writer(int next_state)
     int st = atomic_load(&hv_hot.state);
     if (st != HV_TRACER_ON)
         return;
+    hv_hc_before_exit();   /* hostcheck hook: queued accesses, counts, pages and SIGSEGV given back */
     atomic_store(&hv_hot.state, next_state);
     /* Every traced call is counted once, in its thread's ring. */
     if (hv_tracer.cfg.sidecar)

@@ -3,6 +3,7 @@
 #include "tracer/evidence/evidence.h"
 
 #include "tracer/core/tracer.h"
+#include "tracer/hostcheck/hostcheck.h"
 
 
 uint32_t hv_launch_below HV_STEP_DATA = UINT32_MAX;
@@ -25,13 +26,15 @@ void hv_evidence_setup(const struct hv_config *cfg)
         f |= HV_EV_STACKS;
     hv_payload_setup(cfg);
     hv_probe_setup(cfg);
+    if (hv_hc_setup(cfg))   /* hostcheck hook */
+        f |= HV_EV_HOSTCHECK;
     hv_hot.ev_flags = f;
 }
 
 uint32_t hv_evidence_header_flags(void)
 {
     return (hv_ev(HV_EV_PAYLOAD) ? HV_HDR_PAYLOADS : 0) | (hv_ev(HV_EV_STACKS) ? HV_HDR_STACKS : 0) |
-           (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0);
+           (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0) | (hv_ev(HV_EV_HOSTCHECK) ? HV_HDR_HOSTCHECK : 0);
 }
 
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
@@ -76,6 +79,8 @@ void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
         hv_probe_copy(t, ev);
     if (hv_ev(HV_EV_STACKS))
         hv_stacks_emit(t, ev->seq);
+    if (hv_ev(HV_EV_HOSTCHECK) && ev->ok && ev->async)   /* hostcheck hook */
+        hv_hc_copy(t, ev);
 }
 
 void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
@@ -84,6 +89,8 @@ void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_o
         hv_payload_observed(t, seq, o, upto);
     if (hv_ev(HV_EV_PROBE))
         hv_probe_observed(t, seq, o, upto);
+    if (hv_ev(HV_EV_HOSTCHECK))   /* hostcheck hook */
+        hv_hc_observed(t, seq, o, upto);
 }
 
 void hv_ev_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)

@@ -28,9 +28,10 @@ enum {
     HV_EV_REWRITE = 2u,   /* HIPVIS_REWRITE_CHECK_KB > 0 */
     HV_EV_PROBE = 4u,     /* HIPVIS_PROBE */
     HV_EV_STACKS = 8u,    /* HIPVIS_STACKS=1 */
+    HV_EV_HOSTCHECK = 16u,/* HIPVIS_HOSTCHECK (src/tracer/hostcheck) */
 };
-#define HV_EV_COPY (HV_EV_PAYLOAD | HV_EV_REWRITE | HV_EV_PROBE | HV_EV_STACKS)
-#define HV_EV_OBSERVE (HV_EV_REWRITE | HV_EV_PROBE)
+#define HV_EV_COPY (HV_EV_PAYLOAD | HV_EV_REWRITE | HV_EV_PROBE | HV_EV_STACKS | HV_EV_HOSTCHECK)
+#define HV_EV_OBSERVE (HV_EV_REWRITE | HV_EV_PROBE | HV_EV_HOSTCHECK)
 
 /* hv_hot.ev_flags (preload/hot.h): the HV_EV_* options on. */
 
@@ -177,6 +178,10 @@ static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_cal
 HV_HOT_FN void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 
 void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq);
+/* libunwind's unw_backtrace loaded for use in a signal handler (NULL
+ * without it), and a memory-map snapshot unless the last one still holds. */
+int (*hv_stacks_unwinder(void))(void **, int);
+void hv_stacks_maps(struct hv_thread_ctx *t, uint64_t seq);
 
 /* The caller's stack for call `seq` (memsets, kernel launches). */
 static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
@@ -195,13 +200,14 @@ HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const 
 /* With the rewrite check alone (the defaults) an observation has work only
  * while a sampled copy waits for one (one copy in HIPVIS_REWRITE_EVERY):
  * the test is here, so that the other observations run none of the
- * evidence code (issue 12: fewer code lines per step). The probe looks at
- * every observation. The load acquires: a 0 read means another thread's
+ * evidence code (issue 12: fewer code lines per step). The probe and the
+ * host-access check look at every observation. The load acquires: a 0 read means another thread's
  * second hash of a copy this one may now rewrite is done (payload.c
  * hv_payload_observed); a plain load on x86. */
 static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
 {
-    if ((hv_hot.ev_flags & HV_EV_PROBE) || atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire))
+    if ((hv_hot.ev_flags & (HV_EV_PROBE | HV_EV_HOSTCHECK)) ||
+        atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire))
         HV_ST_PART(HV_ST_PART_OBSERVE_EV, hv_ev_observed_now(t, seq, o, upto));
 }
 

@@ -264,3 +264,23 @@ void hv_stacks_emit(struct hv_thread_ctx *t, uint64_t seq)
     }
     hv_aux_commit(t, r);
 }
+
+/* For a caller that takes stacks in a signal handler, which must not load
+ * the unwinder itself (hostcheck): libunwind's unw_backtrace, loaded now,
+ * or NULL without it (glibc's backtrace is not safe there). */
+int (*hv_stacks_unwinder(void))(void **, int)
+{
+    pthread_once(&unwinder_once, setup_once);
+    return unwind == backtrace ? NULL : unwind;
+}
+
+/* A memory-map snapshot after call `seq` unless the last one still holds
+ * (pcs recorded outside HV_REC_STACK need one to be symbolized). */
+void hv_stacks_maps(struct hv_thread_ctx *t, uint64_t seq)
+{
+    pthread_once(&unwinder_once, setup_once);
+    pthread_mutex_lock(&stacks_lock);
+    if (!generation || maps_changed())
+        snapshot_maps(t, seq);
+    pthread_mutex_unlock(&stacks_lock);
+}

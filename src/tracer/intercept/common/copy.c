@@ -5,6 +5,7 @@
 #include "tracer/intercept/common/intercept.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/guard/guard.h"
+#include "tracer/hostcheck/hostcheck.h"
 
 void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t width, int evidence)
 {
@@ -121,6 +122,8 @@ void hv_trace_memset(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
     uint64_t seq = c->h.seq, stream = c->stream, ts = c->h.ts_ns;
     int blocking = !m->async && r == 0 && !(c->flags & HV_CALL_CAPTURING);
     uint64_t dst = a->dst;
+    if (m->async && hv_ev(HV_EV_HOSTCHECK))   /* hostcheck hook */
+        hv_hc_memset(t, c);
     hv_call_commit(t, c);
     hv_ev_stack(t, seq);
     hv_py_site(t, seq, HV_PY_AT_WRITE, dst);

@@ -5,6 +5,7 @@
 #include "tracer/intercept/common/intercept.h"
 #include "tracer/core/costore.h"
 #include "tracer/evidence/evidence.h"
+#include "tracer/hostcheck/hostcheck.h"
 #include "tracer/core/kargs.h"
 
 void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info, uint64_t module,
@@ -91,6 +92,8 @@ void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv
         hv_call_commit(t, c);
         return;
     }
+    if (hv_ev(HV_EV_HOSTCHECK))   /* hostcheck hook */
+        hv_hc_launch(t, c, args, n);
     HV_ST_PART(HV_ST_PART_LAUNCH_REC, {
         hv_call_commit(t, c);
         hv_ev_stack(t, seq);

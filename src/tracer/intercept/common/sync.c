@@ -5,6 +5,7 @@
 #include "tracer/pyframes/sites.h"
 #include "tracer/intercept/common/intercept.h"
 #include "tracer/evidence/evidence.h"
+#include "tracer/hostcheck/hostcheck.h"
 
 /* Success from a sync or query means the stream's earlier work is done;
  * anything else (not ready, errors) observes nothing. Every observation is
@@ -162,6 +163,8 @@ void hv_trace_free(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t pt
     c->a.alloc.mem = (uint8_t)hv_alloc_kind(hv_hot.allocs, ptr);
     if (r == 0)
         c->a.alloc.bytes = hv_alloc_remove(hv_hot.allocs, ptr);
+    if (r == 0 && hv_ev(HV_EV_HOSTCHECK))   /* hostcheck hook */
+        hv_hc_free(ptr, c->a.alloc.bytes);
     hv_call_commit(t, c);
 }
 

@@ -1,0 +1,201 @@
+/*
+ * The host-access check's hooks (hostcheck.h): which ranges of which
+ * operations are protected, and when they are given back.
+ *
+ * Protected: the host side of an async copy whose host memory the runtime
+ * reads or writes when the copy executes (pinned or registered memory; a
+ * pageable source is staged before the call returns and a pageable
+ * destination is written before it returns), an async memset of pinned or
+ * registered memory, and with HIPVIS_HOSTCHECK=managed the managed memory
+ * of async memsets and kernel launches. Managed memory is otherwise
+ * skipped and counted: the driver moves it through the CPU's page tables
+ * itself (docs/hostcheck.md). On HIP, registered memory is skipped too:
+ * the ROCm kernel driver tracks it as a userptr through MMU notifiers and
+ * revalidates it from the CPU's page tables, which a revoked page would
+ * fail. A range is given back at the first host observation of its
+ * stream's completion past it, under docs/semantics.md (the same point the
+ * rewrite check uses).
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence.h"
+#include "tracer/hostcheck/hc_int.h"
+#include "tracer/pyframes/pyframes.h"
+
+void hc_fault_unwinder(int (*fn)(void **, int));
+
+static int mode;   /* enum hv_hostcheck_mode */
+
+static void hc_atfork(void);
+
+static void child_after_fork(void)
+{
+    /* The child's memory is a copy the parent's copies do not write: give
+     * its pages back and forget the parent's ranges and accesses. */
+    hc_table_clear(1);
+    hc_queue_clear();
+}
+
+int hv_hc_setup(const struct hv_config *cfg)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    mode = cfg->hostcheck;
+    if (mode == HV_HOSTCHECK_OFF)
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page > 0)
+        hc_page = (uint64_t)page;
+    /* What the handler may use later is set up here, outside it: the
+     * unwinder, the Python layout. */
+    hc_fault_unwinder(hv_stacks_unwinder());
+    hv_py_present(NULL);
+    if (hc_fault_install() != 0)
+        return 0;
+    pthread_once(&once, hc_atfork);
+    return 1;
+}
+
+static void hc_atfork(void) { pthread_atfork(NULL, NULL, child_after_fork); }
+
+static int host_side(uint8_t mem) { return mem == HV_MEM_HOST_PINNED || mem == HV_MEM_HOST_REGISTERED; }
+
+static int is_hip(uint16_t api) { return hv_api_name(api)[0] == 'h'; }
+
+/* Whether a range of `mem` touched by `api` may be protected; counts a skip. */
+static int protectable(uint8_t mem, uint16_t api)
+{
+    if (mem == HV_MEM_MANAGED) {
+        if (mode == HV_HOSTCHECK_MANAGED)
+            return 1;
+        atomic_fetch_add_explicit(&hc_counts.skipped_managed, 1, memory_order_relaxed);
+        return 0;
+    }
+    if (mem == HV_MEM_HOST_REGISTERED && is_hip(api)) {
+        atomic_fetch_add_explicit(&hc_counts.skipped_other, 1, memory_order_relaxed);
+        return 0;
+    }
+    return host_side(mem);
+}
+
+static void protect(struct hc_op *op)
+{
+    if (op->hi <= op->lo)
+        return;
+    op->plo = op->lo & ~(hc_page - 1);
+    op->phi = (op->hi + hc_page - 1) & ~(hc_page - 1);
+    int rc = hc_table_add(op);
+    _Atomic uint64_t *count = rc == 0 ? &hc_counts.protected_ops : rc == -1 ? &hc_counts.skipped_full
+                                                                           : &hc_counts.skipped_other;
+    atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+}
+
+static struct hc_op op_of(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, uint16_t api,
+                          int32_t device)
+{
+    struct hc_op op;
+    memset(&op, 0, sizeof op);
+    op.seq = seq;
+    op.ts = ts;
+    op.stream = stream;
+    op.api = api;
+    op.tid = t->tid;
+    op.device = device;
+    return op;
+}
+
+void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
+{
+    hc_queue_drain(t);
+    struct hc_op op = op_of(t, ev->seq, ev->ts, ev->stream, ev->api, ev->device);
+    if (ev->dir == HV_DIR_D2H && protectable(ev->dst_mem, ev->api)) {
+        op.lo = ev->dst;
+        op.write = 1;
+        op.kind = HV_HC_COPY_DST;
+        op.mem = ev->dst_mem;
+    } else if (ev->dir == HV_DIR_H2D && protectable(ev->src_mem, ev->api)) {
+        op.lo = ev->src;
+        op.kind = HV_HC_COPY_SRC;
+        op.mem = ev->src_mem;
+    } else {
+        return;
+    }
+    op.hi = op.lo + ev->bytes;
+    protect(&op);
+}
+
+void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c)
+{
+    const struct hv_memset_args *a = &c->a.memset;
+    struct hv_alloc_range r;
+    if (c->result != 0 || (c->flags & HV_CALL_CAPTURING) || !a->bytes || !hv_alloc_find(hv_hot.allocs, a->dst, &r) ||
+        !protectable(r.mem, c->api))
+        return;
+    struct hc_op op = op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
+    op.lo = a->dst;
+    op.write = 1;
+    op.kind = HV_HC_MEMSET;
+    op.mem = r.mem;
+    if (a->height > 1 && a->pitch > a->width) {
+        op.pitch = a->pitch;
+        op.width = a->width;
+        op.hi = a->dst + a->pitch * (a->height - 1) + a->width;
+    } else {
+        op.hi = a->dst + a->bytes;
+    }
+    protect(&op);
+}
+
+void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct hv_karg *args, int n)
+{
+    if (c->result != 0 || (c->flags & HV_CALL_CAPTURING))
+        return;
+    for (int i = 0; i < n; i++) {
+        struct hv_alloc_range r;
+        /* Kernels run on the GPU: only memory the host and the GPU share
+         * through the CPU's page tables (managed) is the host's concern
+         * here; pinned memory a kernel reads over the bus is left alone. */
+        if (!hv_alloc_find(hv_hot.allocs, args[i].value, &r) || r.mem != HV_MEM_MANAGED || !protectable(r.mem, c->api))
+            continue;
+        struct hc_op op = op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
+        /* From the pointer to the end of its allocation, as the analyzer
+         * takes a kernel's reach (docs/semantics.md L1). An argument of
+         * unknown access is taken as written: any host access during the
+         * kernel is reported, marked as possibly only read. */
+        op.lo = args[i].value;
+        op.hi = r.base + r.bytes;
+        op.mem = r.mem;
+        op.write = args[i].access != HV_ACCESS_READ;
+        op.kind = args[i].access == HV_ACCESS_WRITE || args[i].access == HV_ACCESS_READ_WRITE ? HV_HC_KERNEL_WRITE
+                                                                                             : HV_HC_KERNEL_ARG;
+        protect(&op);
+    }
+}
+
+void hv_hc_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
+{
+    (void)seq;
+    uint32_t n = hc_table_release(o, upto);
+    if (n)
+        atomic_fetch_add_explicit(&hc_counts.released, n, memory_order_relaxed);
+    hc_queue_drain(t);
+}
+
+void hv_hc_free(uint64_t base, uint64_t bytes)
+{
+    hc_table_forget(base, base + (bytes ? bytes : 1));
+}
+
+void hv_hc_before_exit(void)
+{
+    if (mode == HV_HOSTCHECK_OFF)
+        return;
+    struct hv_thread_ctx *t = &hv_tls;
+    hc_queue_drain(t);
+    hc_emit_counts(t);
+    hc_table_clear(0);
+    hc_fault_restore();
+}

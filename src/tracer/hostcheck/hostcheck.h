@@ -1,0 +1,57 @@
+/*
+ * hostcheck — host accesses to memory an in-flight GPU operation uses
+ * (HIPVIS_HOSTCHECK; docs/hostcheck.md).
+ *
+ * While an async copy, memset or kernel that writes a host-visible range
+ * (D2H into pinned or registered memory; a memset of pinned memory; with
+ * HIPVIS_HOSTCHECK=managed, managed memory) or reads one (H2D from pinned or
+ * registered memory) is in flight, the pages it covers lose the host's
+ * access: PROT_NONE under a write, PROT_READ under a read. The first host
+ * observation of its completion (the same point at which the rewrite check
+ * re-hashes a pending source: evidence.h hv_ev_observed) gives them back.
+ * A host access in between faults once: the SIGSEGV handler queues it
+ * (address, read or write, native pcs, Python frames), gives that page back
+ * and returns, so the program goes on unchanged; the queue becomes
+ * HV_REC_HOST_ACCESS records at the next hook or at exit.
+ *
+ * The tracer reaches this module through the hooks below only, each one
+ * line at its call site, behind hv_ev(HV_EV_HOSTCHECK) (evidence.h): with
+ * the check off a traced call runs none of it.
+ */
+#ifndef HIPVIS_HOSTCHECK_H
+#define HIPVIS_HOSTCHECK_H
+
+#include <stdint.h>
+
+#include "hipvis/trace.h"
+#include "tracer/core/config.h"
+#include "tracer/record/collector.h"
+
+struct hv_copy_ev;
+struct hv_obs;
+
+/* At activation (evidence setup): on when cfg asks; installs the fault
+ * handler. Returns nonzero when the check is on. */
+int hv_hc_setup(const struct hv_config *cfg);
+
+/* An async copy was enqueued (evidence.c hv_ev_copy_end): protects its
+ * pinned or registered host side. */
+void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+/* An async memset's call record, filled and not yet committed (copy.c). */
+void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c);
+/* An eager launch's record (not yet committed) and its pointer arguments (launch.c). */
+void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct hv_karg *args, int n);
+/* The host observed the streams `o` covers complete up to ticks `upto`
+ * (evidence.c hv_ev_observed_now): their ops enqueued before it are given
+ * back; queued accesses are written out. */
+void hv_hc_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+/* The allocation [base, base + bytes) was released (sync.c hv_trace_free;
+ * bytes 0: unknown): ops on it are forgotten, their pages given back (a
+ * runtime that frees without waiting leaves nothing in flight to guard). */
+void hv_hc_free(uint64_t base, uint64_t bytes);
+/* The image ends (exit, _exit, exec): queued accesses and the counts are
+ * written out, every page given back, and before exec the program's own
+ * SIGSEGV disposition put in place (exec keeps an ignored signal ignored). */
+void hv_hc_before_exit(void);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * hc_cases.c - TEST-ONLY program: host accesses around async copies of
+ * pinned memory on the HIP runtime test double, for the host-access check
+ * (HIPVIS_HOSTCHECK, docs/hostcheck.md). tests/hostcheck/check_hostcheck.py
+ * runs each case with and without the check and compares.
+ *
+ * usage: hc_cases CASE
+ *   d2h-read        D2H copy into pinned memory, the host reads it before any
+ *                   synchronization (racy: the line marked RACE d2h-read)
+ *   d2h-read-sync   the same after hipStreamSynchronize (no finding)
+ *   h2d-write       H2D copy from pinned memory, the host rewrites the source
+ *                   before the copy is known complete (RACE h2d-write)
+ *   h2d-write-sync  the same after hipEventSynchronize on an event recorded
+ *                   after the copy (no finding)
+ *   h2d-read        the host only reads the in-flight source (no finding:
+ *                   reading what a copy reads is no race)
+ *   shared-page     a D2H copy into the second half of a pinned page whose
+ *                   first half the host keeps using, and the next page (no
+ *                   finding: that page is given back, the copy's other
+ *                   pages stay checked)
+ *   shared-page-race the same, then the host reads the copy's bytes on the
+ *                   next page (RACE shared-page-race)
+ *   memset-read     hipMemsetAsync of pinned memory, read before the sync
+ *                   (RACE memset-read)
+ *   query-then-read a successful hipStreamQuery observes the copy: no finding
+ *   threads         a second thread reads the D2H destination while the main
+ *                   thread has not synchronized (RACE threads)
+ *   fork            a fork child reads the in-flight D2H destination: its copy
+ *                   of the memory is no copy's, so no fault and no finding
+ * Each case prints the values it read, so that runs with and without the
+ * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
+ * when a runtime call failed.
+ */
+#define OK_PROG "hc_cases"
+#include "../observe/hip_ok.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <string.h>
+
+#define N 1024   /* ints: one 4 KiB page */
+
+static int *dev, *pinned, *pinned2;
+static hipStream_t s;
+
+static void fill_device(int base)
+{
+    int tmp[N];
+    for (int i = 0; i < N; i++)
+        tmp[i] = base + i;
+    OK(hipMemcpy(dev, tmp, sizeof tmp, hipMemcpyHostToDevice));
+}
+
+static void *reader(void *arg)
+{
+    (void)arg;
+    printf("thread read %d\n", pinned[7]); /* RACE threads */
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: hc_cases CASE\n");
+        return 2;
+    }
+    const char *c = argv[1];
+    OK(hipMalloc((void **)&dev, N * sizeof(int)));
+    OK(hipHostMalloc((void **)&pinned, N * sizeof(int), 0));
+    OK(hipHostMalloc((void **)&pinned2, N * sizeof(int), 0));
+    OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    fill_device(100);
+    memset(pinned, 0, N * sizeof(int));
+    for (int i = 0; i < N; i++)
+        pinned2[i] = 5000 + i;
+
+    if (!strcmp(c, "d2h-read") || !strcmp(c, "d2h-read-sync")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        if (!strcmp(c, "d2h-read-sync"))
+            OK(hipStreamSynchronize(s));
+        int v = pinned[3]; /* RACE d2h-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", v, pinned[3]);
+    } else if (!strcmp(c, "h2d-write") || !strcmp(c, "h2d-write-sync") || !strcmp(c, "h2d-read")) {
+        hipEvent_t ev;
+        OK(hipEventCreate(&ev));
+        OK(hipMemcpyAsync(dev, pinned2, N * sizeof(int), hipMemcpyHostToDevice, s));
+        OK(hipEventRecord(ev, s));
+        if (!strcmp(c, "h2d-write-sync"))
+            OK(hipEventSynchronize(ev));
+        if (!strcmp(c, "h2d-read"))
+            printf("source %d\n", pinned2[9]);
+        else
+            pinned2[9] = -1; /* RACE h2d-write */
+        OK(hipStreamSynchronize(s));
+        int back[N];
+        OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
+        printf("device[9] %d\n", back[9]);
+        OK(hipEventDestroy(ev));
+    } else if (!strcmp(c, "shared-page") || !strcmp(c, "shared-page-race")) {
+        /* The copy writes ints [512, 1536) of two pages: the second half
+         * of the first page, whose first half [0, 512) is the host's own
+         * data, and the whole second page. */
+        int *two = NULL;
+        OK(hipHostMalloc((void **)&two, 2 * N * sizeof(int), 0));
+        for (int i = 0; i < 512; i++)
+            two[i] = i;
+        OK(hipMemcpyAsync(two + 512, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        long sum = 0;
+        for (int i = 0; i < 512; i++)
+            sum += two[i];
+        two[1] = 77;
+        int v = 0;
+        if (!strcmp(c, "shared-page-race"))
+            v = two[1500]; /* RACE shared-page-race */
+        OK(hipStreamSynchronize(s));
+        printf("sum %ld, own %d, copied %d (read %d)\n", sum, two[1], two[1500], v);
+        OK(hipHostFree(two));
+    } else if (!strcmp(c, "memset-read")) {
+        OK(hipMemsetAsync(pinned, 0x11, N * sizeof(int), s));
+        int v = pinned[5]; /* RACE memset-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", v, pinned[5]);
+    } else if (!strcmp(c, "query-then-read")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        hipError_t q;
+        while ((q = hipStreamQuery(s)) == hipErrorNotReady)
+            ;
+        OK(q);
+        printf("read %d\n", pinned[3]);
+    } else if (!strcmp(c, "threads")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        pthread_t th;
+        pthread_create(&th, NULL, reader, NULL);
+        pthread_join(th, NULL);
+        OK(hipStreamSynchronize(s));
+        printf("then %d\n", pinned[7]);
+    } else if (!strcmp(c, "fork")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0) {
+            pinned[4] = pinned[3] + 1;   /* the child's own page: no fault */
+            _exit(pinned[4] == 1 ? 0 : 3);
+        }
+        int st = 0;
+        waitpid(child, &st, 0);
+        OK(hipStreamSynchronize(s));
+        printf("child exit %d, then %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, pinned[3]);
+    } else {
+        fprintf(stderr, "hc_cases: unknown case '%s'\n", c);
+        return 2;
+    }
+    OK(hipStreamDestroy(s));
+    OK(hipHostFree(pinned));
+    OK(hipHostFree(pinned2));
+    OK(hipFree(dev));
+    return ok_failed;
+}
