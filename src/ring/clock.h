@@ -6,8 +6,8 @@
  * at every drain. Without an invariant TSC the raw value *is* CLOCK_MONOTONIC
  * ns and the conversion is the identity.
  */
-#ifndef HIPVIS_CLOCK_H
-#define HIPVIS_CLOCK_H
+#ifndef HV_RING_CLOCK_H
+#define HV_RING_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>

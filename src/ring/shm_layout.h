@@ -32,8 +32,8 @@
  * Compatibility: HV_SHM_VERSION changes whenever this layout does; a sidecar
  * refuses (reports and skips) a segment of another version.
  */
-#ifndef HIPVIS_SHM_LAYOUT_H
-#define HIPVIS_SHM_LAYOUT_H
+#ifndef HV_RING_SHM_LAYOUT_H
+#define HV_RING_SHM_LAYOUT_H
 
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
-#include "tracer/record/collector.h"
+#include "ring/collector_layout.h"
 
 /* "HVSHM" 0x01 ...: the first 8 bytes, stored last (release) once the header
  * is complete, so a consumer never reads a half-written header. */
