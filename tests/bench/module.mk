@@ -118,7 +118,7 @@ FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
 #   make BUILD=build-floor-raw EXTRA_CFLAGS=-DHV_RECORD_FLOOR=4 build-floor-raw/libhipvis.so
 #   ARMS="defaults rawall:LIB=build-floor-raw/libhipvis.so,HIPVIS_FLOOR_APIS=all" bash tests/gpu/ab_arms.sh
 FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
-# The lean build (preload/hot.h HV_LEAN, every bit): what a call costs
+# The lean build (core/hot.h HV_LEAN, every bit): what a call costs
 # without its derivations (docs/validation.md, sixteenth session), e.g.
 #   make BUILD=build-lean EXTRA_CFLAGS=-DHV_LEAN=7 build-lean/libhipvis.so
 #   ARMS="defaults lean:LIB=build-lean/libhipvis.so" bash tests/gpu/ab_arms.sh
@@ -131,7 +131,7 @@ LEAN_LIB := $(BUILD)-lean/libhipvis.so
 #   ARMS="defaults reader:LIB=build-reader/libhipvis.so,HIPVIS_FLOOR_APIS=$S" bash tests/gpu/ab_arms.sh
 #   (S: the step's copies, graph launches and synchronizes, docs/validation.md eighteenth session)
 READER_LIB := $(BUILD)-reader/libhipvis.so
-# The demote build (preload/tracer.h HV_DEMOTE): each record's lines demoted
+# The demote build (core/tracer.h HV_DEMOTE): each record's lines demoted
 # from the core's caches once published (docs/validation.md, twenty-second
 # session):
 #   make BUILD=build-demote EXTRA_CFLAGS=-DHV_DEMOTE=1 build-demote/libhipvis.so

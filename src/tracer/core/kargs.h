@@ -5,8 +5,8 @@
  * reported as "inferred" — including pointers packed inside by-value structs,
  * which is how PyTorch passes them.
  */
-#ifndef HIPVIS_KARGS_H
-#define HIPVIS_KARGS_H
+#ifndef HV_TRACER_CORE_KARGS_H
+#define HV_TRACER_CORE_KARGS_H
 
 #include <stddef.h>
 #include <stdint.h>

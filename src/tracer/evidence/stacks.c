@@ -28,8 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tracer/evidence/evidence.h"
-#include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence_int.h"
 
 #define HV_STACK_SLOTS 16384u      /* distinct stacks with an id; more are recorded in full each time */
 #define HV_STACK_SKIP_MAX 16u      /* hipvis frames above the caller, at most */

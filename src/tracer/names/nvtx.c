@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "hipvis/trace.h"
-#include "tracer/names/names.h"
+#include "tracer/names/marks.h"
 #include "tracer/core/realsym.h"
 
 typedef void (*nvtx_fn)(void);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
-#include "tracer/names/names.h"
+#include "tracer/names/marks.h"
 #include "tracer/core/realsym.h"
 
 typedef uint64_t roctx_range_id_t;
