@@ -23,7 +23,6 @@
 
 struct hv_tracer hv_tracer;
 struct hv_config hv_tracer_cfg;
-struct hv_hot hv_hot HV_HOT_DATA = {.guard_mode = -1, .guard_armed = 1};
 __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec"))) = {.device = 0};
 
 static pthread_key_t thread_exit_key;

@@ -9,6 +9,12 @@
 
 #include "tracer/core/tracer_int.h"
 
+/* The hot line, defined beside the code that reads it on every call, so
+ * that this file addresses it directly rather than through a register
+ * holding its address (one register fewer to save in hv_call_start).
+ * The guard's two fields start as "not read yet" (guard_modes.h). */
+struct hv_hot hv_hot HV_HOT_DATA = {.guard_mode = -1, .guard_armed = 1};
+
 /* The stream-level fields of a call from the stream's slot: its epoch now,
  * and whether it is capturing. */
 static inline void state_fields(const struct hv_stream_state *s, uint64_t *epoch, int *capturing)

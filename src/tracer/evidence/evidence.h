@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "hipvis/api.h"   /* hv_args_family */
 #include "hipvis/trace.h"
 #include "tracer/core/tracer.h"
 
@@ -144,10 +145,12 @@ static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
 }
 
 /* One copy's step of a count down: 1 (and one less to go) while `*tick`
- * is above 0, 0 once it has run out: the copy takes its turn. */
+ * is above 0, 0 once it has run out: the copy takes its turn. Counting
+ * down is the expected branch (all but one copy in HIPVIS_REWRITE_EVERY),
+ * laid out as the fall-through path of the copy wrappers it is inlined in. */
 static inline int hv_ev_tick(uint32_t *tick)
 {
-    if (*tick) {
+    if (__builtin_expect(*tick != 0, 1)) {
         --*tick;
         return 1;
     }
@@ -172,17 +175,18 @@ static inline int hv_ev_rewrite_skip(struct hv_thread_ctx *t)
     return hv_hot.rewrite_every > 1 && hv_ev_tick(&t->rewrite_skip);
 }
 
-/* An eligible copy on the full path: 0 when the count down skips it, 1
- * when it is checked. A checked copy's turn is counted against the
- * warm-up (unless `counted`: an argument record's turn, already counted by
- * hv_ev_args_copy_skip), and both ticks get the gap to the next one. */
-static inline int hv_ev_rewrite_turn(struct hv_thread_ctx *t, int counted)
+/* An eligible copy of API `api` on the full path: 0 when the count down
+ * skips it, 1 when it is checked. A checked copy's turn is counted against
+ * the warm-up, unless hv_ev_args_copy_skip counted it already (an
+ * argument-record API's copy, with argument records on), and both ticks
+ * get the gap to the next one. */
+static inline int hv_ev_rewrite_turn(struct hv_thread_ctx *t, uint16_t api)
 {
     if (hv_hot.rewrite_every <= 1)
         return 1;
     if (hv_ev_rewrite_skip(t))
         return 0;
-    if (!counted)
+    if (!(hv_hot.record_args && hv_args_family(api) == HV_ARGS_COPY))
         hv_ev_rewrite_count(t);
     t->rewrite_skip = t->args_tick = hv_ev_rewrite_gap(t);
     return 1;
@@ -199,7 +203,7 @@ static inline int hv_ev_rewrite_turn(struct hv_thread_ctx *t, int counted)
  * make the turns miss its H2D ones. */
 static inline int hv_ev_args_copy_skip(struct hv_thread_ctx *t)
 {
-    if (__builtin_expect(hv_ev_tick(&t->args_tick), 1))
+    if (hv_ev_tick(&t->args_tick))
         return 1;
     hv_ev_rewrite_count(t);
     t->args_tick = hv_ev_rewrite_warm(t) ? 0 : hv_hot.rewrite_every - 1;

@@ -131,10 +131,9 @@ void hv_payload_hash(struct hv_copy_ev *ev)
      * within that many steps (docs/evidence.md "Defaults"). */
     /* One eligible copy checked, then the count down (evidence.h): none
      * skipped in the thread's warm-up, then one in each window of
-     * rewrite_every at a drawn place. A copy written as an argument record
-     * when not on its turn had its turn counted by hv_ev_args_copy_skip. */
+     * rewrite_every at a drawn place. */
     if (want_check)
-        want_check = hv_ev_rewrite_turn(&hv_tls, hv_hot.record_args && hv_args_family(ev->api) == HV_ARGS_COPY);
+        want_check = hv_ev_rewrite_turn(&hv_tls, ev->api);
     ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))
         return;

@@ -72,11 +72,11 @@
 #endif
 /* The Python site of an argument record (HIPVIS_RECORD=args, and a
  * measurement build's, src/tracer/measure/measure.h), by its API's op
- * class, as the full fillers take it: copies and memsets as writes of their first
- * argument word `target`, graph launches as replays of it, kernel launches
- * as launches of it; synchronizes none. Inline with `api` the wrapper's
- * constant, the class folds for the argument records' APIs; other APIs
- * ask the table. */
+ * class, as the full fillers take it: copies and memsets as writes of
+ * their first argument word `target`, graph launches as replays of it,
+ * kernel launches as launches of it; synchronizes none. Inline with `api`
+ * the wrapper's constant, the class folds for the argument records' APIs;
+ * other APIs ask the table. */
 static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t seq, uint64_t target)
 {
     static const uint8_t why_of_op[HV_OP__COUNT] = {[HV_OP_COPY] = HV_PY_AT_WRITE, [HV_OP_MEMSET] = HV_PY_AT_WRITE,
