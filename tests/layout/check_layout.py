@@ -11,6 +11,8 @@ include line counts, conditional ones too) and fails when:
     (src/tracer/{evidence,guard,names,pyframes}) or of the wrappers
     (src/tracer/intercept): the core reaches its features only through
     their table (struct hv_feature, core/tracer.h);
+  - a feature's file includes a header of the core other than its
+    contract, core/tracer.h;
   - a private header (`*_int.h`) is included from outside its own folder;
   - src/format or src/common includes anything from src/analyze,
     src/tracer, src/sidecar, src/experiment, src/cli or src/codeobj;
@@ -29,6 +31,7 @@ import tempfile
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 FEATURES = ("evidence", "guard", "names", "pyframes")
+CONTRACT = "tracer/core/tracer.h"
 # What src/format and src/common (the shared base, built into
 # libhvformat.a) must never reach.
 BASE_FORBIDDEN = ("analyze", "tracer", "sidecar", "experiment", "cli", "codeobj")
@@ -145,6 +148,10 @@ def check(src):
         for g in graph[f]:
             if f.startswith("tracer/core/") and any(g.startswith("tracer/%s/" % x) for x in FEATURES + ("intercept",)):
                 bad.append("src/%s (the core) includes src/%s: features reach the core through struct hv_feature" % (f, g))
+            if any(f.startswith("tracer/%s/" % x) for x in FEATURES) and g.startswith("tracer/core/") \
+                    and g != CONTRACT:
+                bad.append("src/%s (a feature) includes src/%s: features include only the core's contract, src/%s"
+                           % (f, g, CONTRACT))
             if g.endswith("_int.h") and folder(g) != folder(f):
                 bad.append("src/%s includes src/%s, a header private to src/%s" % (f, g, folder(g)))
             if top(f) in ("format", "common") and top(g) in BASE_FORBIDDEN:
@@ -179,7 +186,9 @@ def selftest():
                          "tracer/intercept/common/intercept.h": '#include "tracer/names/marks.h"\n',
                          "tracer/names/marks.h": ""},
         "the core": {"tracer/core/lifecycle.c": '#include "tracer/evidence/evidence.h"\n'},
-        "private to": {"tracer/evidence/payload.c": '#include "tracer/core/tracer_int.h"\n'},
+        "private to": {"tracer/intercept/common/fill.c": '#include "tracer/core/tracer_int.h"\n'},
+        "only the core's contract": {"tracer/evidence/payload.c": '#include "tracer/core/hot.h"\n',
+                                     "tracer/core/hot.h": ""},
         "builds on nothing above": {"format/reader.c": '#include "analyze/engine.h"\n', "analyze/engine.h": ""},
         "below the tracer": {"ring/ring.h": '#include "tracer/record/collector.h"\n',
                              "tracer/record/collector.h": ""},

@@ -11,6 +11,9 @@
  *   hv_observe_*, hv_observed    host observations of completion
  *   hv_string_id                 interned strings
  *   struct hv_feature            a feature's set-up, header bits and observer
+ * and, through the headers it includes, the stream and allocation tables,
+ * the configuration, the real runtime functions and fault-free reads. A
+ * feature includes this header and no other of the core.
  *
  * Lifecycle (lifecycle.c): the constructor only reads configuration. The
  * first traced call (which may come before the constructor ran, from
@@ -30,6 +33,8 @@
 #include "tracer/core/allocmap.h"
 #include "tracer/core/config.h"
 #include "tracer/core/hot.h"
+#include "tracer/core/realsym.h"    /* HV_EXPORT, the real functions, hv_runtime_sym */
+#include "tracer/core/safecopy.h"   /* reads that never fault */
 #include "tracer/core/stream_table.h"
 #include "tracer/record/collector.h"
 

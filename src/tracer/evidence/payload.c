@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "tracer/evidence/evidence_int.h"
-#include "tracer/core/safecopy.h"
 
 #define HV_PENDING_STREAMS 64u
 #define HV_PENDING_PER_STREAM 32u

@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "tracer/evidence/evidence_int.h"
-#include "tracer/core/realsym.h"
 
 #define HV_PROBE_SETS 64u      /* probed copies in flight at once */
 #define HV_PROBE_HOT 16u       /* ranges probed */

@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tracer/core/realsym.h"
 #include "common/grow.h"
 #include "common/mono.h"
 

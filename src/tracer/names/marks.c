@@ -8,7 +8,6 @@
 
 #define HIPVIS_STRONG 1 /* the definitions, not weak references */
 #include "hipvis/hipvis.h"
-#include "tracer/core/realsym.h"
 #include "tracer/names/names_int.h"
 #include "tracer/pyframes/sites.h"
 

@@ -12,7 +12,6 @@
 
 #include "hipvis/trace.h"
 #include "tracer/names/marks.h"
-#include "tracer/core/realsym.h"
 
 typedef void (*nvtx_fn)(void);
 typedef nvtx_fn **nvtx_table;   /* NvtxFunctionTable: pointers to the slots */

@@ -9,7 +9,6 @@
 
 #include "hipvis/trace.h"
 #include "tracer/names/marks.h"
-#include "tracer/core/realsym.h"
 
 typedef uint64_t roctx_range_id_t;
 

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer/core/realsym.h"
-#include "tracer/core/safecopy.h"
 #include "tracer/pyframes/pywalk_int.h"
 
 /* Offsets into the interpreter's structures, per minor version. */
