@@ -233,11 +233,10 @@ HV_HOT_FN void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
  * With the rewrite check alone (the defaults) only an async H2D copy from
  * pinned or registered memory can be checked, and only one such copy in
  * HIPVIS_REWRITE_EVERY is; every other copy skips both calls. A copy the
- * sampling skips takes its turn of the tick here, exactly as
- * hv_payload_hash would have (same conditions), so the copies checked are
- * the same ones. The other options look at every copy. The tick is
- * t->rewrite_skip (eligible copies still to skip: a count down, no
- * division per copy); the limits hv_hot.rewrite_limit and rewrite_every. */
+ * sampling skips takes its step of the count down here
+ * (hv_ev_rewrite_countable, hv_ev_rewrite_skip), the one hv_payload_hash
+ * would have taken (hv_ev_rewrite_turn), so the copies checked are the
+ * same ones. The other options look at every copy. */
 static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_call *c)
 {
     unsigned f = hv_hot.ev_flags;
