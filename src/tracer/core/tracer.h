@@ -320,7 +320,7 @@ HV_HOT_FN void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t
  * observe_all (a feature looks at every one: the probe) or observe_pending
  * (work a feature queued for the next one: the rewrite check's copies, one
  * in HIPVIS_REWRITE_EVERY). So an observation with nothing pending runs no
- * feature code and calls nothing (issue 12: fewer code lines per step).
+ * feature code and calls nothing: fewer code lines per step.
  * The load acquires: a 0 read means another thread's completion of that
  * work (payload.c hv_payload_observed's second hash of a copy this thread
  * may now rewrite) is done; a plain load on x86.
