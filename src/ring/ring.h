@@ -41,7 +41,7 @@
  * the set then missed on every step (bench-step, callgrind's cache model:
  * +8.8 read misses per step with 130 streams, none with 1). The producer line
  * is the one line of this header that every record touches; the stream
- * table does the same for its own lines (streams.h). */
+ * table does the same for its own lines (stream_table.h). */
 #define HV_RING_PRODUCER_AT 0x8c0u
 
 struct hv_ring {

@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
-#include "tracer/record/collector.h"
+#include "ring/collector_layout.h"
 
 /* "HVSHM" 0x01 ...: the first 8 bytes, stored last (release) once the header
  * is complete, so a consumer never reads a half-written header. */

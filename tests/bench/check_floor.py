@@ -21,11 +21,11 @@ shipped library's call with no stream and a copy's first three words its
 destination, source and size; with hipMemcpyAsync named, those copies so
 and every other call as shipped. All of them, like the shipped library,
 must leave the traced program's output as it is without hipvis. The HV_LEAN
-build with every bit (BUILD-lean, preload/hot.h) records the shipped
+build with every bit (BUILD-lean, measure.h HV_LEAN) records the shipped
 library's calls with no epoch (0 on every call and synchronize: the stream
 table is never read), no launch's kargs record (graph nodes' remain) and
 eager launches with no kernel and no stream. The demote build
-(BUILD-demote, preload/tracer.h HV_DEMOTE) records what the shipped library
+(BUILD-demote, measure.h HV_DEMOTE) records what the shipped library
 records (a cache hint after each commit, nothing else). The program
 is the decode loop on the runtime double (copies, eager launches, graph
 replays, synchronizes). The reader build (BUILD-reader: HV_RECORD_FLOOR=5
@@ -200,7 +200,7 @@ def main():
     named_launch = [c for c in launches("lean") if c.get("name_id") or c.get("stream") != "0x0"]
     if not launches("lean") or named_launch:
         failed.append(f"lean: expected eager launches with no kernel name and no stream, got {named_launch[:1]}")
-    # The demote build (HV_DEMOTE, preload/tracer.h: a hint after each commit) records what the shipped
+    # The demote build (HV_DEMOTE, measure.h: a hint after each commit) records what the shipped
     # library records.
     if not got["demote"] or not same("demote", "shipped", moving):
         failed.append("demote: the call records differ from the shipped library's")

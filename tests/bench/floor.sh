@@ -2,7 +2,7 @@
 # The record floor next to the shipped library (make bench-floor): the same
 # two benchmarks through builds whose traced calls write call records that
 # carry only their header and call-level fields (HV_RECORD_FLOOR=1,
-# intercept.h: the ordered clock, the ring and the record's lines, nothing
+# measure.h: the ordered clock, the ring and the record's lines, nothing
 # the record would say) or no record at all (HV_RECORD_FLOOR=2: the
 # interposition alone). The three
 # libraries alternate, ROUNDS runs each, so the machine's speed, which moves

@@ -95,7 +95,7 @@ check-step-threads: $(BENCH_DIR)/bench_step $(LIBHIPVIS) $(BUILD)/hipvis-dump
 CHECKS += check-step-threads
 
 # The record floor beside the shipped library (tests/bench/floor.sh): two
-# builds of libhipvis made for the measurement only (intercept.h
+# builds of libhipvis made for the measurement only (src/tracer/measure/measure.h
 # HV_RECORD_FLOOR), each in a build directory of its own; the sub-make keeps
 # them up to date with the sources.
 FLOOR_LIB := $(BUILD)-floor/libhipvis.so
@@ -118,12 +118,12 @@ FLOOR_PICK_LIB := $(BUILD)-floor-pick/libhipvis.so
 #   make BUILD=build-floor-raw EXTRA_CFLAGS=-DHV_RECORD_FLOOR=4 build-floor-raw/libhipvis.so
 #   ARMS="defaults rawall:LIB=build-floor-raw/libhipvis.so,HIPVIS_FLOOR_APIS=all" bash tests/gpu/ab_arms.sh
 FLOOR_RAW_LIB := $(BUILD)-floor-raw/libhipvis.so
-# The lean build (preload/hot.h HV_LEAN, every bit): what a call costs
+# The lean build (measure.h HV_LEAN, every bit): what a call costs
 # without its derivations (docs/performance.md "Method"), e.g.
 #   make BUILD=build-lean EXTRA_CFLAGS=-DHV_LEAN=7 build-lean/libhipvis.so
 #   ARMS="defaults lean:LIB=build-lean/libhipvis.so" bash tests/gpu/ab_arms.sh
 LEAN_LIB := $(BUILD)-lean/libhipvis.so
-# The reader build (intercept.h HV_RECORD_FLOOR=5 with HV_LEAN=5): the named
+# The reader build (measure.h HV_RECORD_FLOOR=5 with HV_LEAN=5): the named
 # calls' arguments and Python sites, the rest as shipped but for the stream
 # table and launch-word placement; the calling thread of a design whose
 # reader derives the rest, measured before it is built:
@@ -131,14 +131,14 @@ LEAN_LIB := $(BUILD)-lean/libhipvis.so
 #   ARMS="defaults reader:LIB=build-reader/libhipvis.so,HIPVIS_FLOOR_APIS=$S" bash tests/gpu/ab_arms.sh
 #   (S: the step's copies, graph launches and synchronizes, docs/performance.md)
 READER_LIB := $(BUILD)-reader/libhipvis.so
-# The demote build (preload/tracer.h HV_DEMOTE): each record's lines demoted
+# The demote build (measure.h HV_DEMOTE): each record's lines demoted
 # from the core's caches once published (docs/performance.md "Method"):
 #   make BUILD=build-demote EXTRA_CFLAGS=-DHV_DEMOTE=1 build-demote/libhipvis.so
 #   ARMS="defaults demote:LIB=build-demote/libhipvis.so" bash tests/gpu/ab_arms.sh
 DEMOTE_LIB := $(BUILD)-demote/libhipvis.so
 
 bench-floor: $(BENCH_DIR)/bench_intercept $(BENCH_DIR)/bench_step $(LIBHIPVIS) bench-floor-libs
-	@echo "== bench-floor: the shipped library, the floor build and the no-record build (intercept.h HV_RECORD_FLOOR)"
+	@echo "== bench-floor: the shipped library, the floor build and the no-record build (measure.h HV_RECORD_FLOOR)"
 	@sh tests/bench/floor.sh $(BENCH_DIR) $(abspath $(LIBHIPVIS)) $(abspath $(FLOOR_LIB)) $(abspath $(FLOOR_NONE_LIB)) \
 	    $(BUILD)/tests/double $(BENCH_DIR)/floor
 

@@ -1,5 +1,5 @@
 /*
- * The per-thread two-way copy memo (preload/allocmap.h hv_alloc_copy_kinds)
+ * The per-thread two-way copy memo (core/allocmap.h hv_alloc_copy_kinds)
  * gives for both sides of a copy the answers hv_alloc_kind gives, whatever
  * the map did in between: random allocations, frees and replacements,
  * queried at random addresses and at the edges of every range (first byte,

@@ -18,8 +18,7 @@
 #include "analyze/forensics/forensics.h"
 #include "analyze/forensics/symbolize.h"
 #include "tracer/core/config.h"
-#include "tracer/evidence/evidence.h"
-#include "tracer/evidence/srchash.h"
+#include "tracer/evidence/srchash_int.h"
 
 int t_pass, t_fail;
 

@@ -15,7 +15,7 @@ $(GPU_DIAG)/tsc_cost: tests/gpu/tsc_cost.c
 test-programs: $(GPU_DIAG)/calltime.so $(GPU_DIAG)/tsc_cost
 
 # build-selftime/libhipvis.so: the library with hipvis's own time per API
-# (-DHV_SELFTIME, src/tracer/core/selftime.c), for cost_attr.sh's selftime arm.
+# (-DHV_SELFTIME, src/tracer/measure/selftime.c), for cost_attr.sh's selftime arm.
 .PHONY: selftime
 selftime:
 	$(MAKE) --no-print-directory BUILD=build-selftime EXTRA_CFLAGS=-DHV_SELFTIME build-selftime/libhipvis.so

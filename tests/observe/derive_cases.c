@@ -7,7 +7,7 @@
  * tests/observe/observe.py runs it under libhipvis.so and checks, with
  * tests/observe/derive_streams.py and derive_kinds.py, that every such field
  * the library recorded at the call is the one a reader derives from the
- * records alone (the rules of src/tracer/core/streams.h and allocmap.h): the
+ * records alone (the rules of src/tracer/core/stream_table.h and allocmap.h): the
  * premise of deriving them off the calling thread (argument records,
  * docs/performance.md).
  *

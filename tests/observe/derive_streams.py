@@ -3,7 +3,7 @@
     (tests/observe/derive_check.py TRACE.jsonl runs it on a dump)
 
 The preload library stamps each call on a stream with the stream's epoch, read
-from its in-process tables at the call (src/tracer/core/streams.h). This is the
+from its in-process tables at the call (src/tracer/core/stream_table.h). This is the
 rule those tables implement, written once as a model that needs nothing but
 the records, and a check that it gives back exactly what the library
 recorded: an independent statement of what an epoch means, which a change to

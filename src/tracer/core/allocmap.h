@@ -9,8 +9,8 @@
  * mutex among themselves; that mutex is taken around fork so a child never
  * inherits it locked.
  */
-#ifndef HIPVIS_ALLOCMAP_H
-#define HIPVIS_ALLOCMAP_H
+#ifndef HV_TRACER_CORE_ALLOCMAP_H
+#define HV_TRACER_CORE_ALLOCMAP_H
 
 #include <pthread.h>
 #include <stdatomic.h>

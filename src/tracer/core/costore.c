@@ -146,7 +146,7 @@ void hv_costore_note(struct hv_thread_ctx *t, uint64_t seq, uint32_t kind, uint6
 /* Why `s` will not be stored, NULL when it will; reserves its budget. */
 static const char *storage_refusal(const struct hv_co_store *s)
 {
-    uint64_t budget = hv_tracer.cfg.codeobj_bytes;
+    uint64_t budget = hv_tracer_cfg.codeobj_bytes;
     if (budget == 0)
         return "disabled";
     if (s->len > HV_CO_OBJECT_CAP)

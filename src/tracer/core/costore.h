@@ -17,8 +17,8 @@
  * Hot path: one relaxed load of a global counter, plus one of the kernel's
  * own flag, when nothing is pending.
  */
-#ifndef HIPVIS_COSTORE_H
-#define HIPVIS_COSTORE_H
+#ifndef HV_TRACER_CORE_COSTORE_H
+#define HV_TRACER_CORE_COSTORE_H
 
 #include <stdatomic.h>
 #include <stddef.h>

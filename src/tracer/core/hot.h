@@ -10,8 +10,8 @@
  * variable per module on pages of their own. Each module still owns and
  * sets its own field.
  */
-#ifndef HIPVIS_HOT_H
-#define HIPVIS_HOT_H
+#ifndef HV_TRACER_CORE_HOT_H
+#define HV_TRACER_CORE_HOT_H
 
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -37,17 +37,23 @@ struct hv_hot {
         };
         uint32_t gates;
     };
-    /* evidence: rewrite checks queued and not yet observed (payload.c); an
-     * observation with none pending runs no evidence code (evidence.h
-     * hv_ev_observed). Written by a sampled copy and the observation that
-     * takes it, one in HIPVIS_REWRITE_EVERY pinned copies. */
-    _Atomic uint32_t ev_pending;
+    /* core: work the features' observers queued for the next host
+     * observation (the rewrite check's copies, payload.c); an observation
+     * with none pending, and no feature asking for every one
+     * (observe_all), runs no feature code (tracer.h hv_observed). Written
+     * by a sampled copy and the observation that takes it, one in
+     * HIPVIS_REWRITE_EVERY pinned copies. */
+    _Atomic uint32_t observe_pending;
     _Atomic int guard_mode;           /* guard: enum hv_guard_mode once HIPVIS_GUARD is read, -1 before */
     uint32_t rewrite_limit;           /* evidence: largest copy the rewrite check hashes */
     uint32_t rewrite_every;           /* evidence: the check takes one such copy in this many */
     /* tracer: HIPVIS_RECORD=args, the step's calls written as their
      * arguments (intercept.h HV_TRACE_CALL); set before the state is ON. */
-    uint32_t record_args;
+    uint8_t record_args;
+    /* core: nonzero when a feature's observer looks at every host
+     * observation (evidence: the probe); set at set-up. */
+    uint8_t observe_all;
+    uint16_t spare;
     struct hv_stream_table *streams;  /* tracer: stream and event state */
     struct hv_alloc_map *allocs;      /* tracer: allocations */
     /* tracer: where this library's thread context (hv_tls, initial-exec TLS)
@@ -56,7 +62,7 @@ struct hv_hot {
      * line and the thread pointer instead of from the GOT (tracer.h
      * hv_enter): one line and one page fewer per call. */
     intptr_t tls_off;
-    /* tracer: the allocation map's version (preload/allocmap.h): changes
+    /* tracer: the allocation map's version (core/allocmap.h): changes
      * only when an allocation is made or freed. */
     _Atomic uint64_t alloc_version;
 };
@@ -113,33 +119,5 @@ extern struct hv_hot hv_hot;
 #define HV_STEP_SECTION_(fe) __attribute__((hot, section(".text.sorted.hv_step" fe)))
 #define HV_STEP_fn HV_STEP_SECTION_(HV_STEP_FRONT_END)
 #define HV_STEP_data HV_STEP_DATA
-
-/*
- * HV_LEAN: a measurement build, never shipped (like intercept.h's
- * HV_RECORD_FLOOR): which of a call's derivations the calling thread skips,
- * to ask the GPU what moving each to a reader would save (issue 12). Bits:
- * 1 streams (no epoch, capture state or observation advance: the stream
- * table is never read or written by a call), 2 copies (no memory-kind
- * lookup, except on the rewrite check's sampled turn), 4 eager launches (a
- * learnt launch's pointer words recorded as read, not placed in their
- * allocations); and parts of an eager launch: 8 no kargs record (its
- * pointer words scanned, not written), 16 no scan either, 32 no Python site
- * or code-object check, 64 no kernel lookup (no layout, no name), 128 no
- * stream (the launch's record is opened with none: no stream-table read).
- * Its traces lack what was skipped: for counting only.
- * On the GPU decode loop bits 1-4 together read as the shipped library in
- * the same call (docs/validation.md, sixteenth and eighteenth sessions);
- * all six saved 0.4-1.2 points on the H200 host, none on an H100
- * (seventeenth, eighteenth); with argument records the default, the
- * launch's bits 8-32 saved ~0.15 points and a launch recorded as its raw
- * arguments ~0.8 (twenty-second session); with bits 8-32, bit 64 saved
- * ~0.5 points (resolved) and bit 128 ~0.25 (not), while a per-thread
- * kernel memo and a launch record with no stream read, evidence kept,
- * saved nothing measurable (twenty-third session): the share most likely
- * is the kernel's data as the evidence reads it, not the table or stream.
- */
-#ifndef HV_LEAN
-#define HV_LEAN 0
-#endif
 
 #endif

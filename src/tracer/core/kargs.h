@@ -6,8 +6,8 @@
  * which is how PyTorch passes them. A params array without a layout is read
  * entry by entry within a bound (kargs.c, scan_params).
  */
-#ifndef HIPVIS_KARGS_H
-#define HIPVIS_KARGS_H
+#ifndef HV_TRACER_CORE_KARGS_H
+#define HV_TRACER_CORE_KARGS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * lock-free; inserts (cold, at load time) take a mutex. (Not the common
  * map, src/common/u64map.h: its growth moves slots under a lock-free reader.)
  */
-#ifndef HIPVIS_KERNELS_H
-#define HIPVIS_KERNELS_H
+#ifndef HV_TRACER_CORE_KERNELS_H
+#define HV_TRACER_CORE_KERNELS_H
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -24,7 +24,7 @@ struct hv_kernel_arg {
     uint8_t access;     /* enum hv_access */
 };
 
-struct hv_co_use;      /* preload/costore.h */
+struct hv_co_use;      /* core/costore.h */
 
 /* What kargs.c learnt from full scans of a kernel's by-value parameters:
  * bit i set = some launch held a tracked pointer in the word whose byte

@@ -1,7 +1,9 @@
-# The preload library: the tracer's core (src/tracer/core), the record path
-# (src/tracer/record over the rings of src/ring), one file per intercepted API
-# family (src/tracer/intercept/*), the trace writer (src/format) and
-# code-object parsing.
+# The preload library: the tracer's core (src/tracer/core: its contract is
+# tracer.h), the record path (src/tracer/record over the rings of src/ring),
+# one file per intercepted API family (src/tracer/intercept/*), the features
+# (src/tracer/{evidence,guard,names,pyframes}: the core reaches them only
+# through their struct hv_feature entries), the trace writer (src/format)
+# and code-object parsing.
 RECORD_SRCS  += $(wildcard src/tracer/record/*.c) $(wildcard src/ring/*.c)
 PRELOAD_SRCS += $(wildcard src/tracer/core/*.c) $(wildcard src/tracer/intercept/hip/*.c)
 

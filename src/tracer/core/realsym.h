@@ -9,8 +9,8 @@
  * handed out by an intercepted dlsym() or found through the runtime's own
  * handle is used instead.
  */
-#ifndef HIPVIS_REALSYM_H
-#define HIPVIS_REALSYM_H
+#ifndef HV_TRACER_CORE_REALSYM_H
+#define HV_TRACER_CORE_REALSYM_H
 
 #include <stdatomic.h>
 

@@ -1,5 +1,5 @@
-/* runtime_version: see runtime_version.h for why the runtime is not asked. */
-#include "tracer/core/runtime_version.h"
+/* runtime_version: see runtime_version_int.h for why the runtime is not asked. */
+#include "tracer/core/runtime_version_int.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -4,8 +4,8 @@
  * is, and a corrupt header must not make the tracer read unmapped memory
  * and crash a program that the runtime let through.
  */
-#ifndef HIPVIS_SAFECOPY_H
-#define HIPVIS_SAFECOPY_H
+#ifndef HV_TRACER_CORE_SAFECOPY_H
+#define HV_TRACER_CORE_SAFECOPY_H
 
 #include <stddef.h>
 #include <sys/types.h>

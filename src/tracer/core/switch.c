@@ -10,9 +10,8 @@
  *
  * From Python: ctypes.CDLL(None).hipvis_record_this_thread(0).
  */
-#include "tracer/evidence/evidence.h"
 #include "tracer/core/realsym.h"
-#include "tracer/core/tracer.h"
+#include "tracer/core/tracer_int.h"
 
 HV_EXPORT void hipvis_record_this_thread(int on);
 
@@ -44,34 +43,24 @@ HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped)
 
 /* hipvis_measure_features_off(mask): the defaults' two evidence features
  * off process-wide while their bit is set (1: Python frames, 2: the rewrite
- * check), as configured again once it is cleared. For comparing in one
- * process what each costs, block by block (tests/gpu/cost.py ab
- * --feature-arms): the host's state then moves both sides of a comparison
- * alike, which separate processes do not (docs/validation.md, sixteenth
- * session). A rewrite check already queued is still completed. Returns 0,
- * or -1 when not recording (nothing changed). Like
- * hipvis_record_this_thread, for timing: the blocks run with a feature off
- * lack what it records. Called from the measuring thread between blocks;
- * the hot line's bytes are stored whole, so a concurrent call reads the old
- * setting or the new one. */
+ * check; struct hv_feature's measure_bit), as configured again once it is
+ * cleared. For comparing in one process what each costs, block by block
+ * (tests/gpu/cost.py ab --feature-arms): the host's state then moves both
+ * sides of a comparison alike, which separate processes do not
+ * (docs/validation.md, sixteenth session). A rewrite check already queued
+ * is still completed. Returns 0, or -1 when not recording (nothing
+ * changed). Like hipvis_record_this_thread, for timing: the blocks run with
+ * a feature off lack what it records. Called from the measuring thread
+ * between blocks; each feature stores its hot-line byte whole, so a
+ * concurrent call reads the old setting or the new one. */
 HV_EXPORT int hipvis_measure_features_off(unsigned mask);
 
 HV_EXPORT int hipvis_measure_features_off(unsigned mask)
 {
-    /* The configured settings, taken at the first call (setup is done: the
-     * tracer is recording). */
-    static uint8_t py_cfg, rewrite_cfg;
-    static int taken;
     if (atomic_load(&hv_hot.state) != HV_TRACER_ON)
         return -1;
-    if (!taken) {
-        py_cfg = __atomic_load_n(&hv_hot.py_on, __ATOMIC_RELAXED);
-        rewrite_cfg = __atomic_load_n(&hv_hot.ev_flags, __ATOMIC_RELAXED) & HV_EV_REWRITE;
-        taken = 1;
-    }
-    __atomic_store_n(&hv_hot.py_on, (uint8_t)(mask & 1u ? 0 : py_cfg), __ATOMIC_RELAXED);
-    uint8_t ev = __atomic_load_n(&hv_hot.ev_flags, __ATOMIC_RELAXED);
-    __atomic_store_n(&hv_hot.ev_flags, (uint8_t)((ev & ~HV_EV_REWRITE) | (mask & 2u ? 0 : rewrite_cfg)),
-                     __ATOMIC_RELAXED);
+    HV_FEATURES_EACH(f)
+        if (f->measure_bit && f->measure_off)
+            f->measure_off((mask & f->measure_bit) != 0);
     return 0;
 }

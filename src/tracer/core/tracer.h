@@ -1,15 +1,28 @@
 /*
- * The tracer: the one process-wide instance that owns configuration, the
- * collector, the stream/event/allocation tables and the writer, plus the
- * hot-path helpers every intercept family uses.
+ * The tracer's contract: everything the rest of the in-process library
+ * (the intercept wrappers, the features under src/tracer/{evidence,guard,
+ * names,pyframes}) may use of the core, and the one way the core reaches a
+ * feature (struct hv_feature below). The core includes no feature's header
+ * and calls no feature by name; the wrappers call the features directly.
  *
- * Lifecycle: the constructor only reads configuration. The first traced call
- * (which may come before the constructor ran, from another library's
- * constructor) initialises what is missing and starts the writer, so a
- * process that never calls the GPU runtime gets no thread and no file.
+ *   hv_enter / hv_leave          a traced call's envelope (the thread's context)
+ *   hv_call_start / _commit      a call record, in place in the thread's ring
+ *   hv_aux_begin / _commit       an auxiliary record following a call
+ *   hv_observe_*, hv_observed    host observations of completion
+ *   hv_string_id                 interned strings
+ *   struct hv_feature            a feature's set-up, header bits and observer
+ * and, through the headers it includes, the stream and allocation tables,
+ * the configuration, the real runtime functions and fault-free reads. A
+ * feature includes this header and no other of the core.
+ *
+ * Lifecycle (lifecycle.c): the constructor only reads configuration. The
+ * first traced call (which may come before the constructor ran, from
+ * another library's constructor) initialises what is missing and starts the
+ * writer, so a process that never calls the GPU runtime gets no thread and
+ * no file.
  */
-#ifndef HIPVIS_TRACER_H
-#define HIPVIS_TRACER_H
+#ifndef HV_TRACER_CORE_TRACER_H
+#define HV_TRACER_CORE_TRACER_H
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -20,10 +33,43 @@
 #include "tracer/core/allocmap.h"
 #include "tracer/core/config.h"
 #include "tracer/core/hot.h"
-#include "tracer/core/streams.h"
+#include "tracer/core/realsym.h"    /* HV_EXPORT, the real functions, hv_runtime_sym */
+#include "tracer/core/safecopy.h"   /* reads that never fault */
+#include "tracer/core/stream_table.h"
 #include "tracer/record/collector.h"
-#include "tracer/record/shm_transport.h"
-#include "tracer/record/writer_thread.h"
+
+/*
+ * Measurement hooks. A measurement build (HV_MEASURE, or one of the
+ * switches below, on the command line: tests/bench/module.mk) gets them
+ * from src/tracer/measure/measure.h; the shipped library gets these
+ * defaults, which compile to nothing:
+ *   HV_LEAN                 the derivations a call skips (0: none)
+ *   HV_COMMITTED(p, bytes)  after a record is published
+ *   HV_ST_BEGIN, HV_ST_MARK, HV_ST_END, HV_ST_PART   hipvis's own time
+ *   HV_FLOOR_APIS_READ      whether HIPVIS_FLOOR_APIS means anything (0)
+ */
+#if defined(HV_MEASURE) || defined(HV_LEAN) || defined(HV_RECORD_FLOOR) || defined(HV_DEMOTE) || \
+    defined(HV_SELFTIME) || defined(HV_NO_CALL_PREFETCH) || defined(HV_SLED_LINES) || defined(HV_SLED_BRANCHES)
+#include "tracer/measure/measure.h"
+#endif
+#ifndef HV_LEAN
+#define HV_LEAN 0
+#endif
+#ifndef HV_COMMITTED
+#define HV_COMMITTED(p, bytes) ((void)(p), (void)(bytes))
+#endif
+#ifndef HV_ST_BEGIN
+#define HV_ST_BEGIN (void)0
+#define HV_ST_MARK(v) (void)0
+#define HV_ST_END(api) (void)0
+#define HV_ST_PART(part, stmt) \
+    do {                       \
+        stmt;                  \
+    } while (0)
+#endif
+#ifndef HV_FLOOR_APIS_READ
+#define HV_FLOOR_APIS_READ 0
+#endif
 
 enum hv_tracer_state {
     HV_TRACER_UNINIT = 0,    /* nothing set up yet */
@@ -33,17 +79,9 @@ enum hv_tracer_state {
     HV_TRACER_STOPPED,       /* process exiting / exec'ing */
 };
 
-/* The rest of the process-wide state; what every call reads is in hv_hot
- * (preload/hot.h: the state, the stream and allocation tables, the flags). */
-struct hv_tracer {
-    struct hv_config cfg;
-    struct hv_collector *col;
-    struct hv_writer_thread writer;
-    struct hv_shm_transport shm;     /* HIPVIS_SIDECAR=1: used instead of the writer */
-};
-
-/* The single instance. Everything process-wide hangs off it, by name. */
-extern struct hv_tracer hv_tracer;
+/* The configuration, read once at set-up, before the state first leaves
+ * UNINIT; never written after. */
+extern struct hv_config hv_tracer_cfg;
 extern __thread struct hv_thread_ctx hv_tls __attribute__((tls_model("initial-exec")));
 
 HV_COLD_FN int hv_tracer_activate(void);   /* slow path of hv_enter */
@@ -80,6 +118,18 @@ static inline struct hv_thread_ctx *hv_enter(void)
 }
 
 static inline void hv_leave(struct hv_thread_ctx *t) { t->depth = 0; }
+
+/* The seq of this thread's latest call; for strings interned before the
+ * call that uses them has a seq of its own (an auxiliary record carries its
+ * own thread's call seq, HV_HDR_THREAD_SEQ), and for names and marks, which
+ * are no calls. */
+static inline uint64_t hv_seq_peek(void)
+{
+    return hv_tls.seq;
+}
+
+/* A pointer as a record's 64-bit word. */
+#define HV_PTR(p) ((uint64_t)(uintptr_t)(p))
 
 /* A hint that the line at `p` is about to be written (PREFETCHW; it never
  * faults, so a stale or NULL hint is harmless). */
@@ -176,30 +226,6 @@ static inline struct hv_call *hv_call_begin(struct hv_thread_ctx *t, uint16_t ap
     return hv_call_start(t, HV_CALL_KEY(api, HV_STREAM_FORM_NONE, result), 0, 1);
 }
 
-/*
- * HV_DEMOTE (a measurement build, never the shipped one): after a record is
- * published, `cldemote` each of its lines, a hint that moves a line from
- * the core's L1/L2 to the shared L3 (a no-op on cores without it). The
- * calling thread never reads its records again and the writer thread runs
- * on another core, so the question is whether the lines the ring takes
- * from the program's working set at every call are part of what a step
- * costs in situ (docs/validation.md, twenty-second session).
- */
-#ifndef HV_DEMOTE
-#define HV_DEMOTE 0
-#endif
-static inline void hv_demote_lines(const void *p, uint32_t bytes)
-{
-#if HV_DEMOTE
-    const uint8_t *b = (const uint8_t *)((uintptr_t)p & ~(uintptr_t)63), *e = (const uint8_t *)p + bytes;
-    for (int k = 0; b < e && k < 8; b += 64, k++)
-        __asm__ volatile("cldemote %0" : : "m"(*b));
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 /* A record in the ring has its size; the scratch record (hv_call_scratch)
  * has size 0. Telling them apart by the header just written, not by the
  * scratch's address, keeps the thread pointer (%fs:0) out of the hot path. */
@@ -208,13 +234,13 @@ static inline void hv_call_commit(struct hv_thread_ctx *t, struct hv_call *c)
     if (__builtin_expect(c->h.size != 0, 1)) {
         hv_ring_commit_at(t->ring, c, sizeof *c);
         t->next_rec = (const uint8_t *)(c + 1);
-        hv_demote_lines(c, sizeof *c);
+        HV_COMMITTED(c, sizeof *c);
     }
 }
 
 /* The state of canonical stream `stream`, through the thread's one-entry
  * cache: a loop names the same stream call after call, and a table slot,
- * once keyed, keeps its key for the life of the process (streams.h), so a
+ * once keyed, keeps its key for the life of the process (stream_table.h), so a
  * cached pointer stays right. */
 HV_COLD_FN struct hv_stream_state *hv_stream_lookup(struct hv_thread_ctx *t, uint64_t stream);
 static inline struct hv_stream_state *hv_stream_cached(struct hv_thread_ctx *t, uint64_t stream)
@@ -245,24 +271,25 @@ static inline void hv_aux_commit(struct hv_thread_ctx *t, void *rec)
 {
     uint32_t size = ((const struct hv_rec_header *)rec)->size;
     hv_emit_commit(t, rec);
-    hv_demote_lines(rec, size);
+    HV_COMMITTED(rec, size);
 }
 
 /*
  * Host observations of completion, each O(1) in the number of streams: the
  * observing call's own record says what it covers (the analyzer derives the
  * streams, docs/trace-format.md "Host observations"), and in-process epochs
- * advance by one atomic add (streams.h). A ring holds one reservation at a
+ * advance by one atomic add (stream_table.h). A ring holds one reservation at a
  * time, so auxiliary records are only emitted after the call record is
  * committed:
  *  - hv_observe_complete fills an uncommitted sync call's fields (the call
  *    itself says which stream advanced);
  *  - hv_observe_scope runs after the commit of a device or legacy-stream
- *    synchronize: generations and evidence, no record;
+ *    synchronize: generations and observers, no record;
  *  - hv_observe_stream runs after the commit and emits one HV_REC_EPOCH
  *    (calls whose record alone does not say it: blocking memsets, guards),
  *    or none when `record` is 0 (blocking copies: the analyzer derives it,
- *    with the pageable-H2D exception).
+ *    with the pageable-H2D exception);
+ *  - hv_observed tells the features' observers, when one waits (below).
  * "Complete up to seq X" means all work enqueued before call X is done.
  */
 enum hv_obs_scope {
@@ -279,10 +306,31 @@ struct hv_obs {
 int hv_obs_covers(const struct hv_obs *o, uint64_t stream);
 
 HV_STEP_FN void hv_observe_complete(struct hv_thread_ctx *t, struct hv_call *c, uint64_t stream, uint64_t completed_seq);
-/* `ts`: the observing call's ordered ticks (its record's ts_ns): evidence
- * takes work enqueued before it as complete (seqs are per thread). */
+/* `ts`: the observing call's ordered ticks (its record's ts_ns): observers
+ * take work enqueued before it as complete (seqs are per thread). */
 HV_STEP_FN void hv_observe_scope(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, int32_t device, uint8_t scope);
 HV_HOT_FN void hv_observe_stream(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, int record);
+
+/*
+ * The host observed all work of the streams `o` covers enqueued before the
+ * call whose ordered ticks are `upto` complete, at call `seq` (committed,
+ * as are its epoch records; ticks, not seqs, order calls of different
+ * threads). The features' observers (struct hv_feature's `observed`) are
+ * told only while one of them waits for an observation: hv_hot's
+ * observe_all (a feature looks at every one: the probe) or observe_pending
+ * (work a feature queued for the next one: the rewrite check's copies, one
+ * in HIPVIS_REWRITE_EVERY). So an observation with nothing pending runs no
+ * feature code and calls nothing: fewer code lines per step.
+ * The load acquires: a 0 read means another thread's completion of that
+ * work (payload.c hv_payload_observed's second hash of a copy this thread
+ * may now rewrite) is done; a plain load on x86.
+ */
+HV_COLD_FN void hv_observers_run(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+static inline void hv_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
+{
+    if (hv_hot.observe_all || atomic_load_explicit(&hv_hot.observe_pending, memory_order_acquire))
+        HV_ST_PART(HV_ST_PART_OBSERVE_EV, hv_observers_run(t, seq, o, upto));
+}
 
 /* Interns a string (cold paths only: names, paths), emitting its
  * HV_REC_STRING record the first time. Returns its id, 0 on failure. */
@@ -293,5 +341,36 @@ void hv_tracer_before_exec(void);
 void hv_tracer_exec_failed(void);
 /* Before _exit/_Exit: the same final drain the destructor would have done. */
 void hv_tracer_before_exit(void);
+
+/*
+ * A feature of the tracer (evidence, Python frames, names and regions...):
+ * what the core calls of it, through this table and nothing else. A
+ * feature defines its entry once with HV_FEATURE; the linker gathers the
+ * entries in section hv_features, which the core walks in link order, as
+ * it finds the wrappers (realsym.h). Any member may be NULL.
+ */
+struct hv_feature {
+    const char *name;
+    /* At set-up, after the configuration is read and before anything is
+     * recorded (under the set-up lock): reads its options, sets its fields
+     * of hv_hot. */
+    void (*setup)(const struct hv_config *cfg);
+    /* Its HV_HDR_* bits of the trace header (after set-up). */
+    uint32_t (*header_flags)(void);
+    /* An observation, while hv_observed's test says a feature waits for one. */
+    void (*observed)(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+    /* hipvis_measure_features_off (switch.c): the bit of its mask that turns
+     * this feature's per-call work off (0: none), and the switch itself
+     * (off: 1 off, 0 as configured again). */
+    unsigned measure_bit;
+    void (*measure_off)(int off);
+    /* Before the trace is closed (exit, exec; the writer still runs): gives
+     * back what it changed in the process and writes what it queued. */
+    void (*before_exit)(void);
+};
+#define HV_FEATURE(id, ...)                                                        \
+    static const struct hv_feature hv_feature_##id = {__VA_ARGS__};                \
+    __attribute__((used, section("hv_features"))) static const struct hv_feature \
+        *const hv_feature_p_##id = &hv_feature_##id
 
 #endif

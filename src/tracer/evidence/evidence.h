@@ -11,17 +11,15 @@
  * taken. Hooks run inside a traced call (depth 1): the runtime calls they
  * make themselves (probe snapshots) are never recorded.
  */
-#ifndef HIPVIS_EVIDENCE_H
-#define HIPVIS_EVIDENCE_H
+#ifndef HV_TRACER_EVIDENCE_EVIDENCE_H
+#define HV_TRACER_EVIDENCE_EVIDENCE_H
 
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "hipvis/api.h"   /* hv_args_family */
 #include "hipvis/trace.h"
-#include "tracer/core/config.h"
-#include "tracer/core/hot.h"
-#include "tracer/core/selftime.h"
-#include "tracer/record/collector.h"
+#include "tracer/core/tracer.h"
 
 enum {
     HV_EV_PAYLOAD = 1u,   /* HIPVIS_PAYLOAD_BYTES > 0 */
@@ -33,7 +31,7 @@ enum {
 #define HV_EV_COPY (HV_EV_PAYLOAD | HV_EV_REWRITE | HV_EV_PROBE | HV_EV_STACKS | HV_EV_HOSTCHECK)
 #define HV_EV_OBSERVE (HV_EV_REWRITE | HV_EV_PROBE | HV_EV_HOSTCHECK)
 
-/* hv_hot.ev_flags (preload/hot.h): the HV_EV_* options on. */
+/* hv_hot.ev_flags (core/hot.h): the HV_EV_* options on. */
 
 static inline int hv_ev(unsigned bits)
 {
@@ -66,6 +64,11 @@ static inline uint32_t hv_ev_draw(struct hv_thread_ctx *t)
  * every step is seen. hv_launch_below is UINT32_MAX / N (UINT32_MAX at N = 1:
  * every launch, no count, no draw); both on the step's data lines, which the
  * launch's wrapper reads anyway.
+ *
+ * hv_ev_launch_sampled is the one test every front end's eager launch
+ * makes: a launch drawn, or any launch on a capturing stream (it becomes a
+ * graph node, which a replay runs again and again). The capture state is
+ * read only for a launch not drawn.
  */
 extern uint32_t hv_launch_below, hv_launch_first;
 static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
@@ -79,6 +82,13 @@ static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
         return 1;
     }
     return hv_ev_draw(t) <= below;
+}
+static inline int hv_ev_launch_sampled(struct hv_thread_ctx *t, uint64_t stream)
+{
+    if (__builtin_expect(hv_ev_launch_drawn(t), 1))
+        return 1;
+    struct hv_stream_state *st = stream ? hv_stream_cached(t, stream) : NULL;
+    return st && atomic_load_explicit(&st->capture_id, memory_order_acquire) != 0;
 }
 
 /*
@@ -99,12 +109,20 @@ static inline int hv_ev_launch_drawn(struct hv_thread_ctx *t)
  *
  * The warm-up counts turns, the copies a tick takes (t->rewrites_first,
  * saturating): with argument records an async H2D or Default copy through
- * hv_args_now (intercept.h), whether or not it turns out eligible, so that a
+ * hv_ev_args_copy_skip, whether or not it turns out eligible, so that a
  * loop whose copies are all pageable leaves its warm-up too; on the full
- * path an eligible copy (payload.c). hv_ev_rewrite_count counts the turn
- * being taken; hv_ev_rewrite_warm says whether the thread is still in its
- * warm-up after it (nothing to skip); hv_ev_rewrite_gap gives the eligible
- * copies to skip after it, which moves the thread to its next window.
+ * path an eligible copy (hv_ev_rewrite_turn). hv_ev_rewrite_count counts
+ * the turn being taken; hv_ev_rewrite_warm says whether the thread is
+ * still in its warm-up after it (nothing to skip); hv_ev_rewrite_gap gives
+ * the eligible copies to skip after it, which moves the thread to its next
+ * window.
+ *
+ * The count down is coded once, below, and every copy that can take a
+ * turn goes through it: the full path's tick t->rewrite_skip
+ * (hv_ev_rewrite_skip: hv_ev_copy_wanted before the commit, payload.c's
+ * hv_payload_hash when other options want the copy anyway), and argument
+ * records' tick t->args_tick (hv_ev_args_copy_skip, intercept.h
+ * hv_args_now), which a checked copy's turn reloads with the same gap.
  */
 extern uint32_t hv_rewrite_first;
 static inline void hv_ev_rewrite_count(struct hv_thread_ctx *t)
@@ -118,7 +136,7 @@ static inline int hv_ev_rewrite_warm(const struct hv_thread_ctx *t)
 }
 static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
 {
-    uint32_t e = hv_hot.rewrite_every;   /* above 1: payload.c samples only then */
+    uint32_t e = hv_hot.rewrite_every;   /* above 1: sampled only then */
     if (hv_ev_rewrite_warm(t))
         return 0;
     uint32_t next = hv_ev_draw(t) % e;   /* the place in the next window */
@@ -127,10 +145,75 @@ static inline uint32_t hv_ev_rewrite_gap(struct hv_thread_ctx *t)
     return gap;
 }
 
-/* Reads the options (after hv_config_load); sets hv_hot.ev_flags. */
-void hv_evidence_setup(const struct hv_config *cfg);
-/* HV_HDR_* bits for the trace header. */
-uint32_t hv_evidence_header_flags(void);
+/* One copy's step of a count down: 1 (and one less to go) while `*tick`
+ * is above 0, 0 once it has run out: the copy takes its turn. Counting
+ * down is the expected branch (all but one copy in HIPVIS_REWRITE_EVERY),
+ * laid out as the fall-through path of the copy wrappers it is inlined in. */
+static inline int hv_ev_tick(uint32_t *tick)
+{
+    if (__builtin_expect(*tick != 0, 1)) {
+        --*tick;
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether copy record `c` (filled, its kinds known) could be checked, so
+ * takes a step of the count down: it ran (or will: not failed, not
+ * captured), its source is one range (not 2D) and within the check's size
+ * limit (hv_ev_copy_begin's and hv_payload_hash's conditions). */
+static inline int hv_ev_rewrite_countable(const struct hv_call *c)
+{
+    const struct hv_copy_args *a = &c->a.copy;
+    return c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
+           a->bytes <= hv_hot.rewrite_limit;
+}
+
+/* The full path's count down, for an eligible copy: 1 when the sampling
+ * skips it (HIPVIS_REWRITE_EVERY above 1 and copies left to skip). */
+static inline int hv_ev_rewrite_skip(struct hv_thread_ctx *t)
+{
+    return hv_hot.rewrite_every > 1 && hv_ev_tick(&t->rewrite_skip);
+}
+
+/* An eligible copy of API `api` on the full path: 0 when the count down
+ * skips it, 1 when it is checked. A checked copy's turn is counted against
+ * the warm-up, unless hv_ev_args_copy_skip counted it already (an
+ * argument-record API's copy, with argument records on), and both ticks
+ * get the gap to the next one. */
+static inline int hv_ev_rewrite_turn(struct hv_thread_ctx *t, uint16_t api)
+{
+    if (hv_hot.rewrite_every <= 1)
+        return 1;
+    if (hv_ev_rewrite_skip(t))
+        return 0;
+    if (!(hv_hot.record_args && hv_args_family(api) == HV_ARGS_COPY))
+        hv_ev_rewrite_count(t);
+    t->rewrite_skip = t->args_tick = hv_ev_rewrite_gap(t);
+    return 1;
+}
+
+/* HIPVIS_RECORD=args: an async copy whose kind may be host-to-device (the
+ * check's candidates, told apart with no memory-kind lookup) counts down
+ * t->args_tick. 1 while it does: the copy is written as its arguments. 0
+ * on its turn, counted against the warm-up: the copy takes the full path,
+ * with the full path's tick at 0 so that the filler checks it when its
+ * source is pinned (a checked copy's turn then reloads both ticks); the
+ * tick's next gap is the one after a turn whose copy was not eligible
+ * (pageable). Other copies never tick, so a loop's other copies cannot
+ * make the turns miss its H2D ones. */
+static inline int hv_ev_args_copy_skip(struct hv_thread_ctx *t)
+{
+    if (hv_ev_tick(&t->args_tick))
+        return 1;
+    hv_ev_rewrite_count(t);
+    t->args_tick = hv_ev_rewrite_warm(t) ? 0 : hv_hot.rewrite_every - 1;
+    t->rewrite_skip = 0;
+    return 0;
+}
+
+/* Evidence's set-up (its options: hv_hot.ev_flags), trace header bits and
+ * observer reach the core through its feature entry (ev_hooks.c). */
 
 /* A copy, between filling its call record and committing it. begin() sets
  * the record's payload_hash and keeps what end() needs; end() runs after the
@@ -151,11 +234,10 @@ HV_HOT_FN void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c);
  * With the rewrite check alone (the defaults) only an async H2D copy from
  * pinned or registered memory can be checked, and only one such copy in
  * HIPVIS_REWRITE_EVERY is; every other copy skips both calls. A copy the
- * sampling skips takes its turn of the tick here, exactly as
- * hv_payload_hash would have (same conditions), so the copies checked are
- * the same ones. The other options look at every copy. The tick is
- * t->rewrite_skip (eligible copies still to skip: a count down, no
- * division per copy); the limits hv_hot.rewrite_limit and rewrite_every. */
+ * sampling skips takes its step of the count down here
+ * (hv_ev_rewrite_countable, hv_ev_rewrite_skip), the one hv_payload_hash
+ * would have taken (hv_ev_rewrite_turn), so the copies checked are the
+ * same ones. The other options look at every copy. */
 static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_call *c)
 {
     unsigned f = hv_hot.ev_flags;
@@ -167,13 +249,7 @@ static inline int hv_ev_copy_wanted(struct hv_thread_ctx *t, const struct hv_cal
     if (a->dir != HV_DIR_H2D || !(a->flags & HV_COPY_ASYNC) ||
         (a->src_mem != HV_MEM_HOST_PINNED && a->src_mem != HV_MEM_HOST_REGISTERED))
         return 0;
-    /* hv_ev_copy_begin's and hv_payload_hash's conditions for a tick. */
-    if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
-        a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_skip) {
-        t->rewrite_skip--;
-        return 0;
-    }
-    return 1;
+    return !(hv_ev_rewrite_countable(c) && hv_ev_rewrite_skip(t));
 }
 HV_HOT_FN void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 
@@ -190,26 +266,9 @@ static inline void hv_ev_stack(struct hv_thread_ctx *t, uint64_t seq)
         hv_stacks_emit(t, seq);
 }
 
-/* The host observed all work of the streams `o` covers enqueued before the
- * call whose ordered ticks are `upto` complete, at call `seq` (already
- * committed, as are its epoch records). Ticks, not seqs, order calls of
- * different threads (seqs are per thread). Work bounded by what is
- * pending, not by the number of streams. */
-struct hv_obs;
-HV_COLD_FN void hv_ev_observed_now(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
-/* With the rewrite check alone (the defaults) an observation has work only
- * while a sampled copy waits for one (one copy in HIPVIS_REWRITE_EVERY):
- * the test is here, so that the other observations run none of the
- * evidence code (issue 12: fewer code lines per step). The probe and the
- * host-access check look at every observation. The load acquires: a 0 read means another thread's
- * second hash of a copy this one may now rewrite is done (payload.c
- * hv_payload_observed); a plain load on x86. */
-static inline void hv_ev_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
-{
-    if ((hv_hot.ev_flags & (HV_EV_PROBE | HV_EV_HOSTCHECK)) ||
-        atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire))
-        HV_ST_PART(HV_ST_PART_OBSERVE_EV, hv_ev_observed_now(t, seq, o, upto));
-}
+/* Host observations reach evidence through the core (tracer.h hv_observed:
+ * the rewrite check re-hashes the copies it queued, the probe reads back
+ * its snapshots); its observer is ev_hooks.c's. */
 
 /* Around a graph launch on canonical stream `stream`: before() runs before
  * the real launch (pre-replay snapshots), after() once its record is
@@ -221,32 +280,5 @@ static inline void hv_ev_replay_after(struct hv_thread_ctx *t, uint64_t seq, int
     if (hv_ev(HV_EV_PROBE | HV_EV_STACKS))
         hv_ev_replay_done(t, seq, r);
 }
-
-/* ---- internal to src/tracer/evidence/{payload,probe,stacks}.c ---- */
-
-/* XXH3-64, seed 0, of n bytes: the hash in HV_REC_PAYLOAD (srchash.c). */
-uint64_t hv_hash64(const void *p, size_t n);
-/* Copies n bytes of host memory at src (kind `mem`) into dst without ever
- * faulting: directly for memory the runtime allocated or registered for
- * the host and for memory hostmem.c knows is host memory, through
- * hv_safe_read when unsure; never for managed memory (a CPU read migrates
- * its pages). 1 when all was read. */
-int hv_read_host(void *dst, uint64_t src, uint64_t n, uint8_t mem);
-/* Whether [p, p+n) is ordinary readable host memory (hostmem.c): 1 yes,
- * 0 no, -1 unknown right now (use hv_safe_read). */
-int hv_host_readable(uint64_t p, uint64_t n);
-void hv_hostmem_setup(void);
-
-void hv_payload_setup(const struct hv_config *cfg);
-/* Stages and hashes ev's source when the options want it (sets staged, hash, hashed). */
-HV_HOT_FN void hv_payload_hash(struct hv_copy_ev *ev);
-HV_HOT_FN void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
-HV_HOT_FN void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
-
-void hv_probe_setup(const struct hv_config *cfg);
-void hv_probe_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
-void hv_probe_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
-void hv_probe_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api);
-void hv_probe_replay_after(struct hv_thread_ctx *t, uint64_t seq, int32_t r);
 
 #endif

@@ -23,9 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer/evidence/evidence.h"
-#include "tracer/core/safecopy.h"
-#include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence_int.h"
 
 #define HV_PENDING_STREAMS 64u
 #define HV_PENDING_PER_STREAM 32u
@@ -50,9 +48,9 @@ static uint64_t pending_ids[HV_PENDING_STREAMS];
 static uint64_t pending_used;
 _Static_assert(HV_PENDING_STREAMS == 64, "pending_used holds one bit per list");
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Copies on all lists: hv_hot.ev_pending (an observation with nothing
+/* Copies on all lists: hv_hot.observe_pending (an observation with nothing
  * pending costs one load of the line every call reads, in the observing
- * call's own code: evidence.h hv_ev_observed). */
+ * call's own code: tracer.h hv_observed). */
 
 static uint32_t payload_limit, stage_bytes;
 /* evidence.h: the check's size limit and sampling, and the copies this
@@ -74,7 +72,7 @@ static void child_after_fork(void)
     memset(pending, 0, sizeof pending);
     memset(pending_ids, 0, sizeof pending_ids);
     pending_used = 0;
-    atomic_store(&hv_hot.ev_pending, 0);
+    atomic_store(&hv_hot.observe_pending, 0);
 }
 
 void hv_payload_setup(const struct hv_config *cfg)
@@ -130,25 +128,11 @@ void hv_payload_hash(struct hv_copy_ev *ev)
      * source twice, which costs more than the rest of a step's recording
      * at a few KiB; a rewrite a loop repeats every step is still caught
      * within that many steps (docs/evidence.md "Defaults"). */
-    if (want_check && hv_hot.rewrite_every > 1) {
-        /* One eligible copy checked, then rewrite_every - 1 skipped (the
-         * count down evidence.h's hv_ev_copy_wanted shares); none skipped
-         * in the thread's warm-up, then one in each window of rewrite_every
-         * at a drawn place (hv_ev_rewrite_gap). */
-        if (hv_tls.rewrite_skip) {
-            hv_tls.rewrite_skip--;
-            want_check = 0;
-        } else {
-            /* A copy written as an argument record when not on its turn
-             * had its turn counted by hv_args_now already. */
-            if (!(hv_hot.record_args && hv_args_family(ev->api) == HV_ARGS_COPY))
-                hv_ev_rewrite_count(&hv_tls);
-            /* Both ticks: the full path's count of eligible copies, and
-             * argument records' count of async H2D copies (intercept.h
-             * hv_args_now), which this checked copy's turn reloaded. */
-            hv_tls.rewrite_skip = hv_tls.args_tick = hv_ev_rewrite_gap(&hv_tls);
-        }
-    }
+    /* One eligible copy checked, then the count down (evidence.h): none
+     * skipped in the thread's warm-up, then one in each window of
+     * rewrite_every at a drawn place. */
+    if (want_check)
+        want_check = hv_ev_rewrite_turn(&hv_tls, ev->api);
     ev->checked = (uint8_t)want_check;
     if (!ev->bytes || !(want_bytes || want_check))
         return;
@@ -201,7 +185,7 @@ static int pending_add(const struct hv_copy_ev *ev)
     }
     if (slot && slot->n < HV_PENDING_PER_STREAM) {
         slot->c[slot->n++] = (struct pending_copy){ev->ts, ev->src, ev->bytes, ev->hash};
-        atomic_fetch_add_explicit(&hv_hot.ev_pending, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&hv_hot.observe_pending, 1, memory_order_relaxed);
         ok = 1;
     }
     pthread_mutex_unlock(&pending_lock);
@@ -221,7 +205,7 @@ void hv_payload_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
  * Returns how many (0 with *from == HV_PENDING_STREAMS: no list left). The
  * lists are bounded (HV_PENDING_STREAMS), so an observation covering a
  * whole device costs what is pending, not what streams exist. Called with
- * pending_lock held; hv_hot.ev_pending still counts the copies taken
+ * pending_lock held; hv_hot.observe_pending still counts the copies taken
  * (hv_payload_observed lowers it once they are hashed). */
 static uint32_t pending_take(const struct hv_obs *o, uint64_t upto, uint32_t *from, struct pending_copy *out)
 {
@@ -269,14 +253,14 @@ static int still_host(uint64_t src, uint64_t bytes, uint8_t *mem)
 
 /*
  * The second hash is taken under pending_lock, and the copies leave
- * hv_hot.ev_pending only after it (release), because another thread may
+ * hv_hot.observe_pending only after it (release), because another thread may
  * observe the same copy complete (two threads' copies on the legacy
  * stream, each synchronizing it) and then rewrite the source, as it may.
  * Hashed after the lock's release, the copy would be read after that
  * rewrite and reported rewritten while pending: a false finding, seen in
  * decode_loop --threads 2 (tests/observe). Now that thread's own
  * observation either finds the count raised and waits here for the hash
- * (the lock), or reads it lowered (acquire, intercept.h and evidence.h),
+ * (the lock), or reads it lowered (acquire, intercept.h and tracer.h),
  * after the hash; its rewrite comes after either. What the lock covers is
  * bounded: the copies pending, each at most HIPVIS_REWRITE_CHECK_KB.
  */
@@ -285,7 +269,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
     struct pending_copy done[HV_PENDING_PER_STREAM];
     uint32_t from = 0;
     pthread_mutex_lock(&pending_lock);
-    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_hot.ev_pending, memory_order_relaxed)) {
+    while (from < HV_PENDING_STREAMS && atomic_load_explicit(&hv_hot.observe_pending, memory_order_relaxed)) {
         uint32_t n = pending_take(o, upto, &from, done);
         for (uint32_t i = 0; i < n; i++) {
             uint8_t mem;
@@ -302,7 +286,7 @@ void hv_payload_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_
             if (h != done[i].hash)
                 emit(t, seq, done[i].src, HV_PAYLOAD_OBSERVED, h, now, done[i].bytes);
         }
-        atomic_fetch_sub_explicit(&hv_hot.ev_pending, n, memory_order_release);
+        atomic_fetch_sub_explicit(&hv_hot.observe_pending, n, memory_order_release);
     }
     pthread_mutex_unlock(&pending_lock);
 }

@@ -35,9 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tracer/evidence/evidence.h"
-#include "tracer/core/realsym.h"
-#include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence_int.h"
 
 #define HV_PROBE_SETS 64u      /* probed copies in flight at once */
 #define HV_PROBE_HOT 16u       /* ranges probed */

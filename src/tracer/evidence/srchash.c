@@ -1,5 +1,5 @@
 /*
- * XXH3-64 (seed 0), the hash of copy sources in HV_REC_PAYLOAD (srchash.h).
+ * XXH3-64 (seed 0), the hash of copy sources in HV_REC_PAYLOAD (srchash_int.h).
  * It replaced XXH64: with AVX2, XXH3 hashes the 2 KiB pinned metadata copy
  * of a decode step in ~38 ns where XXH64 took ~113, and a checked copy is
  * hashed twice on the calling thread (docs/evidence.md "Why XXH3"). Hashes
@@ -12,8 +12,7 @@
 
 #include <stdatomic.h>
 
-#include "tracer/evidence/evidence.h"
-#include "tracer/evidence/srchash.h"
+#include "tracer/evidence/srchash_int.h"
 
 uint64_t hv_srchash_base(const void *p, size_t n) { return XXH3_64bits(p, n); }
 

@@ -6,7 +6,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "tracer/evidence/srchash.h"
+#include "tracer/evidence/srchash_int.h"
 
 #if defined(__x86_64__) && !defined(__AVX2__)
 #error "srchash_avx2.c must be compiled with -mavx2 (src/tracer/evidence/module.mk)"

@@ -30,8 +30,7 @@
 
 #include "common/grow.h"
 #include "common/u64map.h"
-#include "tracer/evidence/evidence.h"
-#include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence_int.h"
 
 #define HV_STACK_IDS 16384u        /* distinct stacks with an id; more are recorded in full each time */
 #define HV_STACK_SKIP_MAX 16u      /* hipvis frames above the caller, at most */

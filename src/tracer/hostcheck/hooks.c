@@ -24,7 +24,7 @@
 #include "tracer/core/tracer.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/hostcheck/hc_int.h"
-#include "tracer/pyframes/pyframes.h"
+#include "tracer/pyframes/pywalk.h"
 
 void hc_fault_unwinder(int (*fn)(void **, int));
 

@@ -8,7 +8,7 @@
  * registered memory) is in flight, the pages it covers lose the host's
  * access: PROT_NONE under a write, PROT_READ under a read. The first host
  * observation of its completion (the same point at which the rewrite check
- * re-hashes a pending source: evidence.h hv_ev_observed) gives them back.
+ * re-hashes a pending source: core tracer.h hv_observed) gives them back.
  * A host access in between faults once: the SIGSEGV handler queues it
  * (address, read or write, native pcs, Python frames), gives that page back
  * and returns, so the program goes on unchanged; the queue becomes

@@ -16,7 +16,7 @@
 #include "tracer/core/tracer.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/hostcheck/hc_int.h"
-#include "tracer/pyframes/pyframes.h"
+#include "tracer/pyframes/pywalk.h"
 
 #define HC_PY_FILE 160u
 #define HC_PY_FUNC 64u

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "hipvis/trace.h"
-#include "tracer/names/names.h"
-#include "tracer/core/realsym.h"
+#include "tracer/names/marks.h"
 
 typedef void (*nvtx_fn)(void);
 typedef nvtx_fn **nvtx_table;   /* NvtxFunctionTable: pointers to the slots */

@@ -24,9 +24,7 @@
 #include <time.h>
 
 #include "common/mono.h"
-#include "tracer/intercept/common/intercept.h"
-#include "tracer/names/names.h"
-
+#include "tracer/names/names_int.h"
 
 static _Atomic int recording = 1;
 static _Atomic uint64_t skipped;
@@ -39,7 +37,6 @@ static int window_set;
 static uint64_t window_from, window_to;
 static _Atomic int window_marked;
 
-void hv_mark_in_call(struct hv_thread_ctx *t, unsigned kind, unsigned source, uint64_t skipped);
 
 static void on_sigusr2(int sig, siginfo_t *info, void *uc)
 {
@@ -86,7 +83,7 @@ static int in_window(struct hv_thread_ctx *t)
     return phase == 1;
 }
 
-void hv_regions_setup(const struct hv_config *cfg)
+static void regions_setup(const struct hv_config *cfg)
 {
     if (cfg->start_delay_ms || cfg->duration_ms)
         window_setup(cfg);
@@ -102,7 +99,7 @@ void hv_regions_setup(const struct hv_config *cfg)
     }
 }
 
-uint32_t hv_regions_header_flags(void) { return hv_hot.data_gate ? HV_HDR_REGIONS : 0; }
+static uint32_t regions_header_flags(void) { return hv_hot.data_gate ? HV_HDR_REGIONS : 0; }
 
 int hv_data_skip_slow(struct hv_thread_ctx *t, uint64_t stream)
 {
@@ -127,7 +124,9 @@ void hv_trace_profiler(struct hv_thread_ctx *t, uint16_t api, int32_t r, int on)
     hv_call_commit(t, c);
     /* Without HIPVIS_START=profiler the marks still show the window the
      * program profiled; the trace header says nothing was skipped. */
-    if (hv_tracer.cfg.start == HV_START_PROFILER && r == 0)
+    if (hv_tracer_cfg.start == HV_START_PROFILER && r == 0)
         atomic_store(&recording, on);
     hv_mark_in_call(t, on ? HV_MARK_RECORD_ON : HV_MARK_RECORD_OFF, HV_MARK_PROFILER, atomic_load(&skipped));
 }
+
+HV_FEATURE(regions, .name = "regions", .setup = regions_setup, .header_flags = regions_header_flags);

@@ -8,8 +8,7 @@
 #include <stdint.h>
 
 #include "hipvis/trace.h"
-#include "tracer/names/names.h"
-#include "tracer/core/realsym.h"
+#include "tracer/names/marks.h"
 
 typedef uint64_t roctx_range_id_t;
 

@@ -5,8 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "tracer/core/tracer.h"
-#include "tracer/pyframes/pyframes.h"
+#include "tracer/pyframes/pywalk.h"
 #include "tracer/pyframes/sites.h"
 
 
@@ -50,14 +49,15 @@ static void forget_after_fork(void)
     atomic_fetch_add(&generation, 1);
 }
 
-void hv_py_setup(const struct hv_config *cfg)
+/* After hv_config_load, at activation. */
+static void py_setup(const struct hv_config *cfg)
 {
     hv_hot.py_on = hv_py_present(NULL) ? (uint8_t)cfg->pyframes : HV_PYFRAMES_OFF;
     if (hv_hot.py_on)
         pthread_atfork(NULL, NULL, forget_after_fork);
 }
 
-uint32_t hv_py_header_flags(void)
+static uint32_t py_header_flags(void)
 {
     return (hv_hot.py_on ? HV_HDR_PYFRAMES : 0) | (hv_hot.py_on == HV_PYFRAMES_FIRST ? HV_HDR_PYFRAMES_FIRST : 0);
 }
@@ -220,3 +220,19 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
     }
     atomic_store_explicit(&last->val, k2, memory_order_relaxed);
 }
+
+/* hipvis_measure_features_off's bit 1: Python frames off, or as configured
+ * (taken at the first call: set-up is done, the tracer is recording). */
+static void py_measure_off(int off)
+{
+    static uint8_t configured;
+    static int taken;
+    if (!taken) {
+        configured = __atomic_load_n(&hv_hot.py_on, __ATOMIC_RELAXED);
+        taken = 1;
+    }
+    __atomic_store_n(&hv_hot.py_on, (uint8_t)(off ? 0 : configured), __ATOMIC_RELAXED);
+}
+
+HV_FEATURE(pyframes, .name = "pyframes", .setup = py_setup, .header_flags = py_header_flags, .measure_bit = 1,
+           .measure_off = py_measure_off);

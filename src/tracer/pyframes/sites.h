@@ -14,22 +14,15 @@
  * more in situ. Only a new key reads the Python frames (bounded reads, a few
  * microseconds).
  */
-#ifndef HIPVIS_PYSITES_H
-#define HIPVIS_PYSITES_H
+#ifndef HV_TRACER_PYFRAMES_SITES_H
+#define HV_TRACER_PYFRAMES_SITES_H
 
 #include <stdint.h>
 
-#include "tracer/core/config.h"
-#include "tracer/record/collector.h"
+#include "tracer/core/tracer.h"   /* hv_hot.py_on: on when Python frames are recorded */
 
-#include "tracer/core/selftime.h"
-#include "tracer/core/hot.h"   /* hv_hot.py_on: on when Python frames are recorded */
-
-/* After hv_config_load, at activation: on when cfg asks and the process
- * runs CPython. */
-void hv_py_setup(const struct hv_config *cfg);
-/* HV_HDR_PYFRAMES when on. */
-uint32_t hv_py_header_flags(void);
+/* Set-up (on when the configuration asks and the process runs CPython)
+ * and the trace header's HV_HDR_PYFRAMES bits: sites.c's feature entry. */
 
 HV_STEP_FN void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64_t target, int dedupe);
 

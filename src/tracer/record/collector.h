@@ -8,8 +8,8 @@
  * a new thread never waits for another. Memory is bounded by
  * (threads that trace at the same time) x HIPVIS_RING_KB.
  */
-#ifndef HIPVIS_COLLECTOR_H
-#define HIPVIS_COLLECTOR_H
+#ifndef HV_TRACER_RECORD_COLLECTOR_H
+#define HV_TRACER_RECORD_COLLECTOR_H
 
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -18,30 +18,8 @@
 
 #include "hipvis/trace.h"
 #include "ring/clock.h"
+#include "ring/collector_layout.h"
 #include "ring/ring.h"
-
-#define HV_MAX_RINGS 4096
-
-/* Where a new ring's memory comes from: private anonymous memory when NULL;
- * the sidecar transport (record/shm_transport.h) lays rings out in its
- * shared segment instead. `spare` (hv_collector_prepare): no thread owns it
- * yet; write one byte per page of it through this mapping and leave it
- * HV_RING_FREE. Returns NULL when no ring can be had. */
-typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t bytes, uint32_t tid, int spare);
-
-struct hv_collector {
-    /* Calls without a ring (and a raw producer's process-wide seq): the
-     * tracer's calls are numbered per thread and counted in their rings, so
-     * no traced call writes this line (issue 13). */
-    alignas(64) _Atomic uint64_t seq;
-    alignas(64) _Atomic uint32_t nrings;    /* slots handed out */
-    uint64_t ring_bytes;                    /* data bytes per ring, power of two */
-    _Atomic uint64_t no_ring_drops;         /* records lost because no ring could be had */
-    _Atomic uint64_t no_ring_made;
-    hv_ring_alloc_fn ring_alloc;            /* set before the first claim, never changed */
-    void *ring_alloc_ctx;
-    struct hv_ring *_Atomic rings[HV_MAX_RINGS];
-};
 
 /* Per-thread context. `depth` suppresses recording of calls the runtime makes
  * into its own exported API while serving a traced call.
@@ -57,7 +35,7 @@ struct hv_collector {
  * hot part then spans two lines at most. */
 struct hv_stream_state;
 
-/* One way of a copy's allocation-map memo (preload/allocmap.h
+/* One way of a copy's allocation-map memo (core/allocmap.h
  * hv_alloc_copy_kinds): for each side (destination, source) the interval
  * [lo, lo + len) around the address last looked up over which the answer
  * (its mem) cannot change while the map's version stays `version`. One
@@ -70,7 +48,7 @@ struct hv_copy_memo {
     uint8_t mem[2];
 };
 
-/* One way of a launch's allocation-map memo (preload/allocmap.h
+/* One way of a launch's allocation-map memo (core/allocmap.h
  * hv_alloc_span_memo): the span [lo, lo + len) an argument's lookup found
  * (an allocation of `bytes` at lo, or a gap when bytes is 0), valid while
  * the map's version stays `version`. Kept in the thread's context across
@@ -187,7 +165,7 @@ void hv_collector_after_fork_child(struct hv_collector *c, struct hv_ring *self)
 
 /* A process-wide seq: one shared atomic add. Only producers that are not
  * the tracer use it (tests/sidecar's raw producer); the tracer numbers calls
- * per thread (preload/tracer.c hv_call_start), with no write to a shared line. */
+ * per thread (core/record.c hv_call_start), with no write to a shared line. */
 static inline uint64_t hv_next_seq(struct hv_collector *c)
 {
     return atomic_fetch_add_explicit(&c->seq, 1, memory_order_relaxed) + 1;
@@ -195,24 +173,8 @@ static inline uint64_t hv_next_seq(struct hv_collector *c)
 
 /* A call of a thread with no ring: counted in the collector's seq (the
  * tracer's calls are otherwise numbered per thread and counted in their own
- * ring, tracer.c hv_call_start). */
+ * ring, core/record.c hv_call_start). */
 void hv_count_call_no_ring(struct hv_collector *c);
-
-/* Calls made so far by every thread (the footer's call count); inline so the
- * sidecar, which reads a producer's collector in shared memory, has it. */
-static inline uint64_t hv_collector_calls(const struct hv_collector *c)
-{
-    uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&c->nrings, memory_order_acquire);
-    uint64_t calls = atomic_load_explicit((_Atomic uint64_t *)&c->seq, memory_order_relaxed);
-    if (n > HV_MAX_RINGS)
-        n = HV_MAX_RINGS;
-    for (uint32_t i = 0; i < n; i++) {
-        struct hv_ring *r = atomic_load_explicit((struct hv_ring *_Atomic *)&c->rings[i], memory_order_acquire);
-        if (r)
-            calls += atomic_load_explicit(&r->calls, memory_order_relaxed);
-    }
-    return calls;
-}
 
 /* Fills a record header: type, size and tid as one 8-byte store (an
  * immediate and the tid), not two constants the compiler may load from

@@ -11,8 +11,8 @@
  * ring ahead; a thread that starts before its spare is ready makes its own
  * ring on its first traced call.
  */
-#ifndef HIPVIS_SHM_TRANSPORT_H
-#define HIPVIS_SHM_TRANSPORT_H
+#ifndef HV_TRACER_RECORD_SHM_TRANSPORT_H
+#define HV_TRACER_RECORD_SHM_TRANSPORT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * that much. All file I/O happens here, never on an application thread
  * (except the final drain at exit/exec, which runs on the exiting thread).
  */
-#ifndef HIPVIS_WRITER_THREAD_H
-#define HIPVIS_WRITER_THREAD_H
+#ifndef HV_TRACER_RECORD_WRITER_THREAD_H
+#define HV_TRACER_RECORD_WRITER_THREAD_H
 
 #include <pthread.h>
 #include <stdatomic.h>

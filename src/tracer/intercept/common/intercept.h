@@ -9,8 +9,8 @@
  * runtime here uses 0 for success (hipSuccess, cudaSuccess, CUDA_SUCCESS),
  * which is all the fillers need to know about them.
  */
-#ifndef HIPVIS_INTERCEPT_H
-#define HIPVIS_INTERCEPT_H
+#ifndef HV_TRACER_INTERCEPT_COMMON_INTERCEPT_H
+#define HV_TRACER_INTERCEPT_COMMON_INTERCEPT_H
 
 #include <errno.h>
 #include <stddef.h>
@@ -18,13 +18,12 @@
 #include <string.h>
 
 #include "format/call_rules.h"
-#include "tracer/guard/guard.h"
-#include "tracer/names/names.h"
-#include "tracer/evidence/evidence.h"
 #include "tracer/core/kernels.h"
 #include "tracer/core/realsym.h"
-#include "tracer/core/selftime.h"
 #include "tracer/core/tracer.h"
+#include "tracer/evidence/evidence.h"
+#include "tracer/guard/guard_modes.h"
+#include "tracer/names/marks.h"
 #include "tracer/pyframes/sites.h"
 
 /*
@@ -44,11 +43,12 @@
 #define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace) \
     HV_WRAP_IMPL(ret_t, missing, name, params, args, before, 1, always, trace)
 
-/* HV_ST_*: hipvis's own time per API in `make selftime` builds (preload/selftime.h). */
+/* HV_ST_*: hipvis's own time per API in `make selftime` builds (tracer.h's
+ * measurement hooks). */
 
 /* Attributes of the wrappers defined next, of their code (part fn) and of
  * their registry entry, which holds the real function's address (part
- * data): none, or HV_HOT_fn / HV_HOT_data (preload/hot.h) around the
+ * data): none, or HV_HOT_fn / HV_HOT_data (core/hot.h) around the
  * wrappers of the APIs a serving loop calls every step:
  *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part) HV_HOT_##part ... wrappers ...
  *   #undef HV_WRAP_ATTRS / #define HV_WRAP_ATTRS(part)
@@ -58,66 +58,25 @@
 #define HV_WRAP_ATTRS(part)
 #endif
 
-/* What a traced call asks for before the real call (tracer.h
- * hv_call_prefetch, sites.h hv_py_prefetch). -DHV_NO_CALL_PREFETCH builds
- * the library without, for an A/B of what the prefetches buy in situ
- * (make BUILD=build-nopf EXTRA_CFLAGS=-DHV_NO_CALL_PREFETCH build-nopf/libhipvis.so). */
 /* HV_WRAP_COPIES: 1 in the files of the copy wrappers (defined before
  * including this header), whose calls also read the context's copy memo
  * and rewrite tick: the other wrappers do not prefetch those lines. */
 #ifndef HV_WRAP_COPIES
 #define HV_WRAP_COPIES 0
 #endif
-/*
- * HV_RECORD_FLOOR: a measurement build, never the shipped one (make
- * bench-floor builds it as $(BUILD)-floor/libhipvis.so). 1: every traced
- * call writes a call record of the shipped size holding only its header
- * and call-level fields (api, result, device, seq, ticks: hv_call_start
- * with no stream and the arguments zeroed, then the commit); 2: no record
- * at all (hv_enter, the real call, hv_leave); 3: the calls of the APIs
- * HIPVIS_FLOOR_APIS names as in 1, every other call in full, so that one
- * build gives every arm of a comparison of API families (each arm a
- * setting of the variable: docs/validation.md, eleventh session); 4: as
- * 3, the named calls' floor records also holding the wrapper's arguments
- * as passed, one 8-byte word each (the first 8 arguments, the first 8
- * bytes of a wider one) and nothing derived from them (no canonical
- * stream, epoch, memory kind or kernel argument): what a call costs when
- * its record is its arguments alone, the rest to be derived by a reader
- * (docs/validation.md, fourteenth and fifteenth sessions; HIPVIS_FLOOR_APIS=all records
- * every call so); 5: as 4, each named call also taking the Python site a
- * reader could not derive later (hv_py_site, as the shipped library takes
- * it: copies and memsets as writes of their first word, graph launches as
- * replays of it, kernel launches as launches of it; built with HV_LEAN=5
- * so that the calls not named, eager launches among them, record in full
- * but for the stream table and the placement of launch words): the
- * calling thread of a design whose reader derives the rest, measured
- * before it is built (docs/validation.md, eighteenth session). The
- * wrappers' own recording code is still compiled (so the build checks the
- * same code) but never runs at the floor; builds 1 and 2 prefetch nothing,
- * builds 3 to 5 prefetch as the shipped library does and read one more line
- * per call (the variable's bits), in every arm alike. What the shipped
- * library costs above build 1 is what its records carry (streams and
- * epochs, arguments and memory kinds, evidence, Python frames), not the
- * record machinery (ordered clock, ring reserve and commit, the record's
- * lines): on the GPU decode loop build 1 read within the noise floor where
- * the shipped library reads +2-3% (docs/validation.md, tenth session). Its
- * traces are for counting, not for the analyzer. These builds compare
- * against the full records: run them with HIPVIS_RECORD=full (otherwise
- * the step's calls are argument records before the floor is asked).
- */
-#ifndef HV_RECORD_FLOOR
-#define HV_RECORD_FLOOR 0
+/* Measurement hook: what a traced call asks for before the real call
+ * (tracer.h hv_call_prefetch). A measurement build (tracer.h's hooks)
+ * may ask for nothing. */
+#ifndef HV_CALL_PREFETCH
+#define HV_CALL_PREFETCH(t) hv_call_prefetch(t, HV_WRAP_COPIES)
 #endif
-/* A floor record: the call-level fields only (hv_call_start with no stream, the arguments zeroed). */
-#define HV_FLOOR_RECORD(t, api, r) \
-    hv_call_commit((t), hv_call_start((t), HV_CALL_KEY((api), HV_STREAM_FORM_NONE, (r)), 0, 1))
-/* The Python site of an argument record (HIPVIS_RECORD=args, and the
- * reader measurement build HV_RECORD_FLOOR=5), by its API's op class, as
- * the full fillers take it: copies and memsets as writes of their first
- * argument word `target`, graph launches as replays of it, kernel launches
- * as launches of it; synchronizes none. Inline with `api` the wrapper's
- * constant, the class folds for the argument records' APIs; the floor
- * build's other APIs ask the table. */
+/* The Python site of an argument record (HIPVIS_RECORD=args, and a
+ * measurement build's, src/tracer/measure/measure.h), by its API's op
+ * class, as the full fillers take it: copies and memsets as writes of
+ * their first argument word `target`, graph launches as replays of it,
+ * kernel launches as launches of it; synchronizes none. Inline with `api`
+ * the wrapper's constant, the class folds for the argument records' APIs;
+ * other APIs ask the table. */
 static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t seq, uint64_t target)
 {
     static const uint8_t why_of_op[HV_OP__COUNT] = {[HV_OP_COPY] = HV_PY_AT_WRITE, [HV_OP_MEMSET] = HV_PY_AT_WRITE,
@@ -174,15 +133,11 @@ static inline void hv_args_site(struct hv_thread_ctx *t, uint16_t api, uint64_t 
  * Whether this call, of HV_ARGS_APIS family `f`, is written as its
  * arguments (HIPVIS_RECORD=args): yes, but where the rewrite check wants
  * the full filler. An async copy whose kind may be host-to-device (`kind`
- * H2D or Default: the check's candidates, told apart with no memory-kind
- * lookup) takes the full path once in HIPVIS_REWRITE_EVERY per thread
- * (its tick, t->args_tick), with the check's own tick at 0 so that the
- * filler checks it when its source is pinned (a turn that is not leaves
- * nothing to observe; other copies never tick, so a loop's other copies
- * cannot make the turns miss its H2D ones); a synchronize takes it while a
- * checked copy waits for its observation (hv_hot.ev_pending), so that the
- * filler re-hashes the source. Everything else the full fillers would do
- * at these calls is the reader's (derive.c) or refused in this mode
+ * H2D or Default) takes the full path on its turn of the check's sampling
+ * (evidence.h hv_ev_args_copy_skip); a synchronize takes it while a
+ * checked copy waits for its observation (hv_hot.observe_pending), so that
+ * the filler re-hashes the source. Everything else the full fillers would
+ * do at these calls is the reader's (derive.c) or refused in this mode
  * (config.c).
  */
 static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, int kind)
@@ -191,24 +146,13 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
         /* The H2D copy is the step's own (the loop's metadata): its path falls through. */
         if (__builtin_expect(!(hv_hot.ev_flags & HV_EV_REWRITE) || (kind != HV_KIND_H2D && kind != HV_KIND_DEFAULT), 0))
             return 1;
-        if (__builtin_expect(t->args_tick != 0, 1)) {
-            t->args_tick--;
-            return 1;
-        }
-        /* The turn: this copy in full, counted against the warm-up. If it
-         * is checked, payload.c sets the tick to the drawn gap (evidence.h
-         * hv_ev_rewrite_gap); this is the gap after a turn whose copy was
-         * not eligible (pageable). */
-        hv_ev_rewrite_count(t);
-        t->args_tick = hv_ev_rewrite_warm(t) ? 0 : hv_hot.rewrite_every - 1;
-        t->rewrite_skip = 0;
-        return 0;
+        return hv_ev_args_copy_skip(t);
     }
     if (f == HV_ARGS_GRAPH)
         return 1;
     /* acquire: a 0 read here orders this thread's later rewrites after
      * another observer's second hash (payload.c hv_payload_observed). */
-    return __builtin_expect(atomic_load_explicit(&hv_hot.ev_pending, memory_order_acquire) == 0, 1);
+    return __builtin_expect(atomic_load_explicit(&hv_hot.observe_pending, memory_order_acquire) == 0, 1);
 }
 /* A copy's kind among a wrapper's `args` (its fourth: HV_ARGS_APIS's copy
  * words), 0 for a call with fewer; taken as its first bytes, as
@@ -241,68 +185,10 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
             HV_TRACE_PART(t, api, r, args, trace);                                                \
     } while (0)
 
-#if HV_RECORD_FLOOR == 3 || HV_RECORD_FLOOR == 4 || HV_RECORD_FLOOR == 5
-#define HV_TRACE_PART(t, api, r, args, trace)                                                      \
-    do {                                                                                          \
-        if (!hv_config_floor_picked(&hv_tracer.cfg, (api))) {                                     \
-            trace;                                                                                \
-        } else if (HV_RECORD_FLOOR >= 4)                                                          \
-            HV_RAW_RECORD(t, api, r, args, 0, HV_RECORD_FLOOR == 5);                              \
-        else                                                                                      \
-            HV_FLOOR_RECORD(t, api, r);                                                           \
-    } while (0)
-#elif HV_RECORD_FLOOR
-/*
- * Sleds on the floor build (HV_RECORD_FLOOR=1), for asking the GPU what a
- * kind of work costs in situ (docs/validation.md, twelfth session): after
- * its floor record, each wrapper's traced path runs a sled of its own.
- * HV_SLED_LINES=N: N code lines of 64 bytes, one jump each (what a step's
- * per-API code lines cost, when each is run once a step). HV_SLED_BRANCHES=N:
- * N forward conditional branches that are always taken (on the context's
- * tid, never 0 to the compiler's knowledge), so they cost nothing while
- * the predictor keeps them and a mispredict each when it lost them between
- * two calls. Never in the shipped build.
- */
-#ifndef HV_SLED_LINES
-#define HV_SLED_LINES 0
-#endif
-#ifndef HV_SLED_BRANCHES
-#define HV_SLED_BRANCHES 0
-#endif
-/* HV_SLED_STRIDE=S (with HV_SLED_LINES): the sled's lines S bytes apart
- * instead of adjacent (64), so that no next-line prefetch brings the next
- * one: S=1024 asks what a code line costs when it is not the one after the
- * last, S=4096 what it costs on a page of its own. */
-#ifndef HV_SLED_STRIDE
-#define HV_SLED_STRIDE 64
-#endif
-#define HV_SLED_STR_(n) #n
-#define HV_SLED_STR(n) HV_SLED_STR_(n)
-#define HV_SLED(t)                                                                                \
-    do {                                                                                          \
-        if (HV_SLED_LINES)                                                                        \
-            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_LINES) "\n jmp 1f\n .skip " HV_SLED_STR(HV_SLED_STRIDE) "-64, 0xcc\n .p2align 6, 0xcc\n1:\n.endr"); \
-        if (HV_SLED_BRANCHES)                                                                     \
-            __asm__ volatile(".rept " HV_SLED_STR(HV_SLED_BRANCHES) "\n test %0, %0\n jnz 1f\n ud2\n1:\n.endr" \
-                             : : "r"((t)->tid | 1u) : "cc");                                        \
-    } while (0)
-#define HV_TRACE_PART(t, api, r, args, trace)                                                      \
-    do {                                                                                          \
-        if (0) {                                                                                  \
-            trace;                                                                                \
-        } else if (HV_RECORD_FLOOR == 1) {                                                        \
-            HV_FLOOR_RECORD(t, api, r);                                                           \
-            HV_SLED(t);                                                                           \
-        }                                                                                         \
-    } while (0)
-#else
+/* Measurement hook: the wrapper's `trace` part. A measurement build
+ * (tracer.h's hooks) may write a floor record instead. */
+#ifndef HV_TRACE_PART
 #define HV_TRACE_PART(t, api, r, args, trace) trace
-#endif
-
-#if defined(HV_NO_CALL_PREFETCH) || HV_RECORD_FLOOR == 1 || HV_RECORD_FLOOR == 2
-#define HV_CALL_PREFETCH(t) ((void)(t))
-#else
-#define HV_CALL_PREFETCH(t) hv_call_prefetch(t, HV_WRAP_COPIES)
 #endif
 
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
@@ -352,17 +238,8 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
 #define HV_WRAP(ret_t, missing, name, params, args, trace) \
     HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, 0, (void)0, trace)
 
-#define HV_PTR(p) ((uint64_t)(uintptr_t)(p))
 /* The handle an API wrote through out-pointer `pp`, 0 when the call failed. */
 #define HV_OUT(pp, r) ((pp) && (r) == 0 ? HV_PTR(*(pp)) : 0)
-
-/* The seq of this thread's latest call; for strings interned before the
- * call that uses them has a seq of its own (an auxiliary record carries its
- * own thread's call seq, HV_HDR_THREAD_SEQ). */
-static inline uint64_t hv_seq_peek(void)
-{
-    return hv_tls.seq;
-}
 
 /* ---- streams ---- */
 
@@ -391,7 +268,7 @@ static inline struct hv_call *hv_begin_on(struct hv_thread_ctx *t, uint16_t api,
     return c;
 }
 
-/* ---- copies and memsets (copy.c) ---- */
+/* ---- copies and memsets (fill_copy.c) ---- */
 
 /* Copy shape, shared by every memcpy flavour of every runtime. `kind` is the
  * runtime memcpy kind: hipMemcpyKind and cudaMemcpyKind number
@@ -413,7 +290,7 @@ _Static_assert(offsetof(struct hv_copy_args, kind) == 48 && offsetof(struct hv_c
                    offsetof(struct hv_copy_args, payload_hash) == 60,
                "no padding between the copy fields hv_trace_copy writes");
 
-/* What a copy does beyond its record (copy.c): evidence (when `evidence`,
+/* What a copy does beyond its record (fill_copy.c): evidence (when `evidence`,
  * hv_ev_copy_wanted's answer), Python frames, the guard's note, a blocking
  * copy's observation; or nothing, when none of them applies. Commits `c`.
  * `width`: bytes per row. Takes no pointer to the description, so that the
@@ -424,35 +301,15 @@ HV_STEP_FN void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, u
  * guard armed (or not read yet). */
 #define HV_GATES_COPY (HV_GATE_BITS(2, 0xff) | HV_GATE_BITS(3, 0xff))
 
-#if HV_LEAN & 2
-/* HV_LEAN=2's evidence test: the kinds are looked up only on the rewrite
- * check's sampled turn (the tick counts async H2D or Default copies that
- * could be eligible), and a turn whose copy is not from pinned memory
- * leaves the tick at 0 for the next one. */
-static inline int hv_copy_wanted_lean(struct hv_thread_ctx *t, struct hv_call *c, const struct hv_copy_desc *cp)
-{
-    unsigned f = hv_hot.ev_flags;
-    if (!(f & HV_EV_COPY))
-        return 0;
-    struct hv_copy_args *a = &c->a.copy;
-    if (!(f & (HV_EV_COPY & ~HV_EV_REWRITE))) {
-        if (!(a->flags & HV_COPY_ASYNC) || (cp->kind != HV_KIND_H2D && cp->kind != HV_KIND_DEFAULT))
-            return 0;
-        if (c->result == 0 && !(c->flags & HV_CALL_CAPTURING) && !(a->flags & HV_COPY_2D) && a->src &&
-            a->bytes <= hv_hot.rewrite_limit && hv_hot.rewrite_every > 1 && t->rewrite_skip) {
-            t->rewrite_skip--;
-            return 0;
-        }
-    }
-    unsigned kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), a->dst, a->src, t->copy_memo);
-    HV_COPY_SIDES(cp->kind, kinds, dir, dm, sm);
-    a->dir = (uint8_t)dir;
-    a->dst_mem = (uint8_t)dm;
-    a->src_mem = (uint8_t)sm;
-    return hv_ev_copy_wanted(t, c);
-}
-#else
-#define hv_copy_wanted_lean(t, c, cp) 0
+/* Measurement hooks of a copy: both sides' memory kinds for the record,
+ * and whether evidence wants the copy. A measurement build (tracer.h's
+ * hooks) may look the kinds up only for evidence. */
+#ifndef HV_COPY_KINDS
+#define HV_COPY_KINDS(t, cp) \
+    hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(), HV_PTR((cp)->dst), HV_PTR((cp)->src), (t)->copy_memo)
+#endif
+#ifndef HV_COPY_WANTED
+#define HV_COPY_WANTED(t, c, cp) hv_ev_copy_wanted(t, c)
 #endif
 
 /*
@@ -472,10 +329,8 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
     struct hv_call *c;
     HV_ST_PART(HV_ST_PART_COPY_START, c = hv_call_start(t, HV_CALL_KEY(api, s.form, r), s.id, 0));   /* a copy names a stream */
     struct hv_copy_args *a = &c->a.copy;
-    unsigned kinds = 0;
-    if (!(HV_LEAN & 2))
-        HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = hv_alloc_copy_kinds(hv_hot.allocs, hv_alloc_version_hot(),
-                                                                      HV_PTR(cp->dst), HV_PTR(cp->src), t->copy_memo));
+    unsigned kinds;
+    HV_ST_PART(HV_ST_PART_COPY_KINDS, kinds = HV_COPY_KINDS(t, cp));
     HV_COPY_SIDES(cp->kind, kinds, dir, dm, sm);
     uint64_t height = cp->height ? cp->height : 1;
     a->dst = HV_PTR(cp->dst);
@@ -496,7 +351,7 @@ static inline __attribute__((always_inline)) void hv_trace_copy(struct hv_thread
      * option that may want this copy (hv_trace_copy_rest decides). The
      * evidence test stays inline: at the defaults (the rewrite check on) it
      * is asked on every copy and says no to most. */
-    int evidence = HV_LEAN & 2 ? hv_copy_wanted_lean(t, c, cp) : hv_ev_copy_wanted(t, c);
+    int evidence = HV_COPY_WANTED(t, c, cp);
     if (__builtin_expect(!(cp->flags & HV_COPY_ASYNC) || evidence || (hv_hot.gates & HV_GATES_COPY), 0)) {
         hv_trace_copy_rest(t, c, cp->bytes, evidence);
         return;
@@ -639,7 +494,7 @@ static inline const void *hv_symbol_at(const char *getter, const void *symbol, s
     return get && get(&p, symbol) == 0 && p ? (const char *)p + offset : NULL;
 }
 
-/* ---- stream memory operations (memop.c) ---- */
+/* ---- stream memory operations (fill_memop.c) ---- */
 
 /* One write-value or wait-value (struct hv_memop_args). A write is a write
  * of [addr, addr+size) and a signal a later wait may observe; a wait orders
@@ -653,7 +508,7 @@ void hv_trace_memop(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_
 void hv_trace_memop_batch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, const void *entries,
                           unsigned count);
 
-/* ---- launches (launch.c) ---- */
+/* ---- launches (fill_launch.c) ---- */
 
 struct hv_launch_desc {
     uint64_t func;
@@ -672,22 +527,10 @@ struct hv_launch_desc {
      * look it up a second time. */
     const struct hv_kernel_info *kernel;
     uint8_t known;
-    /* Not drawn by HIPVIS_LAUNCH_EVERY (hv_launch_evidence): no lookup, no
-     * evidence; the record says so (HV_CALL_UNSAMPLED). */
+    /* Not drawn by HIPVIS_LAUNCH_EVERY (evidence.h hv_ev_launch_sampled):
+     * no lookup, no evidence; the record says so (HV_CALL_UNSAMPLED). */
     uint8_t unsampled;
 };
-
-/* Whether an eager launch on `s` looks its kernel up and records its
- * evidence: one drawn by HIPVIS_LAUNCH_EVERY, and every launch on a
- * capturing stream (it becomes a graph node, which a replay runs again and
- * again). The capture state is read only for a launch not drawn. */
-static inline int hv_launch_evidence(struct hv_thread_ctx *t, struct hv_sref s)
-{
-    if (__builtin_expect(hv_ev_launch_drawn(t), 1))
-        return 1;
-    struct hv_stream_state *st = s.id ? hv_stream_cached(t, s.id) : NULL;
-    return st && atomic_load_explicit(&st->capture_id, memory_order_acquire) != 0;
-}
 
 HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,
                      const struct hv_launch_desc *l);
@@ -695,7 +538,7 @@ HV_STEP_FN void hv_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r
 /* The packed argument block of an `extra` launch array, given the runtime's
  * markers (HIP and CUDA differ in the end marker). Inline: the usual launch
  * has no `extra`, and then costs one test, with no call to a function
- * outside the step's pages (preload/hot.h HV_STEP_*). */
+ * outside the step's pages (core/hot.h HV_STEP_*). */
 static inline const void *hv_extra_block(void **extra, const void *end, const void *ptr_key,
                                          const void *size_key, size_t *bytes)
 {
@@ -719,7 +562,7 @@ void hv_emit_kernel_sym(struct hv_thread_ctx *t, uint64_t seq, const struct hv_k
 void hv_emit_karg_names(struct hv_thread_ctx *t, uint64_t seq, const struct hv_kernel_info *info,
                         uint64_t code_object_hash, const char *const *names);
 
-/* ---- host observations, events, streams, allocations (sync.c) ---- */
+/* ---- host observations, events, streams, allocations (fill_sync.c) ---- */
 
 HV_STEP_FN void hv_trace_stream_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s);
 HV_HOT_FN void hv_trace_device_sync(struct hv_thread_ctx *t, uint16_t api, int32_t r);
@@ -746,7 +589,7 @@ uint64_t hv_trace_module(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint6
 /* The same with every field (image hash, name) given. */
 uint64_t hv_trace_module_args(struct hv_thread_ctx *t, uint16_t api, int32_t r, const struct hv_module_args *a);
 
-/* ---- function-pointer lookups (lookup.c) ---- */
+/* ---- function-pointer lookups (fill_lookup.c) ---- */
 
 /* After a lookup (cuGetProcAddress, hipGetProcAddress, ...) returned `r`:
  * replaces *pfn by the wrapper of the function it points to, found among
@@ -761,7 +604,7 @@ void *hv_lookup_substitute(const char *symbol, void **pfn, int32_t r, void *(*re
 void hv_trace_lookup(struct hv_thread_ctx *t, uint16_t api, int32_t r, const char *symbol, void *got, void **pfn,
                      uint64_t flags, uint64_t version);
 
-/* ---- graphs (graph.c) ---- */
+/* ---- graphs (fill_graph.c) ---- */
 
 /* One node as a front end describes it for the inventory. */
 struct hv_node_desc {

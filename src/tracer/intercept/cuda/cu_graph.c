@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "tracer/intercept/cuda/cuda_common.h"
-#include "tracer/guard/guard.h"
+#include "tracer/intercept/cuda/cuda_int.h"
+#include "tracer/guard/guard_modes.h"
 
 struct cu_graph_api {
     CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);
@@ -180,7 +180,7 @@ HV_CU_WRAP(cuGraphInstantiateWithParams_ptsz, (CUgraphExec * pe, CUgraph g, CUDA
     HV_WRAP_BEFORE(CUresult, CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, name, (CUgraphExec e, CUstream s), \
                    (e, s), (hv_guard_mode() != HV_GUARD_OFF ? hv_guard_cuda(t_, e, s, spt) : (void)0), (void)0, EXEC(spt))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 LAUNCH(cuGraphLaunch, HV_SPT_LEGACY)
 LAUNCH(cuGraphLaunch_ptsz, HV_SPT_PER_THREAD)
 #undef HV_WRAP_ATTRS

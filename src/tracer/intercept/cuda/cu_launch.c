@@ -1,8 +1,8 @@
 /* Driver launches (Triton, NCCL, JITs): the CUfunction (or CUkernel) is the
- * record's function; layout and name from the driver (kernels.c). */
-#include "tracer/intercept/cuda/cuda_common.h"
+ * record's function; layout and name from the driver (cuda_kernels.c). */
+#include "tracer/intercept/cuda/cuda_int.h"
 
-/* In the step's pages with the wrappers (preload/hot.h HV_STEP_fn): a prefill's
+/* In the step's pages with the wrappers (core/hot.h HV_STEP_fn): a prefill's
  * eager launch ran it from a page of its own (docs/validation.md, twenty-second
  * session). */
 static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
@@ -10,7 +10,7 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r,
 {
     int fresh, evidence = 1;
     const struct hv_kernel_info *k;
-    if ((HV_LEAN & 64) || !(evidence = hv_launch_evidence(t, s))) {
+    if ((HV_LEAN & 64) || !(evidence = hv_ev_launch_sampled(t, s.id))) {
         k = NULL;   /* not drawn (HIPVIS_LAUNCH_EVERY): no lookup */
         fresh = 0;
     } else {
@@ -33,13 +33,13 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r,
            c ? c->sharedMemBytes : 0, params, extra)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (core/hot.h) */
 HV_CU_WRAP(cuLaunchKernel,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
            (f, gx, gy, gz, bx, by, bz, shm, s, params, extra), LAUNCH(HV_SPT_LEGACY, extra))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuLaunchKernel_ptsz,
            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shm,
             CUstream s, void **params, void **extra),
@@ -55,7 +55,7 @@ HV_CU_WRAP(cuLaunchCooperativeKernel_ptsz,
             CUstream s, void **params),
            (f, gx, gy, gz, bx, by, bz, shm, s, params), LAUNCH(HV_SPT_PER_THREAD, NULL))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
            (c, f, params, extra), LAUNCH_EX(HV_SPT_LEGACY))
 #undef HV_WRAP_ATTRS

@@ -1,6 +1,6 @@
 /* Driver stream memory operations and stream callbacks (docs/semantics.md
  * V1-V3, H1): the records HIP's twins make. CUDA waits have no mask. */
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 
 #define MEMOP(spt, op_, size_)                                                                         \
     hv_trace_memop(t_, api_, r_, HV_CU_S(s, spt),                                                       \

@@ -4,7 +4,7 @@
 #define HV_WRAP_COPIES 1   /* copy wrappers: intercept.h HV_CALL_PREFETCH */
 #include <stddef.h>
 
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 
 #define COPY(spt, kind, flags) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), HV_COPY1D(dst, src, n, kind, flags))
 #define SYNC_COPY(spt, kind) \
@@ -14,7 +14,7 @@
 #define PT HV_SPT_PER_THREAD
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuMemcpyHtoDAsync_v2, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_H2D, ASYNC))
 #undef HV_WRAP_ATTRS
@@ -22,7 +22,7 @@ HV_CU_WRAP(cuMemcpyHtoDAsync_v2, (CUdeviceptr dst, const void *src, size_t n, CU
 HV_CU_WRAP(cuMemcpyHtoDAsync_v2_ptsz, (CUdeviceptr dst, const void *src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_H2D, ASYNC))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuMemcpyDtoHAsync_v2, (void *dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_D2H, ASYNC))
 #undef HV_WRAP_ATTRS
@@ -34,7 +34,7 @@ HV_CU_WRAP(cuMemcpyDtoDAsync_v2, (CUdeviceptr dst, CUdeviceptr src, size_t n, CU
 HV_CU_WRAP(cuMemcpyDtoDAsync_v2_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(PT, HV_KIND_D2D, ASYNC))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuMemcpyAsync, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s), (dst, src, n, s),
            COPY(L, HV_KIND_DEFAULT, ASYNC))
 #undef HV_WRAP_ATTRS
@@ -45,7 +45,7 @@ HV_CU_WRAP(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t n), (dst, 
 HV_CU_WRAP(cuMemcpyHtoD_v2_ptds, (CUdeviceptr dst, const void *src, size_t n), (dst, src, n),
            SYNC_COPY(PT, HV_KIND_H2D))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CU_WRAP(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t n), (dst, src, n), SYNC_COPY(L, HV_KIND_D2H))
 #undef HV_WRAP_ATTRS
 #define HV_WRAP_ATTRS(part)

@@ -1,7 +1,7 @@
 /* Code loaded at run time (Triton's cuModuleLoadData, CUDA libraries) and
  * the function/kernel lookups that give launches their handles: each
  * handle's layout and name are learnt here, before its first launch. */
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 
 static void module_call(struct hv_thread_ctx *t, uint16_t api, CUresult r, uint64_t module, void *f, int is_kernel)
 {

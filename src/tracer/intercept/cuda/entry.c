@@ -6,14 +6,14 @@
  * so driver calls made through function pointers are traced too. NCCL links
  * the runtime statically: its driver calls are seen only this way.
  *
- * The lookups ask by base name ("cuMemcpyHtoDAsync"); common/lookup.c
+ * The lookups ask by base name ("cuMemcpyHtoDAsync"); common/fill_lookup.c
  * matches the address the driver returns to the wrapper of that version.
  *
  * The substitution happens for untraced calls too (nested inside another
  * traced call: the runtime fetching its driver table); only the record
  * needs tracing on.
  */
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 
 #undef cuGetProcAddress /* cuda.h maps it to _v2; both are exported */
 

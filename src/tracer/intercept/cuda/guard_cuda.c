@@ -1,5 +1,5 @@
 /*
- * guard_cuda: HIPVIS_GUARD (src/tracer/guard/guard.h) for CUDA graph launches
+ * guard_cuda: HIPVIS_GUARD (src/tracer/guard/guard_modes.h) for CUDA graph launches
  * and copies. The calls go to the driver (hv_cu_sym): CUDA streams are
  * driver streams, and the driver keeps no sticky "last error" a guard
  * could disturb. CUDA events have no scope flags: event-sync-nofence is
@@ -8,8 +8,8 @@
  */
 #include <pthread.h>
 
-#include "tracer/intercept/cuda/cuda_common.h"
-#include "tracer/guard/guard.h"
+#include "tracer/intercept/cuda/cuda_int.h"
+#include "tracer/guard/guard_modes.h"
 
 static void load(void);
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;

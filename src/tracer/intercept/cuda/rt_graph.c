@@ -2,9 +2,9 @@
  * CUgraph: the inventory is walked through the driver (cu_graph.c). */
 #include <string.h>
 
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 #include "tracer/evidence/evidence.h"
-#include "tracer/guard/guard.h"
+#include "tracer/guard/guard_modes.h"
 
 /* Kernel nodes set through the runtime name a host stub: learn its layout
  * first so the new arguments can be read. */
@@ -48,10 +48,10 @@ HV_CUDART_WRAP(cudaGraphInstantiateWithParams_ptsz,
     HV_WRAP_BEFORE(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, (cudaGraphExec_t e, cudaStream_t s), \
                    (e, s), (PROBE_BEFORE(spt), hv_guard_mode() != HV_GUARD_OFF ? hv_guard_cuda(t_, e, s, spt) : (void)0), (void)0, EXEC(spt))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (core/hot.h) */
 LAUNCH(cudaGraphLaunch, HV_SPT_LEGACY)
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 LAUNCH(cudaGraphLaunch_ptsz, HV_SPT_PER_THREAD)
 #undef HV_WRAP_ATTRS
 #define HV_WRAP_ATTRS(part)

@@ -1,6 +1,6 @@
 /* Runtime launches: the host stub is the record's function; its layout and
- * name come from the driver through cudaGetFuncBySymbol (kernels.c). */
-#include "tracer/intercept/cuda/cuda_common.h"
+ * name come from the driver through cudaGetFuncBySymbol (cuda_kernels.c). */
+#include "tracer/intercept/cuda/cuda_int.h"
 
 /* In the step's pages with the wrappers, as cu_launch.c's. */
 static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t r, struct hv_sref s, const void *stub,
@@ -8,7 +8,7 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t
 {
     int fresh, evidence = 1;
     const struct hv_kernel_info *k;
-    if ((HV_LEAN & 64) || !(evidence = hv_launch_evidence(t, s))) {
+    if ((HV_LEAN & 64) || !(evidence = hv_ev_launch_sampled(t, s.id))) {
         k = NULL;   /* not drawn (HIPVIS_LAUNCH_EVERY): no lookup */
         fresh = 0;
     } else {
@@ -26,7 +26,7 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, cudaError_t
            c ? c->blockDim : (dim3){0, 0, 0}, c ? c->dynamicSmemBytes : 0, args)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CUDART_WRAP(cudaLaunchKernel, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),
                (f, g, b, args, shm, s), LAUNCH(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaLaunchKernel_ptsz, (const void *f, dim3 g, dim3 b, void **args, size_t shm, cudaStream_t s),

@@ -1,6 +1,6 @@
 /* Runtime copies, memsets and allocations. */
 #define HV_WRAP_COPIES 1   /* copy wrappers: intercept.h HV_CALL_PREFETCH */
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 
 #define COPY(s, spt, cp) hv_trace_copy(t_, api_, r_, HV_CU_S(s, spt), cp)
 #define COPY2D(flags_) \
@@ -12,17 +12,17 @@
 #define ASYNC HV_COPY_ASYNC
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CUDART_WRAP(cudaMemcpy, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k), (dst, src, n, k),
                COPY(NULL, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_CUDART_WRAP(cudaMemcpy_ptds, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k), (dst, src, n, k),
                COPY(NULL, HV_SPT_PER_THREAD, HV_COPY1D(dst, src, n, k, 0)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (core/hot.h) */
 HV_CUDART_WRAP(cudaMemcpyAsync, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s),
                (dst, src, n, k, s), COPY(s, HV_SPT_LEGACY, HV_COPY1D(dst, src, n, k, ASYNC)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CUDART_WRAP(cudaMemcpyAsync_ptsz, (void *dst, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s),
                (dst, src, n, k, s), COPY(s, HV_SPT_PER_THREAD, HV_COPY1D(dst, src, n, k, ASYNC)))
 #undef HV_WRAP_ATTRS
@@ -55,7 +55,7 @@ HV_CUDART_WRAP(cudaMemcpyPeerAsync, (void *dst, int dd, const void *src, int sd,
 HV_CUDART_WRAP(cudaMemset, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_SPT_LEGACY, 0))
 HV_CUDART_WRAP(cudaMemset_ptds, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_SPT_PER_THREAD, 0))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_CUDART_WRAP(cudaMemsetAsync, (void *dst, int v, size_t n, cudaStream_t s), (dst, v, n, s),
                SET(s, HV_SPT_LEGACY, 1))
 #undef HV_WRAP_ATTRS

@@ -31,7 +31,7 @@
 #define cudaMemcpy3DBatchAsync hv_cuda13_decl_cudaMemcpy3DBatchAsync
 #define cudaStreamGetCaptureInfo hv_cuda13_decl_cudaStreamGetCaptureInfo
 #define cudaStreamUpdateCaptureDependencies hv_cuda13_decl_cudaStreamUpdateCaptureDependencies
-#include "tracer/intercept/cuda/cuda_common.h"
+#include "tracer/intercept/cuda/cuda_int.h"
 #undef cudaMemcpyBatchAsync
 #undef cudaMemcpy3DBatchAsync
 #undef cudaStreamGetCaptureInfo

@@ -1,6 +1,6 @@
 /* Allocations feed the allocation map (pinned/pageable, pointer arguments)
  * and the analyzer's stale-pointer rule. */
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 #define ALLOC(n, f, mem, s) hv_trace_alloc(t_, api_, r_, HV_OUT(pp, r_), n, f, mem, s)
 #define FREE(s) hv_trace_free(t_, api_, r_, HV_PTR(p), s)

@@ -1,10 +1,10 @@
-#include "tracer/intercept/hip/cotable.h"
+#include "tracer/intercept/hip/cotable_int.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer/intercept/hip/gpu_procs.h"
+#include "tracer/intercept/hip/gpu_procs_int.h"
 #include "tracer/core/costore.h"
 
 #define MAX_PROCS 32

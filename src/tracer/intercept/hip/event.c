@@ -1,11 +1,11 @@
 /* Events: record/wait give the analyzer its cross-stream happens-before edges. */
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 #define RECORD(spt, f) hv_trace_event_record(t_, api_, r_, HV_PTR(e), HV_HIP_S(s, spt), f)
 #define WAIT(spt) hv_trace_stream_wait(t_, api_, r_, HV_HIP_S(s, spt), HV_PTR(e), f)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_HIP_WRAP(hipEventRecord, (hipEvent_t e, hipStream_t s), (e, s), RECORD(HV_HIP_LEGACY, 0))
 HV_HIP_WRAP(hipEventRecord_spt, (hipEvent_t e, hipStream_t s), (e, s), RECORD(HV_HIP_SPT, 0))
 HV_HIP_WRAP(hipEventRecordWithFlags, (hipEvent_t e, hipStream_t s, unsigned int f), (e, s, f), RECORD(HV_HIP_LEGACY, f))

@@ -1,4 +1,4 @@
-#include "tracer/intercept/hip/gpu_procs.h"
+#include "tracer/intercept/hip/gpu_procs_int.h"
 
 #include <dirent.h>
 #include <pthread.h>

@@ -7,7 +7,7 @@
  * an exec of the graph is launched; the walk at instantiate records them.
  */
 #include "tracer/intercept/common/graph_build.h"
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 /* ROCm 6+ (the HIP 5.2 headers lack it). */
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled);

@@ -1,10 +1,10 @@
 /*
- * guard_hip: the runtime calls of HIPVIS_GUARD (src/tracer/guard/guard.h) for
+ * guard_hip: the runtime calls of HIPVIS_GUARD (src/tracer/guard/guard_modes.h) for
  * HIP. They go to the real runtime's own functions (hv_runtime_sym), never
  * through hipvis's wrappers, so the trace holds only the program's calls
  * plus one HV_REC_GUARD per guarded launch.
  */
-#include "tracer/intercept/hip/guard_hip.h"
+#include "tracer/intercept/hip/guard_hip_int.h"
 
 #include <pthread.h>
 

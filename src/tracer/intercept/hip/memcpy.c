@@ -3,22 +3,22 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 #define COPY(s, spt, cp) hv_trace_copy(t_, api_, r_, HV_HIP_S(s, spt), cp)
 
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_HIP_WRAP(hipMemcpy, (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k),
             COPY(NULL, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, k, 0)))
 HV_HIP_WRAP(hipMemcpy_spt, (void *dst, const void *src, size_t n, hipMemcpyKind k), (dst, src, n, k),
             COPY(NULL, HV_HIP_SPT, HV_COPY1D(dst, src, n, k, 0)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (core/hot.h) */
 HV_HIP_WRAP(hipMemcpyAsync, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),
             (dst, src, n, k, s), COPY(s, HV_HIP_LEGACY, HV_COPY1D(dst, src, n, k, HV_COPY_ASYNC)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_HIP_WRAP(hipMemcpyAsync_spt, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),
             (dst, src, n, k, s), COPY(s, HV_HIP_SPT, HV_COPY1D(dst, src, n, k, HV_COPY_ASYNC)))
 HV_HIP_WRAP(hipMemcpyWithStream, (void *dst, const void *src, size_t n, hipMemcpyKind k, hipStream_t s),

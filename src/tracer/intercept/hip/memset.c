@@ -1,5 +1,5 @@
 /* Memset family: writes of [dst, dst+bytes). */
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 #define SET(s, spt, m) hv_trace_memset(t_, api_, r_, HV_HIP_S(s, spt), m)
 #define SET2D(async_) \
@@ -9,7 +9,7 @@
 HV_HIP_WRAP(hipMemset, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_HIP_LEGACY, HV_SET(dst, n, v, 1, 0)))
 HV_HIP_WRAP(hipMemset_spt, (void *dst, int v, size_t n), (dst, v, n), SET(NULL, HV_HIP_SPT, HV_SET(dst, n, v, 1, 0)))
 #undef HV_WRAP_ATTRS
-#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (preload/hot.h) */
+#define HV_WRAP_ATTRS(part) HV_HOT_##part   /* called every step of a serving loop (core/hot.h) */
 HV_HIP_WRAP(hipMemsetAsync, (void *dst, int v, size_t n, hipStream_t s), (dst, v, n, s),
             SET(s, HV_HIP_LEGACY, HV_SET(dst, n, v, 1, 1)))
 HV_HIP_WRAP(hipMemsetAsync_spt, (void *dst, int v, size_t n, hipStream_t s), (dst, v, n, s),

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracer/intercept/hip/cotable.h"
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/cotable_int.h"
+#include "tracer/intercept/hip/hip_int.h"
 #include "tracer/core/costore.h"
 #include "tracer/core/safecopy.h"
 

@@ -3,9 +3,9 @@
  * functions through it call them by pointer, past symbol interposition. It
  * hands out hipvis's wrapper of the function the runtime picked (by name,
  * version and the per-thread flag, which picks the `_spt` form) and keeps
- * the real address for the wrapper; common/lookup.c does the matching.
+ * the real address for the wrapper; common/fill_lookup.c does the matching.
  */
-#include "tracer/intercept/hip/hip_common.h"
+#include "tracer/intercept/hip/hip_int.h"
 
 HV_WRAP_ALWAYS(hipError_t, hipErrorSharedObjectSymbolNotFound, hipGetProcAddress,
                (const char *sym, void **pfn, int ver, uint64_t flags, hv_hipDriverProcAddressQueryResult *st),
