@@ -2,7 +2,6 @@
  * probe.c and stacks.c (see evidence.h), and evidence's entry in the
  * core's feature table. */
 #include "tracer/evidence/evidence_int.h"
-#include "tracer/hostcheck/hostcheck.h"
 
 uint32_t hv_launch_below HV_STEP_DATA = UINT32_MAX;
 uint32_t hv_launch_first HV_STEP_DATA;
@@ -24,20 +23,19 @@ static void evidence_setup(const struct hv_config *cfg)
         f |= HV_EV_STACKS;
     hv_payload_setup(cfg);
     hv_probe_setup(cfg);
-    if (hv_hc_setup(cfg))
-        f |= HV_EV_HOSTCHECK;
-    hv_hot.ev_flags = f;
-    /* The probe reads back its snapshots, and the host-access check gives
-     * pages back, at every observation; the rewrite check only while a copy
-     * it sampled waits (hv_hot.observe_pending). */
-    if (f & (HV_EV_PROBE | HV_EV_HOSTCHECK))
+    /* The host-access check's bit is its own (src/tracer/hostcheck), set by
+     * its set-up whichever feature the table runs first. */
+    hv_hot.ev_flags = (hv_hot.ev_flags & HV_EV_HOSTCHECK) | f;
+    /* The probe reads back its snapshots at every observation; the rewrite
+     * check only while a copy it sampled waits (hv_hot.observe_pending). */
+    if (f & HV_EV_PROBE)
         hv_hot.observe_all = 1;
 }
 
 static uint32_t evidence_header_flags(void)
 {
     return (hv_ev(HV_EV_PAYLOAD) ? HV_HDR_PAYLOADS : 0) | (hv_ev(HV_EV_STACKS) ? HV_HDR_STACKS : 0) |
-           (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0) | (hv_ev(HV_EV_HOSTCHECK) ? HV_HDR_HOSTCHECK : 0);
+           (hv_ev(HV_EV_PROBE) ? HV_HDR_PROBES : 0);
 }
 
 void hv_ev_copy_begin(struct hv_copy_ev *ev, struct hv_call *c)
@@ -82,8 +80,6 @@ void hv_ev_copy_end(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
         hv_probe_copy(t, ev);
     if (hv_ev(HV_EV_STACKS))
         hv_stacks_emit(t, ev->seq);
-    if (hv_ev(HV_EV_HOSTCHECK) && ev->ok && ev->async)
-        hv_hc_copy(t, ev);
 }
 
 static void evidence_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
@@ -92,8 +88,6 @@ static void evidence_observed(struct hv_thread_ctx *t, uint64_t seq, const struc
         hv_payload_observed(t, seq, o, upto);
     if (hv_ev(HV_EV_PROBE))
         hv_probe_observed(t, seq, o, upto);
-    if (hv_ev(HV_EV_HOSTCHECK))
-        hv_hc_observed(t, seq, o, upto);
 }
 
 void hv_ev_replay_before(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, uint64_t exec, uint16_t api)
@@ -125,14 +119,5 @@ static void rewrite_measure_off(int off)
     __atomic_store_n(&hv_hot.ev_flags, (uint8_t)((ev & ~HV_EV_REWRITE) | (off ? 0 : configured)), __ATOMIC_RELAXED);
 }
 
-/* The host-access check gives its pages and SIGSEGV back before the trace
- * is closed, and writes the accesses it queued. */
-static void evidence_before_exit(void)
-{
-    if (hv_ev(HV_EV_HOSTCHECK))
-        hv_hc_before_exit();
-}
-
 HV_FEATURE(evidence, .name = "evidence", .setup = evidence_setup, .header_flags = evidence_header_flags,
-           .observed = evidence_observed, .measure_bit = 2, .measure_off = rewrite_measure_off,
-           .before_exit = evidence_before_exit);
+           .observed = evidence_observed, .measure_bit = 2, .measure_off = rewrite_measure_off);

@@ -1,6 +1,6 @@
 /*
  * Internals of the host-access check (hostcheck.h): the table of in-flight
- * ranges (table.c), the fault handler and its signal bookkeeping (fault.c),
+ * ranges (ranges.c), the fault handler and its signal bookkeeping (fault.c),
  * the queue of accesses it fills and the records made from it (queue.c),
  * and the hooks that feed the table (hooks.c).
  *
@@ -40,7 +40,7 @@ struct hc_op {
     uint8_t mem;           /* enum hv_mem */
 };
 
-/* ---- table.c ---- */
+/* ---- ranges.c ---- */
 
 extern uint64_t hc_page;   /* page size */
 

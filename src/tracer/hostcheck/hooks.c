@@ -40,7 +40,7 @@ static void child_after_fork(void)
     hc_queue_clear();
 }
 
-int hv_hc_setup(const struct hv_config *cfg)
+static int hc_setup_now(const struct hv_config *cfg)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     mode = cfg->hostcheck;
@@ -199,3 +199,35 @@ void hv_hc_before_exit(void)
     hc_table_clear(0);
     hc_fault_restore();
 }
+
+/* The check's entry in the core's feature table: its set-up turns the
+ * evidence bit on (the copy fillers test it), it looks at every observation
+ * (pages come back at the first one that covers their op), and it gives
+ * pages and SIGSEGV back before the trace is closed. */
+static void hc_setup(const struct hv_config *cfg)
+{
+    if (!hc_setup_now(cfg))
+        return;
+    hv_hot.ev_flags |= HV_EV_HOSTCHECK;
+    hv_hot.observe_all = 1;
+}
+
+static uint32_t hc_header_flags(void)
+{
+    return hv_ev(HV_EV_HOSTCHECK) ? HV_HDR_HOSTCHECK : 0;
+}
+
+static void hc_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto)
+{
+    if (hv_ev(HV_EV_HOSTCHECK))
+        hv_hc_observed(t, seq, o, upto);
+}
+
+static void hc_before_exit(void)
+{
+    if (hv_ev(HV_EV_HOSTCHECK))
+        hv_hc_before_exit();
+}
+
+HV_FEATURE(hostcheck, .name = "hostcheck", .setup = hc_setup, .header_flags = hc_header_flags,
+           .observed = hc_observed, .before_exit = hc_before_exit);

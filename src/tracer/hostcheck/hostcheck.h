@@ -30,11 +30,10 @@
 struct hv_copy_ev;
 struct hv_obs;
 
-/* At activation (evidence setup): on when cfg asks; installs the fault
- * handler. Returns nonzero when the check is on. */
-int hv_hc_setup(const struct hv_config *cfg);
+/* Set-up runs from the core's feature table (hooks.c HV_FEATURE): on when
+ * the configuration asks; installs the fault handler. */
 
-/* An async copy was enqueued (evidence.c hv_ev_copy_end): protects its
+/* An async copy was enqueued (fill_copy.c, after hv_ev_copy_end): protects its
  * pinned or registered host side. */
 void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 /* An async memset's call record, filled and not yet committed (copy.c). */
@@ -42,7 +41,7 @@ void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c);
 /* An eager launch's record (not yet committed) and its pointer arguments (launch.c). */
 void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct hv_karg *args, int n);
 /* The host observed the streams `o` covers complete up to ticks `upto`
- * (evidence.c hv_ev_observed_now): their ops enqueued before it are given
+ * (the core's observers, hooks.c): their ops enqueued before it are given
  * back; queued accesses are written out. */
 void hv_hc_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
 /* The allocation [base, base + bytes) was released (sync.c hv_trace_free;

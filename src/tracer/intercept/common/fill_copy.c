@@ -29,8 +29,11 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     if (evidence)
         HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_begin(&ev, c));   /* payload hash goes into the record */
     hv_call_commit(t, c);
-    if (evidence)
+    if (evidence) {
         HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_end(t, &ev));
+        if (hv_ev(HV_EV_HOSTCHECK) && ev.ok && ev.async)
+            hv_hc_copy(t, &ev);   /* protects the pinned pages the copy reads or writes */
+    }
     hv_py_site(t, seq, HV_PY_AT_WRITE, a_dst);
     if (guard)
         hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);
