@@ -26,7 +26,7 @@ typedef struct hv_ring *(*hv_ring_alloc_fn)(void *ctx, uint32_t slot, uint64_t b
 struct hv_collector {
     /* Calls without a ring (and a raw producer's process-wide seq): the
      * tracer's calls are numbered per thread and counted in their rings, so
-     * no traced call writes this line (issue 13). */
+     * no traced call writes this line */
     alignas(64) _Atomic uint64_t seq;
     alignas(64) _Atomic uint32_t nrings;    /* slots handed out */
     uint64_t ring_bytes;                    /* data bytes per ring, power of two */

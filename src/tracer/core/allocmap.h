@@ -33,7 +33,7 @@ struct hv_alloc_map {
     /* The version, odd while an update is in progress: own_version, or for
      * the tracer's map hv_hot.alloc_version, so that a copy's memo check
      * reads the line every call reads anyway and not this map's first
-     * line (issue 12; hv_alloc_version_hot). */
+     * line (hv_alloc_version_hot). */
     _Atomic uint64_t *version;
     _Atomic uint64_t own_version;
     _Atomic uint32_t count;
@@ -75,7 +75,7 @@ static inline int hv_alloc_span_holds(struct hv_alloc_map *m, const struct hv_al
  * thread's launch_memo, record/collector.h struct hv_span_memo): a launch's
  * pointer arguments fall in the allocations the previous launches' did, so
  * a repeat is a version compare and a range test per way tried instead of
- * a binary search, whose levels are each a miss in situ (issue 12).
+ * a binary search, whose levels are each a miss in situ.
  * `version` is m's (hv_alloc_version_hot for the tracer's map). A miss in
  * every way searches, shifts the ways down (the last is dropped) and keeps
  * the answer in way 0. Fills *s with the interval, `in` and, when in, the

@@ -17,7 +17,7 @@
  * positions of its innermost Python frames, and a stack is recorded whenever
  * a target's call comes from other lines than its previous one); the first
  * call on each target only ("first": later calls read no frame, ~70-80 ns less
- * a call in situ on the GPU decode loop, docs/validation.md twelfth session). */
+ * a call in situ on the GPU decode loop, docs/performance.md). */
 enum hv_pyframes_mode { HV_PYFRAMES_OFF = 0, HV_PYFRAMES_ALL = 1, HV_PYFRAMES_FIRST = 2 };   /* in envtab.c's word order */
 
 struct hv_config {

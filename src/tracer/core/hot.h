@@ -4,7 +4,7 @@
  * In a serving loop a handful of runtime calls sit between long stretches of
  * interpreter, framework and driver work that evict the tracer's lines, so
  * each distinct line a call reads is a likely cache (and TLB) miss on every
- * call (issue 12; bench-intercept's "isolated calls, cold" and footprint
+ * call (bench-intercept's "isolated calls, cold" and footprint
  * figures). The tracer's state, the flags each module sets once at setup
  * and the table pointers therefore live together here instead of in one
  * variable per module on pages of their own. Each module still owns and

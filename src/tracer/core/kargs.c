@@ -14,7 +14,7 @@
  * previous lookup needs no binary search — a 1 KiB block costs a few
  * searches instead of 128. `memo` (the thread's launch_memo, or NULL)
  * carries the last HV_SPAN_MEMO_WAYS answers across launches: the next
- * launch's pointers fall in the same pool, so it searches none (issue 12). */
+ * launch's pointers fall in the same pool, so it searches none */
 struct scan_state {
     struct hv_alloc_span span;
     struct hv_span_memo *memo;

@@ -47,7 +47,7 @@ HV_EXPORT int hipvis_record_counts(uint64_t *made, uint64_t *dropped)
  * cleared. For comparing in one process what each costs, block by block
  * (tests/gpu/cost.py ab --feature-arms): the host's state then moves both
  * sides of a comparison alike, which separate processes do not
- * (docs/validation.md, sixteenth session). A rewrite check already queued
+ * (docs/performance.md). A rewrite check already queued
  * is still completed. Returns 0, or -1 when not recording (nothing
  * changed). Like hipvis_record_this_thread, for timing: the blocks run with
  * a feature off lack what it records. Called from the measuring thread

@@ -144,7 +144,7 @@ static inline void hv_prefetch_w(const void *p)
 
 /*
  * Asks for the lines a traced call's record will touch, before the real
- * call (issue 12). In a serving loop the interpreter, the framework and the
+ * call In a serving loop the interpreter, the framework and the
  * runtime evict the tracer between two calls, so each of those lines is a
  * likely miss, and several of them are reached only through another (the
  * thread's context -> its ring -> the record; the stream's slot; the
@@ -208,9 +208,9 @@ HV_COLD_FN struct hv_call *hv_call_scratch(struct hv_thread_ctx *t, uint64_t seq
  *
  * One copy out of line, shared by every filler, so that the calls of a
  * step (copy, launch, graph replay, synchronize) run the same code lines,
- * and each call-level field is written once, in 8-byte words (issue 12).
+ * and each call-level field is written once, in 8-byte words.
  *
- * Ordering (issue 13, docs/trace-format.md "Ordering without a shared
+ * Ordering (docs/trace-format.md "Ordering without a shared
  * counter"): seq is this thread's call count and ts an ordered clock read
  * taken here, after the real call returned (`key` holds its result, so the
  * read follows it); readers merge threads by (ts, tid, seq). No traced call

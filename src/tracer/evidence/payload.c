@@ -40,7 +40,7 @@ struct pending_stream {
 static struct pending_stream pending[HV_PENDING_STREAMS];
 /* The lists' streams (canonical ids, 0 = free list), apart from the lists:
  * finding a copy's list reads these 8 lines, not one line of each 1 KiB
- * list (issue 12: that scan was most of a sampled copy's misses). */
+ * list (that scan was most of a sampled copy's misses). */
 static uint64_t pending_ids[HV_PENDING_STREAMS];
 /* Bit i set: list i is in use. Both ends visit the lists in use only (a
  * serving loop has one or two), not all 64 ids: the scans were ~600 of a

@@ -26,7 +26,7 @@
 
 /*
  * HV_LEAN: which of a call's derivations the calling thread skips, to ask
- * the GPU what moving each to a reader would save (issue 12). Bits:
+ * the GPU what moving each to a reader would save Bits:
  * 1 streams (no epoch, capture state or observation advance: the stream
  * table is never read or written by a call), 2 copies (no memory-kind
  * lookup, except on the rewrite check's sampled turn), 4 eager launches (a
@@ -37,14 +37,14 @@
  * stream (the launch's record is opened with none: no stream-table read).
  * Its traces lack what was skipped: for counting only.
  * On the GPU decode loop bits 1-4 together read as the shipped library in
- * the same call (docs/validation.md, sixteenth and eighteenth sessions);
+ * the same call (docs/performance.md);
  * all six saved 0.4-1.2 points on the H200 host, none on an H100
  * (seventeenth, eighteenth); with argument records the default, the
  * launch's bits 8-32 saved ~0.15 points and a launch recorded as its raw
- * arguments ~0.8 (twenty-second session); with bits 8-32, bit 64 saved
+ * arguments ~0.8; with bits 8-32, bit 64 saved
  * ~0.5 points (resolved) and bit 128 ~0.25 (not), while a per-thread
  * kernel memo and a launch record with no stream read, evidence kept,
- * saved nothing measurable (twenty-third session): the share most likely
+ * saved nothing measurable: the share most likely
  * is the kernel's data as the evidence reads it, not the table or stream.
  */
 /* (HV_LEAN's default, 0, is core/tracer.h's.) */
@@ -57,13 +57,13 @@
  * 2: no record at all (hv_enter, the real call, hv_leave); 3: the calls of
  * the APIs HIPVIS_FLOOR_APIS names as in 1, every other call in full, so
  * that one build gives every arm of a comparison of API families (each arm
- * a setting of the variable: docs/validation.md, eleventh session); 4: as
+ * a setting of the variable: docs/performance.md); 4: as
  * 3, the named calls' floor records also holding the wrapper's arguments
  * as passed, one 8-byte word each (the first 8 arguments, the first 8
  * bytes of a wider one) and nothing derived from them (no canonical
  * stream, epoch, memory kind or kernel argument): what a call costs when
  * its record is its arguments alone, the rest to be derived by a reader
- * (docs/validation.md, fourteenth and fifteenth sessions;
+ * (docs/performance.md;
  * HIPVIS_FLOOR_APIS=all records every call so); 5: as 4, each named call
  * also taking the Python site a reader could not derive later (hv_py_site,
  * as the shipped library takes it: copies and memsets as writes of their
@@ -71,8 +71,8 @@
  * of it; built with HV_LEAN=5 so that the calls not named, eager launches
  * among them, record in full but for the stream table and the placement
  * of launch words): the calling thread of a design whose reader derives
- * the rest, measured before it is built (docs/validation.md, eighteenth
- * session). The wrappers' own recording code is still compiled (so the
+ * the rest, measured before it is built (docs/performance.md). The
+ * wrappers' own recording code is still compiled (so the
  * build checks the same code) but never runs at the floor; builds 1 and 2
  * prefetch nothing, builds 3 to 5 prefetch as the shipped library does and
  * read one more line per call (the variable's bits), in every arm alike.
@@ -80,8 +80,8 @@
  * (streams and epochs, arguments and memory kinds, evidence, Python
  * frames), not the record machinery (ordered clock, ring reserve and
  * commit, the record's lines): on the GPU decode loop build 1 read within
- * the noise floor where the shipped library reads +2-3% (docs/validation.md,
- * tenth session). These builds compare against the full records: run them
+ * the noise floor where the shipped library reads +2-3% (docs/performance.md).
+ * These builds compare against the full records: run them
  * with HIPVIS_RECORD=full (otherwise the step's calls are argument records
  * before the floor is asked).
  */
@@ -106,7 +106,7 @@
 #elif HV_RECORD_FLOOR
 /*
  * Sleds on the floor build (HV_RECORD_FLOOR=1), for asking the GPU what a
- * kind of work costs in situ (docs/validation.md, twelfth session): after
+ * kind of work costs in situ (docs/performance.md): after
  * its floor record, each wrapper's traced path runs a sled of its own.
  * HV_SLED_LINES=N: N code lines of 64 bytes, one jump each (what a step's
  * per-API code lines cost, when each is run once a step). HV_SLED_BRANCHES=N:
@@ -194,8 +194,7 @@
  * on cores without it). The calling thread never reads its records again
  * and the writer thread runs on another core, so the question is whether
  * the lines the ring takes from the program's working set at every call
- * are part of what a step costs in situ (docs/validation.md, twenty-second
- * session).
+ * are part of what a step costs in situ (docs/performance.md).
  */
 #if HV_DEMOTE
 #define HV_COMMITTED(p, bytes)                                                                     \

@@ -1,6 +1,6 @@
 /*
  * pyframes — the Python stack of the calling thread, read from inside a
- * runtime call without the GIL (issue 16; docs/names.md).
+ * runtime call without the GIL (docs/names.md).
  *
  * PyTorch and ctypes release the GIL before they reach the GPU runtime, and
  * taking it back from inside a wrapper can deadlock, so nothing here calls

@@ -178,7 +178,7 @@ void hv_py_site_slow(struct hv_thread_ctx *t, uint64_t seq, unsigned why, uint64
     /* HIPVIS_PYFRAMES=first keys a site by the target alone, not by the
      * frames: the first call on a target from a Python thread records its
      * stack, and no later call reads a frame (what the every-site key
-     * costs: docs/validation.md twelfth session). */
+     * costs: docs/performance.md). */
     int first = hv_hot.py_on == HV_PYFRAMES_FIRST;
     uint64_t walked = first ? hv_py_thread_walked() : 0;
     uint64_t k1 = mix(target ^ ((uint64_t)why << 56)) | 1;

@@ -24,7 +24,7 @@
 /* Per-thread context. `depth` suppresses recording of calls the runtime makes
  * into its own exported API while serving a traced call.
  *
- * Layout (issue 12): in a serving loop the interpreter and the runtime evict
+ * Layout: in a serving loop the interpreter and the runtime evict
  * the tracer between two calls, so each line a call reads is a likely miss.
  * What a traced copy reads comes first: 64 bytes that every call needs,
  * then the copy's allocation memos; the rest (the failed-claim flag,
@@ -40,7 +40,7 @@ struct hv_stream_state;
  * [lo, lo + len) around the address last looked up over which the answer
  * (its mem) cannot change while the map's version stays `version`. One
  * version for both sides, and lengths rather than ends: a repeat is one
- * compare and two range tests (issue 12). Defined here so that it sits in
+ * compare and two range tests Defined here so that it sits in
  * the thread's context, on the lines after the hot one. */
 struct hv_copy_memo {
     uint64_t version;   /* even: a consistent snapshot's version; never odd */
@@ -52,7 +52,7 @@ struct hv_copy_memo {
  * hv_alloc_span_memo): the span [lo, lo + len) an argument's lookup found
  * (an allocation of `bytes` at lo, or a gap when bytes is 0), valid while
  * the map's version stays `version`. Kept in the thread's context across
- * launches (issue 12): the eager launches of a serving step pass pointers
+ * launches: the eager launches of a serving step pass pointers
  * into the same few allocations (the framework's memory pool) launch after
  * launch. What a kernel argument records of its allocation is its extent,
  * so that is all a way keeps (32 bytes: the context is static TLS). */
@@ -77,7 +77,7 @@ struct hv_thread_ctx {
     int32_t device;          /* last hipSetDevice of this thread, -1 unknown */
     uint32_t ring_mask;      /* ring->capacity - 1 (at most 1 GiB), kept here so a reserve reads no other ring line */
     /* Second and third lines: the allocation memo of a copy's two sides, two
-     * ways (issue 12). A serving step makes two copies whose sides differ
+     * ways A serving step makes two copies whose sides differ
      * (the pinned H2D copy of the metadata; `.item()`'s D2H copy into an
      * untracked host scalar), so with one way every copy missed and
      * searched the map twice (in situ, a miss per level of the search). */

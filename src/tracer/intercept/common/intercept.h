@@ -174,8 +174,8 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
  * argument record is the expected branch, as it is the default: laid out
  * as the wrapper's fall-through path, a step's call takes no jump to a
  * far block and back (each such taken branch a line and a guess the
- * predictor may have lost between two calls: docs/validation.md,
- * thirteenth session), and the full fillers go out of line. */
+ * predictor may have lost between two calls: docs/performance.md), and the
+ * full fillers go out of line. */
 #define HV_TRACE_CALL(t, api, r, args, trace)                                                     \
     do {                                                                                          \
         if (hv_args_family(api) != HV_ARGS_NONE && __builtin_expect(hv_hot.record_args != 0, 1) && \

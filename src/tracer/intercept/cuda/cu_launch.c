@@ -3,8 +3,7 @@
 #include "tracer/intercept/cuda/cuda_int.h"
 
 /* In the step's pages with the wrappers (core/hot.h HV_STEP_fn): a prefill's
- * eager launch ran it from a page of its own (docs/validation.md, twenty-second
- * session). */
+ * eager launch ran it from a page of its own (docs/performance.md). */
 static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, CUresult r, struct hv_sref s, void *f,
                    const unsigned grid[3], const unsigned block[3], unsigned shm, void **params, void **extra)
 {
