@@ -154,6 +154,10 @@ HV_STEP_FN static int scan_learnt(const uint8_t *p, size_t len, uint32_t base_of
  * invented: an entry past the end that points at a variable holding a
  * device pointer; the analyzer reports every inferred pointer as such and
  * says how to confirm it from the kernel's code (docs/kernel-args.md).
+ * Two system calls cost about what a serving step's other recording does,
+ * so eager launches are scanned as learnt words are (each thread's first
+ * HV_LEARN_SCANS and one in HV_RESCAN_EVERY after that); graph nodes and
+ * captured launches, which a replay runs again and again, every time.
  */
 #define HV_PARAMS_SCAN_MAX 32
 
@@ -192,7 +196,11 @@ int hv_kargs_collect(const struct hv_kernel_info *k, void **params, const void *
          * whose layout says it takes no explicit argument has none. */
         if (block)
             return scan_words(block, block_bytes, 0, 0, out, 0, max, &st, NULL);
-        return params && (!k || k->kernarg_bytes == 0) ? scan_params(params, out, max, &st) : 0;
+        if (!params || (k && k->kernarg_bytes))
+            return 0;
+        uint32_t tick = ++rescan_tick;
+        return !learnt || tick <= HV_LEARN_SCANS || tick % HV_RESCAN_EVERY == 0 ? scan_params(params, out, max, &st)
+                                                                                : 0;
     }
     struct hv_karg_learn *l = k->learn;
     int full = !learnt || !l || atomic_load_explicit(&l->full_scans, memory_order_relaxed) < HV_LEARN_SCANS ||
