@@ -154,6 +154,10 @@ def live(prom, dash_path, exe, seconds):
         time.sleep(0.5)
     check(firing, "HipvisNewFindingGroup is firing (/api/v1/alerts)", f"not firing within {seconds} s")
     if firing:
+        # The answer itself, for whoever reads the log: what a fleet's
+        # Alertmanager would be handed.
+        print("  /api/v1/alerts: " + json.dumps({k: firing.get(k) for k in ("labels", "state", "activeAt", "value")},
+                                                sort_keys=True))
         lb = firing["labels"]
         check(lb.get("severity") == "warning" and lb.get("exe", "").endswith(exe) and lb.get("pid"),
               f"... for the decode loop's warning group (severity={lb.get('severity')}, exe={lb.get('exe')}, "
