@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "analyze/report/next.h"
+#include "common/grow.h"
 #include "cli/launch_summary.h"
 #include "common/strset.h"
 #include "hipvis/reader.h"
@@ -109,12 +110,8 @@ static char **new_names(const struct hv_launch_traces *t, size_t *n)
         if (!matches(t, e->d_name) || hv_strset_find(&t->before, e->d_name) != HV_U64MAP_NONE ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
-        if (*n == cap) {
-            char **g = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof *v);
-            if (!g)
-                break;
-            v = g;
-        }
+        if (!HV_GROW(v, *n, cap, 16))
+            break;
         if (!(v[*n] = strdup(e->d_name)))
             break;
         (*n)++;

@@ -1,5 +1,6 @@
 /* The one JSON writer and its string escaper; see json.h. */
 #include "common/json.h"
+#include "common/grow.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -15,16 +16,10 @@ static int reserve(struct hv_json *w, size_t n)
     size_t need = w->len + n + 1;   /* room for the NUL hv_json_take adds */
     if (need <= w->cap)
         return 1;
-    size_t cap = w->cap ? w->cap : 256;
-    while (cap < need)
-        cap *= 2;
-    char *b = realloc(w->buf, cap);
-    if (!b) {
+    if (!HV_GROW_TO(w->buf, need, w->cap, 256)) {
         w->oom = 1;
         return 0;
     }
-    w->buf = b;
-    w->cap = cap;
     return 1;
 }
 

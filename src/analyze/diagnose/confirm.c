@@ -1,5 +1,6 @@
 /* confirm: inferred pointer arguments against the kernel's code (confirm.h). */
 #include "analyze/diagnose/confirm.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +41,8 @@ static struct req *requests(struct hv_findings *s, uint64_t pid, size_t *n)
         for (size_t k = 0; k < 2; k++) {
             if (f->pid != pid || !needs_check(sides[k]))
                 continue;
-            if (*n == cap) {
-                size_t ncap = cap ? 2 * cap : 16;
-                struct req *nv = realloc(v, ncap * sizeof *nv);
-                if (!nv)
-                    return v;
-                v = nv;
-                cap = ncap;
-            }
+            if (!HV_GROW(v, *n, cap, 16))
+                return v;
             v[(*n)++] = (struct req){f, sides[k]};
         }
     }
