@@ -10,6 +10,8 @@
 //                                  host rewrites the source (RACE h2d-write)
 //   managed-read, managed-read-sync a kernel writes managed memory; the host
 //                                  reads it (RACE managed-read)
+//   managed-write, managed-write-sync a kernel reads managed memory; the host
+//                                  writes it (RACE managed-write)
 //   bench STEPS                    per step: an H2D and a D2H copy of pinned
 //                                  memory and a small kernel, then a sync
 // Prints what it read (a racy read prints the value it happened to see:
@@ -39,6 +41,14 @@ __global__ void spin(long long cycles)
     long long t0 = clock64();
     while (clock64() - t0 < cycles)
         ;
+}
+
+__global__ void sum(const int *p, int n, int *out)
+{
+    int s = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        s += p[i];
+    atomicAdd(out, s);
 }
 
 __global__ void fill(int *p, int n, int base)
@@ -103,6 +113,26 @@ int main(int argc, char **argv)
         CK(cudaGetLastError());
         printf("%s: then %d%s\n", c, m[5], sync ? "" : " (racy read not printed)");
         (void)v;
+        CK(cudaFree(m));
+    } else if (!strncmp(c, "managed-write", 13)) {
+        int *m, *out;
+        CK(cudaMallocManaged(&m, N * sizeof(int)));
+        CK(cudaMallocManaged(&out, sizeof(int)));
+        for (int i = 0; i < N; i++)
+            m[i] = 1;
+        *out = 0;
+        spin<<<1, 1, 0, s>>>(busy);
+        sum<<<1, 256, 0, s>>>(m, N, out);
+        if (sync)
+            CK(cudaStreamSynchronize(s));
+        m[7] = 2; /* RACE managed-write */
+        CK(cudaStreamSynchronize(s));
+        CK(cudaGetLastError());
+        if (sync)
+            printf("%s: sum %d\n", c, *out);
+        else
+            printf("%s: done (racy sum not printed)\n", c);
+        CK(cudaFree(out));
         CK(cudaFree(m));
     } else if (!strcmp(c, "bench")) {
         long steps = argc > 2 ? atol(argv[2]) : 2000;

@@ -25,6 +25,7 @@ tmp=$(mktemp -d /tmp/hvhc.XXXXXX)
 [ -n "$libpath" ] && export LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 nvcc --version | tail -1
+echo "cpu: $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2); pku: $(grep -c -w pku /proc/cpuinfo) of $(nproc) cpus; kernel $(uname -r)"
 if command -v cc >/dev/null && [ -z "$libpath" ]; then
     HIPVIS_NO_BOOTSTRAP=1 timeout 300 make -j"$(nproc)" build/libhipvis.so build/hipvis-analyze build/hipvis-dump > "$out/logs/build.txt" 2>&1 \
         || echo "build failed (see logs/build.txt): using the carried build/"
@@ -32,7 +33,7 @@ fi
 for f in build/libhipvis.so build/hipvis-analyze; do
     [ -e "$f" ] || { echo "missing $f (carry build/ or install the build's packages)"; exit 1; }
 done
-nvcc -O2 -cudart shared -lineinfo -o "$tmp/hc" tests/gpu/hostcheck.cu || exit 1
+nvcc -O2 -g -cudart shared -lineinfo -o "$tmp/hc" tests/gpu/hostcheck.cu || exit 1
 lib=$root/build/libhipvis.so
 table=$out/table.txt
 : > "$table"
@@ -76,15 +77,30 @@ check() {   # check CASE MODE EXPECT(race|clean|skipped)
     row "$([ $ok = 1 ] && echo PASS || echo FAIL)" "$c HIPVIS_HOSTCHECK=$mode" "$what"
 }
 
+echo "== what the driver does with protected pages (tests/gpu/uvm_protect.cu, no tracer)"
+nvcc -O2 -cudart shared -o "$tmp/uvmp" tests/gpu/uvm_protect.cu || exit 1
+for c in attrs pinned-none pinned-read managed-none managed-read managed-resident managed-host-fault managed-pkey-gpu managed-pkey; do
+    r=$(timeout 30 "$tmp/uvmp" "$c" 2>&1); rc=$?; r=$(printf "%s" "$r" | tail -1)
+    row INFO "uvm_protect $c" "exit $rc: $r"
+done
 echo "== cases"
 check d2h-read 1 race
 check d2h-read-sync 1 clean
 check h2d-write 1 race
 check h2d-write-sync 1 clean
-check managed-read 1 skipped
-check managed-read-sync 1 skipped
+# Managed memory is protected through a protection key where the CPU has
+# them (docs/hostcheck.md), else skipped and counted.
+if [ "$(grep -c -w pku /proc/cpuinfo)" -gt 0 ]; then
+    check managed-read 1 race
+    check managed-read-sync 1 clean
+    check managed-write 1 race
+    check managed-write-sync 1 clean
+else
+    check managed-read 1 skipped
+    check managed-read-sync 1 skipped
+fi
 # What UVM does when the managed range is protected: reported, not judged.
-for c in managed-read managed-read-sync; do
+for c in managed-read managed-read-sync managed-write; do
     t=$tmp/$c-managed.zst
     HIPVIS_QUIET=1 HIPVIS_HOSTCHECK=managed HIPVIS_OUTPUT=$t LD_PRELOAD=$lib timeout 60 "$tmp/hc" "$c" \
         > "$out/logs/$c-managed.out" 2> "$out/logs/$c-managed.err"

@@ -152,7 +152,8 @@ static void chain(int sig, siginfo_t *si, void *uc)
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno;
-    if (si && si->si_code == SEGV_ACCERR) {
+    /* SEGV_ACCERR: a page mprotect revoked; SEGV_PKUERR: one hc_key denies. */
+    if (si && (si->si_code == SEGV_ACCERR || si->si_code == SEGV_PKUERR)) {
         uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
         int write = 1;
 #if defined(__x86_64__)

@@ -36,6 +36,7 @@ struct hc_op {
     int32_t device;
     uint16_t api;
     uint8_t write;         /* the op writes the range: no host access at all (else no host write) */
+    uint8_t key;           /* protected through hc_key (managed memory): no host access at all */
     uint8_t kind;          /* enum hv_hc_kind */
     uint8_t mem;           /* enum hv_mem */
 };
@@ -43,6 +44,9 @@ struct hc_op {
 /* ---- ranges.c ---- */
 
 extern uint64_t hc_page;   /* page size */
+/* The check's protection key (pkey_alloc, access disabled), -1 without
+ * one: the CPU or kernel has no protection keys, or none was free. */
+extern int hc_key;
 
 /* Protects op's pages and enters it: 0, -1 when the table is full, -2 when
  * mprotect refused the range (nothing protected then). */

@@ -6,10 +6,13 @@
  * reads or writes when the copy executes (pinned or registered memory; a
  * pageable source is staged before the call returns and a pageable
  * destination is written before it returns), an async memset of pinned or
- * registered memory, and with HIPVIS_HOSTCHECK=managed the managed memory
- * of async memsets and kernel launches. Managed memory is otherwise
- * skipped and counted: the driver moves it through the CPU's page tables
- * itself (docs/hostcheck.md). On HIP, registered memory is skipped too:
+ * registered memory, and the managed memory of async copies, memsets and
+ * kernel launches. Managed memory is protected with a protection key: the
+ * driver moves it through the CPU's page tables itself and checks the
+ * page's read/write permission for the GPU's faults, which a key leaves as
+ * it is while it denies the host's threads (docs/hostcheck.md). Without a
+ * key (no protection keys on this CPU) it is skipped and counted, unless
+ * HIPVIS_HOSTCHECK=managed asks for mprotect (unsafe under UVM and HMM). On HIP, registered memory is skipped too:
  * the ROCm kernel driver tracks it as a userptr through MMU notifiers and
  * revalidates it from the CPU's page tables, which a revoked page would
  * fail. A range is given back at the first host observation of its
@@ -19,6 +22,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tracer/core/tracer.h"
@@ -51,6 +55,9 @@ static int hc_setup_now(const struct hv_config *cfg)
         hc_page = (uint64_t)page;
     /* What the handler may use later is set up here, outside it: the
      * unwinder, the Python layout. */
+    /* Access disabled for this thread; every other thread already has it
+     * disabled (a key other than 0 is, unless a thread enabled it). */
+    hc_key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
     hc_fault_unwinder(hv_stacks_unwinder());
     hv_py_present(NULL);
     if (hc_fault_install() != 0)
@@ -69,7 +76,7 @@ static int is_hip(uint16_t api) { return hv_api_name(api)[0] == 'h'; }
 static int protectable(uint8_t mem, uint16_t api)
 {
     if (mem == HV_MEM_MANAGED) {
-        if (mode == HV_HOSTCHECK_MANAGED)
+        if (hc_key >= 0 || mode == HV_HOSTCHECK_MANAGED)
             return 1;
         atomic_fetch_add_explicit(&hc_counts.skipped_managed, 1, memory_order_relaxed);
         return 0;
@@ -85,6 +92,7 @@ static void protect(struct hc_op *op)
 {
     if (op->hi <= op->lo)
         return;
+    op->key = op->mem == HV_MEM_MANAGED && hc_key >= 0;
     op->plo = op->lo & ~(hc_page - 1);
     op->phi = (op->hi + hc_page - 1) & ~(hc_page - 1);
     int rc = hc_table_add(op);

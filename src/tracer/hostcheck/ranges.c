@@ -35,6 +35,20 @@ static _Atomic uint32_t nreleased;         /* entries written so far (ring index
 static int stopped;                        /* the image ends: nothing more is protected (lock held) */
 
 #define PROT_RW (PROT_READ | PROT_WRITE)
+#define PROT_KEY 0x1000   /* page_prot(): read-write under hc_key (no PROT_* bit) */
+
+int hc_key = -1;
+
+/* Sets [addr, addr+len) to a page_prot() state. With a key allocated every
+ * change names the key (hc_key or the default 0), so a page that carried
+ * hc_key loses it when it is given back. */
+static int set_prot(uint64_t addr, uint64_t len, int prot)
+{
+    void *p = (void *)(uintptr_t)addr;
+    if (hc_key < 0)
+        return mprotect(p, len, prot);
+    return pkey_mprotect(p, len, prot == PROT_KEY ? PROT_RW : prot, prot == PROT_KEY ? hc_key : 0);
+}
 
 /* The thread's id: the tracer's copy (a traced thread), else the kernel's. */
 static uint32_t self_tid(void)
@@ -89,9 +103,12 @@ static int page_prot(uint64_t page)
     for (uint32_t i = 0; i < n; i++) {
         if (!atomic_load_explicit(&live[i], memory_order_relaxed) || !covers_page(&ops[i], page))
             continue;
+        if (ops[i].key)
+            return PROT_KEY;   /* a managed page: no pinned range shares it */
         if (ops[i].write)
-            return PROT_NONE;
-        prot = PROT_READ;
+            prot = PROT_NONE;
+        else if (prot != PROT_NONE)
+            prot = PROT_READ;
     }
     return prot;
 }
@@ -147,7 +164,7 @@ static int apply(uint64_t lo, uint64_t hi)
         int next = i + 1 < n ? page_prot(bp[i]) : -1;
         if (next == prot)
             continue;
-        if (mprotect((void *)(uintptr_t)run, bp[i] - run, prot) != 0)
+        if (set_prot(run, bp[i] - run, prot) != 0)
             rc = -1;
         run = bp[i];
         prot = next;
@@ -330,7 +347,7 @@ enum hc_verdict hc_table_fault(uint64_t addr, int write, uint32_t tid, struct hc
         uint32_t nt = atomic_load_explicit(&top, memory_order_relaxed);
         for (uint32_t i = 0; i < nt; i++)
             if (atomic_load_explicit(&live[i], memory_order_relaxed) && covers_page(&ops[i], page)) {
-                mprotect((void *)(uintptr_t)page, hc_page, PROT_RW);
+                set_prot(page, hc_page, PROT_RW);
                 return HC_UNRELATED;
             }
         return HC_NOT_OURS;
@@ -344,8 +361,10 @@ enum hc_verdict hc_table_fault(uint64_t addr, int write, uint32_t tid, struct hc
         if (!atomic_load_explicit(&live[i], memory_order_relaxed) || !covers_page(&ops[i], page))
             continue;
         covered = 1;
-        /* Under a read-only range only a write faults; a range the op
-         * writes is touched by any access. Prefer the op that writes. */
+        /* Under a read-only range only a write faults (a key denies reads
+         * too: such a read is not reported and opens the page); a range
+         * the op writes is touched by any access. Prefer the op that
+         * writes. */
         if (covers_byte(&ops[i], addr) && (write || ops[i].write) && (best < 0 || (!ops[best].write && ops[i].write)))
             best = (int)i;
     }
@@ -362,8 +381,8 @@ enum hc_verdict hc_table_fault(uint64_t addr, int write, uint32_t tid, struct hc
         opened[no] = page;
         atomic_store_explicit(&nopened, no + 1, memory_order_relaxed);
         end();
-        if (mprotect((void *)(uintptr_t)page, hc_page, page_prot(page)) != 0)
-            mprotect((void *)(uintptr_t)page, hc_page, PROT_RW);
+        if (set_prot(page, hc_page, page_prot(page)) != 0)
+            set_prot(page, hc_page, PROT_RW);
     } else {
         /* No room to remember the page: its ranges are given back whole. */
         for (uint32_t i = 0; i < nt; i++)
