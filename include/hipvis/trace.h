@@ -652,7 +652,8 @@ struct hv_guard {
                                  copy-sync: the copy); an HV_REC_EPOCH follows when the host waited */
     uint64_t exec;            /* the graph exec about to be launched (0 for copy-sync) */
     uint64_t stream;          /* canonical launch stream */
-    uint64_t copy_seq;        /* the H2D copy (launch stream, current epoch) into a range the exec reads */
+    uint64_t copy_seq;        /* the H2D copy (launch stream, current epoch) into a range the exec reads;
+                                 copy-sync: the H2D or D2H copy waited for */
     uint64_t copy_dst, copy_bytes;
     uint64_t completed_seq;   /* host-waiting modes: ops of `stream` with seq <= this are complete; else 0 */
     uint64_t wait_ns;         /* host time the pattern took */

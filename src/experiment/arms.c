@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/errata/errata.h"
+#include "common/envtab.h"
 #include "experiment/ex_int.h"
 
 enum { RT_ANY = 0, RT_HIP, RT_CUDA };
@@ -24,38 +25,40 @@ struct def {
     const char *name;
     enum ex_kind kind;
     int only;                         /* RT_* it applies to */
+    int host_race;                    /* a wait that bears on a host race: run with the check when it is an arm */
     const char *hip_env, *cuda_env;   /* "A=1 B=2"; NULL: computed (classic) */
     const char *what;
 };
 
 static const struct def catalogue[] = {
-    {"baseline", EX_BASELINE, RT_ANY, "", "", "the job traced as is"},
-    {"probe", EX_PROBE, RT_ANY, "HIPVIS_PROBE=auto", "HIPVIS_PROBE=auto",
+    {"baseline", EX_BASELINE, RT_ANY, 0, "", "", "the job traced as is"},
+    {"probe", EX_PROBE, RT_ANY, 0, "HIPVIS_PROBE=auto", "HIPVIS_PROBE=auto",
      "three-point probes: a stale buffer right after the copy or before the replay is recorded (H2, host-race); "
      "adds stream work"},
-    {"hostcheck", EX_PROBE, RT_ANY, "HIPVIS_HOSTCHECK=1", "HIPVIS_HOSTCHECK=1",
+    {"hostcheck", EX_PROBE, RT_ANY, 0, "HIPVIS_HOSTCHECK=1", "HIPVIS_HOSTCHECK=1",
      "host accesses to pinned memory an in-flight copy uses fault once and are recorded (host-race); "
      "two mprotect calls per pinned copy"},
-    {"stream-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=stream-sync", "HIPVIS_GUARD=stream-sync",
+    {"stream-sync", EX_GUARD, RT_ANY, 1, "HIPVIS_GUARD=stream-sync", "HIPVIS_GUARD=stream-sync",
      "host waits for the launch stream before each flagged replay (H1, H3)"},
-    {"event-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=event-sync", "HIPVIS_GUARD=event-sync",
+    {"event-sync", EX_GUARD, RT_ANY, 1, "HIPVIS_GUARD=event-sync", "HIPVIS_GUARD=event-sync",
      "host waits on a system-scope event after the copy (H1, H3)"},
-    {"event-sync-nofence", EX_GUARD, RT_HIP, "HIPVIS_GUARD=event-sync-nofence", NULL,
+    {"event-sync-nofence", EX_GUARD, RT_HIP, 0, "HIPVIS_GUARD=event-sync-nofence", NULL,
      "host waits on an event without the system fence: ordering alone (H1, not H3)"},
-    {"release-event", EX_GUARD, RT_HIP, "HIPVIS_GUARD=release-event", NULL,
+    {"release-event", EX_GUARD, RT_HIP, 0, "HIPVIS_GUARD=release-event", NULL,
      "hipEventReleaseToSystem event after the copy, no host wait"},
-    {"copy-sync", EX_GUARD, RT_ANY, "HIPVIS_GUARD=copy-sync", "HIPVIS_GUARD=copy-sync",
-     "host waits at each pinned H2D copy (host-race, missing waits on the copy's stream)"},
-    {"one-queue", EX_KNOB, RT_ANY, "DEBUG_HIP_FORCE_GRAPH_QUEUES=1", "CUDA_DEVICE_MAX_CONNECTIONS=1",
+    {"copy-sync", EX_GUARD, RT_ANY, 1, "HIPVIS_GUARD=copy-sync", "HIPVIS_GUARD=copy-sync",
+     "host waits at each pinned H2D copy a graph reads (every one without graphs) and each pinned D2H copy "
+     "(host-race, missing waits on the copy's stream)"},
+    {"one-queue", EX_KNOB, RT_ANY, 0, "DEBUG_HIP_FORCE_GRAPH_QUEUES=1", "CUDA_DEVICE_MAX_CONNECTIONS=1",
      "one graph queue / one hardware connection: no parallel queues (H1; runtime errata "
      "rocm-systems#11501 and rocm-systems#11357)"},
-    {"classic", EX_KNOB, RT_HIP, NULL, NULL, "the classic graph executor, no segment scheduler (H4, H1 on 7.2.4)"},
-    {"no-sdma", EX_KNOB, RT_HIP, "HSA_ENABLE_SDMA=0", NULL,
+    {"classic", EX_KNOB, RT_HIP, 0, NULL, NULL, "the classic graph executor, no segment scheduler (H4, H1 on 7.2.4)"},
+    {"no-sdma", EX_KNOB, RT_HIP, 0, "HSA_ENABLE_SDMA=0", NULL,
      "copies as blit kernels, no SDMA engine (H2; runtime erratum rocm-systems#11403)"},
-    {"blit", EX_KNOB, RT_HIP, "GPU_FORCE_BLIT_COPY_SIZE=65536", NULL,
+    {"blit", EX_KNOB, RT_HIP, 0, "GPU_FORCE_BLIT_COPY_SIZE=65536", NULL,
      "copies up to 64 MiB as blit kernels (H2, small copies only)"},
-    {"flush", EX_KNOB, RT_HIP, "AMD_OPT_FLUSH=0", NULL, "system-scope fences on every kernel (H3; slow)"},
-    {"serialize", EX_KNOB, RT_ANY, "AMD_SERIALIZE_KERNEL=3 AMD_SERIALIZE_COPY=3", "CUDA_LAUNCH_BLOCKING=1",
+    {"flush", EX_KNOB, RT_HIP, 0, "AMD_OPT_FLUSH=0", NULL, "system-scope fences on every kernel (H3; slow)"},
+    {"serialize", EX_KNOB, RT_ANY, 0, "AMD_SERIALIZE_KERNEL=3 AMD_SERIALIZE_COPY=3", "CUDA_LAUNCH_BLOCKING=1",
      "every launch and copy waits for completion (any ordering race; slow)"},
 };
 #define NCAT (sizeof catalogue / sizeof catalogue[0])
@@ -93,6 +96,26 @@ static int set_env(struct ex_arm *arm, const char *list, char sep)
         p = e ? e + 1 : NULL;
     }
     return 0;
+}
+
+/* Does the arm's environment turn the host-access check on? */
+static int has_hostcheck(const struct ex_arm *a)
+{
+    static const char var[] = "HIPVIS_HOSTCHECK=";
+    long long mode;
+    for (int i = 0; i < a->nenv; i++)
+        if (!strncmp(a->env[i], var, sizeof var - 1) &&
+            hv_env_parse(HV_ENV_HOSTCHECK, a->env[i] + sizeof var - 1, &mode) == 0 && mode != 0)
+            return 1;
+    return 0;
+}
+
+static const struct def *def_of(const char *name)
+{
+    for (size_t i = 0; i < NCAT; i++)
+        if (!strcmp(catalogue[i].name, name))
+            return &catalogue[i];
+    return NULL;
 }
 
 static int find(const struct ex_arm *arms, int n, const char *name)
@@ -184,10 +207,7 @@ int ex_arms_build(const char *spec, const struct ex_runtime *rt, struct ex_arm *
         else if (!strcmp(t, "knobs"))
             rc = add_kind(EX_KNOB, rt, arms, &n, cap, skipped, sklen);
         else {
-            const struct def *d = NULL;
-            for (size_t i = 0; i < NCAT && !d; i++)
-                if (!strcmp(catalogue[i].name, t))
-                    d = &catalogue[i];
+            const struct def *d = def_of(t);
             if (!d) {
                 snprintf(err, errlen, "--arms: unknown arm '%s' (hipvis experiment --help lists them)", t);
                 return -1;
@@ -198,6 +218,17 @@ int ex_arms_build(const char *spec, const struct ex_runtime *rt, struct ex_arm *
             snprintf(err, errlen, "--arms: too many arms (at most %d)", cap);
             return -1;
         }
+    }
+    /* The hostcheck arm catches a host race the job may not report; the
+     * waits that could remove it run with the same check, or their runs
+     * could not show it. */
+    int checked = find(arms, n, "hostcheck") >= 0;
+    for (int i = 0; i < n; i++) {
+        struct ex_arm *a = &arms[i];
+        const struct def *d = a->kind == EX_CUSTOM ? NULL : def_of(a->name);
+        if (checked && d && d->host_race && a->nenv < EX_MAX_ENV)
+            snprintf(a->env[a->nenv++], sizeof a->env[0], "HIPVIS_HOSTCHECK=1");
+        a->hostcheck = has_hostcheck(a);
     }
     return n;
 }
@@ -219,6 +250,9 @@ void ex_arms_list(FILE *out)
         if (d->cuda_env && d->cuda_env[0] && strcmp(d->cuda_env, d->hip_env ? d->hip_env : ""))
             fprintf(out, "  %-19s   CUDA: %s\n", "", d->cuda_env);
     }
+    fputs("with hostcheck in the list, the arms that wait for a copy's stream (stream-sync, event-sync,\n"
+          "copy-sync) run with HIPVIS_HOSTCHECK=1 too: the host accesses it catches count in their runs\n",
+          out);
     fputs("runtime errata (docs/errata.md; the verdict says \"erratum\" when the baseline traces match one and\n"
           "its arm removes the symptom):\n", out);
     for (size_t i = 0; i < hv_nerrata; i++)

@@ -2,17 +2,24 @@
  * decide: from runs to a decision.
  *
  * A run shows the symptom when the job failed (non-zero exit, a signal, a
- * hang killed after --timeout, --fail-pattern in its output) or a probe
- * snapshot differed from the copied bytes. Per arm: the symptom rate over
- * runs with its 95% Wilson interval. An arm REMOVED the symptom when none
- * of its runs showed it and its interval lies wholly below the baseline's
- * (0 of n against k of m: enough runs that chance cannot explain the
- * difference); it PERSISTS when any of its runs showed it. Runs stop early
- * once every arm is one or the other.
+ * hang killed after --timeout, --fail-pattern in its output), a probe
+ * snapshot differed from the copied bytes, or HIPVIS_HOSTCHECK caught the
+ * host touching memory an in-flight copy used. Per arm: the symptom rate
+ * over runs with its 95% Wilson interval. An arm REMOVED the symptom when
+ * none of its runs showed it and its interval lies wholly below its
+ * reference's (0 of n against k of m: enough runs that chance cannot
+ * explain the difference); it PERSISTS when any of its runs showed it. The
+ * reference is the baseline, except for the arms run with the check when
+ * the baseline showed nothing and the hostcheck arm caught host accesses:
+ * those are judged against the hostcheck arm. Runs stop early once every
+ * arm is one or the other.
  *
  * The verdict reads the A/B table of docs/case-study-rocm-hip-3902.md:
  *   observed    a probe recorded the stale buffer and --diagnose called it
- *               (H2 or host-race) in some run
+ *               (H2 or host-race) in some run; or the hostcheck arm caught
+ *               host accesses (host-race): with a clean baseline that is
+ *               the whole verdict, and the why says which of copy-sync,
+ *               stream-sync and event-sync removed the accesses
  *   H1          one queue, or a host wait without the system fence, removes it
  *   H3          a system-scope host wait removes it, the fence-less one not
  *   host-race   only the wait at the copy removes it (launch-point waits do
@@ -92,6 +99,8 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
             s->probe_mismatch += r->probe_mismatch;
             s->probed += r->probed;
             s->unreadable += r->unreadable;
+            s->host_accesses += r->host_accesses;
+            s->host_access_runs += r->host_accesses != 0;
             add_word(s->runtimes, sizeof s->runtimes, r->runtime);
             add_word(s->verdicts, sizeof s->verdicts, r->verdict);
             if (wall)
@@ -105,10 +114,19 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
     }
     free(wall);
     free(iv);
-    const struct ex_arm_stats *b = &st[0];
+    /* The hostcheck arm, and whether it is the reference of the arms run
+     * with the check: it caught what the baseline could not show. */
+    int hc = -1;
+    for (int a = 1; a < narms; a++)
+        if (arms[a].hostcheck && !strcmp(arms[a].name, "hostcheck"))
+            hc = a;
+    int hc_ref = hc > 0 && !st[0].symptom_runs && st[hc].symptom_runs;
     for (int a = 0; a < narms; a++) {
         struct ex_arm_stats *s = &st[a];
-        if (a == 0) {
+        s->ref = hc_ref && arms[a].hostcheck ? hc : 0;
+        s->cost_ref = hc > 0 && a != hc && arms[a].hostcheck ? hc : 0;
+        const struct ex_arm_stats *b = &st[s->ref], *c = &st[s->cost_ref];
+        if (a == 0 || a == s->ref) {
             s->outcome = EX_REFERENCE;
         } else if (s->symptom_runs) {
             s->outcome = EX_PERSISTS;
@@ -117,29 +135,35 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
         } else {
             s->outcome = EX_UNDECIDED;
         }
-        /* Cost against the baseline: the launch interval when every run of
-         * both has one (the step time of a graph loop), else wall time. */
-        if (s->median_interval_us > 0 && b->median_interval_us > 0) {
-            s->cost_ratio = s->median_interval_us / b->median_interval_us;
+        /* Cost against the baseline (an arm run with the check: against the
+         * hostcheck arm, so the check's own cost is not the fix's): the
+         * launch interval when every run of both has one (the step time of
+         * a graph loop), else wall time. */
+        if (s->median_interval_us > 0 && c->median_interval_us > 0) {
+            s->cost_ratio = s->median_interval_us / c->median_interval_us;
             s->cost_basis = "median interval between graph launches";
-        } else if (s->median_wall_s > 0 && b->median_wall_s > 0) {
-            s->cost_ratio = s->median_wall_s / b->median_wall_s;
+        } else if (s->median_wall_s > 0 && c->median_wall_s > 0) {
+            s->cost_ratio = s->median_wall_s / c->median_wall_s;
             s->cost_basis = "median wall time of the job";
         } else {
             s->cost_basis = "not measurable";
         }
-        (void)arms;
     }
 }
 
 int ex_all_decided(const struct ex_arm_stats *st, int narms)
 {
-    if (!st[0].symptom_runs || narms < 2)
-        return 0;   /* a clean baseline, or the baseline alone (its rate is the point), gets every run */
-    for (int a = 1; a < narms; a++)
-        if (st[a].outcome == EX_UNDECIDED)
+    /* A reference without the symptom (a clean baseline: its rate is the
+     * point), or references alone, get every run. */
+    int judged = 0;
+    for (int a = 1; a < narms; a++) {
+        if (st[a].outcome == EX_REFERENCE)
+            continue;
+        if (st[a].outcome == EX_UNDECIDED || !st[st[a].ref].symptom_runs)
             return 0;
-    return 1;
+        judged++;
+    }
+    return judged > 0;
 }
 
 static int arm_of(const struct ex_arm *arms, int narms, const char *name)
@@ -171,6 +195,45 @@ static void add_verdict(struct ex_decision *d, const char *h)
         snprintf(d->verdict + used, sizeof d->verdict - used, "%s%s", used ? "+" : "", h);
 }
 
+/* The baseline showed nothing and the hostcheck arm `hc` caught the host
+ * touching memory an in-flight copy used: the race is observed; the waits
+ * run with the same check say which one removes it. */
+static void host_race_caught(const struct ex_arm *arms, int narms, const struct ex_arm_stats *st, int hc,
+                             struct ex_decision *d)
+{
+    const struct ex_arm_stats *h = &st[hc];
+    add_verdict(d, "host-race");
+    snprintf(d->basis, sizeof d->basis, "observed");
+    snprintf(d->why, sizeof d->why,
+             "host-race: the hostcheck arm caught the host touching pinned memory an in-flight copy used in %llu of "
+             "%llu runs (%llu accesses; no symptom in %llu baseline runs)",
+             (unsigned long long)h->host_access_runs, (unsigned long long)h->runs,
+             (unsigned long long)h->host_accesses, (unsigned long long)st[0].runs);
+    /* "copy-sync removes the host accesses the check caught (0 of 4 runs
+     * with accesses), stream-sync does not (4 of 4)" */
+    static const char *const waits[] = {"copy-sync", "stream-sync", "event-sync"};
+    static const char *const first_verb[] = {
+        [EX_REMOVED] = "removes the host accesses the check caught",
+        [EX_PERSISTS] = "does not remove the host accesses the check caught",
+        [EX_UNDECIDED] = "is undecided on the host accesses the check caught (more runs: -n)",
+    };
+    static const char *const next_verb[] = {
+        [EX_REMOVED] = "removes them", [EX_PERSISTS] = "does not", [EX_UNDECIDED] = "is undecided"};
+    int first = 1;
+    for (size_t i = 0; i < sizeof waits / sizeof waits[0]; i++) {
+        int a = arm_of(arms, narms, waits[i]);
+        if (a < 0 || st[a].ref != hc || st[a].outcome == EX_REFERENCE)
+            continue;
+        const struct ex_arm_stats *s = &st[a];
+        size_t used = strlen(d->why);
+        if (used < sizeof d->why)
+            snprintf(d->why + used, sizeof d->why - used, "%s %s %s (%llu of %llu runs with accesses)",
+                     first ? ";" : ",", waits[i], (first ? first_verb : next_verb)[s->outcome],
+                     (unsigned long long)s->host_access_runs, (unsigned long long)s->runs);
+        first = 0;
+    }
+}
+
 void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *st, const struct ex_run *runs,
                size_t nruns, struct ex_decision *d)
 {
@@ -178,7 +241,7 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
     d->cheapest = d->erratum = d->erratum_arm = -1;
     const struct ex_arm_stats *b = &st[0];
     /* What the baseline traces say. */
-    uint64_t unordered = 0, same = 0, rewrites = 0;
+    uint64_t unordered = 0, same = 0, rewrites = 0, accesses = 0;
     uint32_t errata = 0;
     char leads[64] = "", observed[64] = "";
     for (size_t i = 0; i < nruns; i++) {
@@ -190,14 +253,24 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
             add_word(leads, sizeof leads, runs[i].lead);
         }
         add_word(observed, sizeof observed, runs[i].verdict);
+        accesses += runs[i].host_accesses;
     }
     /* Truncation is acceptable (a long word list is cut); using the result
      * keeps -Wformat-truncation quiet at -O1 (the sanitizer build). */
     if (snprintf(d->cause, sizeof d->cause, "baseline traces: %llu same-epoch-write, %llu unordered-write, %llu "
-                                        "host-source-rewritten occurrences; --diagnose leads: %s; observed in any arm: %s",
+                                        "host-source-rewritten occurrences; --diagnose leads: %s; observed in any "
+                                        "arm: %s; host accesses caught in any arm: %llu",
              (unsigned long long)same, (unsigned long long)unordered, (unsigned long long)rewrites,
-             leads[0] ? leads : "none", observed[0] ? observed : "none") < 0)
+             leads[0] ? leads : "none", observed[0] ? observed : "none", (unsigned long long)accesses) < 0)
         d->cause[0] = '\0';
+    int hc = -1;   /* the hostcheck arm, when the arms run with the check are judged against it */
+    for (int a = 1; a < narms; a++)
+        if (st[a].outcome == EX_REFERENCE)
+            hc = a;
+    if (!b->symptom_runs && hc > 0) {
+        host_race_caught(arms, narms, st, hc, d);
+        goto fixes;
+    }
     if (!b->symptom_runs) {
         int any = 0;
         for (int a = 1; a < narms; a++)
@@ -239,6 +312,13 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
     if (d->verdict[0]) {
         snprintf(d->basis, sizeof d->basis, "observed");
         say(d, "a probe recorded the stale buffer and --diagnose observed %s%s; ", d->verdict, "");
+    }
+    int h = arm_of(arms, narms, "hostcheck");
+    if (h > 0 && st[h].host_accesses) {
+        add_verdict(d, "host-race");
+        snprintf(d->basis, sizeof d->basis, "observed");
+        say(d, "host-race: the hostcheck arm caught the host touching pinned memory an in-flight copy used%s%s; ",
+            "", "");
     }
 #define R(n) (out_of(arms, narms, st, n) == EX_REMOVED)
 #define P(n) (out_of(arms, narms, st, n) == EX_PERSISTS)

@@ -33,6 +33,7 @@ struct ex_arm {
     char env[EX_MAX_ENV][160];        /* NAME=VALUE set for its runs */
     int nenv;
     int fix;                          /* a fix candidate (guards, knobs); baseline and probe are not */
+    int hostcheck;                    /* runs with HIPVIS_HOSTCHECK: the host accesses it catches are symptoms */
 };
 
 /* Runtime family and version from a trace header's runtime_version /
@@ -48,7 +49,9 @@ void ex_runtime_parse(struct ex_runtime *rt, const char *version, const char *pa
  * "guards", "knobs", or NAME:VAR=VAL+VAR=VAL for a custom arm) on runtime
  * rt. Arms that do not apply to rt (a HIP knob on CUDA) are left out with a
  * note in `skipped`. Returns the count, or -1 with `err` set. The baseline
- * is always arm 0. */
+ * is always arm 0. With the hostcheck arm in the list, the fix arms that
+ * bear on a host race (copy-sync, stream-sync, event-sync) run with
+ * HIPVIS_HOSTCHECK=1 too, so that they measure the symptom it catches. */
 int ex_arms_build(const char *spec, const struct ex_runtime *rt, struct ex_arm *arms, int cap, char *skipped,
                   size_t skipped_len, char *err, size_t errlen);
 /* The catalogue, one line per arm, for --help. */
@@ -65,12 +68,13 @@ struct ex_run {
     /* its traces */
     int traces, unreadable;
     uint64_t replays, probed, probe_mismatch, same_epoch, unordered, rewrites, dropped_records;
+    uint64_t host_accesses;           /* host-access-in-flight occurrences (HIPVIS_HOSTCHECK), info notes aside */
     double replay_interval_us;        /* median time between graph launches, 0 if < 2 */
     char runtime[64], runtime_path[256];
     char verdict[16];                 /* the first observed --diagnose verdict, or "" */
     char lead[16];                    /* the leading open hypothesis of the first diagnosis, or "" */
     uint32_t errata;                  /* bit i: a runtime-erratum finding of hv_errata[i] (docs/errata.md) */
-    int symptom;                      /* job failure or a probe mismatch */
+    int symptom;                      /* job failure, a probe mismatch or a host access caught */
 };
 
 struct ex_job {
@@ -97,10 +101,17 @@ enum ex_outcome { EX_UNDECIDED = 0, EX_REMOVED, EX_PERSISTS, EX_REFERENCE };
 
 struct ex_arm_stats {
     uint64_t runs, symptom_runs, failures, hangs, pattern_hits, probe_mismatch, probed, unreadable;
+    uint64_t host_accesses, host_access_runs;
     struct ex_interval rate;
     double median_wall_s, median_interval_us, cost_ratio;   /* cost_ratio: vs baseline, 0 unknown */
     const char *cost_basis;           /* "replay interval" or "wall time" */
     enum ex_outcome outcome;
+    /* The arm its outcome is judged against: the baseline, or the hostcheck
+     * arm when that one caught host accesses and the baseline showed no
+     * symptom (for the arms run with the check). Its cost is measured
+     * against cost_ref: the hostcheck arm for the other arms run with the
+     * check (the check's own cost aside), else the baseline. */
+    int ref, cost_ref;
     char runtimes[160];               /* distinct runtime versions seen */
     char verdicts[64];                /* distinct observed --diagnose verdicts */
 };
@@ -111,7 +122,7 @@ struct ex_decision {
     char verdict[24];                 /* "H1" .. "H4", "host-race", "race", "undetermined", "no-symptom" */
     char basis[24];                   /* "observed", "experiment", "none" */
     char why[1024];                   /* the differences that support it */
-    char cause[256];                  /* what the baseline traces say (findings, diagnoses) */
+    char cause[320];                  /* what the baseline traces say (findings, diagnoses) */
     /* A runtime erratum the baseline traces match whose workaround arm
      * removed the symptom: its hv_errata index and that arm; -1 none. */
     int erratum, erratum_arm;

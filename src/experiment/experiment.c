@@ -92,15 +92,16 @@ static int one_run(const struct ex_job *job, const struct ex_arm *arms, int a, i
     if (r->spawn_failed)
         return -1;
     ex_measure(rdir, r);
-    r->symptom = r->exit_code != 0 || r->signal || r->timed_out || r->pattern_hit || r->probe_mismatch > 0;
-    fprintf(stderr, "hipvis experiment: %-19s #%d: %s%s, %d trace%s, %s (%.2f s)\n", arms[a].name, k,
+    r->symptom = r->exit_code != 0 || r->signal || r->timed_out || r->pattern_hit || r->probe_mismatch > 0 ||
+                 r->host_accesses > 0;
+    fprintf(stderr, "hipvis experiment: %-19s #%d: %s%s%s, %d trace%s, %s (%.2f s)\n", arms[a].name, k,
             r->timed_out ? "hang, killed" : r->signal ? "killed by a signal" : r->exit_code ? "failed" : "exit 0",
-            r->pattern_hit ? ", fail pattern seen" : "", r->traces, r->traces == 1 ? "" : "s",
-            r->symptom ? "SYMPTOM" : "no symptom", r->wall_s);
+            r->pattern_hit ? ", fail pattern seen" : "", r->host_accesses ? ", host accesses caught" : "", r->traces,
+            r->traces == 1 ? "" : "s", r->symptom ? "SYMPTOM" : "no symptom", r->wall_s);
     return 0;
 }
 
-static char footer[4096];
+static char footer[8192];   /* the arms and errata lists of --help */
 
 int hv_experiment_main(int argc, char **argv, const char *libhipvis)
 {
@@ -171,7 +172,7 @@ int hv_experiment_main(int argc, char **argv, const char *libhipvis)
             int arm = (i + k) % narms;   /* rotated: no arm always runs first or last */
             if (k == 0 && arm == 0)
                 continue;                /* the first baseline run is done */
-            if (arm != 0 && st[arm].outcome != EX_UNDECIDED && st[0].symptom_runs)
+            if ((st[arm].outcome == EX_REMOVED || st[arm].outcome == EX_PERSISTS) && st[st[arm].ref].symptom_runs)
                 continue;                /* decided: its runs are better spent elsewhere */
             if (one_run(&job, arms, arm, k, a.dir, &runs[nruns]) != 0)
                 goto out;

@@ -1,8 +1,10 @@
 /*
  * measure: what one run's traces say, read back in this process through
  * the analyzer's engine and --diagnose (the same code hipvis-analyze runs):
- *  - the symptom the tracer can record: probe snapshots that differ from
- *    the copied bytes (HV_REC_PROBE, counted here from the records);
+ *  - the symptoms the tracer can record: probe snapshots that differ from
+ *    the copied bytes (HV_REC_PROBE, counted here from the records) and
+ *    host accesses to memory an in-flight copy used (HIPVIS_HOSTCHECK:
+ *    host-access-in-flight findings, the coverage note aside);
  *  - what the findings say about the cause: same-epoch-write,
  *    unordered-write and host-source-rewritten occurrences, the first
  *    observed --diagnose verdict and the leading open hypothesis;
@@ -165,6 +167,8 @@ void ex_measure(const char *dir, struct ex_run *r)
             r->unordered += g->count;
         else if (g->f.rule == HV_RULE_HOST_SOURCE_REWRITTEN && g->f.severity >= HV_SEV_WARNING)
             r->rewrites += g->count;
+        else if (g->f.rule == HV_RULE_HOST_ACCESS_IN_FLIGHT && g->f.severity > HV_SEV_INFO)
+            r->host_accesses += g->count;
         else if (g->f.rule == HV_RULE_RUNTIME_ERRATUM && (g->f.n1 & 0xff) < 32)
             r->errata |= 1u << (g->f.n1 & 0xff);
     }

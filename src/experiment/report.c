@@ -36,8 +36,8 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     fprintf(out, "\n  runtime %s%s; %d round%s of at most %d%s; traces and logs in %s\n", m->rt.text,
             m->rt.cuda ? " (CUDA)" : "", m->rounds, m->rounds == 1 ? "" : "s", m->max_runs,
             m->stopped_early ? " (stopped early: every arm decided)" : "", m->dir);
-    fprintf(out, "  symptom = exit status != 0, a signal, a hang (> %.0f s)%s%s, or a probe snapshot differing "
-                 "from the copied bytes\n",
+    fprintf(out, "  symptom = exit status != 0, a signal, a hang (> %.0f s)%s%s, a probe snapshot differing "
+                 "from the copied bytes, or a host access to memory an in-flight copy used (HIPVIS_HOSTCHECK)\n",
             m->timeout_s, m->fail_pattern ? ", --fail-pattern " : "", m->fail_pattern ? m->fail_pattern : "");
     if (m->skipped && m->skipped[0])
         fprintf(out, "  arms left out: %s\n", m->skipped);
@@ -55,13 +55,22 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
         }
         fprintf(out, "  %-19s %5" PRIu64 " %8" PRIu64 " %-15s %-10s %-9s %s\n", arms[a].name, s->runs, s->symptom_runs,
                 rate, outcome_name(s->outcome), cost, env[0] ? env : "(traced, nothing changed)");
-        if (s->hangs || s->probe_mismatch || s->unreadable || s->verdicts[0])
+        if (s->hangs || s->probe_mismatch || s->unreadable || s->verdicts[0] || s->host_accesses)
             fprintf(out, "  %-19s       %" PRIu64 " hangs, %" PRIu64 " of %" PRIu64 " probes differ, %" PRIu64
-                         " unreadable traces%s%s\n",
-                    "", s->hangs, s->probe_mismatch, s->probed, s->unreadable,
+                         " host accesses caught in %" PRIu64 " runs, %" PRIu64 " unreadable traces%s%s\n",
+                    "", s->hangs, s->probe_mismatch, s->probed, s->host_accesses, s->host_access_runs, s->unreadable,
                     s->verdicts[0] ? ", --diagnose observed " : "", s->verdicts);
     }
-    fprintf(out, "  cost: %s relative to the baseline's\n", narms > 1 ? st[1].cost_basis : "-");
+    int judged = 0, costed = 0;   /* arms run with the check, judged / costed against the hostcheck arm */
+    for (int a = 1; a < narms; a++) {
+        judged |= st[a].ref != 0 && st[a].outcome != EX_REFERENCE;
+        costed |= st[a].cost_ref != 0;
+    }
+    fprintf(out, "  cost: %s relative to the baseline's%s\n", narms > 1 ? st[1].cost_basis : "-",
+            costed ? " (arms run with HIPVIS_HOSTCHECK: the hostcheck arm's)" : "");
+    if (judged)
+        fputs("  the baseline showed no symptom: the arms run with HIPVIS_HOSTCHECK are judged against the hostcheck "
+              "arm\n", out);
     fprintf(out, "\n  verdict   %s [%s]\n", d->verdict, d->basis);
     fprintf(out, "  why       %s\n", d->why);
     fprintf(out, "  trace     %s\n", d->cause);
@@ -90,8 +99,9 @@ static void kratio(struct hv_json *w, const char *k, double v)
         hv_json_knull(w, k);
 }
 
-static void arm_json(struct hv_json *w, const struct ex_arm *arm, const struct ex_arm_stats *s)
+static void arm_json(struct hv_json *w, const struct ex_arm *arms, int a, const struct ex_arm_stats *s)
 {
+    const struct ex_arm *arm = &arms[a], *ref = &arms[s->ref], *cost_ref = &arms[s->cost_ref];
     hv_json_obj(w);
     hv_json_kstr(w, "name", arm->name);
     hv_json_kstr(w, "what", arm->what);
@@ -108,8 +118,11 @@ static void arm_json(struct hv_json *w, const struct ex_arm *arm, const struct e
     hv_json_arr_end(w);
     HV_JSON_COUNTS(w, {"failures", s->failures}, {"hangs", s->hangs}, {"pattern_hits", s->pattern_hits},
                    {"probe_mismatches", s->probe_mismatch}, {"probed", s->probed},
+                   {"host_accesses", s->host_accesses}, {"host_access_runs", s->host_access_runs},
                    {"unreadable_traces", s->unreadable});
     hv_json_kstr(w, "outcome", outcome_name(s->outcome));
+    hv_json_kstr(w, "judged_against", ref->name);
+    hv_json_kstr(w, "cost_against", cost_ref->name);
     hv_json_kfixed(w, "median_wall_s", s->median_wall_s, 4);
     hv_json_kfixed(w, "median_launch_interval_us", s->median_interval_us, 3);
     kratio(w, "cost_ratio", s->cost_ratio);
@@ -134,7 +147,7 @@ static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
     hv_json_kfixed(w, "launch_interval_us", r->replay_interval_us, 3);
     HV_JSON_COUNTS(w, {"probed", r->probed}, {"probe_mismatches", r->probe_mismatch},
                    {"same_epoch_write", r->same_epoch}, {"unordered_write", r->unordered},
-                   {"records_dropped", r->dropped_records});
+                   {"host_accesses", r->host_accesses}, {"records_dropped", r->dropped_records});
     hv_json_kbool(w, "symptom", r->symptom);
     hv_json_kstr(w, "runtime", r->runtime);
     hv_json_kstr(w, "diagnose_observed", r->verdict);
@@ -168,7 +181,7 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     hv_json_kstr(&w, "skipped", m->skipped ? m->skipped : "");
     hv_json_karr(&w, "arms");
     for (int a = 0; a < narms; a++)
-        arm_json(&w, &arms[a], &st[a]);
+        arm_json(&w, arms, a, &st[a]);
     hv_json_arr_end(&w);
     hv_json_kobj(&w, "decision");
     hv_json_kstr(&w, "verdict", d->verdict);

@@ -3,8 +3,8 @@
  *
  * The child gets its own process group (so a hang is killed with all its
  * children: torchrun and its ranks), the arm's environment on top of the
- * user's (HIPVIS_GUARD / HIPVIS_PROBE of the user's shell are dropped: the
- * arms set them), libhipvis.so first in LD_PRELOAD and HIPVIS_OUTPUT in the
+ * user's (HIPVIS_GUARD / HIPVIS_PROBE / HIPVIS_HOSTCHECK of the user's shell
+ * are dropped: the arms set them), libhipvis.so first in LD_PRELOAD and HIPVIS_OUTPUT in the
  * run's directory. stdout and stderr go to DIR/job.log (created 0600, never
  * through a symlink); --fail-pattern is matched against it afterwards.
  */
@@ -34,6 +34,7 @@ static void child_env(const struct ex_job *job, const struct ex_arm *arm, const 
     char out[4200];
     unsetenv("HIPVIS_GUARD");
     unsetenv("HIPVIS_PROBE");
+    unsetenv("HIPVIS_HOSTCHECK");
     unsetenv("HIPVIS_SIDECAR");
     /* Each arm's settings choose the record mode (a guard arm needs full
      * records): an inherited HIPVIS_RECORD=args would refuse them. */

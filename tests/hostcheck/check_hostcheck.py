@@ -6,7 +6,10 @@ For every case of hc_cases: the program's stdout is the same with and
 without the check; a racy case gets exactly its host-access-in-flight
 finding, whose access stack starts at the source line marked
 "RACE <case>" in hc_cases.c (the recorded pc, symbolized by the analyzer);
-a synchronized twin gets none. hc_chain: a program's own SIGSEGV handler,
+a synchronized twin gets none. Under HIPVIS_GUARD=copy-sync the racy copy
+cases (a program without graphs) wait for their copy before its call
+returns: no finding, the guard's record, and the synchronized twin's
+output. hc_chain: a program's own SIGSEGV handler,
 installed before or after hipvis's (sigaction or signal), gets its own
 faults, and an unhandled fault still kills the process with SIGSEGV.
 """
@@ -25,6 +28,7 @@ BEFORE = os.path.abspath(os.path.join(BUILD, "tests/hostcheck/libhc_before.so"))
 CASES = os.path.join(BUILD, "tests/hostcheck/hc_cases")
 CHAIN = os.path.join(BUILD, "tests/hostcheck/hc_chain")
 ANALYZE = os.path.join(BUILD, "hipvis-analyze")
+DUMP = os.path.join(BUILD, "hipvis-dump")
 DOUBLE = os.path.abspath(os.path.join(BUILD, "tests/double"))
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_cases.c")
 
@@ -143,6 +147,38 @@ def python():
                   f"{tag}: one finding naming hc_py.py:{line}", detail[:300])
 
 
+def guarded():
+    """copy-sync waits for a pinned D2H copy (and, in a program with no graph
+    exec, a pinned H2D copy) before the copy call returns: the host never
+    touches the copy's pages while it is in flight, so the check finds
+    nothing; the program prints what its synchronized twin prints (the read
+    sees the copied bytes, the rewrite comes after the copy), with the check
+    or without it; the trace holds the guard's record naming the copy."""
+    for name in ("d2h-read", "h2d-write"):
+        for mode in EXEC_MODES:
+            tag = f"copy-sync {name} ({mode})"
+            trace = os.path.join(S.tmp, f"guard-{name}-{mode}.zst")
+            guard = {"HIPDOUBLE_EXEC": mode, "HIPVIS_GUARD": "copy-sync"}
+            twin = run([CASES, f"{name}-sync"], env({"HIPDOUBLE_EXEC": mode}))
+            plain = run([CASES, name], env(dict(guard, HIPVIS_OUTPUT=trace + ".off.zst"), LIB))
+            on = run([CASES, name], env(dict(guard, HIPVIS_HOSTCHECK="1", HIPVIS_OUTPUT=trace), LIB))
+            check(on.returncode == 0 and plain.returncode == 0 and on.stdout == plain.stdout == twin.stdout,
+                  f"{tag}: output unchanged by the check, the synchronized twin's",
+                  f"{on.stdout!r} / {plain.stdout!r} / twin {twin.stdout!r} {on.stderr.strip()[-300:]}")
+            got = [f for f in findings(trace) if f["severity"] != "info"]
+            check(not got, f"{tag}: no host-access-in-flight finding under HIPVIS_HOSTCHECK=1", json.dumps(got)[:300])
+            dump = subprocess.run([DUMP, "--json", trace], capture_output=True, text=True, timeout=120)
+            recs = [json.loads(line) for line in dump.stdout.splitlines()]
+            copies = {r["seq"]: r for r in recs if r.get("op") == "copy" and r.get("async")}
+            guards = [r for r in recs if r.get("type") == "guard"]
+            want = "D2H" if name.startswith("d2h") else "H2D"
+            g = guards[0] if len(guards) == 1 else {}
+            ok = g.get("copy_seq") in copies and g["result"] == 0 and g["completed_seq"] == g["copy_seq"]
+            check(ok and copies[g["copy_seq"]]["dir"] == want,
+                  f"{tag}: one guard record, after the async {want} copy it waited for",
+                  json.dumps(guards)[:300])
+
+
 def off():
     """Unset: no handler, the trace says nothing of the check."""
     trace = os.path.join(S.tmp, "off.zst")
@@ -151,4 +187,4 @@ def off():
 
 
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, python, off, chain]))
+    sys.exit(S.run_cases([cases, guarded, python, off, chain]))

@@ -164,12 +164,14 @@ static void note_copy(uint64_t stream, uint64_t dst, uint64_t bytes, uint64_t ep
     pthread_mutex_unlock(&guard_lock);
 }
 
-/* Does any exec's kernel node read [lo, hi)? (copy-sync: the copies a
- * graph reads; scanning every exec is fine at a host round trip's cost.) */
-static int read_by_an_exec(uint64_t lo, uint64_t hi)
+/* Is an async pinned H2D copy into [lo, hi) a host-race candidate worth a
+ * wait? When an exec's kernel node reads the range (scanning every exec is
+ * fine at a host round trip's cost), or while the program has instantiated
+ * no exec at all: then no graph marks any copy, and every one counts. */
+static int h2d_flagged(uint64_t lo, uint64_t hi)
 {
-    int found = 0;
     pthread_mutex_lock(&guard_lock);
+    int found = nexecs == 0;
     for (uint32_t k = 0; k < nexecs && !found; k++)
         for (uint32_t i = 0; i < execs[k].n && !found; i++)
             found = execs[k].r[i].lo < hi && lo < execs[k].r[i].hi;
@@ -300,8 +302,8 @@ static void emit(struct hv_thread_ctx *t, int mode, uint64_t seq, uint64_t exec,
     if (r == 0 && mode != HV_GUARD_RELEASE_EVENT)
         hv_observe_stream(t, seq, now, stream, 1);
     /* copy-sync's seq is the copy itself, enqueued before `now`: its source
-     * is re-hashed now, before the program can touch it, not at the
-     * program's next sync. */
+     * is re-hashed (and its host pages given back under HIPVIS_HOSTCHECK)
+     * now, before the program can touch them, not at its next sync. */
     if (r == 0 && mode == HV_GUARD_COPY_SYNC)
         hv_observed(t, seq, &(struct hv_obs){stream, t->device, HV_OBS_STREAM}, now);
 }
@@ -343,22 +345,27 @@ void hv_guard_before_launch(struct hv_thread_ctx *t, uint64_t exec, uint64_t str
     guard(t, mode, seq, exec, stream, raw_stream, hit ? &c : NULL, ops);
 }
 
-void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, uint64_t dst, uint64_t span,
-                         uint8_t src_mem, uint64_t epoch, uint64_t seq)
+void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, const struct hv_guard_copy *cp)
 {
-    if (hv_guard_mode() == HV_GUARD_OFF || !stream || !span)
+    if (hv_guard_mode() == HV_GUARD_OFF || !stream || !cp->span)
         return;
-    note_copy(stream, dst, span, epoch, seq);
+    int h2d = cp->dir == HV_DIR_H2D;
+    if (h2d)
+        note_copy(stream, cp->dst, cp->span, cp->epoch, cp->seq);
     int mode = atomic_load(&guard_active);
-    /* Only a pinned or registered source is read when the copy executes; a
-     * pageable one is staged before the call returns. */
-    if (mode != HV_GUARD_COPY_SYNC || (src_mem != HV_MEM_HOST_PINNED && src_mem != HV_MEM_HOST_REGISTERED))
+    /* The host side the copy itself touches while pending: a pinned or
+     * registered H2D source, or D2H destination. A pageable source is
+     * staged, and a pageable destination written, before the call returns. */
+    uint8_t host = h2d ? cp->src_mem : cp->dst_mem;
+    if (mode != HV_GUARD_COPY_SYNC || (host != HV_MEM_HOST_PINNED && host != HV_MEM_HOST_REGISTERED))
         return;
+    /* A D2H destination is waited for at every copy: the host's reads of it
+     * come after the call, and nothing narrower tells which ones race. */
     const struct hv_guard_ops *ops = ops_for(api);
-    if (!ops || (!guard_always && !read_by_an_exec(dst, dst + span)) || any_capture())
+    if (!ops || (h2d && !guard_always && !h2d_flagged(cp->dst, cp->dst + cp->span)) || any_capture())
         return;
-    struct copy_note c = {dst, dst + span, epoch, seq, t->tid};
-    guard(t, mode, seq, 0, stream, ops->raw_stream(stream), &c, ops);
+    struct copy_note c = {cp->dst, cp->dst + cp->span, cp->epoch, cp->seq, t->tid};
+    guard(t, mode, cp->seq, 0, stream, ops->raw_stream(stream), &c, ops);
 }
 
 /* In-process A/B (tests/gpu/fix_patterns.py): switch the pattern of an

@@ -20,27 +20,35 @@
  *   release-event       hipEventReleaseToSystem event recorded on the launch
  *                       stream, no host wait: a system-scope release/acquire
  *                       between copy and graph on the launch queue only
- *   copy-sync           at the copy, not the launch: after an async H2D copy
- *                       from pinned memory into a range some exec reads, an
- *                       event recorded after it is waited on by the host
- *                       before the copy call returns, so the program cannot
- *                       rewrite the source while the copy is pending (the
- *                       host race); eager readers are covered too
+ *   copy-sync           at the copy, not the launch: an event recorded after
+ *                       the copy is waited on by the host before the copy
+ *                       call returns, so nothing the program does after the
+ *                       call can meet the copy pending (the host race):
+ *                       - an async H2D copy from pinned or registered memory
+ *                         into a range some exec reads (the program cannot
+ *                         rewrite the source under it; eager readers are
+ *                         covered too), or any such copy while the program
+ *                         has instantiated no exec (no graph narrows which
+ *                         copies are host-race candidates there);
+ *                       - every async D2H copy into pinned or registered
+ *                         memory (the program cannot read the destination
+ *                         before the copy wrote it)
  *
  * hipvis_guard_set("mode") (exported) switches the pattern of an armed
  * guard in-process, for A/B blocks of one run (tests/gpu/fix_patterns.py).
  *
  * HIPVIS_GUARD_WHEN=flagged (default) | always: `always` guards every launch
- * (copy-sync: every async pinned H2D copy) while no capture is in progress
- * (cost baseline for the A/B).
+ * (copy-sync: every async pinned H2D and D2H copy) while no capture is in
+ * progress (cost baseline for the A/B).
  *
  * What it never changes: the launch's return value, errno, and (unless a
  * guard call fails while an earlier error is still unread) what
  * hip{Get,Peek}AtLastError report. What it changes on purpose: timing.
  * Skipped while any stream captures (a sync could invalidate a global-mode
- * capture). Each guarded launch leaves an HV_REC_GUARD record; host-waiting
- * modes also an HV_REC_EPOCH, because the host did observe the stream
- * complete (so the analyzer no longer reports that replay).
+ * capture). Each guarded launch or copy leaves an HV_REC_GUARD record;
+ * host-waiting modes also an HV_REC_EPOCH, because the host did observe the
+ * stream complete (so the analyzer no longer reports that replay, and
+ * HIPVIS_HOSTCHECK gives the copy's pages back).
  */
 #ifndef HV_TRACER_GUARD_GUARD_MODES_H
 #define HV_TRACER_GUARD_GUARD_MODES_H
@@ -82,12 +90,18 @@ struct hv_guard_ops {
  * copy-sync picks them from the copy's API. Called from a constructor. */
 void hv_guard_register(const char *api_prefix, const struct hv_guard_ops *ops);
 
+/* An async copy as the copy filler saw it (src/tracer/intercept/common/
+ * fill_copy.c): span is the bytes from dst to the end of the last row,
+ * epoch the stream's epoch at enqueue, seq the copy's call. */
+struct hv_guard_copy {
+    uint64_t dst, span, epoch, seq;
+    uint8_t dir, dst_mem, src_mem;   /* enum hv_dir, enum hv_mem */
+};
+
 /* Hooks from the record fillers; each returns at once when guards are off.
- * After an async H2D copy's records are committed (seq: the copy): notes
- * it, and applies copy-sync when that is the mode. span: bytes from dst to
- * the end of the last row. */
-void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, uint64_t dst, uint64_t span,
-                         uint8_t src_mem, uint64_t epoch, uint64_t seq);
+ * After an async H2D or D2H copy's records are committed: notes an H2D
+ * one for the launch check, and applies copy-sync when that is the mode. */
+void hv_guard_after_copy(struct hv_thread_ctx *t, uint16_t api, uint64_t stream, const struct hv_guard_copy *c);
 /* A fresh inventory of exec begins (instantiate, update). */
 void hv_guard_exec_begin(uint64_t exec);
 /* Kernel node `node` of exec reads through these arguments (replaces what

@@ -16,15 +16,16 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     int capturing = (c->flags & HV_CALL_CAPTURING) != 0;
     int blocking = !(a->flags & HV_COPY_ASYNC) && r == 0 && !capturing;
     /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded
-     * against. */
-    int guard = r == 0 && !blocking && a->dir == HV_DIR_H2D && !capturing && hv_guard_mode() != HV_GUARD_OFF;
+     * against, and the H2D and D2H copies copy-sync waits for. */
+    int guard = r == 0 && !blocking && (a->dir == HV_DIR_H2D || a->dir == HV_DIR_D2H) && !capturing &&
+                hv_guard_mode() != HV_GUARD_OFF;
     if (!blocking && !guard && !evidence && !hv_hot.py_on) {
         hv_call_commit(t, c);
         return;
     }
     uint64_t span = a->height > 1 && a->dpitch ? a->dpitch * (a->height - 1) + width : a->bytes;
-    uint64_t epoch = c->epoch, a_dst = a->dst;
-    uint8_t src_mem = a->src_mem;
+    uint64_t a_dst = a->dst;
+    struct hv_guard_copy gc = {a_dst, span, c->epoch, seq, a->dir, a->dst_mem, a->src_mem};
     struct hv_copy_ev ev;
     if (evidence)
         HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_begin(&ev, c));   /* payload hash goes into the record */
@@ -36,7 +37,7 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     }
     hv_py_site(t, seq, HV_PY_AT_WRITE, a_dst);
     if (guard)
-        hv_guard_after_copy(t, api, stream, a_dst, span, src_mem, epoch, seq);
+        hv_guard_after_copy(t, api, stream, &gc);
     /* A blocking copy returns only after the stream's earlier work is done.
      * No HV_REC_EPOCH: the call record says it, and only the analyzer knows
      * whether the copy itself is covered (not for a pageable-source H2D,
