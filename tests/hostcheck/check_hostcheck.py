@@ -9,7 +9,11 @@ finding, whose access stack starts at the source line marked
 a synchronized twin gets none. Under HIPVIS_GUARD=copy-sync the racy copy
 cases (a program without graphs) wait for their copy before its call
 returns: no finding, the guard's record, and the synchronized twin's
-output. hc_chain: a program's own SIGSEGV handler,
+output. The managed cases run with HIPVIS_HOSTCHECK=managed (a kernel's
+managed arguments protected while it is in flight; the double's kernels
+reach them through their own alias) and with HIPVIS_HOSTCHECK=1 (skipped
+and counted on a CPU without protection keys). hc_chain: a program's own
+SIGSEGV handler,
 installed before or after hipvis's (sigaction or signal), gets its own
 faults, and an unhandled fault still kills the process with SIGSEGV.
 """
@@ -73,6 +77,19 @@ def findings(trace):
     return [f for f in doc.get("findings", []) if f["rule"] == "host-access-in-flight"]
 
 
+def race_found(tag, got, line, access):
+    """One finding, whose access stack starts at hc_cases.c:line, a `access`."""
+    check(len(got) == 1, f"{tag}: one host-access-in-flight finding", f"{len(got)} findings")
+    if not got:
+        return
+    later = got[0].get("later") or {}
+    stack = later.get("stack") or [{}]
+    where = f"{os.path.basename(stack[0].get('file', '?'))}:{stack[0].get('line')}"
+    want = f"hc_cases.c:{line}"
+    check(where == want, f"{tag}: the access is at {want}", f"got {where}")
+    check(later.get("access") == access, f"{tag}: a {access}", later.get("access", "?"))
+
+
 def case(name, mode, lines, tmp):
     trace = os.path.join(tmp, f"{name}-{mode}.zst")
     base = run([CASES, name], env({"HIPDOUBLE_EXEC": mode}))
@@ -90,16 +107,75 @@ def case(name, mode, lines, tmp):
     if name in CLEAN:
         check(not got, f"{tag}: no host-access-in-flight finding", json.dumps(got)[:300])
         return
-    check(len(got) == 1, f"{tag}: one host-access-in-flight finding", f"{len(got)} findings")
-    if not got:
-        return
-    later = got[0].get("later") or {}
-    stack = later.get("stack") or [{}]
-    where = f"{os.path.basename(stack[0].get('file', '?'))}:{stack[0].get('line')}"
-    want = f"hc_cases.c:{lines[name]}"
-    check(where == want, f"{tag}: the access is at {want}", f"got {where}")
-    access = "write" if name == "h2d-write" else "read"
-    check(later.get("access") == access, f"{tag}: a {access}", later.get("access", "?"))
+    race_found(tag, got, lines[name], "write" if name == "h2d-write" else "read")
+
+
+# Managed memory: the racy cases and the access each makes.
+MANAGED_RACY = {"managed-read": "read", "managed-write": "write"}
+MANAGED_CLEAN = ["managed-read-sync", "managed-write-sync"]
+
+
+def hostcheck_counts(trace):
+    """The trace's HV_REC_HOSTCHECK record (hipvis-dump --json), {} if none."""
+    p = subprocess.run([DUMP, "--json", trace], capture_output=True, text=True, timeout=120)
+    for line in p.stdout.splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "hostcheck":
+            return rec
+    return {}
+
+
+def cpu_has_pkeys():
+    """Whether this CPU and kernel offer protection keys (pkey_alloc works)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(" ospke" in l or " pku" in l for l in f if l.startswith("flags"))
+    except OSError:
+        return False
+
+
+def managed():
+    """HIPVIS_HOSTCHECK=managed: a host access to a managed buffer a kernel
+    of an unsynchronized stream uses is found at its line; after the sync it
+    is not. HIPVIS_HOSTCHECK=1: on a CPU without protection keys the kernel's
+    managed argument is skipped and counted and nothing is found; with them,
+    it is protected through the key and found like =managed. The output
+    never changes."""
+    keys = cpu_has_pkeys()
+    lines = race_lines()
+    missing = [c for c in MANAGED_RACY if c not in lines]
+    check(not missing, "hc_cases.c marks every racy managed case's line", str(missing))
+    for mode in EXEC_MODES:
+        for name in list(MANAGED_RACY) + MANAGED_CLEAN:
+            base = run([CASES, name], env({"HIPDOUBLE_EXEC": mode}))
+            for setting in ("managed", "1"):
+                trace = os.path.join(S.tmp, f"{name}-{mode}-{setting}.zst")
+                on = run([CASES, name], env({"HIPDOUBLE_EXEC": mode, "HIPVIS_HOSTCHECK": setting,
+                                             "HIPVIS_OUTPUT": trace}, LIB))
+                tag = f"{name} ({mode}, HIPVIS_HOSTCHECK={setting})"
+                check(base.returncode == 0 and on.returncode == 0, f"{tag}: exits 0 with and without the check",
+                      f"{base.returncode}/{on.returncode} {on.stderr.strip()[-300:]}")
+                # Thread mode: a racy access races the double's worker either way.
+                if name in MANAGED_CLEAN or mode == "lazy":
+                    check(base.stdout == on.stdout, f"{tag}: output unchanged under the check",
+                          f"{base.stdout!r} vs {on.stdout!r}")
+                got = [f for f in findings(trace) if f["severity"] != "info"]
+                counts = hostcheck_counts(trace)
+                if setting == "1" and not keys:
+                    check(counts.get("skipped_managed", 0) > 0 and counts.get("protected_ops") == 0,
+                          f"{tag}: managed skipped and counted, nothing protected", json.dumps(counts)[:300])
+                else:
+                    # The double's kernel reaches the buffer through its own
+                    # alias: the only fault is the program's racy access.
+                    want = 0 if name in MANAGED_CLEAN else 1
+                    check(counts.get("protected_ops", 0) > 0 and counts.get("accesses") == want and
+                          counts.get("unrelated") == 0,
+                          f"{tag}: the launch protected, {want} program fault(s), none unrelated",
+                          json.dumps(counts)[:300])
+                if (setting == "1" and not keys) or name in MANAGED_CLEAN:
+                    check(not got, f"{tag}: no host-access-in-flight finding", json.dumps(got)[:300])
+                elif name in lines:
+                    race_found(tag, got, lines[name], MANAGED_RACY[name])
 
 
 def chain():
@@ -187,4 +263,4 @@ def off():
 
 
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, guarded, python, off, chain]))
+    sys.exit(S.run_cases([cases, guarded, managed, python, off, chain]))

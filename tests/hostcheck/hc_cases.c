@@ -27,6 +27,13 @@
  *                   thread has not synchronized (RACE threads)
  *   fork            a fork child reads the in-flight D2H destination: its copy
  *                   of the memory is no copy's, so no fault and no finding
+ *   managed-read    a kernel writes a managed buffer (queued behind a memset,
+ *                   so in flight), the host reads it before synchronizing
+ *                   (RACE managed-read, with HIPVIS_HOSTCHECK=managed)
+ *   managed-read-sync  the same after hipStreamSynchronize (no finding)
+ *   managed-write   a kernel reads a managed buffer, the host writes it
+ *                   before synchronizing (RACE managed-write)
+ *   managed-write-sync the same after hipStreamSynchronize (no finding)
  * Each case prints the values it read, so that runs with and without the
  * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
  * when a runtime call failed.
@@ -35,6 +42,7 @@
 #include "../observe/hip_ok.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +61,9 @@ static void fill_device(int base)
         tmp[i] = base + i;
     OK(hipMemcpy(dev, tmp, sizeof tmp, hipMemcpyHostToDevice));
 }
+
+static bool is_managed_case(const char *c);
+static void managed_case(const char *c);
 
 static void *reader(void *arg)
 {
@@ -153,6 +164,8 @@ int main(int argc, char **argv)
         waitpid(child, &st, 0);
         OK(hipStreamSynchronize(s));
         printf("child exit %d, then %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, pinned[3]);
+    } else if (is_managed_case(c)) {
+        managed_case(c);
     } else {
         fprintf(stderr, "hc_cases: unknown case '%s'\n", c);
         return 2;
@@ -162,4 +175,83 @@ int main(int argc, char **argv)
     OK(hipHostFree(pinned2));
     OK(hipFree(dev));
     return ok_failed;
+}
+
+/* ---- managed memory: kernels are registered host functions of the double
+ * (hipdouble.h), which run on the double's device side and reach managed
+ * memory through its alias, not the program's mapping. */
+
+/* fill(int *p, int n, int v): p[i] = v + i */
+static const char k_fill;
+static void fill_kernel(void **args, dim3 g, dim3 b, void *user)
+{
+    (void)g, (void)b, (void)user;
+    int *p = *(int **)args[0];
+    int n = *(int *)args[1], v = *(int *)args[2];
+    for (int i = 0; i < n; i++)
+        p[i] = v + i;
+}
+
+/* sum(const int *src, int *dst, int n): dst[0] = src[0] + ... + src[n-1] */
+static const char k_sum;
+static void sum_kernel(void **args, dim3 g, dim3 b, void *user)
+{
+    (void)g, (void)b, (void)user;
+    const int *src = *(const int **)args[0];
+    int *dst = *(int **)args[1];
+    int n = *(int *)args[2], sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += src[i];
+    dst[0] = sum;
+}
+
+static bool is_managed_case(const char *c)
+{
+    static const char *const names[] = {"managed-read", "managed-read-sync", "managed-write", "managed-write-sync"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(c, names[i]))
+            return true;
+    return false;
+}
+
+static void managed_case(const char *c)
+{
+    static const size_t fill_sizes[] = {8, 4, 4}, sum_sizes[] = {8, 8, 4};
+    static const dim3 one = {1, 1, 1};
+    if (hipdouble_register_kernel(&k_fill, "hc_fill", fill_kernel, 3, fill_sizes, NULL) ||
+        hipdouble_register_kernel(&k_sum, "hc_sum", sum_kernel, 3, sum_sizes, NULL)) {
+        fprintf(stderr, "hc_cases: kernel registration failed\n");
+        ok_failed = 1;
+        return;
+    }
+    bool sync = strstr(c, "-sync") != NULL;
+    int *mg = NULL, n = N;
+    OK(hipMallocManaged((void **)&mg, N * sizeof(int), hipMemAttachGlobal));
+    if (!mg)
+        return;
+    for (int i = 0; i < N; i++)
+        mg[i] = i;
+    /* Work ahead of the kernel on its stream: the kernel waits behind it. */
+    OK(hipMemsetAsync(dev, 0, N * sizeof(int), s));
+    if (!strncmp(c, "managed-read", 12)) {
+        int v = 300;
+        void *args[] = {&mg, &n, &v};
+        OK(hipLaunchKernel(&k_fill, one, one, args, 0, s));
+        if (sync)
+            OK(hipStreamSynchronize(s));
+        int got = mg[3]; /* RACE managed-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", got, mg[3]);
+    } else {
+        void *args[] = {&mg, &dev, &n};
+        OK(hipLaunchKernel(&k_sum, one, one, args, 0, s));
+        if (sync)
+            OK(hipStreamSynchronize(s));
+        mg[9] = -1; /* RACE managed-write */
+        OK(hipStreamSynchronize(s));
+        int sum = 0;
+        OK(hipMemcpy(&sum, dev, sizeof sum, hipMemcpyDeviceToHost));
+        printf("sum %d\n", sum);
+    }
+    OK(hipFree(mg));
 }

@@ -1,6 +1,7 @@
 # tests/hostcheck: the host-access check (HIPVIS_HOSTCHECK, docs/hostcheck.md)
 # end to end on the runtime double: racy and synchronized twins of host
-# accesses to in-flight pinned copies (hc_cases), the SIGSEGV handler kept
+# accesses to in-flight pinned copies and to the managed buffers of in-flight
+# kernels (hc_cases), the SIGSEGV handler kept
 # chained behind the program's own (hc_chain, hc_before), output unchanged
 # under the check, and the analyzer's host-access-in-flight findings with
 # the access's file:line. Optimised build only, as tests/e2e.

@@ -326,9 +326,11 @@ enum hd_alloc_kind { HD_A_DEVICE, HD_A_PINNED, HD_A_REGISTERED };
 /* Returns the kind of the live allocation holding `p`, or -1 (pageable /
  * unknown); `base` and `size` describe the allocation when found. */
 int hd_mem_lookup(const void *p, void **base, size_t *size);
-/* Where the copy engine reaches p: the alias of a pinned block, p itself
- * for any other memory (double_memory.c). */
+/* Where the device side reaches p: the alias of a pinned or managed block,
+ * p itself for any other memory (double_memory.c). */
 void *hd_dma(const void *p);
+/* The alias of p when p is in a live managed block, else NULL. */
+void *hd_managed_alias(const void *p);
 /* hipErrorInvalidValue when [p, p+n) touches freed device memory or runs
  * past the end of its device allocation. */
 hipError_t hd_mem_check(const void *p, size_t n);

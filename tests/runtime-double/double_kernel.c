@@ -434,7 +434,7 @@ static void *scalar_view(int device, const void *p, bool refresh)
     if (refresh || !e->valid || e->len != len) {
         free(e->bytes);
         e->bytes = hd_xmalloc(len);
-        memcpy(e->bytes, p, len);
+        memcpy(e->bytes, hd_dma(p), len);
         e->len = len;
         e->valid = true;
     }
@@ -444,22 +444,54 @@ static void *scalar_view(int device, const void *p, bool refresh)
     return view;
 }
 
+/* ---- managed memory ------------------------------------------------------
+ * A kernel reaches managed memory as a GPU does, through the physical pages
+ * (the block's alias, double_memory.c) and not the program's mapping, which
+ * a tracer may have protected while the kernel is in flight. */
+
+/* A copy of the argument bytes with every pointer into managed memory
+ * replaced by its alias, or NULL when none points there. Pointers are the
+ * 8-byte words of arguments of 8 bytes or more (the layout aligns those to
+ * 8), in the params array and the `extra` buffer alike: both are unpacked
+ * into the same bytes at enqueue. */
+static unsigned char *device_args(const struct hd_kargs *a, const struct hd_kdesc *k)
+{
+    unsigned char *copy = NULL;
+    for (unsigned i = 0; i < a->nargs && i < k->nargs; i++) {
+        size_t at = (size_t)((const unsigned char *)a->argv[i] - a->buf);
+        for (size_t o = 0; o + sizeof(void *) <= k->sizes[i]; o += 8) {
+            void *v, *alias;
+            memcpy(&v, a->buf + at + o, sizeof v);
+            if (!v || !(alias = hd_managed_alias(v)))
+                continue;
+            if (!copy) {
+                copy = hd_xmalloc(a->len);
+                memcpy(copy, a->buf, a->len);
+            }
+            memcpy(copy + at + o, &alias, sizeof alias);
+        }
+    }
+    return copy;
+}
+
 void hd_kernel_execute(struct hd_work *w, int device)
 {
     struct hd_kdesc *k = w->u.kern.k;
     if (!k || !k->fn)
         return;
-    void **argv = w->u.kern.a.argv;
-    unsigned n = w->u.kern.a.nargs;
+    const struct hd_kargs *ka = &w->u.kern.a;
+    void **argv = ka->argv;
+    unsigned n = ka->nargs;
+    unsigned char *dbuf = n ? device_args(ka, k) : NULL;
     uint64_t mask = (hd_cfg.faults & HD_FAULT_H3) ? scalar_mask(w->u.kern.name) : 0;
-    if (!mask || !n) {
+    if (!n || (!mask && !dbuf)) {
         k->fn(argv, w->u.kern.grid, w->u.kern.block, k->user);
         return;
     }
     void **av = hd_xcalloc(n, sizeof(void *));
     void **views = hd_xcalloc(n, sizeof(void *));
     for (unsigned i = 0; i < n; i++) {
-        av[i] = argv[i];
+        av[i] = dbuf ? dbuf + ((unsigned char *)argv[i] - ka->buf) : argv[i];
         if (i < 64 && (mask >> i & 1) && k->sizes[i] == sizeof(void *)) {
             void *p;
             memcpy(&p, argv[i], sizeof p);
@@ -475,6 +507,7 @@ void hd_kernel_execute(struct hd_work *w, int device)
         free(views[i]);
     free(views);
     free(av);
+    free(dbuf);
 }
 
 /* ---- modules ------------------------------------------------------------ */

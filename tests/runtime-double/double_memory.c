@@ -15,11 +15,15 @@
  * runtime stages them. An asynchronous copy into pageable memory is
  * synchronous with the host.
  *
- * Pinned memory is mapped twice from one memfd: the program's mapping and
- * an alias only the double's copy engine uses, as a GPU's DMA engine
- * reaches the physical pages and not the CPU's page tables. A tracer that
- * revokes the host's access to a pinned range while a copy is in flight
- * (hipvis HIPVIS_HOSTCHECK) then sees only the program's accesses.
+ * Pinned and managed memory are mapped twice from one memfd: the program's
+ * mapping and an alias only the double's device side uses, as a GPU's DMA
+ * engine and its kernels reach the physical pages and not the CPU's page
+ * tables. The copy engine and memsets write and read such memory through the
+ * alias, and a kernel's pointer arguments into managed memory are handed to
+ * it as alias addresses (double_kernel.c). A tracer that revokes the host's
+ * access to a range while an operation is in flight (hipvis
+ * HIPVIS_HOSTCHECK) then sees only the program's accesses. Managed blocks
+ * are not quarantined: hipFree unmaps both mappings.
  */
 #include "double_int.h"
 
@@ -41,7 +45,7 @@ struct alloc {
     int device;
     bool freed;
     uint64_t free_order;
-    uintptr_t dma;        /* pinned: the copy engine's alias of [base, base+size), 0 none */
+    uintptr_t dma;        /* pinned, managed: the device side's alias of [base, base+size), 0 none */
 };
 
 /* Sorted by base; blocks never overlap (quarantined blocks stay allocated). */
@@ -80,7 +84,7 @@ static long find_block(uintptr_t p)
 }
 
 static void insert_block(uintptr_t base, size_t size, enum hd_alloc_kind kind, unsigned flags,
-                         int device)
+                         int device, uintptr_t dma)
 {
     if (g_nallocs == g_cap_allocs) {
         g_cap_allocs = g_cap_allocs ? g_cap_allocs * 2 : 64;
@@ -91,7 +95,7 @@ static void insert_block(uintptr_t base, size_t size, enum hd_alloc_kind kind, u
         g_allocs[i] = g_allocs[i - 1];
         i--;
     }
-    g_allocs[i] = (struct alloc){base, size, kind, flags, device, false, 0, 0};
+    g_allocs[i] = (struct alloc){base, size, kind, flags, device, false, 0, dma};
     g_nallocs++;
 }
 
@@ -130,6 +134,17 @@ static void evict_quarantine(void)
         free((void *)g_allocs[oldest].base);
         remove_block(oldest);
     }
+}
+
+void *hd_managed_alias(const void *p)
+{
+    pthread_mutex_lock(&g_mem);
+    long i = find_block((uintptr_t)p);
+    void *at = NULL;
+    if (i >= 0 && !g_allocs[i].freed && g_allocs[i].kind == HD_A_DEVICE && g_allocs[i].dma)
+        at = (void *)(g_allocs[i].dma + ((uintptr_t)p - g_allocs[i].base));
+    pthread_mutex_unlock(&g_mem);
+    return at;
 }
 
 void *hd_dma(const void *p)
@@ -208,7 +223,7 @@ static hipError_t device_alloc(void **ptr, size_t size, unsigned flags)
             return hd_ret(hipErrorOutOfMemory);
         }
         memset(p, 0, size);
-        insert_block((uintptr_t)p, size, HD_A_DEVICE, flags, dev);
+        insert_block((uintptr_t)p, size, HD_A_DEVICE, flags, dev, 0);
         *ptr = p;
     }
     pthread_mutex_unlock(&g_mem);
@@ -250,6 +265,42 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
     return malloc_async(dev_ptr, size, stream);
 }
 
+/* Length of both mappings of a pinned or managed block. */
+static size_t mapped_len(size_t size) { return (size + 4095) & ~(size_t)4095; }
+
+/* Maps `size` bytes twice from one memfd: *p for the program, *alias for the
+ * device side. Returns false (nothing mapped) when it cannot. */
+static bool map_twice(const char *name, size_t size, void **p, void **alias)
+{
+    size_t len = mapped_len(size);
+    void *a = MAP_FAILED, *b = MAP_FAILED;
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd >= 0 && ftruncate(fd, (off_t)len) == 0) {
+        a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        b = a != MAP_FAILED ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (a == MAP_FAILED || b == MAP_FAILED) {
+        if (a != MAP_FAILED)
+            munmap(a, len);
+        return false;
+    }
+    *p = a;
+    *alias = b;
+    return true;
+}
+
+/* Unmaps a pinned or managed block's two mappings and forgets it. g_mem held. */
+static void unmap_block(long i)
+{
+    struct alloc *a = &g_allocs[i];
+    drop_deferred(a->base, a->size);
+    munmap((void *)a->dma, mapped_len(a->size));
+    munmap((void *)a->base, mapped_len(a->size));
+    remove_block(i);
+}
+
 /* Moves a device block to the quarantine. g_mem held. */
 static void quarantine(long i)
 {
@@ -268,13 +319,17 @@ void hd_mem_free_now(void *p)
     pthread_mutex_lock(&g_mem);
     long i = find_block((uintptr_t)p);
     if (i >= 0 && !g_allocs[i].freed && g_allocs[i].base == (uintptr_t)p &&
-        g_allocs[i].kind == HD_A_DEVICE)
-        quarantine(i);
+        g_allocs[i].kind == HD_A_DEVICE) {
+        if (g_allocs[i].dma)
+            unmap_block(i);
+        else
+            quarantine(i);
+    }
     pthread_mutex_unlock(&g_mem);
 }
 
-/* Frees a device or pinned block after the implicit device synchronization
- * that hipFree / hipHostFree perform. */
+/* Frees a device, managed or pinned block after the implicit device
+ * synchronization that hipFree / hipHostFree perform. */
 static hipError_t free_common(void *ptr, bool host_api)
 {
     hd_init();
@@ -298,14 +353,10 @@ static hipError_t free_common(void *ptr, bool host_api)
     i = find_block((uintptr_t)ptr);
     if (i < 0 || g_allocs[i].freed || g_allocs[i].base != (uintptr_t)ptr) {
         e = hipErrorInvalidValue; /* freed concurrently */
-    } else if (g_allocs[i].kind == HD_A_DEVICE) {
+    } else if (g_allocs[i].kind == HD_A_DEVICE && !g_allocs[i].dma) {
         quarantine(i);
     } else {
-        drop_deferred(g_allocs[i].base, g_allocs[i].size);
-        size_t len = (g_allocs[i].size + 4095) & ~(size_t)4095;
-        munmap((void *)g_allocs[i].dma, len);
-        munmap(ptr, len);
-        remove_block(i);
+        unmap_block(i);
     }
     pthread_mutex_unlock(&g_mem);
     return hd_ret(e);
@@ -349,23 +400,11 @@ static hipError_t host_alloc(void **ptr, size_t size, unsigned int flags)
     *ptr = NULL;
     if (size == 0)
         return hipSuccess;
-    size_t len = (size + 4095) & ~(size_t)4095;
-    void *p = MAP_FAILED, *dma = MAP_FAILED;
-    int fd = memfd_create("hipdouble-pinned", MFD_CLOEXEC);
-    if (fd >= 0 && ftruncate(fd, (off_t)len) == 0) {
-        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        dma = p != MAP_FAILED ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (p == MAP_FAILED || dma == MAP_FAILED) {
-        if (p != MAP_FAILED)
-            munmap(p, len);
+    void *p, *dma;
+    if (!map_twice("hipdouble-pinned", size, &p, &dma))
         return hd_ret(hipErrorOutOfMemory);
-    }
     pthread_mutex_lock(&g_mem);
-    insert_block((uintptr_t)p, size, HD_A_PINNED, flags, hd_current_device());
-    g_allocs[find_block((uintptr_t)p)].dma = (uintptr_t)dma;
+    insert_block((uintptr_t)p, size, HD_A_PINNED, flags, hd_current_device(), (uintptr_t)dma);
     pthread_mutex_unlock(&g_mem);
     *ptr = p;
     return hipSuccess;
@@ -395,7 +434,7 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags)
             e = hipErrorHostMemoryAlreadyRegistered;
     }
     if (e == hipSuccess)
-        insert_block(b, sizeBytes, HD_A_REGISTERED, flags, hd_current_device());
+        insert_block(b, sizeBytes, HD_A_REGISTERED, flags, hd_current_device(), 0);
     pthread_mutex_unlock(&g_mem);
     return hd_ret(e);
 }
@@ -507,8 +546,9 @@ bool hd_copy_needs_delay(const struct hd_work *w)
 /* h2a: the window [off, off+len) of a copy from the host into device memory is written
  * late: the copy lands, then the previous copy's window to the same
  * destination lands over it (an older write arriving after the current one),
- * and this copy's window is kept to land after the next copy. */
-static void h2a_apply(unsigned char *dst, size_t n)
+ * and this copy's window is kept to land after the next copy. `dst` is the
+ * destination as the program names it, `at` where the copy engine writes it. */
+static void h2a_apply(const unsigned char *dst, unsigned char *at, size_t n)
 {
     size_t off = hd_cfg.h2a_offset, len = hd_cfg.h2a_bytes;
     if (n < off + len || hd_mem_lookup(dst, NULL, NULL) != HD_A_DEVICE)
@@ -518,9 +558,9 @@ static void h2a_apply(unsigned char *dst, size_t n)
     while (d && d->dst != (uintptr_t)dst)
         d = d->next;
     unsigned char *mine = hd_xmalloc(len);
-    memcpy(mine, dst + off, len);
+    memcpy(mine, at + off, len);
     if (d) {
-        memcpy(dst + off, d->bytes, d->len < len ? d->len : len);
+        memcpy(at + off, d->bytes, d->len < len ? d->len : len);
         free(d->bytes);
     } else {
         d = hd_xcalloc(1, sizeof *d);
@@ -538,10 +578,9 @@ void hd_copy_execute(struct hd_work *w, int device)
     (void)device;
     const hipMemcpy3DParms *p = &w->u.copy.p;
     size_t width = p->extent.width, height = p->extent.height, depth = p->extent.depth;
-    /* Host sides through the copy engine's alias (pinned memory). */
-    unsigned char *dbase = (unsigned char *)hd_dma(p->dstPtr.ptr) + p->dstPos.x +
-                           p->dstPos.y * p->dstPtr.pitch +
-                           p->dstPos.z * p->dstPtr.pitch * p->dstPtr.ysize;
+    /* Pinned and managed memory through the copy engine's alias. */
+    size_t doff = p->dstPos.x + p->dstPos.y * p->dstPtr.pitch + p->dstPos.z * p->dstPtr.pitch * p->dstPtr.ysize;
+    unsigned char *dbase = (unsigned char *)hd_dma(p->dstPtr.ptr) + doff;
     const unsigned char *sbase;
     size_t spitch, sysize;
     if (w->u.copy.staged) {
@@ -566,7 +605,7 @@ void hd_copy_execute(struct hd_work *w, int device)
     if ((hd_cfg.faults & HD_FAULT_H2A) && hd_cfg.sdma && width > hd_cfg.blit_copy_bytes && height == 1 &&
         depth == 1 &&
         (w->u.copy.staged || hd_mem_lookup(p->srcPtr.ptr, NULL, NULL) != HD_A_DEVICE))
-        h2a_apply(dbase, width);
+        h2a_apply((const unsigned char *)p->dstPtr.ptr + doff, dbase, width);
 }
 
 void hd_memset_execute(struct hd_work *w)
@@ -1219,8 +1258,24 @@ hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ext)
         *pp = (hipPitchedPtr){ptr, p, ext.width, ext.height};
     return e;
 }
+/* Managed memory is device memory to every check of the double (bounds,
+ * pointer attributes, copy directions); only its bytes live in a mapping
+ * the device side reaches through an alias (see the top of this file). */
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
     (void)flags;
-    return device_alloc(ptr, size, 0);
+    hd_init();
+    if (!ptr)
+        return hd_ret(hipErrorInvalidValue);
+    *ptr = NULL;
+    if (size == 0)
+        return hipSuccess;
+    void *p, *dev;
+    if (!map_twice("hipdouble-managed", size, &p, &dev))
+        return hd_ret(hipErrorOutOfMemory);
+    pthread_mutex_lock(&g_mem);
+    insert_block((uintptr_t)p, size, HD_A_DEVICE, 0, hd_current_device(), (uintptr_t)dev);
+    pthread_mutex_unlock(&g_mem);
+    *ptr = p;
+    return hipSuccess;
 }

@@ -14,8 +14,11 @@
  * Kernels are host functions. A kernel receives the argument array the way a
  * HIP kernel node stores it (args[i] points to the i-th argument's bytes,
  * copied at enqueue time), the launch geometry and the user pointer given at
- * registration. Callable from Python ctypes (CFUNCTYPE(None, POINTER(c_void_p),
- * dim3, dim3, c_void_p)).
+ * registration. An 8-byte word of an argument that points into managed memory
+ * (hipMallocManaged) arrives as the same byte's address in the double's
+ * device-side mapping of that memory, not the program's, so a kernel runs
+ * while the program's mapping is protected. Callable from Python ctypes
+ * (CFUNCTYPE(None, POINTER(c_void_p), dim3, dim3, c_void_p)).
  *
  * Environment (read once, at first use):
  *   HIPDOUBLE_EXEC=lazy|thread   execution mode (default lazy)

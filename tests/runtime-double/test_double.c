@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static int g_pass, g_fail;
@@ -1079,6 +1080,59 @@ static void test_h1_parallel_queues(void)
     OK(hipStreamDestroy(s));
 }
 
+/* Managed memory: the double's kernels, memsets and copies reach it through
+ * their own alias, so they complete while the program's mapping is
+ * PROT_NONE (a tracer protecting it during a launch), and the host sees
+ * their values once it has access again. Both launch forms: the params
+ * array (hipLaunchKernel) and the packed `extra` buffer. */
+static void test_managed_alias(void)
+{
+    enum { N = 16 };
+    static const size_t add_sizes[] = {8, 4, 4};
+    EXPECT_EQ(hipdouble_register_module_kernel("managed_add", add_kernel, 3, add_sizes, NULL), 0);
+    static const char bundle[] = "__CLANG_OFFLOAD_BUNDLE__\0\0\0\0";
+    hipModule_t mod;
+    hipFunction_t f;
+    OK(hipModuleLoadData(&mod, bundle));
+    OK(hipModuleGetFunction(&f, mod, "managed_add"));
+    int32_t *m = NULL, *d = NULL, host[N];
+    OK(hipMallocManaged((void **)&m, 4096, hipMemAttachGlobal));
+    OK(hipMalloc((void **)&d, N * sizeof(int32_t)));
+    EXPECT(m && ((uintptr_t)m & 4095) == 0);
+    for (int i = 0; i < N; i++)
+        m[i] = i;
+    hipStream_t s;
+    OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    EXPECT_EQ(mprotect(m, 4096, PROT_NONE), 0);
+    OK(launch_add(s, m, N, 100));
+    struct {
+        int32_t *p;
+        int32_t n, v;
+    } packed = {m, N, 1000};
+    size_t sz = sizeof packed;
+    void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &packed, HIP_LAUNCH_PARAM_BUFFER_SIZE, &sz,
+                     HIP_LAUNCH_PARAM_END};
+    OK(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, NULL, extra));
+    OK(hipMemsetD32Async(m + N, 7, 4, s));
+    OK(hipMemcpyAsync(d, m, N * sizeof(int32_t), hipMemcpyDeviceToDevice, s));
+    OK(hipStreamSynchronize(s));
+    OK(hipMemcpy(host, d, sizeof host, hipMemcpyDeviceToHost));
+    EXPECT_EQ(host[3], 1103);
+    EXPECT_EQ(host[N - 1], 1100 + N - 1);
+    EXPECT_EQ(mprotect(m, 4096, PROT_READ | PROT_WRITE), 0);
+    EXPECT_EQ(m[0], 1100);
+    EXPECT_EQ(m[N - 1], 1100 + N - 1);
+    EXPECT_EQ(m[N], 7);
+    EXPECT_EQ(m[N + 3], 7);
+    EXPECT_EQ(m[N + 4], 0);
+    /* hipFree unmaps the program's mapping (and the alias). */
+    OK(hipFree(m));
+    EXPECT(msync(m, 4096, MS_ASYNC) == -1);
+    OK(hipFree(d));
+    OK(hipStreamDestroy(s));
+    OK(hipModuleUnload(mod));
+}
+
 int main(void)
 {
     g_lazy = !strcmp(hipdouble_exec_mode(), "lazy");
@@ -1097,6 +1151,7 @@ int main(void)
     test_kernels_and_modules();
     test_callbacks_and_threads();
     test_h1_parallel_queues();
+    test_managed_alias();
     printf("double-unit: %d passed, %d failed (exec=%s)\n", g_pass, g_fail, hipdouble_exec_mode());
     return g_fail ? 1 : 0;
 }
