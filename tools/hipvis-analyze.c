@@ -6,7 +6,8 @@
  * Thin main: the options, then hv_analyze_cmd (src/analyze/cmd/analyze.h).
  * Exit status (src/analyze/report/verdict.h): 0 no finding at or above
  * --fail-on and every replay checked, 1 findings, 2 unreadable input, an
- * unusable run or a bad option, 3 replays not checked (--fail-on-unchecked).
+ * unusable run or a bad option, 3 replays, or operations of the host-access
+ * check, not checked (--fail-on-unchecked).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,11 @@ static const struct hv_cli_opt analyze_opts[] = {
      "error|warning|info|none: exit 1 when a finding is at or above (default warning)"},
     {"fail-on-unchecked", 0, HV_CLI_FLAG, OPT_FAIL_ON_UNCHECKED, NULL,
      "exit 3 when no finding is at or above --fail-on but some replays could not be checked\n"
-     "(kernel argument layouts unknown, execs without inventory) (default on)"},
+     "(kernel argument layouts unknown, execs without inventory), or the host-access check\n"
+     "left in-flight operations unprotected or lost accesses (default on)"},
     {"no-fail-on-unchecked", 0, HV_CLI_FLAG, OPT_NO_FAIL_ON_UNCHECKED, NULL,
-     "unchecked replays leave the exit status as the findings make it (still said in the verdict)"},
+     "what was not checked leaves the exit status as the findings make it (still said in the\n"
+     "verdict)"},
     {"all", 0, HV_CLI_FLAG, OPT_ALL, NULL, "list every occurrence of each finding group"},
     {"graphs", 0, HV_CLI_FLAG, OPT_GRAPHS, NULL, "print each graph exec's inventory and shape"},
     {"disable", 0, HV_CLI_VALUE, OPT_DISABLE, "RULE", "turn a rule off (repeatable)"},
@@ -71,7 +74,8 @@ static const struct hv_cli analyze_cli = {
     "A directory stands for every trace in it (recursively); - reads one trace from stdin.\n"
     "exit: 0 no finding at or above --fail-on and every replay checked; 1 findings at or above it;\n"
     "2 not analyzed: unreadable input, an unusable run (every runtime call failed, nothing launched)\n"
-    "or a bad option; 3 no such finding, but replays not checked (--no-fail-on-unchecked: 0)\n",
+    "or a bad option; 3 no such finding, but replays or host-access check operations not checked\n"
+    "(--no-fail-on-unchecked: 0)\n",
     0};
 
 static int on_opt(void *ctx, int id, const char *val)

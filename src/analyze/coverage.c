@@ -51,6 +51,54 @@ void hv_coverage_exec(const struct hv_model *m, struct hv_exec *x)
     x->cov_gen = m->layout_gen;
 }
 
+void hv_coverage_hostcheck(struct hv_trace_summary *t, const struct hv_hostcheck *r)
+{
+    struct hv_hostcheck_cov *h = &t->hostcheck;
+    if (!r) {
+        h->traces = (t->flags & HV_HDR_HOSTCHECK) != 0;
+        return;
+    }
+    h->traces = h->traces_counted = 1;
+    /* Cumulative counts: the largest is the latest, whatever order the
+     * records were read in. */
+#define LATEST(f) h->f = r->f > h->f ? r->f : h->f
+    LATEST(protected_ops);
+    LATEST(skipped_managed);
+    LATEST(skipped_full);
+    LATEST(skipped_other);
+    LATEST(accesses);
+    LATEST(lost);
+#undef LATEST
+}
+
+void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size_t cap)
+{
+    uint64_t k = hv_hostcheck_unprotected(h), n = k + h->protected_ops;
+    if (!cap)
+        return;
+    buf[0] = '\0';
+    if (!k && !h->lost)
+        return;
+    snprintf(buf, cap,
+             "%" PRIu64 " of %" PRIu64 " in-flight operation%s not protected (%" PRIu64 " managed, %" PRIu64
+             " table full, %" PRIu64 " other), %" PRIu64 " access%s lost: %s%s%s%s%s",
+             k, n, n == 1 ? "" : "s", h->skipped_managed, h->skipped_full, h->skipped_other, h->lost,
+             h->lost == 1 ? "" : "es",
+             !h->lost ? "a host access to them is not seen"
+             : k      ? "a host access to the unprotected ones is not seen, and the lost ones are not reported"
+                      : "each lost one was a host access to in-flight memory, not reported",
+             h->skipped_managed ? "; managed memory is protected only where the CPU has protection keys (grep -w "
+                                  "pku /proc/cpuinfo); HIPVIS_HOSTCHECK=managed uses mprotect instead, which the "
+                                  "driver may refuse (docs/hostcheck.md)"
+                                : "",
+             h->skipped_full ? "; the table of in-flight ranges was full: keep fewer operations in flight at once"
+                             : "",
+             h->skipped_other ? "; registered memory on ROCm (hipHostRegister) is never protected, pinned memory "
+                                "(hipHostMalloc) is; otherwise mprotect refused the range (docs/hostcheck.md)"
+                              : "",
+             h->lost ? "; the queue of accesses was full: fix the accesses reported and trace again" : "");
+}
+
 void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
 {
     memset(c, 0, sizeof *c);
@@ -66,6 +114,15 @@ void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
         c->replays_no_inventory += t->replays_no_inventory;
         c->replays_unknown_layout += t->replays_unknown_layout;
         c->launches += t->launches;
+        const struct hv_hostcheck_cov *h = &t->hostcheck;
+        c->hostcheck.traces += h->traces;
+        c->hostcheck.traces_counted += h->traces_counted;
+        c->hostcheck.protected_ops += h->protected_ops;
+        c->hostcheck.skipped_managed += h->skipped_managed;
+        c->hostcheck.skipped_full += h->skipped_full;
+        c->hostcheck.skipped_other += h->skipped_other;
+        c->hostcheck.accesses += h->accesses;
+        c->hostcheck.lost += h->lost;
     }
 }
 
@@ -103,5 +160,31 @@ void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c)
                    {"replays_unknown_layout", c->replays_unknown_layout},
                    {"replays_no_inventory", c->replays_no_inventory},
                    {"replays_unknown_exec", c->replays_unknown_exec});
+    /* Not measured is null, never 0: no object where the check did not
+     * run, no counts where no trace holds its counts record. */
+    const struct hv_hostcheck_cov *h = &c->hostcheck;
+    if (!h->traces) {
+        hv_json_knull(w, "hostcheck");
+    } else {
+        hv_json_kobj(w, "hostcheck");
+        HV_JSON_COUNTS(w, {"traces", h->traces}, {"traces_counted", h->traces_counted});
+        const struct hv_json_count counts[] = {
+            {"operations", hv_hostcheck_unprotected(h) + h->protected_ops},
+            {"protected_ops", h->protected_ops},
+            {"unprotected_ops", hv_hostcheck_unprotected(h)},
+            {"skipped_managed", h->skipped_managed},
+            {"skipped_full", h->skipped_full},
+            {"skipped_other", h->skipped_other},
+            {"accesses", h->accesses},
+            {"lost", h->lost},
+        };
+        size_t n = sizeof counts / sizeof counts[0];
+        if (h->traces_counted)
+            hv_json_kcounts(w, counts, n);
+        else
+            for (size_t i = 0; i < n; i++)
+                hv_json_knull(w, counts[i].k);
+        hv_json_obj_end(w);
+    }
     hv_json_obj_end(w);
 }

@@ -18,6 +18,14 @@
  * until its inventory or what is known of a kernel changes); the reports,
  * the verdict and the sidecar's metrics read the sums (hv_coverage_sum).
  * What makes a kernel node "unknown" is decided in hv_coverage_exec alone.
+ *
+ * The host-access check (HIPVIS_HOSTCHECK) sees a host access to an
+ * in-flight operation's memory only where it protected that memory: the
+ * operations it could not protect (managed memory without a protection
+ * key, its table full, ROCm registered memory or a range mprotect refused)
+ * and the accesses its queue lost are counted from its HV_REC_HOSTCHECK
+ * record (hv_coverage_hostcheck) and worded in hv_coverage_hostcheck_why,
+ * for the verdict and the rule's own note alike.
  */
 #ifndef HV_ANALYZE_COVERAGE_H
 #define HV_ANALYZE_COVERAGE_H
@@ -40,6 +48,7 @@ struct hv_coverage {
     /* Why the other replays were not checked (they add up to replays - replays_checked). */
     uint64_t replays_unknown_exec, replays_no_inventory, replays_unknown_layout;
     uint64_t launches;                /* eager launches, all */
+    struct hv_hostcheck_cov hostcheck;   /* the host-access check; traces 0: it did not run */
 };
 
 /* An HV_REC_KERNEL record: remembers whether it gives its function a layout
@@ -71,6 +80,29 @@ static inline void hv_coverage_replay(struct hv_model *m, struct hv_exec *x, str
     else
         sum->replays_checked++;
 }
+
+/* The host-access check of trace t: r NULL at the start (the header's
+ * HV_HDR_HOSTCHECK in t->flags says whether it ran), then each
+ * HV_REC_HOSTCHECK (cumulative: the last one holds the process's totals). */
+void hv_coverage_hostcheck(struct hv_trace_summary *t, const struct hv_hostcheck *r);
+
+/* In-flight operations the check did not protect. */
+static inline uint64_t hv_hostcheck_unprotected(const struct hv_hostcheck_cov *h)
+{
+    return h->skipped_managed + h->skipped_full + h->skipped_other;
+}
+
+/* What the check could not see while it ran: operations it did not protect
+ * and accesses it lost. --fail-on-unchecked counts them (verdict.c). */
+static inline uint64_t hv_hostcheck_unchecked(const struct hv_hostcheck_cov *h)
+{
+    return hv_hostcheck_unprotected(h) + h->lost;
+}
+
+/* What the check could not see, in words, or "" when nothing: "K of N
+ * in-flight operations not protected (a managed, b table full, c other),
+ * L accesses lost: ...; what to do" (buf NUL-terminated, truncated). */
+void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size_t cap);
 
 /* Sums the traces of s into *c. */
 void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c);

@@ -139,6 +139,7 @@ struct hv_engine *hv_engine_new(const struct hv_file_header *hdr, const char *na
         t->argv_bytes = hdr->argv_bytes;
         t->argv_flags = hdr->argv_flags;
     }
+    hv_coverage_hostcheck(t, NULL);
     t->path = name ? strdup(name) : NULL;
     hv_model_init(&e->m, t->pid, out, t, hooks);
     configure(e, hdr);
@@ -325,10 +326,14 @@ void hv_engine_feed_other(struct hv_engine *e, const struct hv_rec_header *rec)
         }
         break;
     }
+    case HV_REC_HOSTCHECK: {
+        struct hv_hostcheck local;
+        hv_coverage_hostcheck(&e->sum, HV_REC_WIDEN(struct hv_hostcheck, rec, local));
+        break;
+    }
     case HV_REC_PAYLOAD:
     case HV_REC_PROBE:
     case HV_REC_HOST_ACCESS:
-    case HV_REC_HOSTCHECK:
         for (int i = 0; i < e->n_aux; i++)
             e->aux_rules[i]->on_aux(&e->m, e->curp->h.seq == rec->seq ? e->curp : NULL, rec);
         break;

@@ -125,6 +125,21 @@ struct hv_group {
     size_t nocc, capocc;
 };
 
+/* The host-access check (HIPVIS_HOSTCHECK, docs/hostcheck.md): what it
+ * protected and what it could not, from its HV_REC_HOSTCHECK counts. Per
+ * trace (traces 0 or 1) in hv_trace_summary, summed in hv_coverage; the
+ * counts are those of the traces with a counts record only. */
+struct hv_hostcheck_cov {
+    uint64_t traces;            /* traces it ran in: the header's HV_HDR_HOSTCHECK, or a counts record */
+    uint64_t traces_counted;    /* of them, with a counts record (written at exit) */
+    uint64_t protected_ops;     /* in-flight operations whose range was protected */
+    uint64_t skipped_managed;   /* not protected: managed memory, no protection key on the CPU */
+    uint64_t skipped_full;      /* not protected: the table of in-flight ranges was full */
+    uint64_t skipped_other;     /* not protected: ROCm registered memory, or mprotect refused */
+    uint64_t accesses;          /* host accesses recorded */
+    uint64_t lost;              /* host accesses not recorded: the queue was full */
+};
+
 /* Per-trace facts for the summary; filled by the engine and the tool. */
 struct hv_trace_summary {
     char    *path;
@@ -155,6 +170,7 @@ struct hv_trace_summary {
     /* Kernel-node runs (summed over replays: a node run 100 times counts
      * 100) whose layout was unknown, and their arguments only inferred. */
     uint64_t unknown_layout_nodes, inferred_args;
+    struct hv_hostcheck_cov hostcheck;   /* analyze/coverage.h: hv_coverage_hostcheck */
     uint64_t orphan_records;          /* aux records with no call to attach to */
     uint64_t first_ts, last_ts, last_seq;
     uint64_t blit_max_bytes;

@@ -6,6 +6,8 @@
 
 #include "analyze/coverage.h"
 #include "analyze/report/verdict.h"
+#include "analyze/rules/rules.h"
+#include "common/json.h"
 #include "scenarios.h"
 #include "tcheck.h"
 
@@ -155,5 +157,158 @@ void test_coverage_all_checked(void)
     hv_verdict_line(&v, &o, line, sizeof line);
     CHECK(strstr(line, "0 of 3 replays checked; 3 unchecked (2 replayed an exec instantiated without a recorded node "
                        "inventory; 1 replayed an exec not instantiated in the trace") != NULL);
+    hv_findings_free(&out);
+}
+
+/* The host-access check's counts record as the tracer writes it at exit
+ * (cumulative: a later one holds the totals). */
+static void hostcheck_counts(struct tb *t, uint64_t prot, uint64_t managed, uint64_t full, uint64_t other,
+                             uint64_t lost)
+{
+    struct hv_hostcheck r;
+    memset(&r, 0, sizeof r);
+    r.h.type = HV_REC_HOSTCHECK;
+    r.h.size = sizeof r;
+    r.protected_ops = prot;
+    r.skipped_managed = managed;
+    r.skipped_full = full;
+    r.skipped_other = other;
+    r.accesses = 0;
+    r.lost = lost;
+    tb_aux(t, &r);
+}
+
+/* A short trace of one async pinned copy, with the check on (flags) and
+ * the counts given (counts 0: no counts record). */
+static void hostcheck_trace(struct hv_findings *out, uint64_t pid, uint32_t flags, int counts, uint64_t prot,
+                            uint64_t managed, uint64_t full, uint64_t other, uint64_t lost)
+{
+    struct tb t;
+    tb_header_flags = flags;
+    tb_engine_open(&t, out, pid, NULL);
+    tb_header_flags = 0;
+    tb_stream_create(&t, S1, 1);
+    tb_alloc(&t, 0x10000, 4096, HV_MEM_DEVICE);
+    tb_alloc(&t, 0x50000, 4096, HV_MEM_HOST_PINNED);
+    tb_copy(&t, S1, 0x50000, 0x10000, 4096, HV_DIR_D2H, HV_MEM_DEVICE, 1);
+    if (counts > 1)   /* an earlier, smaller record of the same counts */
+        hostcheck_counts(&t, prot / 2, managed / 2, 0, 0, 0);
+    tb_stream_sync(&t, S1);
+    if (counts)
+        hostcheck_counts(&t, prot, managed, full, other, lost);
+    tb_engine_close(&t);
+}
+
+/* JSON of the coverage object of s, into a string the caller frees. */
+static char *coverage_json(const struct hv_findings *s)
+{
+    struct hv_coverage c;
+    hv_coverage_sum(s, &c);
+    struct hv_json w;
+    hv_json_init_buf(&w, 0);
+    hv_json_obj(&w);
+    hv_coverage_json(&w, &c);
+    hv_json_obj_end(&w);
+    return hv_json_take(&w, NULL);
+}
+
+/* What the host-access check could not protect: carried from its counts
+ * record into the summary, summed, said under the verdict, in the JSON
+ * coverage object and in the exit status; null where it did not run or
+ * left no counts. */
+void test_coverage_hostcheck(void)
+{
+    struct hv_findings out;
+    hv_findings_init(&out);
+    hostcheck_trace(&out, 401, HV_HDR_HOSTCHECK, 2, 6, 2, 1, 1, 3);
+    hostcheck_trace(&out, 402, HV_HDR_HOSTCHECK, 1, 4, 0, 0, 0, 0);
+    const struct hv_hostcheck_cov *a = &out.traces[0].hostcheck, *b = &out.traces[1].hostcheck;
+    CHECK(a->traces == 1 && a->traces_counted == 1 && a->protected_ops == 6 && a->skipped_managed == 2 &&
+          a->skipped_full == 1 && a->skipped_other == 1 && a->lost == 3);
+    CHECK(b->traces == 1 && b->traces_counted == 1 && b->protected_ops == 4 && !hv_hostcheck_unchecked(b));
+    struct hv_coverage cov;
+    hv_coverage_sum(&out, &cov);
+    CHECK_EQ_U(cov.hostcheck.traces, 2);
+    CHECK_EQ_U(cov.hostcheck.protected_ops, 10);
+    CHECK_EQ_U(hv_hostcheck_unprotected(&cov.hostcheck), 4);
+    CHECK_EQ_U(hv_hostcheck_unchecked(&cov.hostcheck), 7);
+    char why[1024];
+    hv_coverage_hostcheck_why(&cov.hostcheck, why, sizeof why);
+    static const char want[] = "4 of 14 in-flight operations not protected (2 managed, 1 table full, 1 other), 3 "
+                               "accesses lost: a host access to the unprotected ones is not seen, and the lost ones "
+                               "are not reported; managed memory is protected only where the CPU has protection keys";
+    CHECK(strncmp(why, want, sizeof want - 1) == 0);
+    CHECK(strstr(why, "; the table of in-flight ranges was full") && strstr(why, "; registered memory on ROCm") &&
+          strstr(why, "; the queue of accesses was full"));
+    /* The rule's info note of the first trace says the same, from the same counts. */
+    const struct hv_group *g = tb_group(&out, HV_RULE_HOST_ACCESS_IN_FLIGHT);
+    CHECK(g && g->f.severity == HV_SEV_INFO && g->f.pid == 401 && g->f.note &&
+          strstr(g->f.note, "4 of 10 in-flight operations not protected (2 managed, 1 table full, 1 other), 3 "
+                            "accesses lost"));
+    CHECK_EQ_U(tb_count_rule(&out, HV_RULE_HOST_ACCESS_IN_FLIGHT), 1);
+
+    /* No finding at or above warning, but gaps: not a bare "0 bugs", exit 3
+     * unless --no-fail-on-unchecked. */
+    struct hv_report_opts o = {.fail_on = HV_SEV_WARNING, .fail_on_unchecked = 1};
+    struct hv_verdict v;
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_UNCHECKED);
+    char line[2048];
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK(strcmp(line, "0 bugs (0 finding groups) at or above warning; host-access check: 4 of 14 in-flight "
+                       "operations not protected, 3 accesses lost") == 0);
+    o.fail_on_unchecked = 0;
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
+    char *js = coverage_json(&out);
+    CHECK(js && strstr(js, "\"hostcheck\":{\"traces\":2,\"traces_counted\":2,\"operations\":14,\"protected_ops\":10,"
+                           "\"unprotected_ops\":4,\"skipped_managed\":2,\"skipped_full\":1,\"skipped_other\":1,"
+                           "\"accesses\":0,\"lost\":3}"));
+    free(js);
+    hv_findings_free(&out);
+
+    /* Only lost accesses: still unchecked. */
+    hv_findings_init(&out);
+    hostcheck_trace(&out, 403, HV_HDR_HOSTCHECK, 1, 5, 0, 0, 0, 1);
+    hv_coverage_sum(&out, &cov);
+    hv_coverage_hostcheck_why(&cov.hostcheck, why, sizeof why);
+    CHECK(strcmp(why, "0 of 5 in-flight operations not protected (0 managed, 0 table full, 0 other), 1 access lost: "
+                      "each lost one was a host access to in-flight memory, not reported; the queue of accesses was "
+                      "full: fix the accesses reported and trace again") == 0);
+    o.fail_on_unchecked = 1;
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_UNCHECKED);
+    hv_findings_free(&out);
+
+    /* Everything protected: nothing to say, exit 0. */
+    hv_findings_init(&out);
+    hostcheck_trace(&out, 404, HV_HDR_HOSTCHECK, 1, 3, 0, 0, 0, 0);
+    hv_verdict_of(&v, &out, &o);
+    hv_verdict_line(&v, &o, line, sizeof line);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
+    CHECK(strcmp(line, "0 bugs (0 finding groups) at or above warning") == 0);
+    CHECK_EQ_U(tb_count_rule(&out, HV_RULE_HOST_ACCESS_IN_FLIGHT), 0);
+    hv_findings_free(&out);
+
+    /* The check ran but left no counts (the process never reached exit):
+     * the counts are null, not 0. */
+    hv_findings_init(&out);
+    hostcheck_trace(&out, 405, HV_HDR_HOSTCHECK, 0, 0, 0, 0, 0, 0);
+    CHECK(out.traces[0].hostcheck.traces == 1 && out.traces[0].hostcheck.traces_counted == 0);
+    js = coverage_json(&out);
+    CHECK(js && strstr(js, "\"hostcheck\":{\"traces\":1,\"traces_counted\":0,\"operations\":null,"
+                           "\"protected_ops\":null,"));
+    free(js);
+    hv_findings_free(&out);
+
+    /* Without the check: no hostcheck object, nothing counted. */
+    hv_findings_init(&out);
+    hostcheck_trace(&out, 406, 0, 0, 0, 0, 0, 0, 0);
+    CHECK_EQ_U(out.traces[0].hostcheck.traces, 0);
+    js = coverage_json(&out);
+    CHECK(js && strstr(js, "\"hostcheck\":null"));
+    free(js);
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
     hv_findings_free(&out);
 }

@@ -21,6 +21,7 @@ static const char *string_cb(void *ctx, uint32_t id)
 }
 
 const char *tb_runtime_version;
+uint32_t tb_header_flags;
 
 static void fill_header(struct hv_file_header *h, uint64_t pid, const char *knobs)
 {
@@ -31,6 +32,7 @@ static void fill_header(struct hv_file_header *h, uint64_t pid, const char *knob
     h->pid = pid;
     h->clock = HV_CLOCK_MONOTONIC;
     h->transport = HV_TRANSPORT_FILE;
+    h->flags = tb_header_flags;
     snprintf(h->exe, sizeof h->exe, "/synthetic/decode-loop");
     snprintf(h->runtime_version, sizeof h->runtime_version, "%s", tb_runtime_version ? tb_runtime_version : "synthetic");
     if (knobs)

@@ -57,6 +57,8 @@ struct tb_node {
 /* The runtime version the next tb_*_open writes in the header (NULL:
  * "synthetic", no release). */
 extern const char *tb_runtime_version;
+/* The header's HV_HDR_* flags the next tb_*_open writes (0 by default). */
+extern uint32_t tb_header_flags;
 
 /* Engine-backed builder: findings land in *out. */
 void tb_engine_open(struct tb *t, struct hv_findings *out, uint64_t pid, const char *knobs);

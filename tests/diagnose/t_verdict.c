@@ -164,6 +164,21 @@ static void ev_undrawn(int s)
     if (s % 3 == 0)
         tb_launch_undrawn(&t, SC_MAIN + 1);
 }
+/* HIPVIS_HOSTCHECK's counts at exit (after the last step): every copy
+ * protected, or one in three not (hostcheck_other). */
+static uint64_t hostcheck_other;
+static void ev_hostcheck(int s)
+{
+    if (s != 17)
+        return;
+    struct hv_hostcheck c;
+    memset(&c, 0, sizeof c);
+    c.h.type = HV_REC_HOSTCHECK;
+    c.h.size = sizeof c;
+    c.protected_ops = 6 - hostcheck_other;
+    c.skipped_other = hostcheck_other;
+    tb_aux(&t, &c);
+}
 static void ev_probes_match(int s);
 static void ev_rewrite_probes_match(int s)
 {
@@ -242,6 +257,27 @@ void test_verdicts(void)
     CHECK(has(out, "but 6 eager launches were recorded without their arguments") &&
           has(out, "is not excluded (HIPVIS_LAUNCH_EVERY=1") && strstr(out, "only the copy writes it") == NULL &&
           has(out, "coverage: 6 of 6 launches were recorded without their kernel and arguments"));
+    free(out);
+
+    /* HIPVIS_HOSTCHECK saw no write to the source while a copy was in
+     * flight: against the host race only when it protected every in-flight
+     * operation; one it did not protect leaves the host race open. */
+    tb_header_flags = HV_HDR_HOSTCHECK;
+    trace("hostcheck.zst", NULL, SHAPE_LINEAR, ev_hostcheck);
+    hostcheck_other = 2;
+    trace("hostcheck-gaps.zst", NULL, SHAPE_LINEAR, ev_hostcheck);
+    hostcheck_other = 0;
+    tb_header_flags = 0;
+    snprintf(co, sizeof co, "--diagnose '%s'", path("hostcheck.zst"));
+    out = analyze(co);
+    CHECK(has(out, "HIPVIS_HOSTCHECK saw no host write to pinned source") && strstr(out, "a host write is not excluded") == NULL);
+    free(out);
+    snprintf(co, sizeof co, "--diagnose '%s'", path("hostcheck-gaps.zst"));
+    out = analyze(co);
+    CHECK(has(out, "HIPVIS_HOSTCHECK saw no host write to pinned source") &&
+          has(out, "but it did not protect 2 of 6 in-flight operations and lost 0 accesses: a host write is not "
+                   "excluded") &&
+          has(out, "coverage: host-access check: 2 of 6 in-flight operations not protected"));
     free(out);
 
     /* One graph queue refutes H1 for the two-root graph. */

@@ -262,5 +262,73 @@ def off():
     check(p.returncode == 0 and not findings(trace), "unset: no check, no finding")
 
 
+def analyze(args):
+    p = subprocess.run([ANALYZE] + args, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout
+
+
+def coverage():
+    """What the check could not protect reaches the verdict: memory
+    registered with hipHostRegister is not protected on HIP (skipped_other),
+    so the report's coverage line, its JSON coverage and the exit status
+    (3 under --fail-on-unchecked) say so; a trace whose check protected
+    everything, or one without the check, has no such line, and no
+    hostcheck object without the check. Each process's trace counts its own
+    operations (a fork child's starts from zero)."""
+    tmp = os.path.join(S.tmp, "coverage")
+    os.makedirs(tmp, exist_ok=True)
+
+    def trace(name, hostcheck=True, out=None):
+        t = out or os.path.join(tmp, f"{name}.zst")
+        extra = {"HIPDOUBLE_EXEC": "lazy", "HIPVIS_OUTPUT": t}
+        if hostcheck:
+            extra["HIPVIS_HOSTCHECK"] = "1"
+        base = run([CASES, name], env({"HIPDOUBLE_EXEC": "lazy"}))
+        on = run([CASES, name], env(extra, LIB))
+        tag = f"coverage {name}" + ("" if hostcheck else " (check off)")
+        check(on.returncode == 0 and on.stdout == base.stdout, f"{tag}: exits 0, output unchanged",
+              f"{on.returncode} {on.stdout!r} vs {base.stdout!r} {on.stderr.strip()[-300:]}")
+        return t
+
+    line = ("coverage: host-access check: 1 of 2 in-flight operations not protected (0 managed, 0 table full, "
+            "1 other), 0 accesses lost: a host access to them is not seen; registered memory on ROCm "
+            "(hipHostRegister) is never protected")
+    t = trace("registered")
+    rc, text = analyze([t])
+    check(rc == 3, "registered: exit 3 (unprotected operations, --fail-on-unchecked)", f"rc {rc}")
+    check(line in text, "registered: the coverage line counts the unprotected operation", text[-600:])
+    check("verdict: 0 bugs (0 finding groups) at or above warning; host-access check: 1 of 2 in-flight "
+          "operations not protected, 0 accesses lost\n" in text, "registered: the verdict line says it",
+          text[-600:])
+    rc, _ = analyze(["--no-fail-on-unchecked", t])
+    check(rc == 0, "registered: --no-fail-on-unchecked exits 0", f"rc {rc}")
+    rc, out = analyze(["--json", t])
+    doc = json.loads(out)
+    want = {"traces": 1, "traces_counted": 1, "operations": 2, "protected_ops": 1, "unprotected_ops": 1,
+            "skipped_managed": 0, "skipped_full": 0, "skipped_other": 1, "accesses": 0, "lost": 0}
+    got = doc.get("coverage", {}).get("hostcheck")
+    check(rc == 3 and got == want and doc["verdict"]["exit_status"] == 3,
+          "registered: JSON coverage.hostcheck counts, exit 3", f"rc {rc} {got}")
+
+    t = trace("d2h-read-sync")
+    rc, text = analyze([t])
+    got = json.loads(analyze(["--json", t])[1]).get("coverage", {}).get("hostcheck") or {}
+    check(rc == 0 and "host-access check" not in text and got.get("protected_ops") == 1 and
+          got.get("unprotected_ops") == 0, "everything protected: no coverage line, exit 0", f"rc {rc} {got}")
+
+    t = trace("d2h-read-sync", hostcheck=False, out=os.path.join(tmp, "off.zst"))
+    rc, text = analyze([t])
+    cov = json.loads(analyze(["--json", t])[1]).get("coverage", {})
+    check(rc == 0 and "host-access check" not in text and "hostcheck" in cov and cov["hostcheck"] is None,
+          "without the check: no coverage line, hostcheck null", f"rc {rc} {cov}")
+
+    fork_dir = os.path.join(tmp, "fork")
+    os.makedirs(fork_dir, exist_ok=True)
+    trace("fork-counts", out=os.path.join(fork_dir, "t.zst"))
+    got = json.loads(analyze(["--json", fork_dir])[1]).get("coverage", {}).get("hostcheck") or {}
+    check(got.get("traces") == 2 and got.get("traces_counted") == 2 and got.get("protected_ops") == 2,
+          "fork child: each trace counts its own process's operations", str(got))
+
+
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, guarded, managed, python, off, chain]))
+    sys.exit(S.run_cases([cases, guarded, managed, python, off, chain, coverage]))

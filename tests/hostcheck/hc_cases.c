@@ -34,6 +34,12 @@
  *   managed-write   a kernel reads a managed buffer, the host writes it
  *                   before synchronizing (RACE managed-write)
  *   managed-write-sync the same after hipStreamSynchronize (no finding)
+ *   registered      a D2H copy into pinned memory, then one into memory
+ *                   registered with hipHostRegister, read before the sync: the
+ *                   check does not protect registered memory on HIP, so no
+ *                   finding, and the analyzer's coverage counts it
+ *   fork-counts     one protected copy in the parent, one in a fork child that
+ *                   makes runtime calls (its own trace, its own counts)
  * Each case prints the values it read, so that runs with and without the
  * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
  * when a runtime call failed.
@@ -72,6 +78,44 @@ static void *reader(void *arg)
     return NULL;
 }
 
+/* registered: a D2H copy into pinned memory (protected), then one into
+ * memory registered with hipHostRegister, which the check leaves
+ * unprotected on HIP (counted as skipped_other): the host's read of it
+ * before the sync is a race it does not see, which the analyzer's
+ * coverage says. */
+static void registered(void)
+{
+    static int host[N] __attribute__((aligned(4096)));
+    OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+    OK(hipStreamSynchronize(s));
+    OK(hipHostRegister(host, sizeof host, 0));
+    OK(hipMemcpyAsync(host, dev, sizeof host, hipMemcpyDeviceToHost, s));
+    volatile int unseen = host[3];
+    (void)unseen;
+    OK(hipStreamSynchronize(s));
+    printf("pinned %d, registered %d\n", pinned[3], host[3]);
+    OK(hipHostUnregister(host));
+}
+
+/* fork-counts: the parent protects one copy, a fork child another of its
+ * own: each trace counts its own process's operations, so that the
+ * analyzer's sum over traces counts each once. */
+static void fork_counts(void)
+{
+    OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+    OK(hipStreamSynchronize(s));
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        int rc = hipMemcpyAsync(pinned2, dev, N * sizeof(int), hipMemcpyDeviceToHost, s) != hipSuccess ||
+                 hipStreamSynchronize(s) != hipSuccess;
+        _exit(rc);
+    }
+    int st = 0;
+    waitpid(child, &st, 0);
+    printf("child exit %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -88,7 +132,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         pinned2[i] = 5000 + i;
 
-    if (!strcmp(c, "d2h-read") || !strcmp(c, "d2h-read-sync")) {
+    if (!strcmp(c, "registered")) {
+        registered();
+    } else if (!strcmp(c, "fork-counts")) {
+        fork_counts();
+    } else if (!strcmp(c, "d2h-read") || !strcmp(c, "d2h-read-sync")) {
         OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
         if (!strcmp(c, "d2h-read-sync"))
             OK(hipStreamSynchronize(s));

@@ -350,14 +350,19 @@ with cdp.Browser() as b:
     check(not page.console_errors, "undrawn: no console error")
     page.close()
     # Without the report's coverage object (an older writer), the panel reads
-    # the report's per-trace counts; with per-replay counts in it, it shows them.
+    # the report's per-trace counts; with per-replay counts in it, it shows
+    # them; with host-access check gaps, it counts them.
     text = open(un_html, encoding="utf-8").read()
     for name, edit, expect in (
             ("no coverage object", lambda t: re.sub(r',"coverage":\{[^}]*\}', "", t, count=1),
              [["launches", n]]),
             ("per-replay counts", lambda t: re.sub(r'("coverage":\{[^}]*?)"unknown_layout_nodes":0,"inferred_args":0,',
                                                    r'\1"unknown_layout_nodes":7,"inferred_args":3,', t, count=1),
-             [["launches", n], ["layout", 7], ["inferred", 3]])):
+             [["launches", n], ["layout", 7], ["inferred", 3]]),
+            ("host-access check", lambda t: t.replace(
+                '"hostcheck":null', '"hostcheck":{"traces":1,"traces_counted":1,"operations":5,"protected_ops":3,'
+                '"unprotected_ops":2,"skipped_managed":0,"skipped_full":0,"skipped_other":2,"accesses":0,"lost":1}', 1),
+             [["launches", n], ["hostcheck", 3]])):
         ep = os.path.join(tmp, "cov-edit.html")
         with open(ep, "w", encoding="utf-8") as out:
             out.write(edit(text))

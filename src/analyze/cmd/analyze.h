@@ -20,7 +20,7 @@
 struct hv_analyze_opts {
     int json, all, graphs, stats;
     int fail_on;
-    int no_fail_on_unchecked;     /* --no-fail-on-unchecked: unchecked replays leave the exit status 0 */
+    int no_fail_on_unchecked;     /* --no-fail-on-unchecked: what was not checked leaves the exit status 0 */
     const char *perfetto, *html;
     struct hv_view view;          /* --window, --clock (timeline exports) */
     uint64_t html_max_ops;
@@ -38,8 +38,8 @@ struct hv_analyze_opts {
 /* Runs the analysis the options ask for; returns the exit status
  * (report/verdict.h): 0 no finding at or above --fail-on and every replay
  * checked, 1 findings (--find-value: not found), 2 unreadable input, an
- * unusable run or a failed write, 3 replays not checked (unless
- * --no-fail-on-unchecked). */
+ * unusable run or a failed write, 3 replays, or operations of the
+ * host-access check, not checked (unless --no-fail-on-unchecked). */
 int hv_analyze_cmd(const struct hv_analyze_opts *o);
 
 #endif

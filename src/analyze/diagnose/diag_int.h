@@ -89,6 +89,7 @@ struct dx_trace {
     uint64_t payload_records, probe_records, guard_records, codeobj_bytes;
     uint64_t launches_undrawn;        /* eager launches without kernel and arguments (HIPVIS_LAUNCH_EVERY):
                                          the engine's count, set at hv_diag_end_trace */
+    struct hv_hostcheck_cov hostcheck;   /* what HIPVIS_HOSTCHECK protected: the engine's, likewise */
 };
 
 void dx_trace_init(struct dx_trace *t, const struct hv_file_header *hdr, const char *path, size_t first_group,

@@ -85,6 +85,7 @@ void hv_diag_end_trace(struct hv_diag *d, const struct hv_trace_summary *sum)
         return;
     struct dx_trace *t = &d->cur;
     t->launches_undrawn = sum->launches_unsampled;
+    t->hostcheck = sum->hostcheck;
     dx_errata_collect(d, t);
     dx_errata_rank(d);
     dx_trace_objects(t, d->sx);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/coverage.h"
 #include "analyze/diagnose/diag_int.h"
 #include "analyze/engine.h"
 #include "analyze/rules/rules.h"
@@ -360,7 +361,9 @@ static void describe_group(struct dx_diag *d, const struct hv_group *g, size_t g
 
 /* HIPVIS_HOSTCHECK: the host wrote the copy's pinned source while the copy
  * was in flight (host-access-in-flight). Like a changed hash, it says the
- * race happened, not that the new bytes reached the device. */
+ * race happened, not that the new bytes reached the device. Seeing none
+ * counts against the host race only where the check protected every
+ * in-flight operation and lost no access (coverage.c). */
 static void ev_host_access(struct dx_diag *d, const struct hv_findings *out, const struct dx_trace *t)
 {
     uint64_t writes = 0;
@@ -374,7 +377,22 @@ static void ev_host_access(struct dx_diag *d, const struct hv_findings *out, con
         item(d, NONE, NONE, 0, 4, 0, 0, 0, "the host wrote pinned source 0x%llx while a copy from it was in flight "
                                            "%llu times (host-access-in-flight, HIPVIS_HOSTCHECK)",
              (unsigned long long)d->f.a.src, (unsigned long long)writes);
-    else if (t->hdr_flags & HV_HDR_HOSTCHECK)
+    else if (!(t->hdr_flags & HV_HDR_HOSTCHECK))
+        return;
+    else if (!t->hostcheck.traces_counted)
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "HIPVIS_HOSTCHECK saw no host write to pinned source 0x%llx while a copy "
+                                           "from it was in flight, but the trace holds no count of what it protected "
+                                           "(the process did not reach exit): a host write is not excluded",
+             (unsigned long long)d->f.a.src);
+    else if (hv_hostcheck_unchecked(&t->hostcheck))
+        item(d, NONE, NONE, 0, 0, 0, 0, 0, "HIPVIS_HOSTCHECK saw no host write to pinned source 0x%llx while a copy "
+                                           "from it was in flight, but it did not protect %llu of %llu in-flight "
+                                           "operations and lost %llu accesses: a host write is not excluded "
+                                           "(docs/hostcheck.md)",
+             (unsigned long long)d->f.a.src, (unsigned long long)hv_hostcheck_unprotected(&t->hostcheck),
+             (unsigned long long)(hv_hostcheck_unprotected(&t->hostcheck) + t->hostcheck.protected_ops),
+             (unsigned long long)t->hostcheck.lost);
+    else
         item(d, NONE, NONE, 0, -2, 0, 0, 0, "HIPVIS_HOSTCHECK saw no host write to pinned source 0x%llx while a copy "
                                             "from it was in flight",
              (unsigned long long)d->f.a.src);

@@ -44,7 +44,7 @@ void hv_verdict_of(struct hv_verdict *v, const struct hv_findings *s, const stru
         v->exit_status = HV_EXIT_UNUSABLE;
     else if (v->groups)
         v->exit_status = HV_EXIT_FINDINGS;
-    else if (o->fail_on_unchecked && hv_coverage_unchecked(&v->cov))
+    else if (o->fail_on_unchecked && (hv_coverage_unchecked(&v->cov) || hv_hostcheck_unchecked(&v->cov.hostcheck)))
         v->exit_status = HV_EXIT_UNCHECKED;
     else
         v->exit_status = HV_EXIT_CLEAN;
@@ -84,6 +84,19 @@ static void replays_part(const struct hv_coverage *c, const char *lead, char *bu
         c->replays_checked, c->replays, plural(c->replays), unchecked, why);
 }
 
+/* "; host-access check: K of N in-flight operations not protected, L
+ * accesses lost" when it did not see everything (the coverage line under
+ * the verdict says why and what to do). */
+static void hostcheck_part(const struct hv_coverage *c, char *buf, size_t cap, size_t *used)
+{
+    const struct hv_hostcheck_cov *h = &c->hostcheck;
+    if (!hv_hostcheck_unchecked(h))
+        return;
+    uint64_t k = hv_hostcheck_unprotected(h), n = k + h->protected_ops;
+    put(buf, cap, used, "; host-access check: %" PRIu64 " of %" PRIu64 " in-flight operation%s not protected, %" PRIu64
+        " access%s lost", k, n, plural(n), h->lost, h->lost == 1 ? "" : "es");
+}
+
 void hv_verdict_line(const struct hv_verdict *v, const struct hv_report_opts *o, char *buf, size_t cap)
 {
     size_t used = 0;
@@ -102,6 +115,7 @@ void hv_verdict_line(const struct hv_verdict *v, const struct hv_report_opts *o,
     if (o->fail_on <= HV_SEV_NONE) {
         put(buf, cap, &used, "no verdict (--fail-on none)");
         replays_part(&v->cov, "; ", buf, cap, &used);
+        hostcheck_part(&v->cov, buf, cap, &used);
         return;
     }
     put(buf, cap, &used, "%zu bug%s (%zu finding group%s) at or above %s", v->bugs, plural(v->bugs), v->groups,
@@ -110,6 +124,7 @@ void hv_verdict_line(const struct hv_verdict *v, const struct hv_report_opts *o,
         put(buf, cap, &used, ", %zu of them on pointers only inferred (each group's pointer line says how to confirm)",
             v->groups_inferred);
     replays_part(&v->cov, hv_coverage_unchecked(&v->cov) ? " found in the " : "; ", buf, cap, &used);
+    hostcheck_part(&v->cov, buf, cap, &used);
 }
 
 /* The input could not support a verdict: say so, and what was read. */
@@ -149,6 +164,18 @@ void hv_verdict_text(FILE *out, const struct hv_findings *s, const struct hv_rep
                      "(HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; "
                      "to see every launch, trace again with HIPVIS_LAUNCH_EVERY=1\n",
                 v.cov.launches_unsampled, v.cov.launches);
+    /* HIPVIS_HOSTCHECK sees a host access only to memory it protected:
+     * "0 bugs" must not read as "the host never touched in-flight memory"
+     * where it protected not all of it, or lost accesses. */
+    const struct hv_hostcheck_cov *h = &v.cov.hostcheck;
+    if (hv_hostcheck_unchecked(h)) {
+        hv_coverage_hostcheck_why(h, line, sizeof line);
+        fprintf(out, "coverage: host-access check: %s\n", line);
+    }
+    if (h->traces_counted < h->traces)
+        fprintf(out, "coverage: host-access check: %" PRIu64 " of %" PRIu64 " trace%s with the check hold no counts "
+                     "record (the process did not reach exit): what it left unprotected there is not known\n",
+                h->traces - h->traces_counted, h->traces, plural(h->traces));
 }
 
 void hv_verdict_json(struct hv_json *w, const struct hv_findings *s, const struct hv_report_opts *o)

@@ -8,9 +8,10 @@
  *   not analyzed   an input could not be read, or no traced process did any
  *                  device work (UNUSABLE RUN): no "N bugs" claim at all; 2
  *   bugs           finding groups at or above --fail-on: 1
- *   unchecked      no such finding, but some replays could not be checked
- *                  (coverage.h says why): never a bare "0 bugs"; 3 unless
- *                  --no-fail-on-unchecked
+ *   unchecked      no such finding, but some replays could not be checked,
+ *                  or the host-access check left in-flight operations
+ *                  unprotected or lost accesses (coverage.h says why):
+ *                  never a bare "0 bugs"; 3 unless --no-fail-on-unchecked
  *   clean          0
  */
 #ifndef HV_ANALYZE_REPORT_VERDICT_H
@@ -27,7 +28,8 @@ enum {
     HV_EXIT_CLEAN = 0,
     HV_EXIT_FINDINGS = 1,      /* finding groups at or above --fail-on */
     HV_EXIT_UNUSABLE = 2,      /* unreadable input, an unusable run, a bad option, a failed write */
-    HV_EXIT_UNCHECKED = 3,     /* no finding at or above --fail-on, but replays not checked (--fail-on-unchecked) */
+    HV_EXIT_UNCHECKED = 3,     /* no finding at or above --fail-on, but replays not checked or host-access
+                                  check gaps (--fail-on-unchecked) */
 };
 
 struct hv_verdict {

@@ -14,28 +14,16 @@
  * may or may not reach the copy; any access to a memset's or kernel's
  * range races the device.
  *
- * HV_REC_HOSTCHECK carries the check's counts; operations it could not
- * protect (managed memory, a full table, a range mprotect refused) and
- * accesses its queue lost are reported once, as info.
+ * Operations the check could not protect and accesses its queue lost
+ * (HV_REC_HOSTCHECK, counted into the trace's summary by coverage.c, which
+ * words them for the verdict's coverage line as well) are reported once,
+ * as info.
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "analyze/coverage.h"
 #include "analyze/rules/rules.h"
-
-struct hai_state {
-    struct hv_hostcheck last;   /* the latest counts record */
-    int have;
-};
-
-static struct hai_state *state(struct hv_model *m)
-{
-    if (!m->rule_state[HV_RULE_HOST_ACCESS_IN_FLIGHT])
-        m->rule_state[HV_RULE_HOST_ACCESS_IN_FLIGHT] = calloc(1, sizeof(struct hai_state));
-    return m->rule_state[HV_RULE_HOST_ACCESS_IN_FLIGHT];
-}
 
 static const char *str(const struct hv_model *m, uint32_t id)
 {
@@ -125,14 +113,6 @@ static void on_access(struct hv_model *m, const struct hv_host_access *r)
 static void on_aux(struct hv_model *m, const struct hv_call *cur, const struct hv_rec_header *rec)
 {
     (void)cur;
-    if (rec->type == HV_REC_HOSTCHECK && rec->size >= sizeof(struct hv_hostcheck)) {
-        struct hai_state *st = state(m);
-        if (st) {
-            memcpy(&st->last, rec, sizeof st->last);
-            st->have = 1;
-        }
-        return;
-    }
     const struct hv_host_access *r = (const struct hv_host_access *)(const void *)rec;
     /* The counts come from the trace: the tail must be in the record. */
     if (rec->type != HV_REC_HOST_ACCESS || rec->size < sizeof *r ||
@@ -144,25 +124,17 @@ static void on_aux(struct hv_model *m, const struct hv_call *cur, const struct h
 static void on_finish(struct hv_model *m, const struct hv_input_health *in)
 {
     (void)in;
-    struct hai_state *st = m->rule_state[HV_RULE_HOST_ACCESS_IN_FLIGHT];
-    if (!st || !st->have)
+    const struct hv_hostcheck_cov *c = m->sum ? &m->sum->hostcheck : NULL;
+    if (!c || !hv_hostcheck_unchecked(c))
         return;
-    const struct hv_hostcheck *c = &st->last;
-    uint64_t skipped = c->skipped_managed + c->skipped_full + c->skipped_other;
-    if (!skipped && !c->lost)
-        return;
-    static char note[512];
-    snprintf(note, sizeof note,
-             "the host-access check did not cover every in-flight operation: %" PRIu64 " on managed memory (not "
-             "protected: the driver migrates it through the CPU's page tables; HIPVIS_HOSTCHECK=managed tries), "
-             "%" PRIu64 " with its table full, %" PRIu64 " refused or skipped (mprotect, ROCm registered memory); "
-             "%" PRIu64 " accesses lost (queue full)",
-             c->skipped_managed, c->skipped_full, c->skipped_other, c->lost);
+    char note[1024], why[sizeof note - 32];   /* the store keeps its own copy of the note */
+    hv_coverage_hostcheck_why(c, why, sizeof why);
+    snprintf(note, sizeof note, "the host-access check: %s", why);
     struct hv_finding f;
     hv_finding_start(m, &f, HV_RULE_HOST_ACCESS_IN_FLIGHT, 0, 0);
     f.severity = HV_SEV_INFO;
     f.a.kind = HV_SIDE_TRACE;
-    f.n1 = skipped;
+    f.n1 = hv_hostcheck_unprotected(c);
     f.n2 = c->lost;
     f.note = note;
     hv_rule_emit(m, &f);
@@ -177,5 +149,4 @@ const struct hv_rule hv_rule_host_access_in_flight = {
            "device (a host/device data race the program's output depends on)",
     .on_aux = on_aux,
     .on_finish = on_finish,
-    .free_state = free,
 };

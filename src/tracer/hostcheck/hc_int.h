@@ -87,6 +87,8 @@ void hc_queue_push(const struct hc_access_in *a, const struct hc_op *op);
 void hc_queue_drain(struct hv_thread_ctx *t);
 /* The counts record (HV_REC_HOSTCHECK) after t's latest call. */
 void hc_emit_counts(struct hv_thread_ctx *t);
+/* Forgets the queued accesses and the counts (a fork child: its own trace
+ * counts its own operations, the analyzer sums the traces). */
 void hc_queue_clear(void);
 
 /* Process-wide counts (HV_REC_HOSTCHECK). */

@@ -162,4 +162,9 @@ void hc_queue_clear(void)
     for (uint32_t i = 0; i < HC_QUEUE; i++)
         atomic_store_explicit(&queue[i].state, SLOT_FREE, memory_order_relaxed);
     atomic_store_explicit(&ready, 0, memory_order_relaxed);
+    _Atomic uint64_t *counts[] = {&hc_counts.protected_ops, &hc_counts.skipped_managed, &hc_counts.skipped_full,
+                                  &hc_counts.skipped_other, &hc_counts.accesses, &hc_counts.unrelated,
+                                  &hc_counts.lost, &hc_counts.released};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        atomic_store_explicit(counts[i], 0, memory_order_relaxed);
 }

@@ -156,6 +156,8 @@
     var cut = T.filter(function (t) { return t.truncated; }).length;
     var nofoot = T.filter(function (t) { return !t.footer && !t.truncated; }).length;
     var errs = (R.errors || []).length;
+    /* The host-access check (null where it did not run; counts null where no trace left them). */
+    var HC = C.hostcheck || {}, hcOps = HC.unprotected_ops || 0, hcLost = HC.lost || 0;
     var all = [
       ['unusable', R.unusable ? 1 : 0, 'No copy, memset, launch or replay succeeded: nothing was there to check (did the program find the runtime and a device?).', 'nothing ran'],
       ['launches', unsampled, num(unsampled) + ' of ' + num(launches) + ' launches recorded without kernel and arguments (HIPVIS_LAUNCH_EVERY): a hazard whose only reader or writer is one of them is not seen; trace again with HIPVIS_LAUNCH_EVERY=1 to see every launch.',
@@ -173,6 +175,10 @@
       ['cut', cut, plural(cut, 'trace') + ' cut short: what came after the cut was not checked.', plural(cut, 'trace') + ' cut short'],
       ['footer', nofoot, plural(nofoot, 'trace') + ' without a footer (the process did not exit cleanly): the tracer\'s drop counts are unknown.',
         plural(nofoot, 'trace') + ' without footer'],
+      ['hostcheck', hcOps + hcLost, num(hcOps) + ' of ' + num(HC.operations || 0) + ' in-flight operations not protected by the host-access check (' +
+        num(HC.skipped_managed || 0) + ' managed, ' + num(HC.skipped_full || 0) + ' table full, ' + num(HC.skipped_other || 0) + ' other), ' +
+        num(hcLost) + ' accesses lost: a host access to them is not seen (docs/hostcheck.md says why and what to do).',
+        num(hcOps) + ' of ' + num(HC.operations || 0) + ' in-flight ops not host-checked' + (hcLost ? ', ' + num(hcLost) + ' accesses lost' : '')],
       ['errors', errs, plural(errs, 'input') + ' could not be read at all.', plural(errs, 'input') + ' unreadable']
     ];
     return { gaps: all.filter(function (it) { return it[1]; }), replays: replays, launches: launches,
