@@ -36,7 +36,7 @@ DUMP = os.path.join(BUILD, "hipvis-dump")
 DOUBLE = os.path.abspath(os.path.join(BUILD, "tests/double"))
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_cases.c")
 
-RACY = ["d2h-read", "h2d-write", "shared-page-race", "memset-read", "threads"]
+RACY = ["d2h-read", "h2d-write", "loop-write", "shared-page-race", "memset-read", "threads"]
 CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork"]
 EXEC_MODES = ["lazy", "thread"]
 
@@ -107,7 +107,11 @@ def case(name, mode, lines, tmp):
     if name in CLEAN:
         check(not got, f"{tag}: no host-access-in-flight finding", json.dumps(got)[:300])
         return
-    race_found(tag, got, lines[name], "write" if name == "h2d-write" else "read")
+    race_found(tag, got, lines[name], "write" if name in ("h2d-write", "loop-write") else "read")
+    if name == "loop-write":
+        counts = hostcheck_counts(trace)
+        check(counts.get("skipped_full") == 0 and counts.get("protected_ops") == 600,
+              f"{tag}: 600 copies of one buffer protected in one slot, none skipped", json.dumps(counts)[:300])
 
 
 # Managed memory: the racy cases and the access each makes.

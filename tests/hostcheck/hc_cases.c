@@ -10,6 +10,10 @@
  *   d2h-read-sync   the same after hipStreamSynchronize (no finding)
  *   h2d-write       H2D copy from pinned memory, the host rewrites the source
  *                   before the copy is known complete (RACE h2d-write)
+ *   loop-write      600 H2D copies of one pinned buffer on one stream, more
+ *                   than the check's table holds, then the host rewrites it
+ *                   before synchronizing (RACE loop-write: each copy takes the
+ *                   previous one's slot, none is left unprotected)
  *   h2d-write-sync  the same after hipEventSynchronize on an event recorded
  *                   after the copy (no finding)
  *   h2d-read        the host only reads the in-flight source (no finding:
@@ -159,6 +163,12 @@ int main(int argc, char **argv)
         OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
         printf("device[9] %d\n", back[9]);
         OK(hipEventDestroy(ev));
+    } else if (!strcmp(c, "loop-write")) {
+        for (int i = 0; i < 600; i++)
+            OK(hipMemcpyAsync(dev, pinned2, N * sizeof(int), hipMemcpyHostToDevice, s));
+        pinned2[9] = -1; /* RACE loop-write */
+        OK(hipStreamSynchronize(s));
+        printf("source %d\n", pinned2[9]);
     } else if (!strcmp(c, "shared-page") || !strcmp(c, "shared-page-race")) {
         /* The copy writes ints [512, 1536) of two pages: the second half
          * of the first page, whose first half [0, 512) is the host's own

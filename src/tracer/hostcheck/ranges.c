@@ -172,6 +172,15 @@ static int apply(uint64_t lo, uint64_t hi)
     return rc;
 }
 
+/* Whether b is a later op of a's stream over the same bytes with the same
+ * protection: a loop copying one pinned buffer again and again before it
+ * synchronizes. */
+static int same_range(const struct hc_op *a, const struct hc_op *b)
+{
+    return a->stream == b->stream && a->lo == b->lo && a->hi == b->hi && a->pitch == b->pitch &&
+           a->width == b->width && a->write == b->write && a->key == b->key && a->kind == b->kind && a->mem == b->mem;
+}
+
 int hc_table_add(const struct hc_op *op)
 {
     uint32_t me = self_tid(), slot = HC_SLOTS;
@@ -180,6 +189,20 @@ int hc_table_add(const struct hc_op *op)
         unlock();
         return -2;
     }
+    /* A later op of the same stream over the same range takes the earlier
+     * one's slot: the stream completes them in order, so the pages stay
+     * protected exactly until the later one is observed, an access in
+     * between is reported against an op that is certainly still in flight,
+     * and the pages need no mprotect (they are protected already). */
+    uint32_t nt = atomic_load_explicit(&top, memory_order_relaxed);
+    for (uint32_t i = 0; i < nt; i++)
+        if (atomic_load_explicit(&live[i], memory_order_relaxed) && same_range(&ops[i], op) && ops[i].ts <= op->ts) {
+            begin();
+            ops[i] = *op;
+            end();
+            unlock();
+            return 0;
+        }
     for (uint32_t i = 0; i < HC_SLOTS && slot == HC_SLOTS; i++)
         if (!atomic_load_explicit(&live[i], memory_order_relaxed))
             slot = i;
