@@ -12,6 +12,14 @@
 //                                  reads it (RACE managed-read)
 //   managed-write, managed-write-sync a kernel reads managed memory; the host
 //                                  writes it (RACE managed-write)
+//   callback-read                  cudaLaunchHostFunc after a D2H copy into
+//                                  pinned memory, on its stream: the host
+//                                  function reads the destination (no race)
+//   callback-add                   the same through cudaStreamAddCallback
+//   callback-drv                   the same through cuLaunchHostFunc and
+//                                  cuStreamAddCallback
+//   callback-other                 the host function on another stream
+//                                  (RACE callback-other)
 //   bench STEPS                    per step: an H2D and a D2H copy of pinned
 //                                  memory and a small kernel, then a sync
 // Prints what it read (a racy read prints the value it happened to see:
@@ -19,7 +27,8 @@
 // Exit status 0, 2 on a CUDA error.
 //
 // Build (shared cudart, so the tracer's LD_PRELOAD sees the runtime calls):
-//   nvcc -O2 -cudart shared -o hostcheck tests/gpu/hostcheck.cu
+//   nvcc -O2 -cudart shared -o hostcheck tests/gpu/hostcheck.cu -lcuda
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +65,40 @@ __global__ void fill(int *p, int n, int base)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         p[i] = base + i;
+}
+
+#define CU(x)                                                                        \
+    do {                                                                             \
+        CUresult e_ = (x);                                                           \
+        if (e_ != CUDA_SUCCESS) {                                                    \
+            fprintf(stderr, "hostcheck: %s: error %d (line %d)\n", #x, e_, __LINE__); \
+            exit(2);                                                                 \
+        }                                                                            \
+    } while (0)
+
+// What the host functions read (a runtime thread writes, the host reads
+// after the synchronize that waits for them) and what they were given.
+static volatile int cb_value = -1, cb_runs, cb_status = -1;
+static void *volatile cb_stream;
+
+static void CUDART_CB read_cb(void *arg)
+{
+    cb_value = ((volatile int *)arg)[3]; /* RACE callback-other */
+    cb_runs = cb_runs + 1;
+}
+
+static void CUDART_CB read_stream_cb(cudaStream_t st, cudaError_t status, void *arg)
+{
+    cb_stream = st;
+    cb_status = (int)status;
+    read_cb(arg);
+}
+
+static void CUDA_CB read_drv_cb(CUstream st, CUresult status, void *arg)
+{
+    cb_stream = st;
+    cb_status = (int)status;
+    read_cb(arg);
 }
 
 int main(int argc, char **argv)
@@ -134,6 +177,34 @@ int main(int argc, char **argv)
             printf("%s: done (racy sum not printed)\n", c);
         CK(cudaFree(out));
         CK(cudaFree(m));
+    } else if (!strncmp(c, "callback-", 9)) {
+        cudaStream_t other;
+        CK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+        spin<<<1, 1, 0, s>>>(busy);
+        CK(cudaMemcpyAsync(pinned, dev, N * sizeof(int), cudaMemcpyDeviceToHost, s));
+        int want = 1;
+        if (!strcmp(c, "callback-read")) {
+            CK(cudaLaunchHostFunc(s, read_cb, pinned));
+        } else if (!strcmp(c, "callback-add")) {
+            CK(cudaStreamAddCallback(s, read_stream_cb, pinned, 0));
+        } else if (!strcmp(c, "callback-drv")) {
+            CU(cuLaunchHostFunc((CUstream)s, read_cb, pinned));
+            CU(cuStreamAddCallback((CUstream)s, read_drv_cb, pinned, 0));
+            want = 2;
+        } else if (!strcmp(c, "callback-other")) {
+            CK(cudaLaunchHostFunc(other, read_cb, pinned));   // runs while the copy waits behind spin
+        } else {
+            fprintf(stderr, "hostcheck: unknown case '%s'\n", c);
+            return 2;
+        }
+        CK(cudaStreamSynchronize(other));
+        CK(cudaStreamSynchronize(s));
+        if (!strcmp(c, "callback-other"))
+            printf("%s: %d run, then %d (racy read not printed)\n", c, cb_runs, pinned[3]);
+        else
+            printf("%s: callback read %d (%d of %d runs), stream %s, status %d, then %d\n", c, cb_value, cb_runs,
+                   want, cb_stream == (void *)s ? "its own" : cb_stream ? "another" : "none", cb_status, pinned[3]);
+        CK(cudaStreamDestroy(other));
     } else if (!strcmp(c, "bench")) {
         long steps = argc > 2 ? atol(argv[2]) : 2000;
         int *src;

@@ -10,6 +10,9 @@
 #   racy pinned cases    exit 0, same output, one host-access-in-flight finding at the RACE line
 #   synchronized twins   exit 0, same output, no finding
 #   managed-read(-sync)  =1: not protected, counted (skipped_managed), no finding, same output
+#   callback-*           a host function or stream callback after a D2H copy on
+#                        its stream reads the destination: no finding, same
+#                        output; on another stream: the finding at its RACE line
 #   managed (=managed)   exploratory: what UVM does with a protected managed range (INFO rows)
 # then the cost: hostcheck.cu's bench loop with the check off and on, in
 # alternating pairs (on/off ratio), on this GPU.
@@ -33,7 +36,8 @@ fi
 for f in build/libhipvis.so build/hipvis-analyze; do
     [ -e "$f" ] || { echo "missing $f (carry build/ or install the build's packages)"; exit 1; }
 done
-nvcc -O2 -g -cudart shared -lineinfo -o "$tmp/hc" tests/gpu/hostcheck.cu || exit 1
+nvcc -O2 -g -cudart shared -lineinfo -o "$tmp/hc" tests/gpu/hostcheck.cu \
+    -L"$(dirname "$(command -v nvcc)")/../lib64/stubs" -lcuda || exit 1
 lib=$root/build/libhipvis.so
 table=$out/table.txt
 : > "$table"
@@ -99,6 +103,10 @@ else
     check managed-read 1 skipped
     check managed-read-sync 1 skipped
 fi
+check callback-read 1 clean
+check callback-add 1 clean
+check callback-drv 1 clean
+check callback-other 1 race
 # What UVM does when the managed range is protected: reported, not judged.
 for c in managed-read managed-read-sync managed-write; do
     t=$tmp/$c-managed.zst

@@ -6,7 +6,10 @@ For every case of hc_cases: the program's stdout is the same with and
 without the check; a racy case gets exactly its host-access-in-flight
 finding, whose access stack starts at the source line marked
 "RACE <case>" in hc_cases.c (the recorded pc, symbolized by the analyzer);
-a synchronized twin gets none. Under HIPVIS_GUARD=copy-sync the racy copy
+a synchronized twin gets none (a host function enqueued after the copy
+on its stream among them: its pages are given back when it runs). The
+runtime gets the program's own host function unless the check is on
+(host_fn_given). Under HIPVIS_GUARD=copy-sync the racy copy
 cases (a program without graphs) wait for their copy before its call
 returns: no finding, the guard's record, and the synchronized twin's
 output. The managed cases run with HIPVIS_HOSTCHECK=managed (a kernel's
@@ -36,8 +39,9 @@ DUMP = os.path.join(BUILD, "hipvis-dump")
 DOUBLE = os.path.abspath(os.path.join(BUILD, "tests/double"))
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_cases.c")
 
-RACY = ["d2h-read", "h2d-write", "loop-write", "shared-page-race", "memset-read", "threads"]
-CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork"]
+RACY = ["d2h-read", "h2d-write", "loop-write", "shared-page-race", "memset-read", "threads", "callback-other"]
+CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork", "callback-read",
+         "callback-add", "callback-null", "callback-spt", "callback-capture"]
 EXEC_MODES = ["lazy", "thread"]
 
 S = Suite(BUILD, "hostcheck")
@@ -334,5 +338,26 @@ def coverage():
           "fork child: each trace counts its own process's operations", str(got))
 
 
+def host_fn_given():
+    """What the runtime is given for a host function: the program's own
+    function and data without the check (hipvis preloaded or not), the
+    check's trampoline with it; the host function reads the same either way."""
+    own = "runtime given the program's function: yes, data: yes;"
+    sub = "runtime given the program's function: no, data: no;"
+    base = run([CASES, "callback-fn"], env())
+    off_ = run([CASES, "callback-fn"], env({"HIPVIS_OUTPUT": os.path.join(S.tmp, "fn-off.zst")}, LIB))
+    trace = os.path.join(S.tmp, "fn-on.zst")
+    on = run([CASES, "callback-fn"], env({"HIPVIS_HOSTCHECK": "1", "HIPVIS_OUTPUT": trace}, LIB))
+    check(base.returncode == 0 and base.stdout.startswith(own), "no hipvis: the runtime gets the program's host function",
+          base.stdout + base.stderr[-300:])
+    check(off_.returncode == 0 and off_.stdout == base.stdout,
+          "check unset: the runtime gets the program's host function and data", f"{off_.stdout!r} vs {base.stdout!r}")
+    check(on.returncode == 0 and on.stdout.startswith(sub) and on.stdout[len(sub):] == base.stdout[len(own):],
+          "check on: the runtime runs the trampoline, which calls the program's function",
+          f"{on.stdout!r} vs {base.stdout!r} {on.stderr[-300:]}")
+    got = [f for f in findings(trace) if f["severity"] != "info"]
+    check(not got, "check on: no finding for the host function's read", json.dumps(got)[:300])
+
+
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, guarded, managed, python, off, chain, coverage]))
+    sys.exit(S.run_cases([cases, guarded, managed, python, off, host_fn_given, chain, coverage]))

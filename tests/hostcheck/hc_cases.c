@@ -44,6 +44,23 @@
  *                   finding, and the analyzer's coverage counts it
  *   fork-counts     one protected copy in the parent, one in a fork child that
  *                   makes runtime calls (its own trace, its own counts)
+ *   callback-read   a host function enqueued on the copy's stream after a D2H
+ *                   copy reads the destination (no finding: the stream
+ *                   orders it after the copy)
+ *   callback-other  the same host function on another stream (RACE
+ *                   callback-other, in the host function)
+ *   callback-add    hipStreamAddCallback: refused calls (flags 1, no
+ *                   function), then the callback reads the destination;
+ *                   prints the stream and status it was given (no finding)
+ *   callback-null   a D2H copy on a blocking stream, a host function on the
+ *                   legacy (NULL) stream, which waits for it (no finding)
+ *   callback-spt    hipMemcpyAsync_spt and hipLaunchHostFunc_spt on the
+ *                   per-thread stream (no finding)
+ *   callback-capture the copy and the host function captured into a graph
+ *                   replayed twice: the graph's host node holds the
+ *                   program's function and data (no finding)
+ *   callback-fn     whether the runtime was given the program's own host
+ *                   function and data (hipdouble_last_host_fn)
  * Each case prints the values it read, so that runs with and without the
  * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
  * when a runtime call failed.
@@ -74,6 +91,42 @@ static void fill_device(int base)
 
 static bool is_managed_case(const char *c);
 static void managed_case(const char *c);
+/* What the host functions read, and what they were given. */
+static int cb_value = -1, cb_runs, cb_status = -1;
+static hipStream_t cb_stream;
+
+static void read_cb(void *arg)
+{
+    cb_value = ((int *)arg)[3]; /* RACE callback-other */
+    cb_runs++;
+}
+
+static void read_stream_cb(hipStream_t st, hipError_t status, void *arg)
+{
+    cb_stream = st;
+    cb_status = (int)status;
+    cb_value = ((int *)arg)[3];
+    cb_runs++;
+}
+
+/* The graph's host node: 1 when it holds fn and user, 0 when another
+ * function or data, -1 when there is none. */
+static int host_node_is(hipGraph_t g, hipHostFn_t fn, void *user)
+{
+    hipGraphNode_t nodes[8];
+    size_t n = 8;
+    OK(hipGraphGetNodes(g, nodes, &n));
+    for (size_t i = 0; i < n && i < 8; i++) {
+        hipGraphNodeType type;
+        OK(hipGraphNodeGetType(nodes[i], &type));
+        if (type != hipGraphNodeTypeHost)
+            continue;
+        hipHostNodeParams p;
+        OK(hipGraphHostNodeGetParams(nodes[i], &p));
+        return p.fn == fn && p.userData == user;
+    }
+    return -1;
+}
 
 static void *reader(void *arg)
 {
@@ -224,6 +277,63 @@ int main(int argc, char **argv)
         printf("child exit %d, then %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, pinned[3]);
     } else if (is_managed_case(c)) {
         managed_case(c);
+    } else if (!strcmp(c, "callback-read") || !strcmp(c, "callback-other")) {
+        hipStream_t other;
+        OK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        OK(hipLaunchHostFunc(!strcmp(c, "callback-read") ? s : other, read_cb, pinned));
+        /* The host function runs first, whichever stream it is on. */
+        OK(hipStreamSynchronize(other));
+        OK(hipStreamSynchronize(s));
+        printf("callback read %d (%d run), then %d\n", cb_value, cb_runs, pinned[3]);
+        OK(hipStreamDestroy(other));
+    } else if (!strcmp(c, "callback-add")) {
+        hipError_t refused = hipStreamAddCallback(s, read_stream_cb, pinned, 1);
+        hipError_t no_fn = hipStreamAddCallback(s, NULL, pinned, 0);
+        (void)hipGetLastError();
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        OK(hipStreamAddCallback(s, read_stream_cb, pinned, 0));
+        OK(hipStreamSynchronize(s));
+        printf("refused %d, %d; callback read %d (%d run), stream %s, status %d\n", (int)refused, (int)no_fn, cb_value,
+               cb_runs,
+               cb_stream == s ? "its own" : "another", cb_status);
+    } else if (!strcmp(c, "callback-null")) {
+        hipStream_t blocking;
+        OK(hipStreamCreate(&blocking));
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, blocking));
+        OK(hipLaunchHostFunc(NULL, read_cb, pinned));
+        OK(hipStreamSynchronize(NULL));
+        printf("callback read %d (%d run)\n", cb_value, cb_runs);
+        OK(hipStreamDestroy(blocking));
+    } else if (!strcmp(c, "callback-spt")) {
+        OK(hipMemcpyAsync_spt(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, NULL));
+        OK(hipLaunchHostFunc_spt(NULL, read_cb, pinned));
+        OK(hipStreamSynchronize(hipStreamPerThread));
+        printf("callback read %d (%d run)\n", cb_value, cb_runs);
+    } else if (!strcmp(c, "callback-capture")) {
+        hipGraph_t g = NULL;
+        hipGraphExec_t ge = NULL;
+        OK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        OK(hipLaunchHostFunc(s, read_cb, pinned));
+        OK(hipStreamEndCapture(s, &g));
+        int own = host_node_is(g, read_cb, pinned);
+        OK(hipGraphInstantiate(&ge, g, NULL, NULL, 0));
+        OK(hipGraphLaunch(ge, s));
+        OK(hipGraphLaunch(ge, s));
+        OK(hipStreamSynchronize(s));
+        printf("host node the program's: %d; callback read %d (%d runs)\n", own, cb_value, cb_runs);
+        OK(hipGraphExecDestroy(ge));
+        OK(hipGraphDestroy(g));
+    } else if (!strcmp(c, "callback-fn")) {
+        OK(hipMemcpyAsync(pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost, s));
+        OK(hipLaunchHostFunc(s, read_cb, pinned));
+        void (*fn)(void) = NULL;
+        void *user = NULL;
+        hipdouble_last_host_fn(&fn, &user);
+        OK(hipStreamSynchronize(s));
+        printf("runtime given the program's function: %s, data: %s; callback read %d (%d run)\n",
+               fn == (void (*)(void))read_cb ? "yes" : "no", user == pinned ? "yes" : "no", cb_value, cb_runs);
     } else {
         fprintf(stderr, "hc_cases: unknown case '%s'\n", c);
         return 2;

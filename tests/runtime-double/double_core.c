@@ -1092,6 +1092,26 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority)
     return stream_priority(stream, priority, true);
 }
 
+/* hipdouble_last_host_fn: what the latest accepted host function or
+ * callback was given (hd_lock held to write). */
+static void (*g_last_host_fn)(void);
+static void *g_last_host_ud;
+
+void hipdouble_last_host_fn(void (**fn)(void), void **userData)
+{
+    hd_init();
+    hd_lock();
+    *fn = g_last_host_fn;
+    *userData = g_last_host_ud;
+    hd_unlock();
+}
+
+static void note_host_fn(void (*fn)(void), void *ud)
+{
+    g_last_host_fn = fn;
+    g_last_host_ud = ud;
+}
+
 static hipError_t host_func(hipStream_t stream, hipHostFn_t fn, void *ud, bool spt)
 {
     hd_init();
@@ -1105,6 +1125,8 @@ static hipError_t host_func(hipStream_t stream, hipHostFn_t fn, void *ud, bool s
         w.u.host.fn = fn;
         w.u.host.userData = ud;
         e = hd_submit_work(s, &w, NULL);
+        if (e == hipSuccess)
+            note_host_fn((void (*)(void))fn, ud);
     }
     hd_unlock();
     return hd_ret(e);
@@ -1158,6 +1180,8 @@ static hipError_t add_callback(hipStream_t stream, hipStreamCallback_t cb, void 
         w.u.host.fn = stream_cb_trampoline;
         w.u.host.userData = c;
         e = hd_submit_work(s, &w, NULL);
+        if (e == hipSuccess)
+            note_host_fn((void (*)(void))cb, ud);
     }
     hd_unlock();
     return hd_ret(e);

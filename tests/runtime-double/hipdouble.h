@@ -89,6 +89,12 @@ const char *hipdouble_faults(void);
  * an unknown name (nothing changed). */
 int hipdouble_set_faults(const char *spec);
 
+/* The function and data the latest hipLaunchHostFunc(_spt) or
+ * hipStreamAddCallback(_spt) that the double accepted was given, as the
+ * caller passed them (a tracer in between may pass its own). Both NULL
+ * before the first. */
+void hipdouble_last_host_fn(void (**fn)(void), void **userData);
+
 /* ---- ROCm 6+ APIs absent from the HIP 5.2 headers ---------------------- */
 /* Declared with their ROCm 6+ signatures; the double exports them. */
 

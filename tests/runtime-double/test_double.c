@@ -187,6 +187,10 @@ static void test_fifo_and_query(void)
     log_reset();
     OK(hipMemsetD32Async(dev, 7, 16, s));
     OK(hipLaunchHostFunc(s, host_log, TAG('1')));
+    void (*last_fn)(void) = NULL;
+    void *last_ud = NULL;
+    hipdouble_last_host_fn(&last_fn, &last_ud);
+    EXPECT(last_fn == (void (*)(void))host_log && last_ud == TAG('1'));
     OK(launch_add(s, dev, 16, 1));
     OK(launch_tag(s, 1));
     OK(hipMemcpyAsync(pin, dev, 16 * 4, hipMemcpyDeviceToHost, s));
@@ -1023,6 +1027,14 @@ static void test_callbacks_and_threads(void)
     log_reset();
     OK(hipLaunchHostFunc(s, host_log, TAG('x')));
     OK(hipStreamAddCallback(s, stream_cb, TAG('y'), 0));
+    void (*last_fn)(void) = NULL;
+    void *last_ud = NULL;
+    hipdouble_last_host_fn(&last_fn, &last_ud);
+    EXPECT(last_fn == (void (*)(void))stream_cb && last_ud == TAG('y'));
+    EXPECT_EQ(hipStreamAddCallback(s, stream_cb, TAG('z'), 1), hipErrorInvalidValue);
+    hipdouble_last_host_fn(&last_fn, &last_ud);
+    EXPECT(last_ud == TAG('y')); /* a refused call is not noted */
+    (void)hipGetLastError();
     OK(hipStreamSynchronize(s));
     EXPECT(log_is("xy"));
     unsigned flags = 9;

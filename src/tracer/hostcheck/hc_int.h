@@ -2,7 +2,8 @@
  * Internals of the host-access check (hostcheck.h): the table of in-flight
  * ranges (ranges.c), the fault handler and its signal bookkeeping (fault.c),
  * the queue of accesses it fills and the records made from it (queue.c),
- * and the hooks that feed the table (hooks.c).
+ * the hooks that feed the table (hooks.c), and the host functions'
+ * trampoline (hostfn.c).
  *
  * What runs in the fault handler may not allocate, take a lock another
  * thread can hold across a fault, or call what is not async-signal-safe:

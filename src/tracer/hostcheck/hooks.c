@@ -17,7 +17,8 @@
  * revalidates it from the CPU's page tables, which a revoked page would
  * fail. A range is given back at the first host observation of its
  * stream's completion past it, under docs/semantics.md (the same point the
- * rewrite check uses).
+ * rewrite check uses), or when a host function enqueued after it on its
+ * stream runs (hostfn.c).
  */
 #include <pthread.h>
 #include <signal.h>

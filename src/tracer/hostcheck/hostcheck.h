@@ -8,7 +8,9 @@
  * registered memory) is in flight, the pages it covers lose the host's
  * access: PROT_NONE under a write, PROT_READ under a read. The first host
  * observation of its completion (the same point at which the rewrite check
- * re-hashes a pending source: core tracer.h hv_observed) gives them back.
+ * re-hashes a pending source: core tracer.h hv_observed) gives them back,
+ * or earlier a host function enqueued after it on its stream, when the
+ * runtime runs it (hv_hc_host_fn).
  * A host access in between faults once: the SIGSEGV handler queues it
  * (address, read or write, native pcs, Python frames), gives that page back
  * and returns, so the program goes on unchanged; the queue becomes
@@ -44,6 +46,25 @@ void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct
  * (the core's observers, hooks.c): their ops enqueued before it are given
  * back; queued accesses are written out. */
 void hv_hc_observed(struct hv_thread_ctx *t, uint64_t seq, const struct hv_obs *o, uint64_t upto);
+/* A host function or stream callback as its wrapper hands it to the
+ * runtime (intercept.h HV_WRAP_HOST_FN): the program's function and data
+ * until hv_hc_host_fn puts its trampoline in their place. */
+struct hv_hc_fn {
+    void (*fn)(void);   /* the function the runtime gets */
+    void *user;         /* its data */
+    void *ctx;          /* the trampoline's context; NULL: the program's own */
+};
+/* Before a host function is enqueued on canonical stream `stream` (`form`:
+ * its handle's HV_STREAM_FORM_*; `callback`: the stream-callback signature,
+ * stream and status first) (hostfn.c): f becomes a trampoline that, when
+ * the runtime runs it, gives back the pages of the ops the stream's
+ * synchronize would cover, enqueued before now, then calls the program's
+ * function with the runtime's arguments and frees its context. Nothing for
+ * a NULL function (the runtime refuses it) or on a stream that is
+ * capturing or that the stream table has no slot for. */
+void hv_hc_host_fn(struct hv_thread_ctx *t, uint64_t stream, uint8_t form, int callback, struct hv_hc_fn *f);
+/* The enqueue failed: the runtime will not run the trampoline. */
+void hv_hc_host_fn_drop(struct hv_hc_fn *f);
 /* The allocation [base, base + bytes) was released (sync.c hv_trace_free;
  * bytes 0: unknown): ops on it are forgotten, their pages given back (a
  * runtime that frees without waiting leaves nothing in flight to guard). */

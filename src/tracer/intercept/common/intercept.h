@@ -23,6 +23,7 @@
 #include "tracer/core/tracer.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/guard/guard_modes.h"
+#include "tracer/hostcheck/hostcheck.h"
 #include "tracer/names/marks.h"
 #include "tracer/pyframes/sites.h"
 
@@ -35,13 +36,13 @@
  * the runtime left before returning.
  */
 #define HV_WRAP_ALWAYS(ret_t, missing, name, params, args, always, trace) \
-    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, 1, always, trace)
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, (void)0, 1, always, trace)
 
 /* The same, running `before` (with `t_` and `api_` in scope) ahead of the
  * real call when the call is traced: for what must happen on the stream
  * before the call's own work (the probe's pre-replay snapshot). */
 #define HV_WRAP_BEFORE(ret_t, missing, name, params, args, before, always, trace) \
-    HV_WRAP_IMPL(ret_t, missing, name, params, args, before, 1, always, trace)
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, before, 1, always, trace)
 
 /* HV_ST_*: hipvis's own time per API in `make selftime` builds (tracer.h's
  * measurement hooks). */
@@ -192,13 +193,16 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
 #endif
 
 /* keep_errno_: 1 when `always` may run hipvis code on untraced calls; 0
- * leaves an untraced call with no errno save/restore (the constant folds). */
-#define HV_WRAP_IMPL(ret_t, missing, name, params, args, before, keep_errno_, always, trace)  \
+ * leaves an untraced call with no errno save/restore (the constant folds).
+ * `decl`: a declaration in the wrapper's scope, before the real call, which
+ * `args`, `before`, `always` and `trace` may use. */
+#define HV_WRAP_IMPL(ret_t, missing, name, params, args, decl, before, keep_errno_, always, trace)  \
     HV_EXPORT HV_WRAP_ATTRS(fn) ret_t name params;                                          \
     HV_WRAPPER_IN(name, HV_WRAP_ATTRS(data));                                               \
     HV_EXPORT ret_t name params                                                             \
     {                                                                                       \
         HV_ST_BEGIN;                                                                        \
+        decl;                                                                               \
         __typeof__(&name) real_ = HV_REAL(name);                                            \
         struct hv_thread_ctx *t_ = hv_enter();                                              \
         if (t_) {                                                                           \
@@ -236,7 +240,32 @@ static inline int hv_args_now(struct hv_thread_ctx *t, enum hv_args_family f, in
 
 /* The usual wrapper: nothing to do for untraced calls. */
 #define HV_WRAP(ret_t, missing, name, params, args, trace) \
-    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, 0, (void)0, trace)
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, (void)0, (void)0, 0, (void)0, trace)
+
+static inline struct hv_hc_fn hv_host_fn_of(void (*fn)(void), void *user)
+{
+    return (struct hv_hc_fn){fn, user, NULL};
+}
+static inline void hv_host_fn_sub(struct hv_thread_ctx *t, struct hv_sref s, int callback, struct hv_hc_fn *f)
+{
+    hv_hc_host_fn(t, s.id, s.form, callback, f);
+}
+/*
+ * A host function or stream callback enqueued on a stream (docs/semantics.md
+ * H1): a wrapper whose parameters name the program's function `fn` and its
+ * data `user`, and whose `args` pass HV_HOST_FN_ARG(fn) and HV_HOST_FN_USER
+ * in their place. They are the program's own unless HIPVIS_HOSTCHECK is on:
+ * then the check's trampoline and its context (hostcheck.h hv_hc_host_fn,
+ * for stream `sref`; `callback` 1 for the stream-callback signature), freed
+ * again when the runtime refused the call. `trace` sees `fn` and `user`
+ * unchanged.
+ */
+#define HV_WRAP_HOST_FN(ret_t, missing, name, params, args, sref, callback, trace)                     \
+    HV_WRAP_IMPL(ret_t, missing, name, params, args, struct hv_hc_fn hf_ = hv_host_fn_of((void (*)(void))fn, user), \
+                 (hv_ev(HV_EV_HOSTCHECK) ? hv_host_fn_sub(t_, (sref), (callback), &hf_) : (void)0), 1,    \
+                 (hf_.ctx && r_ != 0 ? hv_hc_host_fn_drop(&hf_) : (void)0), trace)
+#define HV_HOST_FN_ARG(fn) ((__typeof__(fn))hf_.fn)
+#define HV_HOST_FN_USER (hf_.user)
 
 /* The handle an API wrote through out-pointer `pp`, 0 when the call failed. */
 #define HV_OUT(pp, r) ((pp) && (r) == 0 ? HV_PTR(*(pp)) : 0)

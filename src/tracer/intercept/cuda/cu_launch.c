@@ -61,5 +61,5 @@ HV_CU_WRAP(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **para
 #define HV_WRAP_ATTRS(part)
 HV_CU_WRAP(cuLaunchKernelEx_ptsz, (const CUlaunchConfig *c, CUfunction f, void **params, void **extra),
            (c, f, params, extra), LAUNCH_EX(HV_SPT_PER_THREAD))
-HV_CU_WRAP(cuLaunchHostFunc, (CUstream s, CUhostFn fn, void *user), (s, fn, user), HV_CU_HOST_FUNC(HV_SPT_LEGACY))
-HV_CU_WRAP(cuLaunchHostFunc_ptsz, (CUstream s, CUhostFn fn, void *user), (s, fn, user), HV_CU_HOST_FUNC(HV_SPT_PER_THREAD))
+HV_CU_HOST_FN(cuLaunchHostFunc, (CUstream s, CUhostFn fn, void *user), HV_CU_HOST_FN_ARGS, HV_SPT_LEGACY, 0)
+HV_CU_HOST_FN(cuLaunchHostFunc_ptsz, (CUstream s, CUhostFn fn, void *user), HV_CU_HOST_FN_ARGS, HV_SPT_PER_THREAD, 0)

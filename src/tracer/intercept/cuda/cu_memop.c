@@ -23,13 +23,13 @@ HV_CU_WRAP(cuStreamBatchMemOp_v2, (CUstream s, unsigned n, CUstreamBatchMemOpPar
 HV_CU_WRAP(cuStreamBatchMemOp_v2_ptsz, (CUstream s, unsigned n, CUstreamBatchMemOpParams *ops, unsigned f),
            (s, n, ops, f), hv_trace_memop_batch(t_, api_, r_, HV_CU_S(s, HV_SPT_PER_THREAD), ops, n))
 
-HV_CU_WRAP(cuStreamAddCallback, (CUstream s, CUstreamCallback fn, void *user, unsigned f), (s, fn, user, f),
-           HV_CU_HOST_FUNC(HV_SPT_LEGACY))
-HV_CU_WRAP(cuStreamAddCallback_ptsz, (CUstream s, CUstreamCallback fn, void *user, unsigned f), (s, fn, user, f),
-           HV_CU_HOST_FUNC(HV_SPT_PER_THREAD))
-HV_CUDART_WRAP(cudaStreamAddCallback, (cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned f),
-               (s, fn, user, f), HV_CU_HOST_FUNC(HV_SPT_LEGACY))
-HV_CUDART_WRAP(cudaStreamAddCallback_ptsz, (cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned f),
-               (s, fn, user, f), HV_CU_HOST_FUNC(HV_SPT_PER_THREAD))
+HV_CU_HOST_FN(cuStreamAddCallback, (CUstream s, CUstreamCallback fn, void *user, unsigned f), HV_CU_CALLBACK_ARGS,
+              HV_SPT_LEGACY, 1)
+HV_CU_HOST_FN(cuStreamAddCallback_ptsz, (CUstream s, CUstreamCallback fn, void *user, unsigned f),
+              HV_CU_CALLBACK_ARGS, HV_SPT_PER_THREAD, 1)
+HV_CUDART_HOST_FN(cudaStreamAddCallback, (cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned f),
+                  HV_CU_CALLBACK_ARGS, HV_SPT_LEGACY, 1)
+HV_CUDART_HOST_FN(cudaStreamAddCallback_ptsz, (cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned f),
+                  HV_CU_CALLBACK_ARGS, HV_SPT_PER_THREAD, 1)
 HV_CUDART_WRAP(cudaThreadExchangeStreamCaptureMode, (enum cudaStreamCaptureMode * m), (m),
                hv_trace_raw(t_, api_, r_, HV_NO_STREAM, m && !r_ ? (uint64_t)*m : 0, 0, 0, 0))

@@ -92,9 +92,21 @@ void hv_cu_inventory(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void 
  * through the driver when enabled (hv_trace_set_enabled). */
 void hv_cu_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on);
 
-/* A host function enqueued on stream `s` (cudaLaunchHostFunc, cuLaunchHostFunc). */
+/* A host function or stream callback `fn` with data `user` enqueued on
+ * stream `s` (cudaLaunchHostFunc, cuLaunchHostFunc, cudaStreamAddCallback,
+ * cuStreamAddCallback; `callback` 1 for the callback signature): under
+ * HIPVIS_HOSTCHECK the runtime runs the check's trampoline (intercept.h
+ * HV_WRAP_HOST_FN). */
 #define HV_CU_HOST_FUNC(spt) \
     hv_trace_launch(t_, api_, r_, HV_CU_S(s, spt), &(struct hv_launch_desc){.func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC})
+#define HV_CU_HOST_FN_ARGS (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER)
+#define HV_CU_CALLBACK_ARGS (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER, f)
+#define HV_CUDART_HOST_FN(name, params, args, spt, callback)                                                \
+    HV_WRAP_HOST_FN(cudaError_t, cudaErrorSharedObjectSymbolNotFound, name, params, args, HV_CU_S(s, spt), \
+                    callback, HV_CU_HOST_FUNC(spt))
+#define HV_CU_HOST_FN(name, params, args, spt, callback)                                                        \
+    HV_WRAP_HOST_FN(CUresult, CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, name, params, args, HV_CU_S(s, spt), \
+                    callback, HV_CU_HOST_FUNC(spt))
 
 /* Launch record of a CUDA launch of kernel k (announced when `fresh`). */
 static inline void hv_cu_trace_launch(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s,

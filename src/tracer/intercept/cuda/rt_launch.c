@@ -42,7 +42,7 @@ HV_CUDART_WRAP(cudaLaunchKernelExC, (const cudaLaunchConfig_t *c, const void *f,
                LAUNCH_EX(HV_SPT_LEGACY))
 HV_CUDART_WRAP(cudaLaunchKernelExC_ptsz, (const cudaLaunchConfig_t *c, const void *f, void **args), (c, f, args),
                LAUNCH_EX(HV_SPT_PER_THREAD))
-HV_CUDART_WRAP(cudaLaunchHostFunc, (cudaStream_t s, cudaHostFn_t fn, void *user), (s, fn, user),
-               HV_CU_HOST_FUNC(HV_SPT_LEGACY))
-HV_CUDART_WRAP(cudaLaunchHostFunc_ptsz, (cudaStream_t s, cudaHostFn_t fn, void *user), (s, fn, user),
-               HV_CU_HOST_FUNC(HV_SPT_PER_THREAD))
+HV_CUDART_HOST_FN(cudaLaunchHostFunc, (cudaStream_t s, cudaHostFn_t fn, void *user), HV_CU_HOST_FN_ARGS,
+                  HV_SPT_LEGACY, 0)
+HV_CUDART_HOST_FN(cudaLaunchHostFunc_ptsz, (cudaStream_t s, cudaHostFn_t fn, void *user), HV_CU_HOST_FN_ARGS,
+                  HV_SPT_PER_THREAD, 0)

@@ -17,6 +17,12 @@ static HV_STEP_fn void launch(struct hv_thread_ctx *t, uint16_t api, hipError_t 
 #define DIMS(g, b) .grid = {(g).x, (g).y, (g).z}, .block = {(b).x, (b).y, (b).z}
 #define KPARAMS(p) .params = (p), .form = HV_LAUNCH_PARAMS
 #define EVENTS(e0, e1) .ev_start = HV_PTR(e0), .ev_stop = HV_PTR(e1)
+/* Host work in stream order (H1): a stream-ordered op that reads and writes
+ * nothing hipvis can see; under HIPVIS_HOSTCHECK the runtime runs the
+ * check's trampoline (intercept.h HV_WRAP_HOST_FN). */
+#define HOST_FN(name, params, args, spt, callback)                                               \
+    HV_WRAP_HOST_FN(hipError_t, hipErrorSharedObjectSymbolNotFound, name, params, args, HV_HIP_S(s, spt), callback, \
+                    LAUNCH(spt, NULL, .func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC))
 
 #undef HV_WRAP_ATTRS
 #define HV_WRAP_ATTRS(part) HV_STEP_##part   /* every step of a GPU serving loop (core/hot.h) */
@@ -56,8 +62,8 @@ HV_HIP_WRAP(hipExtModuleLaunchKernel,
             LAUNCH(HV_HIP_LEGACY, extra, .func = HV_PTR(f),
                    .grid = {lx ? gx / lx : gx, ly ? gy / ly : gy, lz ? gz / lz : gz}, .block = {lx, ly, lz},
                    .shmem = shm, KPARAMS(params), EVENTS(e0, e1)))
-HV_HIP_WRAP(hipLaunchHostFunc, (hipStream_t s, hipHostFn_t fn, void *user), (s, fn, user),
-            LAUNCH(HV_HIP_LEGACY, NULL, .func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC))
+HOST_FN(hipLaunchHostFunc, (hipStream_t s, hipHostFn_t fn, void *user), (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER),
+        HV_HIP_LEGACY, 0)
 
 /* Cooperative and extended launches (docs/semantics.md L1, L2): the same
  * record as their plain twins. */
@@ -121,11 +127,9 @@ HV_HIP_WRAP(hipModuleLaunchCooperativeKernelMultiDevice, (hv_hipFunctionLaunchPa
                                         .shmem = l[i_].sharedMemBytes, KPARAMS(l[i_].kernelParams)},
                 NULL))
 
-/* Host work in stream order (H1): a stream-ordered op that reads and writes
- * nothing hipvis can see. */
-HV_HIP_WRAP(hipLaunchHostFunc_spt, (hipStream_t s, hipHostFn_t fn, void *user), (s, fn, user),
-            LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC))
-HV_HIP_WRAP(hipStreamAddCallback, (hipStream_t s, hipStreamCallback_t fn, void *user, unsigned flags),
-            (s, fn, user, flags), LAUNCH(HV_HIP_LEGACY, NULL, .func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC))
-HV_HIP_WRAP(hipStreamAddCallback_spt, (hipStream_t s, hipStreamCallback_t fn, void *user, unsigned flags),
-            (s, fn, user, flags), LAUNCH(HV_HIP_SPT, NULL, .func = HV_PTR(fn), .form = HV_LAUNCH_HOST_FUNC))
+HOST_FN(hipLaunchHostFunc_spt, (hipStream_t s, hipHostFn_t fn, void *user), (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER),
+        HV_HIP_SPT, 0)
+HOST_FN(hipStreamAddCallback, (hipStream_t s, hipStreamCallback_t fn, void *user, unsigned flags),
+        (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER, flags), HV_HIP_LEGACY, 1)
+HOST_FN(hipStreamAddCallback_spt, (hipStream_t s, hipStreamCallback_t fn, void *user, unsigned flags),
+        (s, HV_HOST_FN_ARG(fn), HV_HOST_FN_USER, flags), HV_HIP_SPT, 1)
