@@ -100,8 +100,9 @@ const struct hv_env_var hv_env_table[HV_ENV__COUNT] = {
                            "using flagged", "always: guard every launch (the cost baseline of an A/B)"},
     [HV_ENV_HOSTCHECK] = {"HIPVIS_HOSTCHECK", HV_ENVT_ENUM, "0", 0, 0, 0, hostcheck_words,
                           "0, 1 or managed", NULL,
-                          "1: host accesses to memory an in-flight copy or memset uses fault once and are "
-                          "recorded (docs/hostcheck.md); managed: managed memory too (unsafe on UVM)"},
+                          "1: host accesses to memory an in-flight copy, memset or kernel uses fault once and "
+                          "are recorded (docs/hostcheck.md); managed: managed memory with mprotect where the CPU "
+                          "has no protection keys"},
     [HV_ENV_NAMES_CHECKED] = {"HIPVIS_NAMES_CHECKED", BOOL("0"),
                               "set to 1 by hipvis run once it has named the unknown HIPVIS_* variables, "
                               "so the traced processes do not repeat it"},

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """make bench-hostcheck: what HIPVIS_HOSTCHECK=1 costs, measured side by side.
 
-Each workload runs under libhipvis.so with the check off and on, in
-alternating pairs (off, on, off, on, ...) so that drift on a shared machine
-lands on both arms; the ratio on/off of each pair's wall time is printed
-with the median over the pairs. Workloads, on the runtime double:
+Each workload runs under libhipvis.so with the check off, off again and on,
+in alternating rounds (off, off2, on, off, off2, on, ...) so that drift on a
+shared machine lands on every arm; the ratio on/off of each round's wall
+time is printed with the median over the rounds, beside off2/off: the noise
+floor of the comparison. Workloads, on the runtime double:
   decode_loop        tests/apps/decode_loop (pinned H2D copy + graph replay per step)
   host unprotected   hc_bench: two pinned copies a step, host work on its own memory
   host protected     hc_bench: the same, the host also reads the in-flight destination (a fault a step)
@@ -40,21 +41,24 @@ def once(cmd, on, tmp):
 
 def main():
     import tempfile
-    print(f"bench-hostcheck: {PAIRS} off/on pairs each, wall seconds (HIPVIS_RECORD=full in both arms)")
+    print(f"bench-hostcheck: {PAIRS} rounds of off, off2, on each, wall seconds (HIPVIS_RECORD=full in every arm)")
     with tempfile.TemporaryDirectory() as tmp:
         for name, cmd in WORK:
             once(cmd, False, tmp)   # warm the page cache
-            ratios, offs, ons = [], [], []
+            ratios, noise, offs, ons = [], [], [], []
             for _ in range(PAIRS):
                 off = once(cmd, False, tmp)
+                off2 = once(cmd, False, tmp)
                 on = once(cmd, True, tmp)
                 offs.append(off)
                 ons.append(on)
                 ratios.append(on / off)
+                noise.append(off2 / off)
                 for f in os.listdir(tmp):
                     os.unlink(os.path.join(tmp, f))
             print(f"  {name:18s} off {statistics.median(offs):.3f} s  on {statistics.median(ons):.3f} s  "
-                  f"on/off {statistics.median(ratios):.3f} (pairs {min(ratios):.3f} .. {max(ratios):.3f})")
+                  f"on/off {statistics.median(ratios):.3f} ({min(ratios):.3f} .. {max(ratios):.3f})  "
+                  f"noise off2/off {statistics.median(noise):.3f} ({min(noise):.3f} .. {max(noise):.3f})")
     return 0
 
 
