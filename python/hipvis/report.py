@@ -220,13 +220,19 @@ class Coverage:
     traces_without_footer: int = 0
     unreadable_inputs: int = 0
     unusable: bool = False
+    # HIPVIS_HOSTCHECK: in-flight operations it did not protect, accesses its
+    # queue lost (coverage.hostcheck; 0 when the check did not run)
+    hostcheck_unprotected: int = 0
+    hostcheck_lost: int = 0
 
     @classmethod
     def from_report(cls, doc, traces, errors):
         def total(name):
             return sum(getattr(t, name) for t in traces)
         dropped, gaps, late = total("dropped"), total("chunk_gaps"), total("late_records")
-        return cls(launches=total("launches"), launches_unsampled=doc.get("launches_unsampled", 0),
+        hc = (doc.get("coverage") or {}).get("hostcheck") or {}
+        return cls(hostcheck_unprotected=hc.get("unprotected_ops") or 0, hostcheck_lost=hc.get("lost") or 0,
+                   launches=total("launches"), launches_unsampled=doc.get("launches_unsampled", 0),
                    records_lost=dropped + gaps + late, dropped=dropped, chunk_gaps=gaps, late_records=late,
                    replays=total("replays"), replays_unchecked=total("replays_unknown_exec"),
                    execs_no_inventory=total("execs_no_inventory"),
@@ -255,6 +261,9 @@ class Coverage:
             out.append(f"{self.traces_without_footer} traces without a footer")
         if self.unreadable_inputs:
             out.append(f"{self.unreadable_inputs} inputs could not be read")
+        if self.hostcheck_unprotected or self.hostcheck_lost:
+            out.append(f"host-access check: {self.hostcheck_unprotected} in-flight operations not protected, "
+                       f"{self.hostcheck_lost} accesses lost (docs/hostcheck.md)")
         return out
 
     @property

@@ -94,20 +94,25 @@ def race_found(tag, got, line, access):
     check(later.get("access") == access, f"{tag}: a {access}", later.get("access", "?"))
 
 
-def case(name, mode, lines, tmp):
-    trace = os.path.join(tmp, f"{name}-{mode}.zst")
+def run_both(name, mode, setting, clean, trace, tag):
+    """Runs hc_cases NAME without hipvis and under HIPVIS_HOSTCHECK=setting
+    (trace at `trace`): both exit 0 and, unless a racy access races the
+    double's worker thread (thread mode), print the same. Returns the trace
+    and its host-access-in-flight findings above info."""
     base = run([CASES, name], env({"HIPDOUBLE_EXEC": mode}))
-    on = run([CASES, name], env({"HIPDOUBLE_EXEC": mode, "HIPVIS_HOSTCHECK": "1", "HIPVIS_OUTPUT": trace},
+    on = run([CASES, name], env({"HIPDOUBLE_EXEC": mode, "HIPVIS_HOSTCHECK": setting, "HIPVIS_OUTPUT": trace},
                                 LIB))
-    tag = f"{name} ({mode})"
     check(base.returncode == 0 and on.returncode == 0, f"{tag}: exits 0 with and without the check",
           f"{base.returncode}/{on.returncode} {on.stderr.strip()[-300:]}")
-    # In thread mode a racy read races the double's worker thread whether or
-    # not the check is on: its output is compared in lazy mode only.
-    if name in CLEAN or mode == "lazy":
+    if clean or mode == "lazy":
         check(base.stdout == on.stdout, f"{tag}: output unchanged under the check",
               f"{base.stdout!r} vs {on.stdout!r}")
-    got = [f for f in findings(trace) if f["severity"] != "info"]
+    return trace, [f for f in findings(trace) if f["severity"] != "info"]
+
+
+def case(name, mode, lines, tmp):
+    tag = f"{name} ({mode})"
+    trace, got = run_both(name, mode, "1", name in CLEAN, os.path.join(tmp, f"{name}-{mode}.zst"), tag)
     if name in CLEAN:
         check(not got, f"{tag}: no host-access-in-flight finding", json.dumps(got)[:300])
         return
@@ -155,19 +160,10 @@ def managed():
     check(not missing, "hc_cases.c marks every racy managed case's line", str(missing))
     for mode in EXEC_MODES:
         for name in list(MANAGED_RACY) + MANAGED_CLEAN:
-            base = run([CASES, name], env({"HIPDOUBLE_EXEC": mode}))
             for setting in ("managed", "1"):
-                trace = os.path.join(S.tmp, f"{name}-{mode}-{setting}.zst")
-                on = run([CASES, name], env({"HIPDOUBLE_EXEC": mode, "HIPVIS_HOSTCHECK": setting,
-                                             "HIPVIS_OUTPUT": trace}, LIB))
                 tag = f"{name} ({mode}, HIPVIS_HOSTCHECK={setting})"
-                check(base.returncode == 0 and on.returncode == 0, f"{tag}: exits 0 with and without the check",
-                      f"{base.returncode}/{on.returncode} {on.stderr.strip()[-300:]}")
-                # Thread mode: a racy access races the double's worker either way.
-                if name in MANAGED_CLEAN or mode == "lazy":
-                    check(base.stdout == on.stdout, f"{tag}: output unchanged under the check",
-                          f"{base.stdout!r} vs {on.stdout!r}")
-                got = [f for f in findings(trace) if f["severity"] != "info"]
+                trace, got = run_both(name, mode, setting, name in MANAGED_CLEAN,
+                                      os.path.join(S.tmp, f"{name}-{mode}-{setting}.zst"), tag)
                 counts = hostcheck_counts(trace)
                 if setting == "1" and not keys:
                     check(counts.get("skipped_managed", 0) > 0 and counts.get("protected_ops") == 0,

@@ -71,6 +71,13 @@ class Api(Suite):
                    c.records_lost == sum(x["dropped"] + x["chunk_gaps"] + x["late_records"] for x in rt),
                    "coverage counts = the JSON's sums", repr(c))
         self.check(c.complete == (not c.gaps()), "coverage.complete: no gap", str(c.gaps()))
+        hc = {"traces": 1, "traces_counted": 1, "operations": 2, "protected_ops": 1, "unprotected_ops": 1,
+              "skipped_managed": 0, "skipped_full": 0, "skipped_other": 1, "accesses": 0, "lost": 0}
+        g = hr.Coverage.from_report(dict(raw, coverage=dict(raw.get("coverage") or {}, hostcheck=hc)), r.traces, [])
+        self.check(g.hostcheck_unprotected == 1 and not g.complete and any("host-access" in x for x in g.gaps()),
+                   "coverage.hostcheck: an operation the check did not protect is a gap", str(g.gaps()))
+        n = hr.Coverage.from_report(dict(raw, coverage=dict(raw.get("coverage") or {}, hostcheck=None)), r.traces, [])
+        self.check(n.hostcheck_unprotected == 0 and n.complete == c.complete, "coverage.hostcheck null: no gap")
         self.check(r.diagnoses == () and r.errors == () and r.exit_status == 0, "no diagnoses, no errors, exit 0")
         frozen = False
         try:
