@@ -12,8 +12,9 @@
  * page's read/write permission for the GPU's faults, which a key leaves as
  * it is while it denies the host's threads (docs/hostcheck.md). Without a
  * key (no protection keys on this CPU) it is skipped and counted, unless
- * HIPVIS_HOSTCHECK=managed asks for mprotect (unsafe under UVM and HMM). On HIP, registered memory is skipped too:
- * the ROCm kernel driver tracks it as a userptr through MMU notifiers and
+ * HIPVIS_HOSTCHECK=managed asks for mprotect (which UVM tolerated on an
+ * H200 and amdgpu's HMM walk refuses). On HIP, registered memory is skipped
+ * too: the ROCm kernel driver tracks it as a userptr through MMU notifiers and
  * revalidates it from the CPU's page tables, which a revoked page would
  * fail. A range is given back at the first host observation of its
  * stream's completion past it, under docs/semantics.md (the same point the
