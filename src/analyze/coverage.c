@@ -99,6 +99,18 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
              h->lost ? "; the queue of accesses was full: fix the accesses reported and trace again" : "");
 }
 
+void hv_hostcheck_cov_add(struct hv_hostcheck_cov *to, const struct hv_hostcheck_cov *h)
+{
+    to->traces += h->traces;
+    to->traces_counted += h->traces_counted;
+    to->protected_ops += h->protected_ops;
+    to->skipped_managed += h->skipped_managed;
+    to->skipped_full += h->skipped_full;
+    to->skipped_other += h->skipped_other;
+    to->accesses += h->accesses;
+    to->lost += h->lost;
+}
+
 void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
 {
     memset(c, 0, sizeof *c);
@@ -114,15 +126,7 @@ void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
         c->replays_no_inventory += t->replays_no_inventory;
         c->replays_unknown_layout += t->replays_unknown_layout;
         c->launches += t->launches;
-        const struct hv_hostcheck_cov *h = &t->hostcheck;
-        c->hostcheck.traces += h->traces;
-        c->hostcheck.traces_counted += h->traces_counted;
-        c->hostcheck.protected_ops += h->protected_ops;
-        c->hostcheck.skipped_managed += h->skipped_managed;
-        c->hostcheck.skipped_full += h->skipped_full;
-        c->hostcheck.skipped_other += h->skipped_other;
-        c->hostcheck.accesses += h->accesses;
-        c->hostcheck.lost += h->lost;
+        hv_hostcheck_cov_add(&c->hostcheck, &t->hostcheck);
     }
 }
 
@@ -151,6 +155,27 @@ void hv_coverage_why(const struct hv_coverage *c, char *buf, size_t cap)
         "replayed an exec not instantiated in the trace (tracing started after it)");
 }
 
+void hv_hostcheck_cov_members(struct hv_json *w, const struct hv_hostcheck_cov *h)
+{
+    HV_JSON_COUNTS(w, {"traces", h->traces}, {"traces_counted", h->traces_counted});
+    const struct hv_json_count counts[] = {
+        {"operations", hv_hostcheck_unprotected(h) + h->protected_ops},
+        {"protected_ops", h->protected_ops},
+        {"unprotected_ops", hv_hostcheck_unprotected(h)},
+        {"skipped_managed", h->skipped_managed},
+        {"skipped_full", h->skipped_full},
+        {"skipped_other", h->skipped_other},
+        {"accesses", h->accesses},
+        {"lost", h->lost},
+    };
+    size_t n = sizeof counts / sizeof counts[0];
+    if (h->traces_counted)
+        hv_json_kcounts(w, counts, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            hv_json_knull(w, counts[i].k);
+}
+
 void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c)
 {
     hv_json_kobj(w, "coverage");
@@ -167,23 +192,7 @@ void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c)
         hv_json_knull(w, "hostcheck");
     } else {
         hv_json_kobj(w, "hostcheck");
-        HV_JSON_COUNTS(w, {"traces", h->traces}, {"traces_counted", h->traces_counted});
-        const struct hv_json_count counts[] = {
-            {"operations", hv_hostcheck_unprotected(h) + h->protected_ops},
-            {"protected_ops", h->protected_ops},
-            {"unprotected_ops", hv_hostcheck_unprotected(h)},
-            {"skipped_managed", h->skipped_managed},
-            {"skipped_full", h->skipped_full},
-            {"skipped_other", h->skipped_other},
-            {"accesses", h->accesses},
-            {"lost", h->lost},
-        };
-        size_t n = sizeof counts / sizeof counts[0];
-        if (h->traces_counted)
-            hv_json_kcounts(w, counts, n);
-        else
-            for (size_t i = 0; i < n; i++)
-                hv_json_knull(w, counts[i].k);
+        hv_hostcheck_cov_members(w, h);
         hv_json_obj_end(w);
     }
     hv_json_obj_end(w);

@@ -99,6 +99,16 @@ static inline uint64_t hv_hostcheck_unchecked(const struct hv_hostcheck_cov *h)
     return hv_hostcheck_unprotected(h) + h->lost;
 }
 
+/* Adds the counts of h into to (traces summed, or runs of a job). */
+void hv_hostcheck_cov_add(struct hv_hostcheck_cov *to, const struct hv_hostcheck_cov *h);
+
+/* The members of h into the object w has open: traces, traces_counted,
+ * then operations, protected_ops, unprotected_ops, skipped_managed,
+ * skipped_full, skipped_other, accesses and lost (each null when no trace
+ * holds its counts record: not measured is null, never 0). */
+struct hv_json;
+void hv_hostcheck_cov_members(struct hv_json *w, const struct hv_hostcheck_cov *h);
+
 /* What the check could not see, in words, or "" when nothing: "K of N
  * in-flight operations not protected (a managed, b table full, c other),
  * L accesses lost: ...; what to do" (buf NUL-terminated, truncated). */
@@ -119,7 +129,6 @@ static inline uint64_t hv_coverage_unchecked(const struct hv_coverage *c)
 void hv_coverage_why(const struct hv_coverage *c, char *buf, size_t cap);
 
 /* The member "coverage":{...} of the object w is writing. */
-struct hv_json;
 void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c);
 
 #endif

@@ -14,6 +14,16 @@
  * those are judged against the hostcheck arm. Runs stop early once every
  * arm is one or the other.
  *
+ * The check sees a host access only to memory it protected. A run with the
+ * check that shows nothing, where the check protected no operation, lost
+ * accesses, or left no counts record (ex_hc_blind), cannot show "no host
+ * access": for the arms judged against the hostcheck arm such runs are left
+ * out of the rate (they never count toward REMOVED), and with a clean
+ * baseline they keep the verdict from "no-symptom" (it is "undetermined",
+ * and the why says where and why the check did not look). Operations it
+ * left unprotected beside protected ones are named in the why: the result
+ * holds for the protected ones only.
+ *
  * The verdict reads the A/B table of docs/case-study-rocm-hip-3902.md:
  *   observed    a probe recorded the stale buffer and --diagnose called it
  *               (H2 or host-race) in some run; or the hostcheck arm caught
@@ -30,12 +40,16 @@
  *   H4          the classic executor removes it, host waits do not
  *   H2          no host-side arm removes it (or only running copies as
  *               blit kernels does)
+ *   no-symptom  no symptom in any run of any arm, and the check (where it
+ *               ran) looked in every run
  * Several can hold at once (two causes); each is listed.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/coverage.h"
 #include "analyze/errata/errata.h"
 #include "experiment/ex_int.h"
 
@@ -80,6 +94,21 @@ static void add_word(char *buf, size_t len, const char *w)
         snprintf(buf + used, len - used, "%s%s", used ? ", " : "", w);
 }
 
+const char *ex_hc_blind(const struct ex_arm *arm, const struct ex_run *r)
+{
+    if (!arm->hostcheck)
+        return NULL;
+    if (!r->hc.traces)
+        return "not run";
+    if (!r->hc.traces_counted)
+        return "no counts";
+    if (!r->hc.protected_ops)
+        return "none protected";
+    if (r->hc.lost)
+        return "accesses lost";
+    return NULL;
+}
+
 void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, size_t nruns, struct ex_arm_stats *st)
 {
     double *wall = malloc((nruns ? nruns : 1) * sizeof *wall), *iv = malloc((nruns ? nruns : 1) * sizeof *iv);
@@ -101,6 +130,13 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
             s->unreadable += r->unreadable;
             s->host_accesses += r->host_accesses;
             s->host_access_runs += r->host_accesses != 0;
+            if (arms[a].hostcheck) {
+                hv_hostcheck_cov_add(&s->hc, &r->hc);
+                int blind = ex_hc_blind(&arms[a], r) != NULL;
+                s->hc_blind_runs += blind && !r->symptom;
+                s->hc_partial_runs +=
+                    !blind && (hv_hostcheck_unprotected(&r->hc) || r->hc.traces_counted < r->hc.traces);
+            }
             add_word(s->runtimes, sizeof s->runtimes, r->runtime);
             add_word(s->verdicts, sizeof s->verdicts, r->verdict);
             if (wall)
@@ -108,6 +144,7 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
             if (iv && r->replay_interval_us > 0)
                 iv[ni++] = r->replay_interval_us;
         }
+        s->judged_runs = s->runs;
         s->rate = ex_wilson(s->symptom_runs, s->runs);
         s->median_wall_s = wall ? median(wall, nw) : 0;
         s->median_interval_us = iv && ni == s->runs ? median(iv, ni) : 0;
@@ -122,15 +159,24 @@ void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, s
             hc = a;
     int hc_ref = hc > 0 && !st[0].symptom_runs && st[hc].symptom_runs;
     for (int a = 0; a < narms; a++) {
+        /* Judged on the host accesses the check catches: a run where it did
+         * not look shows neither their presence nor their absence. */
         struct ex_arm_stats *s = &st[a];
         s->ref = hc_ref && arms[a].hostcheck ? hc : 0;
+        if (s->ref) {
+            s->judged_runs = s->runs - s->hc_blind_runs;
+            s->rate = ex_wilson(s->symptom_runs, s->judged_runs);
+        }
+    }
+    for (int a = 0; a < narms; a++) {
+        struct ex_arm_stats *s = &st[a];
         s->cost_ref = hc > 0 && a != hc && arms[a].hostcheck ? hc : 0;
         const struct ex_arm_stats *b = &st[s->ref], *c = &st[s->cost_ref];
         if (a == 0 || a == s->ref) {
             s->outcome = EX_REFERENCE;
         } else if (s->symptom_runs) {
             s->outcome = EX_PERSISTS;
-        } else if (s->runs && b->symptom_runs && s->rate.hi < b->rate.lo) {
+        } else if (s->judged_runs && b->symptom_runs && s->rate.hi < b->rate.lo) {
             s->outcome = EX_REMOVED;
         } else {
             s->outcome = EX_UNDECIDED;
@@ -181,18 +227,88 @@ static enum ex_outcome out_of(const struct ex_arm *arms, int narms, const struct
     return a < 0 ? EX_UNDECIDED : st[a].outcome;
 }
 
-static void say(struct ex_decision *d, const char *fmt, const char *a, const char *b)
-{
-    size_t used = strlen(d->why);
-    if (used < sizeof d->why)
-        snprintf(d->why + used, sizeof d->why - used, fmt, a, b);
-}
-
 static void add_verdict(struct ex_decision *d, const char *h)
 {
     size_t used = strlen(d->verdict);
     if (!strstr(d->verdict, h) && used + strlen(h) + 2 < sizeof d->verdict)
         snprintf(d->verdict + used, sizeof d->verdict - used, "%s%s", used ? "+" : "", h);
+}
+
+/* Appends to the why (truncated when full). */
+static void say(struct ex_decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct ex_decision *d, const char *fmt, ...)
+{
+    size_t used = strlen(d->why);
+    if (used + 1 >= sizeof d->why)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->why + used, sizeof d->why - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Runs where the check did not look, over the arms run with it. */
+static uint64_t blind_runs(const struct ex_arm *arms, int narms, const struct ex_arm_stats *st)
+{
+    uint64_t n = 0;
+    for (int a = 0; a < narms; a++)
+        n += arms[a].hostcheck ? st[a].hc_blind_runs : 0;
+    return n;
+}
+
+/* For each arm run with the check where it did not see everything:
+ * "hostcheck: the host-access check protected 0 of 4 operations in 4 runs
+ * (4 other: ...): it did not look in 4 of 4 runs; ", then what that means
+ * for the result. */
+static void check_gaps(const struct ex_arm *arms, int narms, const struct ex_arm_stats *st, struct ex_decision *d)
+{
+    uint64_t blind = 0, partial = 0;
+    int nothing = 0;   /* an arm whose runs held no operation the check protects */
+    for (int a = 0; a < narms; a++) {
+        const struct ex_arm_stats *s = &st[a];
+        const struct hv_hostcheck_cov *h = &s->hc;
+        uint64_t k = hv_hostcheck_unprotected(h), n = k + h->protected_ops, uncounted = h->traces - h->traces_counted;
+        if (!arms[a].hostcheck || (!s->hc_blind_runs && !k && !h->lost && !uncounted))
+            continue;
+        blind += s->hc_blind_runs;
+        partial += s->hc_partial_runs;
+        nothing |= h->traces_counted && !n;
+        say(d, "%s: the host-access check protected %llu of %llu operations in %llu run%s", arms[a].name,
+            (unsigned long long)h->protected_ops, (unsigned long long)n, (unsigned long long)s->runs,
+            s->runs == 1 ? "" : "s");
+        const char *sep = " (";
+        if (h->skipped_managed) {
+            say(d, "%s%llu managed memory without protection keys", sep, (unsigned long long)h->skipped_managed);
+            sep = ", ";
+        }
+        if (h->skipped_full) {
+            say(d, "%s%llu with its table full", sep, (unsigned long long)h->skipped_full);
+            sep = ", ";
+        }
+        if (h->skipped_other)
+            say(d, "%s%llu other: HIP registered memory, or a range mprotect refused", sep,
+                (unsigned long long)h->skipped_other);
+        if (k)
+            say(d, ")");
+        if (h->lost)
+            say(d, ", lost %llu host access%s", (unsigned long long)h->lost, h->lost == 1 ? "" : "es");
+        if (uncounted)
+            say(d, ", %llu trace%s without its counts record (the process did not reach exit)",
+                (unsigned long long)uncounted, uncounted == 1 ? "" : "s");
+        if (s->hc_blind_runs)
+            say(d, ": it did not look in %llu of %llu run%s", (unsigned long long)s->hc_blind_runs,
+                (unsigned long long)s->runs, s->runs == 1 ? "" : "s");
+        say(d, "; ");
+    }
+    if (blind)
+        say(d, "a run where the check did not look (no operation protected, accesses lost, or no counts record) "
+               "cannot show that the host left in-flight memory alone: it counts for no arm's removal and no clean "
+               "verdict%s; ",
+            nothing ? " (it protects async copies, memsets and kernels of pinned, registered and managed memory, "
+                      "not the memcpy nodes of graph replays: docs/hostcheck.md)"
+                    : "");
+    if (partial)
+        say(d, "where it looked but left operations unprotected, the result holds only for those it protected; ");
 }
 
 /* The baseline showed nothing and the hostcheck arm `hc` caught the host
@@ -225,11 +341,12 @@ static void host_race_caught(const struct ex_arm *arms, int narms, const struct 
         if (a < 0 || st[a].ref != hc || st[a].outcome == EX_REFERENCE)
             continue;
         const struct ex_arm_stats *s = &st[a];
-        size_t used = strlen(d->why);
-        if (used < sizeof d->why)
-            snprintf(d->why + used, sizeof d->why - used, "%s %s %s (%llu of %llu runs with accesses)",
-                     first ? ";" : ",", waits[i], (first ? first_verb : next_verb)[s->outcome],
-                     (unsigned long long)s->host_access_runs, (unsigned long long)s->runs);
+        say(d, "%s %s %s (%llu of %llu runs with accesses", first ? ";" : ",", waits[i],
+            (first ? first_verb : next_verb)[s->outcome], (unsigned long long)s->host_access_runs,
+            (unsigned long long)s->runs);
+        if (s->hc_blind_runs)
+            say(d, "; the check did not look in %llu", (unsigned long long)s->hc_blind_runs);
+        say(d, ")");
         first = 0;
     }
 }
@@ -269,21 +386,28 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
             hc = a;
     if (!b->symptom_runs && hc > 0) {
         host_race_caught(arms, narms, st, hc, d);
+        say(d, "; ");
         goto fixes;
     }
     if (!b->symptom_runs) {
+        /* No run showed it; where the check ran but did not look, a host
+         * race it would have caught is not excluded. */
         int any = 0;
+        uint64_t blind = blind_runs(arms, narms, st);
         for (int a = 1; a < narms; a++)
             any |= st[a].symptom_runs != 0;
-        d->clean = !any;
-        snprintf(d->verdict, sizeof d->verdict, "%s", any ? "undetermined" : "no-symptom");
+        d->clean = !any && !blind;
+        snprintf(d->verdict, sizeof d->verdict, "%s", d->clean ? "no-symptom" : "undetermined");
         snprintf(d->basis, sizeof d->basis, "none");
         snprintf(d->why, sizeof d->why,
                  "no symptom in %llu baseline runs: the per-run rate is below %.3f (95%%, rule of three: 3/%llu) "
-                 "and below %.3f (Wilson)%s",
+                 "and below %.3f (Wilson)%s; ",
                  (unsigned long long)b->runs, b->runs ? 3.0 / (double)b->runs : 1.0, (unsigned long long)b->runs,
                  b->rate.hi, any ? "; some other arm showed it: see the table" : "");
-        return;
+        if (!any && blind)
+            say(d, "but the host-access check did not look in %llu run%s, so a host race is not excluded; ",
+                (unsigned long long)blind, blind == 1 ? "" : "s");
+        goto fixes;
     }
     /* A published runtime erratum the baseline traces match, whose
      * workaround arm removes the symptom: the runtime drops the edge, and
@@ -311,51 +435,50 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
         add_verdict(d, "host-race");
     if (d->verdict[0]) {
         snprintf(d->basis, sizeof d->basis, "observed");
-        say(d, "a probe recorded the stale buffer and --diagnose observed %s%s; ", d->verdict, "");
+        say(d, "a probe recorded the stale buffer and --diagnose observed %s; ", d->verdict);
     }
     int h = arm_of(arms, narms, "hostcheck");
     if (h > 0 && st[h].host_accesses) {
         add_verdict(d, "host-race");
         snprintf(d->basis, sizeof d->basis, "observed");
-        say(d, "host-race: the hostcheck arm caught the host touching pinned memory an in-flight copy used%s%s; ",
-            "", "");
+        say(d, "host-race: the hostcheck arm caught the host touching pinned memory an in-flight copy used; ");
     }
 #define R(n) (out_of(arms, narms, st, n) == EX_REMOVED)
 #define P(n) (out_of(arms, narms, st, n) == EX_PERSISTS)
     int host_wait = R("stream-sync") || R("event-sync");
     if (R("one-queue") || R("event-sync-nofence")) {
         add_verdict(d, "H1");
-        say(d, "H1: %s removes it (ordering alone suffices)%s; ",
-            R("one-queue") ? "one graph queue" : "a host wait without the system fence", "");
+        say(d, "H1: %s removes it (ordering alone suffices); ",
+            R("one-queue") ? "one graph queue" : "a host wait without the system fence");
     }
     if (host_wait && P("event-sync-nofence")) {
         add_verdict(d, "H3");
-        say(d, "H3: %s removes it, the same wait without the system fence does not%s; ",
-            R("stream-sync") ? "stream-sync" : "event-sync", "");
+        say(d, "H3: %s removes it, the same wait without the system fence does not; ",
+            R("stream-sync") ? "stream-sync" : "event-sync");
     }
     if (R("copy-sync") && !host_wait && !R("one-queue")) {
         if (unordered) {
             add_verdict(d, "race");
             say(d, "race: only the wait at the copy removes it and the baseline traces show the copy unordered "
-                   "with its reader on another stream (unordered-write)%s%s; ", "", "");
+                   "with its reader on another stream (unordered-write); ");
         } else {
             add_verdict(d, "host-race");
-            say(d, "host-race: only the wait at the copy removes it, waits before the launch do not%s%s; ", "", "");
+            say(d, "host-race: only the wait at the copy removes it, waits before the launch do not; ");
         }
     }
     if (R("classic") && !host_wait && !R("copy-sync")) {
         add_verdict(d, "H4");
-        say(d, "H4: the classic graph executor removes it, host waits do not%s%s; ", "", "");
+        say(d, "H4: the classic graph executor removes it, host waits do not; ");
     }
     int any_host = host_wait || R("copy-sync") || R("event-sync-nofence") || R("one-queue") || R("classic");
     if ((R("no-sdma") || R("blit")) && !any_host) {
         add_verdict(d, "H2");
-        say(d, "H2: only running the copy as a blit kernel (%s) removes it: the copy engine's write lands late%s; ",
-            R("no-sdma") ? "no-sdma" : "blit", "");
+        say(d, "H2: only running the copy as a blit kernel (%s) removes it: the copy engine's write lands late; ",
+            R("no-sdma") ? "no-sdma" : "blit");
     } else if (!any_host && P("stream-sync") && P("copy-sync") && !R("serialize")) {
         add_verdict(d, "H2");
         say(d, "H2 (consistent): no host-side arm removes it: a write lands after the copy whatever the host waits "
-               "for; find it with hipvis-analyze --find-value%s%s; ", "", "");
+               "for; find it with hipvis-analyze --find-value; ");
     }
 #undef R
 #undef P
@@ -363,9 +486,11 @@ void ex_decide(const struct ex_arm *arms, int narms, const struct ex_arm_stats *
         snprintf(d->basis, sizeof d->basis, d->verdict[0] ? "experiment" : "none");
     if (!d->verdict[0]) {
         snprintf(d->verdict, sizeof d->verdict, "undetermined");
-        say(d, "no arm's outcome matches a hypothesis yet (undecided arms need more runs: -n)%s%s", "", "");
+        say(d, "no arm's outcome matches a hypothesis yet (undecided arms need more runs: -n); ");
     }
 fixes:
+    /* What the check did not see, after what the runs showed. */
+    check_gaps(arms, narms, st, d);
     /* Each clause ends in "; " so the next can follow; the last one ends the sentence. */
     size_t n = strlen(d->why);
     if (n >= 2 && d->why[n - 2] == ';' && d->why[n - 1] == ' ')

@@ -4,8 +4,9 @@
  *   arms.c     the arm catalogue and each arm's environment for a runtime
  *              (knob names by runtime version)
  *   runner.c   one run of the job: fork, exec, log, timeout, exit status
- *   measure.c  one run's traces: symptoms and costs read back through the
- *              analyzer (engine + --diagnose) in this process
+ *   measure.c  one run's traces: symptoms, costs and what the host-access
+ *              check covered, read back through the analyzer (engine,
+ *              coverage, --diagnose) in this process
  *   decide.c   rates with Wilson intervals, arm outcomes, early stop, the
  *              verdict the differences support, the cheapest removing arm
  *   report.c   the decision report (text and JSON)
@@ -17,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "analyze/findings.h"   /* struct hv_hostcheck_cov */
 
 #define EX_MAX_ARMS 24
 #define EX_MAX_ENV 6
@@ -75,6 +78,10 @@ struct ex_run {
     char lead[16];                    /* the leading open hypothesis of the first diagnosis, or "" */
     uint32_t errata;                  /* bit i: a runtime-erratum finding of hv_errata[i] (docs/errata.md) */
     int symptom;                      /* job failure, a probe mismatch or a host access caught */
+    /* What HIPVIS_HOSTCHECK protected, did not protect and lost, summed
+     * over the run's traces by the analyzer (analyze/coverage.h); traces 0:
+     * it did not run. */
+    struct hv_hostcheck_cov hc;
 };
 
 struct ex_job {
@@ -102,6 +109,14 @@ enum ex_outcome { EX_UNDECIDED = 0, EX_REMOVED, EX_PERSISTS, EX_REFERENCE };
 struct ex_arm_stats {
     uint64_t runs, symptom_runs, failures, hangs, pattern_hits, probe_mismatch, probed, unreadable;
     uint64_t host_accesses, host_access_runs;
+    /* An arm run with the check: its counts summed over the runs; the runs
+     * without the symptom where it did not look (ex_hc_blind), and those
+     * where it looked but left some operations unprotected. */
+    struct hv_hostcheck_cov hc;
+    uint64_t hc_blind_runs, hc_partial_runs;
+    /* The runs its rate is over: all of them, less the blind ones when it is
+     * judged on the host accesses the check catches (ref: the hostcheck arm). */
+    uint64_t judged_runs;
     struct ex_interval rate;
     double median_wall_s, median_interval_us, cost_ratio;   /* cost_ratio: vs baseline, 0 unknown */
     const char *cost_basis;           /* "replay interval" or "wall time" */
@@ -121,12 +136,18 @@ struct ex_decision {
     int cheapest;                     /* arm index of the cheapest removing fix, -1 none */
     char verdict[24];                 /* "H1" .. "H4", "host-race", "race", "undetermined", "no-symptom" */
     char basis[24];                   /* "observed", "experiment", "none" */
-    char why[1024];                   /* the differences that support it */
+    char why[2048];                   /* the differences that support it */
     char cause[320];                  /* what the baseline traces say (findings, diagnoses) */
     /* A runtime erratum the baseline traces match whose workaround arm
      * removed the symptom: its hv_errata index and that arm; -1 none. */
     int erratum, erratum_arm;
 };
+
+/* Why run r of arm cannot show "no host access" though it ran with the
+ * check: "not run" (no trace ran with it), "no counts" (no trace holds its
+ * counts record), "none protected" (it protected no operation), "accesses
+ * lost"; NULL when it could (or the arm runs without the check). */
+const char *ex_hc_blind(const struct ex_arm *arm, const struct ex_run *r);
 
 void ex_stats(const struct ex_arm *arms, int narms, const struct ex_run *runs, size_t nruns,
               struct ex_arm_stats *st);

@@ -94,10 +94,12 @@ static int one_run(const struct ex_job *job, const struct ex_arm *arms, int a, i
     ex_measure(rdir, r);
     r->symptom = r->exit_code != 0 || r->signal || r->timed_out || r->pattern_hit || r->probe_mismatch > 0 ||
                  r->host_accesses > 0;
-    fprintf(stderr, "hipvis experiment: %-19s #%d: %s%s%s, %d trace%s, %s (%.2f s)\n", arms[a].name, k,
+    const char *blind = ex_hc_blind(&arms[a], r);
+    fprintf(stderr, "hipvis experiment: %-19s #%d: %s%s%s, %d trace%s, %s%s%s (%.2f s)\n", arms[a].name, k,
             r->timed_out ? "hang, killed" : r->signal ? "killed by a signal" : r->exit_code ? "failed" : "exit 0",
             r->pattern_hit ? ", fail pattern seen" : "", r->host_accesses ? ", host accesses caught" : "", r->traces,
-            r->traces == 1 ? "" : "s", r->symptom ? "SYMPTOM" : "no symptom", r->wall_s);
+            r->traces == 1 ? "" : "s", r->symptom ? "SYMPTOM" : "no symptom",
+            blind ? ", host-access check did not look: " : "", blind ? blind : "", r->wall_s);
     return 0;
 }
 

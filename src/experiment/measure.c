@@ -8,6 +8,10 @@
  *  - what the findings say about the cause: same-epoch-write,
  *    unordered-write and host-source-rewritten occurrences, the first
  *    observed --diagnose verdict and the leading open hypothesis;
+ *  - what the host-access check covered: the operations it protected,
+ *    those it did not and the accesses it lost, summed over the traces
+ *    (hv_coverage_sum, from its counts records), so that a run where it
+ *    looked at nothing does not read as "no host access";
  *  - the cost: the median interval between graph launches (the step time
  *    of a decode loop), and the runtime version each run recorded.
  */
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "analyze/coverage.h"
 #include "analyze/diagnose/diagnose.h"
 #include "analyze/diagnose/scalar_exposure.h"
 #include "analyze/engine.h"
@@ -172,6 +177,9 @@ void ex_measure(const char *dir, struct ex_run *r)
         else if (g->f.rule == HV_RULE_RUNTIME_ERRATUM && (g->f.n1 & 0xff) < 32)
             r->errata |= 1u << (g->f.n1 & 0xff);
     }
+    struct hv_coverage cov;
+    hv_coverage_sum(&out, &cov);
+    r->hc = cov.hostcheck;
     for (size_t i = 0; diag && i < hv_diag_count(diag); i++) {
         struct hv_diag_brief b;
         hv_diag_brief(diag, i, &b);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiment/ex_int.h"
+#include "analyze/coverage.h"
 #include "analyze/errata/errata.h"
 #include "common/json.h"
 
@@ -27,6 +28,25 @@ static void cost_text(char *buf, size_t len, const struct ex_arm_stats *s)
         snprintf(buf, len, "-");
 }
 
+/* An arm run with the check: what it protected, did not, lost, and the
+ * runs where it did not look. */
+static void hc_line(FILE *out, const struct ex_arm_stats *s)
+{
+    const struct hv_hostcheck_cov *h = &s->hc;
+    uint64_t k = hv_hostcheck_unprotected(h);
+    fprintf(out, "  %-19s       host-access check: protected %" PRIu64 " of %" PRIu64 " operations", "",
+            h->protected_ops, k + h->protected_ops);
+    if (k)
+        fprintf(out, " (not: %" PRIu64 " managed, %" PRIu64 " table full, %" PRIu64 " other)", h->skipped_managed,
+                h->skipped_full, h->skipped_other);
+    fprintf(out, ", %" PRIu64 " access%s lost", h->lost, h->lost == 1 ? "" : "es");
+    if (h->traces_counted < h->traces)
+        fprintf(out, ", %" PRIu64 " of %" PRIu64 " traces without counts", h->traces - h->traces_counted, h->traces);
+    if (s->hc_blind_runs)
+        fprintf(out, "; did not look in %" PRIu64 " of %" PRIu64 " runs", s->hc_blind_runs, s->runs);
+    fputc('\n', out);
+}
+
 void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arms, int narms,
                     const struct ex_arm_stats *st, const struct ex_decision *d)
 {
@@ -46,8 +66,8 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     for (int a = 0; a < narms; a++) {
         const struct ex_arm_stats *s = &st[a];
         char rate[32], cost[24], env[400] = "";
-        snprintf(rate, sizeof rate, "%.2f (%.2f-%.2f)", s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0,
-                 s->rate.lo, s->rate.hi);
+        snprintf(rate, sizeof rate, "%.2f (%.2f-%.2f)",
+                 s->judged_runs ? (double)s->symptom_runs / (double)s->judged_runs : 0.0, s->rate.lo, s->rate.hi);
         cost_text(cost, sizeof cost, s);
         for (int i = 0; i < arms[a].nenv; i++) {
             size_t u = strlen(env);
@@ -60,7 +80,19 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
                          " host accesses caught in %" PRIu64 " runs, %" PRIu64 " unreadable traces%s%s\n",
                     "", s->hangs, s->probe_mismatch, s->probed, s->host_accesses, s->host_access_runs, s->unreadable,
                     s->verdicts[0] ? ", --diagnose observed " : "", s->verdicts);
+        if (arms[a].hostcheck)
+            hc_line(out, s);
     }
+    /* What the check could not see over all its runs, and what to do, in
+     * the analyzer's words. */
+    struct hv_hostcheck_cov all = {0};
+    for (int a = 0; a < narms; a++)
+        if (arms[a].hostcheck)
+            hv_hostcheck_cov_add(&all, &st[a].hc);
+    char why[1024];
+    hv_coverage_hostcheck_why(&all, why, sizeof why);
+    if (why[0])
+        fprintf(out, "  coverage: host-access check, all runs with it: %s\n", why);
     int judged = 0, costed = 0;   /* arms run with the check, judged / costed against the hostcheck arm */
     for (int a = 1; a < narms; a++) {
         judged |= st[a].ref != 0 && st[a].outcome != EX_REFERENCE;
@@ -84,7 +116,7 @@ void ex_report_text(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
         cost_text(cost, sizeof cost, s);
         fprintf(out, "  fix       %s removed the symptom in %" PRIu64 " of %" PRIu64 " runs (0 symptoms; rate "
                      "< %.2f at 95%%) at cost %s (%s): the cheapest removing arm measured on this job\n",
-                arms[d->cheapest].name, s->runs, s->runs, s->rate.hi, cost, s->cost_basis);
+                arms[d->cheapest].name, s->judged_runs, s->judged_runs, s->rate.hi, cost, s->cost_basis);
     } else if (!d->clean) {
         fputs("  fix       no arm removed the symptom on this job (undecided arms need more runs: -n)\n", out);
     }
@@ -110,8 +142,8 @@ static void arm_json(struct hv_json *w, const struct ex_arm *arms, int a, const 
         hv_json_str(w, arm->env[i]);
     hv_json_arr_end(w);
     hv_json_kbool(w, "fix", arm->fix);
-    HV_JSON_COUNTS(w, {"runs", s->runs}, {"symptom_runs", s->symptom_runs});
-    hv_json_kfixed(w, "rate", s->runs ? (double)s->symptom_runs / (double)s->runs : 0.0, 4);
+    HV_JSON_COUNTS(w, {"runs", s->runs}, {"judged_runs", s->judged_runs}, {"symptom_runs", s->symptom_runs});
+    hv_json_kfixed(w, "rate", s->judged_runs ? (double)s->symptom_runs / (double)s->judged_runs : 0.0, 4);
     hv_json_karr(w, "ci95");
     hv_json_fixed(w, s->rate.lo, 4);
     hv_json_fixed(w, s->rate.hi, 4);
@@ -120,6 +152,14 @@ static void arm_json(struct hv_json *w, const struct ex_arm *arms, int a, const 
                    {"probe_mismatches", s->probe_mismatch}, {"probed", s->probed},
                    {"host_accesses", s->host_accesses}, {"host_access_runs", s->host_access_runs},
                    {"unreadable_traces", s->unreadable});
+    if (arm->hostcheck) {
+        hv_json_kobj(w, "hostcheck");
+        hv_hostcheck_cov_members(w, &s->hc);
+        HV_JSON_COUNTS(w, {"blind_runs", s->hc_blind_runs}, {"partial_runs", s->hc_partial_runs});
+        hv_json_obj_end(w);
+    } else {
+        hv_json_knull(w, "hostcheck");
+    }
     hv_json_kstr(w, "outcome", outcome_name(s->outcome));
     hv_json_kstr(w, "judged_against", ref->name);
     hv_json_kstr(w, "cost_against", cost_ref->name);
@@ -132,10 +172,10 @@ static void arm_json(struct hv_json *w, const struct ex_arm *arms, int a, const 
     hv_json_obj_end(w);
 }
 
-static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
+static void run_json(struct hv_json *w, const struct ex_run *r, const struct ex_arm *arm)
 {
     hv_json_obj(w);
-    hv_json_kstr(w, "arm", arm);
+    hv_json_kstr(w, "arm", arm->name);
     hv_json_ki64(w, "index", r->index);
     hv_json_ki64(w, "exit", r->exit_code);
     hv_json_ki64(w, "signal", r->signal);
@@ -149,6 +189,16 @@ static void run_json(struct hv_json *w, const struct ex_run *r, const char *arm)
                    {"same_epoch_write", r->same_epoch}, {"unordered_write", r->unordered},
                    {"host_accesses", r->host_accesses}, {"records_dropped", r->dropped_records});
     hv_json_kbool(w, "symptom", r->symptom);
+    if (arm->hostcheck) {
+        const char *blind = ex_hc_blind(arm, r);
+        hv_json_kobj(w, "hostcheck");
+        hv_hostcheck_cov_members(w, &r->hc);
+        hv_json_kbool(w, "looked", !blind);
+        hv_json_kstr(w, "not_looked", blind);
+        hv_json_obj_end(w);
+    } else {
+        hv_json_knull(w, "hostcheck");
+    }
     hv_json_kstr(w, "runtime", r->runtime);
     hv_json_kstr(w, "diagnose_observed", r->verdict);
     hv_json_kstr(w, "diagnose_lead", r->lead);
@@ -207,7 +257,7 @@ void ex_report_json(FILE *out, const struct ex_meta *m, const struct ex_arm *arm
     hv_json_karr(&w, "runs");
     for (size_t i = 0; i < nruns; i++) {
         hv_json_nl(&w);
-        run_json(&w, &runs[i], arms[runs[i].arm].name);
+        run_json(&w, &runs[i], &arms[runs[i].arm]);
     }
     hv_json_arr_end(&w);
     hv_json_obj_end(&w);

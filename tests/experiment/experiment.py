@@ -11,8 +11,12 @@ with it alone, untraced. A clean loop gives "no symptom in N runs" with the
 rule-of-three bound; a copy on a side stream without a wait is a program
 race; a host race the job does not report (tests/hostcheck hc_cases, no
 graphs) is caught by the hostcheck arm and removed by copy-sync, not by
-stream-sync, while its synchronized twin shows nothing anywhere; a hanging
-job is killed after --timeout and counted; bad usage exits 2.
+stream-sync, while its synchronized twin shows nothing anywhere; where the
+check protects nothing (hc_cases registered-only: registered memory on HIP)
+the verdict is not no-symptom and no arm run with the check removes
+anything, the why and the JSON say what it did not protect, and operations
+it left unprotected beside protected ones are named; a hanging job is
+killed after --timeout and counted; bad usage exits 2.
 Prints one line per check and "experiment: N passed, M failed".
 """
 import glob
@@ -175,6 +179,74 @@ class Experiment(Suite):
                            "judged against the hostcheck arm" in txt,
                            f"{name}: report.txt states the verdict, the fix and the reference", txt[-600:])
 
+    def case_unchecked(self):
+        """The check protects nothing: a run with it shows no host access but
+        cannot show that there was none."""
+        cases = os.path.join(self.build, "tests", "hostcheck", "hc_cases")
+        p, rep, out = self.experiment(None, [cases, "registered-only"], "-n", "4", "--arms",
+                                      "baseline,hostcheck,copy-sync")
+        if self.check(p.returncode == 0 and rep, "registered-only: hipvis experiment ran", p.stderr[-400:]):
+            d = rep["decision"]
+            arms = {a["name"]: a for a in rep["arms"]}
+            self.check(d["verdict"] == "undetermined" and not d["no_symptom"] and d["basis"] == "none" and
+                       "rate_upper_bound_rule_of_three" not in d and arms["baseline"]["symptom_runs"] == 0,
+                       "registered-only: nothing seen anywhere, yet not no-symptom (the check did not look)",
+                       json.dumps(d)[:400])
+            self.check("did not look in 8 runs, so a host race is not excluded" in d["why"] and
+                       "hostcheck: the host-access check protected 0 of 4 operations in 4 runs (4 other: HIP "
+                       "registered memory, or a range mprotect refused): it did not look in 4 of 4 runs" in d["why"] and
+                       "copy-sync: the host-access check protected 0 of 4 operations" in d["why"],
+                       "registered-only: the why names the unprotected operations of each arm run with the check",
+                       d["why"])
+            want = {"traces": 4, "traces_counted": 4, "operations": 4, "protected_ops": 0, "unprotected_ops": 4,
+                    "skipped_managed": 0, "skipped_full": 0, "skipped_other": 4, "lost": 0, "blind_runs": 4,
+                    "partial_runs": 0}
+            got = {n: {k: arms[n]["hostcheck"][k] for k in want} for n in ("hostcheck", "copy-sync")}
+            runs = [r["hostcheck"] for r in rep["runs"] if r["arm"] != "baseline"]
+            self.check(all(g == want for g in got.values()) and arms["baseline"]["hostcheck"] is None and
+                       arms["copy-sync"]["outcome"] == "undecided" and arms["copy-sync"]["judged_runs"] == 4 and
+                       d["cheapest_fix"] is None and d["removed_by"] == [] and len(runs) == 8 and
+                       all(r["looked"] is False and r["not_looked"] == "none protected" and r["protected_ops"] == 0 and
+                           r["skipped_other"] == 1 for r in runs),
+                       "registered-only: the JSON carries each arm's and run's counts (0 protected, 4 other, "
+                       "4 blind runs); nothing removed", f"{got} {runs[:1]}")
+            with open(os.path.join(out, "report.txt")) as f:
+                txt = f.read()
+            line = ("host-access check: protected 0 of 4 operations (not: 0 managed, 0 table full, 4 other), "
+                    "0 accesses lost; did not look in 4 of 4 runs")
+            self.check("verdict   undetermined [none]" in txt and txt.count(line) == 2 and
+                       "registered memory on ROCm (hipHostRegister) is never protected" in txt,
+                       "registered-only: report.txt gives the counts per arm and the analyzer's coverage words",
+                       txt[-1500:])
+        # One arm run with the check that protects nothing beside a hostcheck
+        # arm that catches the access: judged against it, it is not REMOVED.
+        job = ["sh", "-c", f"exec {cases} ${{HC_CASE:-d2h-read}}"]
+        p, rep, _ = self.experiment(None, job, "-n", "4", "--arms",
+                                    "baseline,hostcheck,copy-sync,blind:HIPVIS_HOSTCHECK=1+HC_CASE=registered-only")
+        if self.check(p.returncode == 0 and rep, "blind arm: hipvis experiment ran", p.stderr[-400:]):
+            d = rep["decision"]
+            arms = {a["name"]: a for a in rep["arms"]}
+            bl, cs = arms["blind"], arms["copy-sync"]
+            self.check(d["verdict"] == "host-race" and bl["judged_against"] == "hostcheck" and
+                       bl["symptom_runs"] == 0 and bl["runs"] == 4 and bl["judged_runs"] == 0 and
+                       bl["outcome"] == "undecided" and bl["hostcheck"]["blind_runs"] == 4 and
+                       cs["outcome"] == "removed" and cs["judged_runs"] == 4 and d["removed_by"] == ["copy-sync"] and
+                       "blind: the host-access check protected 0 of 4 operations" in d["why"],
+                       "an arm whose check protected nothing is not REMOVED against the hostcheck arm (0 of 4 runs "
+                       "judged); copy-sync, which looked, is", f"{bl} {d['why']}")
+        # Unprotected operations beside protected ones: named, the result
+        # holds for the protected ones.
+        p, rep, _ = self.experiment(None, [cases, "registered"], "-n", "4", "--arms", "baseline,hostcheck")
+        if self.check(p.returncode == 0 and rep, "registered: hipvis experiment ran", p.stderr[-400:]):
+            d = rep["decision"]
+            hc = {a["name"]: a for a in rep["arms"]}["hostcheck"]["hostcheck"]
+            self.check(d["verdict"] == "no-symptom" and hc["protected_ops"] == 4 and hc["unprotected_ops"] == 4 and
+                       hc["partial_runs"] == 4 and hc["blind_runs"] == 0 and
+                       "hostcheck: the host-access check protected 4 of 8 operations in 4 runs (4 other" in d["why"] and
+                       "the result holds only for those it protected" in d["why"],
+                       "registered (one protected, one not): no-symptom, the why names the unprotected operations",
+                       f"{hc} {d['why']}")
+
     def case_custom_arm(self):
         p, rep, _ = self.experiment("h2a", [self.loop, "--steps", STEPS], "-n", "4", "--fail-pattern", FAIL,
                                     "--arms", "stream-sync,mine:HSA_ENABLE_SDMA=0+AMD_LOG_LEVEL=0")
@@ -226,7 +298,8 @@ class Experiment(Suite):
 
     def main(self):
         return self.run_cases((self.case_models, self.case_clean, self.case_race, self.case_host_race,
-                               self.case_custom_arm, self.case_hang, self.case_env, self.case_usage))
+                               self.case_unchecked, self.case_custom_arm, self.case_hang, self.case_env,
+                               self.case_usage))
 
 
 if __name__ == "__main__":

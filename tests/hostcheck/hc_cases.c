@@ -42,6 +42,10 @@
  *                   registered with hipHostRegister, read before the sync: the
  *                   check does not protect registered memory on HIP, so no
  *                   finding, and the analyzer's coverage counts it
+ *   registered-only a D2H copy into registered memory only, read before the
+ *                   sync: the race is there, but the check protects nothing
+ *                   (for hipvis experiment: a run that cannot show "no host
+ *                   access")
  *   fork-counts     one protected copy in the parent, one in a fork child that
  *                   makes runtime calls (its own trace, its own counts)
  *   callback-read   a host function enqueued on the copy's stream after a D2H
@@ -154,6 +158,20 @@ static void registered(void)
     OK(hipHostUnregister(host));
 }
 
+/* registered-only: the only in-flight host memory is registered, which
+ * the check does not protect on HIP: its read before the sync is a race
+ * it cannot see, and no operation at all is protected. */
+static void registered_only(void)
+{
+    static int host[N] __attribute__((aligned(4096)));
+    OK(hipHostRegister(host, sizeof host, 0));
+    OK(hipMemcpyAsync(host, dev, sizeof host, hipMemcpyDeviceToHost, s));
+    int v = host[3];
+    OK(hipStreamSynchronize(s));
+    printf("registered read %d, then %d\n", v, host[3]);
+    OK(hipHostUnregister(host));
+}
+
 /* fork-counts: the parent protects one copy, a fork child another of its
  * own: each trace counts its own process's operations, so that the
  * analyzer's sum over traces counts each once. */
@@ -191,6 +209,8 @@ int main(int argc, char **argv)
 
     if (!strcmp(c, "registered")) {
         registered();
+    } else if (!strcmp(c, "registered-only")) {
+        registered_only();
     } else if (!strcmp(c, "fork-counts")) {
         fork_counts();
     } else if (!strcmp(c, "d2h-read") || !strcmp(c, "d2h-read-sync")) {
