@@ -66,6 +66,7 @@ void hv_coverage_hostcheck(struct hv_trace_summary *t, const struct hv_hostcheck
     LATEST(skipped_managed);
     LATEST(skipped_full);
     LATEST(skipped_other);
+    LATEST(skipped_graph);
     LATEST(accesses);
     LATEST(lost);
 #undef LATEST
@@ -81,8 +82,9 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
         return;
     snprintf(buf, cap,
              "%" PRIu64 " of %" PRIu64 " in-flight operation%s not protected (%" PRIu64 " managed, %" PRIu64
-             " table full, %" PRIu64 " other), %" PRIu64 " access%s lost: %s%s%s%s%s",
-             k, n, n == 1 ? "" : "s", h->skipped_managed, h->skipped_full, h->skipped_other, h->lost,
+             " table full, %" PRIu64 " other, %" PRIu64 " graph), %" PRIu64 " access%s lost: %s%s%s%s%s%s",
+             k, n, n == 1 ? "" : "s", h->skipped_managed, h->skipped_full, h->skipped_other, h->skipped_graph,
+             h->lost,
              h->lost == 1 ? "" : "es",
              !h->lost ? "a host access to them is not seen"
              : k      ? "a host access to the unprotected ones is not seen, and the lost ones are not reported"
@@ -95,6 +97,10 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
                              : "",
              h->skipped_other ? "; registered memory on ROCm (hipHostRegister) is never protected, pinned memory "
                                 "(hipHostMalloc) is; otherwise mprotect refused the range (docs/hostcheck.md)"
+                              : "",
+             h->skipped_graph ? "; graph replays: an exec instantiated before tracing, a node whose kind or "
+                                "parameters were not read, a memcpy node's pageable host side, or a graph with a "
+                                "host or event-record node (docs/hostcheck.md, Graphs)"
                               : "",
              h->lost ? "; the queue of accesses was full: fix the accesses reported and trace again" : "");
 }
@@ -121,6 +127,7 @@ void hv_coverage_sum(const struct hv_findings *s, struct hv_coverage *c)
         c->hostcheck.skipped_managed += h->skipped_managed;
         c->hostcheck.skipped_full += h->skipped_full;
         c->hostcheck.skipped_other += h->skipped_other;
+        c->hostcheck.skipped_graph += h->skipped_graph;
         c->hostcheck.accesses += h->accesses;
         c->hostcheck.lost += h->lost;
     }
@@ -175,6 +182,7 @@ void hv_coverage_json(struct hv_json *w, const struct hv_coverage *c)
             {"skipped_managed", h->skipped_managed},
             {"skipped_full", h->skipped_full},
             {"skipped_other", h->skipped_other},
+            {"skipped_graph", h->skipped_graph},
             {"accesses", h->accesses},
             {"lost", h->lost},
         };
