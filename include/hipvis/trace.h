@@ -799,9 +799,9 @@ struct hv_karg_names {
  * While an async operation that writes a host-visible range (a D2H copy into
  * pinned memory, a memset of pinned or managed memory, a kernel writing
  * managed memory) or reads one (an H2D copy from pinned memory) is in
- * flight, the tracer revokes the host's access to the pages it covers
- * (PROT_NONE for writes, PROT_READ for reads) until the host first observes
- * it complete. A host access in between faults once: the fault handler
+ * flight, eager or a node of a graph replay, the tracer revokes the host's
+ * access to the pages it covers (PROT_NONE for writes, PROT_READ for reads)
+ * until the host first observes it complete. A host access in between faults once: the fault handler
  * records it, gives the page back and the program continues unchanged.
  * ======================================================================== */
 
@@ -857,12 +857,16 @@ struct hv_hostcheck {
     uint64_t protected_ops;   /* ops whose range was protected */
     uint64_t skipped_managed; /* ops on managed memory not protected (the driver migrates it: docs/hostcheck.md) */
     uint64_t skipped_full;    /* ops not protected: the table of in-flight ranges was full */
-    uint64_t skipped_other;   /* ops not protected: mprotect refused the range */
+    uint64_t skipped_other;   /* ops not protected: ROCm registered memory, or mprotect refused the range */
     uint64_t accesses;        /* host accesses recorded (HV_REC_HOST_ACCESS) */
     uint64_t unrelated;       /* faults on a protected page outside every in-flight range (page shared with
                                  other data): the page was given back, nothing recorded */
     uint64_t lost;            /* accesses not recorded: the handler's queue was full */
     uint64_t released;        /* ops released by an observation of their completion */
+    /* Appended (a record of an older writer is 88 bytes: read as 0). */
+    uint64_t skipped_graph;   /* host sides of graph replays' nodes not protected: the exec's nodes are not
+                                 known in-process, a node's kind or parameters are not read, a memcpy node's
+                                 host side is pageable, or the graph holds a host or event-record node */
 };
 
 #endif

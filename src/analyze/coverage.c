@@ -66,6 +66,7 @@ void hv_coverage_hostcheck(struct hv_trace_summary *t, const struct hv_hostcheck
     LATEST(skipped_managed);
     LATEST(skipped_full);
     LATEST(skipped_other);
+    LATEST(skipped_graph);
     LATEST(accesses);
     LATEST(lost);
 #undef LATEST
@@ -81,8 +82,9 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
         return;
     snprintf(buf, cap,
              "%" PRIu64 " of %" PRIu64 " in-flight operation%s not protected (%" PRIu64 " managed, %" PRIu64
-             " table full, %" PRIu64 " other), %" PRIu64 " access%s lost: %s%s%s%s%s",
-             k, n, n == 1 ? "" : "s", h->skipped_managed, h->skipped_full, h->skipped_other, h->lost,
+             " table full, %" PRIu64 " other, %" PRIu64 " graph), %" PRIu64 " access%s lost: %s%s%s%s%s%s",
+             k, n, n == 1 ? "" : "s", h->skipped_managed, h->skipped_full, h->skipped_other, h->skipped_graph,
+             h->lost,
              h->lost == 1 ? "" : "es",
              !h->lost ? "a host access to them is not seen"
              : k      ? "a host access to the unprotected ones is not seen, and the lost ones are not reported"
@@ -96,6 +98,10 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
              h->skipped_other ? "; registered memory on ROCm (hipHostRegister) is never protected, pinned memory "
                                 "(hipHostMalloc) is; otherwise mprotect refused the range (docs/hostcheck.md)"
                               : "",
+             h->skipped_graph ? "; graph replays: an exec instantiated before tracing, a node whose kind or "
+                                "parameters were not read, a memcpy node's pageable host side, or a graph with a "
+                                "host or event-record node (docs/hostcheck.md, Graphs)"
+                              : "",
              h->lost ? "; the queue of accesses was full: fix the accesses reported and trace again" : "");
 }
 
@@ -107,6 +113,7 @@ void hv_hostcheck_cov_add(struct hv_hostcheck_cov *to, const struct hv_hostcheck
     to->skipped_managed += h->skipped_managed;
     to->skipped_full += h->skipped_full;
     to->skipped_other += h->skipped_other;
+    to->skipped_graph += h->skipped_graph;
     to->accesses += h->accesses;
     to->lost += h->lost;
 }
@@ -165,6 +172,7 @@ void hv_hostcheck_cov_members(struct hv_json *w, const struct hv_hostcheck_cov *
         {"skipped_managed", h->skipped_managed},
         {"skipped_full", h->skipped_full},
         {"skipped_other", h->skipped_other},
+        {"skipped_graph", h->skipped_graph},
         {"accesses", h->accesses},
         {"lost", h->lost},
     };

@@ -22,7 +22,8 @@
  * The host-access check (HIPVIS_HOSTCHECK) sees a host access to an
  * in-flight operation's memory only where it protected that memory: the
  * operations it could not protect (managed memory without a protection
- * key, its table full, ROCm registered memory or a range mprotect refused)
+ * key, its table full, ROCm registered memory or a range mprotect refused,
+ * the nodes of graph replays it could not read or follow)
  * and the accesses its queue lost are counted from its HV_REC_HOSTCHECK
  * record (hv_coverage_hostcheck) and worded in hv_coverage_hostcheck_why,
  * for the verdict and the rule's own note alike.
@@ -89,7 +90,7 @@ void hv_coverage_hostcheck(struct hv_trace_summary *t, const struct hv_hostcheck
 /* In-flight operations the check did not protect. */
 static inline uint64_t hv_hostcheck_unprotected(const struct hv_hostcheck_cov *h)
 {
-    return h->skipped_managed + h->skipped_full + h->skipped_other;
+    return h->skipped_managed + h->skipped_full + h->skipped_other + h->skipped_graph;
 }
 
 /* What the check could not see while it ran: operations it did not protect
@@ -110,7 +111,7 @@ struct hv_json;
 void hv_hostcheck_cov_members(struct hv_json *w, const struct hv_hostcheck_cov *h);
 
 /* What the check could not see, in words, or "" when nothing: "K of N
- * in-flight operations not protected (a managed, b table full, c other),
+ * in-flight operations not protected (a managed, b table full, c other, d graph),
  * L accesses lost: ...; what to do" (buf NUL-terminated, truncated). */
 void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size_t cap);
 

@@ -285,9 +285,13 @@ static void check_gaps(const struct ex_arm *arms, int narms, const struct ex_arm
             say(d, "%s%llu with its table full", sep, (unsigned long long)h->skipped_full);
             sep = ", ";
         }
-        if (h->skipped_other)
+        if (h->skipped_other) {
             say(d, "%s%llu other: HIP registered memory, or a range mprotect refused", sep,
                 (unsigned long long)h->skipped_other);
+            sep = ", ";
+        }
+        if (h->skipped_graph)
+            say(d, "%s%llu in graph replays the check could not describe", sep, (unsigned long long)h->skipped_graph);
         if (k)
             say(d, ")");
         if (h->lost)
@@ -304,8 +308,8 @@ static void check_gaps(const struct ex_arm *arms, int narms, const struct ex_arm
         say(d, "a run where the check did not look (no operation protected, accesses lost, or no counts record) "
                "cannot show that the host left in-flight memory alone: it counts for no arm's removal and no clean "
                "verdict%s; ",
-            nothing ? " (it protects async copies, memsets and kernels of pinned, registered and managed memory, "
-                      "not the memcpy nodes of graph replays: docs/hostcheck.md)"
+            nothing ? " (it protects the host side of async copies, memsets, kernels and graph replays' nodes "
+                      "in pinned, registered and managed memory: docs/hostcheck.md)"
                     : "");
     if (partial)
         say(d, "where it looked but left operations unprotected, the result holds only for those it protected; ");

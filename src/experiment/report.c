@@ -37,8 +37,8 @@ static void hc_line(FILE *out, const struct ex_arm_stats *s)
     fprintf(out, "  %-19s       host-access check: protected %" PRIu64 " of %" PRIu64 " operations", "",
             h->protected_ops, k + h->protected_ops);
     if (k)
-        fprintf(out, " (not: %" PRIu64 " managed, %" PRIu64 " table full, %" PRIu64 " other)", h->skipped_managed,
-                h->skipped_full, h->skipped_other);
+        fprintf(out, " (not: %" PRIu64 " managed, %" PRIu64 " table full, %" PRIu64 " other, %" PRIu64 " graph)",
+                h->skipped_managed, h->skipped_full, h->skipped_other, h->skipped_graph);
     fprintf(out, ", %" PRIu64 " access%s lost", h->lost, h->lost == 1 ? "" : "es");
     if (h->traces_counted < h->traces)
         fprintf(out, ", %" PRIu64 " of %" PRIu64 " traces without counts", h->traces - h->traces_counted, h->traces);

@@ -307,7 +307,7 @@ static const struct hv_field host_access_fields[] = {
 #define T_ struct hv_hostcheck
 static const struct hv_field hostcheck_fields[] = {
     F(protected_ops, U, 0), F(skipped_managed, U, 0), F(skipped_full, U, 0), F(skipped_other, U, 0),
-    F(accesses, U, 0), F(unrelated, U, 0), F(lost, U, 0), F(released, U, 0),
+    F(accesses, U, 0), F(unrelated, U, 0), F(lost, U, 0), F(released, U, 0), F(skipped_graph, U, 0),
 };
 #undef T_
 

@@ -234,8 +234,8 @@ void test_coverage_hostcheck(void)
     CHECK_EQ_U(hv_hostcheck_unchecked(&cov.hostcheck), 7);
     char why[1024];
     hv_coverage_hostcheck_why(&cov.hostcheck, why, sizeof why);
-    static const char want[] = "4 of 14 in-flight operations not protected (2 managed, 1 table full, 1 other), 3 "
-                               "accesses lost: a host access to the unprotected ones is not seen, and the lost ones "
+    static const char want[] = "4 of 14 in-flight operations not protected (2 managed, 1 table full, 1 other, "
+                               "0 graph), 3 accesses lost: a host access to the unprotected ones is not seen, and the lost ones "
                                "are not reported; managed memory is protected only where the CPU has protection keys";
     CHECK(strncmp(why, want, sizeof want - 1) == 0);
     CHECK(strstr(why, "; the table of in-flight ranges was full") && strstr(why, "; registered memory on ROCm") &&
@@ -243,8 +243,8 @@ void test_coverage_hostcheck(void)
     /* The rule's info note of the first trace says the same, from the same counts. */
     const struct hv_group *g = tb_group(&out, HV_RULE_HOST_ACCESS_IN_FLIGHT);
     CHECK(g && g->f.severity == HV_SEV_INFO && g->f.pid == 401 && g->f.note &&
-          strstr(g->f.note, "4 of 10 in-flight operations not protected (2 managed, 1 table full, 1 other), 3 "
-                            "accesses lost"));
+          strstr(g->f.note, "4 of 10 in-flight operations not protected (2 managed, 1 table full, 1 other, "
+                            "0 graph), 3 accesses lost"));
     CHECK_EQ_U(tb_count_rule(&out, HV_RULE_HOST_ACCESS_IN_FLIGHT), 1);
 
     /* No finding at or above warning, but gaps: not a bare "0 bugs", exit 3
@@ -263,7 +263,7 @@ void test_coverage_hostcheck(void)
     char *js = coverage_json(&out);
     CHECK(js && strstr(js, "\"hostcheck\":{\"traces\":2,\"traces_counted\":2,\"operations\":14,\"protected_ops\":10,"
                            "\"unprotected_ops\":4,\"skipped_managed\":2,\"skipped_full\":1,\"skipped_other\":1,"
-                           "\"accesses\":0,\"lost\":3}"));
+                           "\"skipped_graph\":0,\"accesses\":0,\"lost\":3}"));
     free(js);
     hv_findings_free(&out);
 
@@ -272,8 +272,8 @@ void test_coverage_hostcheck(void)
     hostcheck_trace(&out, 403, HV_HDR_HOSTCHECK, 1, 5, 0, 0, 0, 1);
     hv_coverage_sum(&out, &cov);
     hv_coverage_hostcheck_why(&cov.hostcheck, why, sizeof why);
-    CHECK(strcmp(why, "0 of 5 in-flight operations not protected (0 managed, 0 table full, 0 other), 1 access lost: "
-                      "each lost one was a host access to in-flight memory, not reported; the queue of accesses was "
+    CHECK(strcmp(why, "0 of 5 in-flight operations not protected (0 managed, 0 table full, 0 other, 0 graph), 1 "
+                      "access lost: each lost one was a host access to in-flight memory, not reported; the queue of accesses was "
                       "full: fix the accesses reported and trace again") == 0);
     o.fail_on_unchecked = 1;
     hv_verdict_of(&v, &out, &o);
@@ -310,5 +310,65 @@ void test_coverage_hostcheck(void)
     free(js);
     hv_verdict_of(&v, &out, &o);
     CHECK_EQ_U(v.exit_status, HV_EXIT_CLEAN);
+    hv_findings_free(&out);
+}
+
+/* Graph replays' host sides the check could not protect (skipped_graph)
+ * count as unprotected operations, with their reason; a counts record of an
+ * older writer (88 bytes, before skipped_graph) reads as 0 of them. */
+void test_coverage_hostcheck_graph(void)
+{
+    struct hv_findings out;
+    hv_findings_init(&out);
+    struct tb t;
+    tb_header_flags = HV_HDR_HOSTCHECK;
+    tb_engine_open(&t, &out, 411, NULL);
+    tb_header_flags = 0;
+    struct hv_hostcheck r;
+    memset(&r, 0, sizeof r);
+    r.h.type = HV_REC_HOSTCHECK;
+    r.h.size = sizeof r;
+    r.protected_ops = 3;
+    r.skipped_graph = 2;
+    tb_aux(&t, &r);
+    tb_engine_close(&t);
+    const struct hv_hostcheck_cov *a = &out.traces[0].hostcheck;
+    CHECK(a->traces_counted == 1 && a->protected_ops == 3 && a->skipped_graph == 2);
+    CHECK_EQ_U(hv_hostcheck_unprotected(a), 2);
+    char why[1024];
+    hv_coverage_hostcheck_why(a, why, sizeof why);
+    CHECK(strncmp(why, "2 of 5 in-flight operations not protected (0 managed, 0 table full, 0 other, 2 graph), 0 "
+                       "accesses lost: a host access to them is not seen; graph replays: an exec instantiated before "
+                       "tracing",
+                  strlen("2 of 5 in-flight operations not protected (0 managed, 0 table full, 0 other, 2 graph), 0 "
+                         "accesses lost: a host access to them is not seen; graph replays: an exec instantiated "
+                         "before tracing")) == 0);
+    char *js = coverage_json(&out);
+    CHECK(js && strstr(js, "\"unprotected_ops\":2,\"skipped_managed\":0,\"skipped_full\":0,\"skipped_other\":0,"
+                           "\"skipped_graph\":2,\"accesses\":0,\"lost\":0}"));
+    free(js);
+    struct hv_report_opts o = {.fail_on = HV_SEV_WARNING, .fail_on_unchecked = 1};
+    struct hv_verdict v;
+    hv_verdict_of(&v, &out, &o);
+    CHECK_EQ_U(v.exit_status, HV_EXIT_UNCHECKED);
+    hv_findings_free(&out);
+
+    /* An older writer's record: 88 bytes, no skipped_graph. */
+    hv_findings_init(&out);
+    tb_header_flags = HV_HDR_HOSTCHECK;
+    tb_engine_open(&t, &out, 412, NULL);
+    tb_header_flags = 0;
+    _Alignas(8) unsigned char old[sizeof r];
+    memset(old, 0xEE, sizeof old);   /* what lies past the record must not be read */
+    memset(&r, 0, sizeof r);
+    r.h.type = HV_REC_HOSTCHECK;
+    r.h.size = 88;
+    r.protected_ops = 4;
+    r.skipped_other = 1;
+    memcpy(old, &r, 88);
+    tb_aux(&t, old);
+    tb_engine_close(&t);
+    a = &out.traces[0].hostcheck;
+    CHECK(a->traces_counted == 1 && a->protected_ops == 4 && a->skipped_other == 1 && a->skipped_graph == 0);
     hv_findings_free(&out);
 }

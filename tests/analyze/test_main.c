@@ -23,7 +23,7 @@ const char *t_tool, *t_tmp;
     X(test_record_robustness) X(test_records_stable_keep) X(test_semantics_2d_rows) X(test_semantics_2d_gap_keeps_writer)            \
     X(test_semantics_inferred_rule_severity) X(test_bounds_api_id) X(test_bounds_fuzz_regressions) \
     X(test_host_source_rewritten_positive) X(test_host_source_rewritten_negative) X(test_three_point_probe) \
-    X(test_coverage_counts) X(test_coverage_all_checked) X(test_coverage_hostcheck)
+    X(test_coverage_counts) X(test_coverage_all_checked) X(test_coverage_hostcheck) X(test_coverage_hostcheck_graph)
 
 #define CLI_TESTS(X) X(test_cli_scenarios) X(test_cli_json_perfetto) X(test_cli_bad_input)
 

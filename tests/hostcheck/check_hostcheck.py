@@ -12,7 +12,8 @@ runtime gets the program's own host function unless the check is on
 (host_fn_given). Under HIPVIS_GUARD=copy-sync the racy copy
 cases (a program without graphs) wait for their copy before its call
 returns: no finding, the guard's record, and the synchronized twin's
-output. The managed cases run with HIPVIS_HOSTCHECK=managed (a kernel's
+output. The graph cases (graphs) do the same for the memcpy and memset
+nodes of a graph replay. The managed cases run with HIPVIS_HOSTCHECK=managed (a kernel's
 managed arguments protected while it is in flight; the double's kernels
 reach them through their own alias) and with HIPVIS_HOSTCHECK=1 (skipped
 and counted on a CPU without protection keys). hc_chain: a program's own
@@ -295,7 +296,7 @@ def coverage():
         return t
 
     line = ("coverage: host-access check: 1 of 2 in-flight operations not protected (0 managed, 0 table full, "
-            "1 other), 0 accesses lost: a host access to them is not seen; registered memory on ROCm "
+            "1 other, 0 graph), 0 accesses lost: a host access to them is not seen; registered memory on ROCm "
             "(hipHostRegister) is never protected")
     t = trace("registered")
     rc, text = analyze([t])
@@ -309,7 +310,8 @@ def coverage():
     rc, out = analyze(["--json", t])
     doc = json.loads(out)
     want = {"traces": 1, "traces_counted": 1, "operations": 2, "protected_ops": 1, "unprotected_ops": 1,
-            "skipped_managed": 0, "skipped_full": 0, "skipped_other": 1, "accesses": 0, "lost": 0}
+            "skipped_managed": 0, "skipped_full": 0, "skipped_other": 1, "skipped_graph": 0, "accesses": 0,
+            "lost": 0}
     got = doc.get("coverage", {}).get("hostcheck")
     check(rc == 3 and got == want and doc["verdict"]["exit_status"] == 3,
           "registered: JSON coverage.hostcheck counts, exit 3", f"rc {rc} {got}")
@@ -334,6 +336,72 @@ def coverage():
           "fork child: each trace counts its own process's operations", str(got))
 
 
+# Graph replays: the racy cases and the access each makes; the clean ones.
+GRAPH_RACY = {"graph-h2d-write": "write", "graph-d2h-read": "read", "graph-memset-read": "read",
+              "graph-loop-write": "write", "graph-set-write": "write"}
+GRAPH_CLEAN = ["graph-h2d-write-sync", "graph-d2h-read-sync", "graph-pageable", "graph-disabled"]
+
+
+def graphs():
+    """A graph launch protects its memcpy and memset nodes' pinned memory
+    for the replay: a host access before the launch stream is observed is
+    found at its line, after the sync it is not, and the output is what it
+    is without the check. 600 replays of one exec take one slot (none
+    skipped, each protected). An exec-node setter moves what is protected
+    to the node's new source; a disabled node protects nothing. What the check cannot protect is counted
+    (skipped_graph) and said under the verdict: a memcpy node's pageable
+    source, and every host side of a graph with a host node (callback-capture:
+    the node's function may read what the memcpy node before it wrote). A
+    kernel node's managed argument is protected as an eager launch's."""
+    lines = race_lines()
+    missing = [c for c in list(GRAPH_RACY) + ["graph-managed-read"] if c not in lines]
+    check(not missing, "hc_cases.c marks every racy graph case's line", str(missing))
+    for mode in EXEC_MODES:
+        for name in list(GRAPH_RACY) + GRAPH_CLEAN:
+            tag = f"{name} ({mode})"
+            trace, got = run_both(name, mode, "1", name in GRAPH_CLEAN, os.path.join(S.tmp, f"{name}-{mode}.zst"),
+                                  tag)
+            counts = hostcheck_counts(trace)
+            if name in GRAPH_CLEAN:
+                check(not got, f"{tag}: no host-access-in-flight finding", json.dumps(got)[:300])
+            elif name in lines:
+                race_found(tag, got, lines[name], GRAPH_RACY[name])
+            want = {"protected_ops": 0, "skipped_graph": 2} if name == "graph-pageable" else \
+                {"protected_ops": 0, "skipped_graph": 0} if name == "graph-disabled" else \
+                {"protected_ops": 600 if name == "graph-loop-write" else 1, "skipped_graph": 0}
+            want["skipped_full"] = 0
+            got_counts = {k: counts.get(k) for k in want}
+            check(got_counts == want, f"{tag}: counts {want}", json.dumps(counts)[:300])
+
+    # A kernel node's managed argument: as an eager launch's (managed()).
+    keys = cpu_has_pkeys()
+    for mode in EXEC_MODES:
+        for setting in ("managed", "1"):
+            name = "graph-managed-read"
+            tag = f"{name} ({mode}, HIPVIS_HOSTCHECK={setting})"
+            trace, got = run_both(name, mode, setting, False, os.path.join(S.tmp, f"{name}-{mode}-{setting}.zst"), tag)
+            counts = hostcheck_counts(trace)
+            if setting == "1" and not keys:
+                check(not got and counts.get("skipped_managed") == 1 and counts.get("protected_ops") == 0,
+                      f"{tag}: managed skipped and counted, no finding", json.dumps(counts)[:300])
+            else:
+                check(counts.get("protected_ops") == 1 and counts.get("skipped_graph") == 0,
+                      f"{tag}: the kernel node's argument protected", json.dumps(counts)[:300])
+                race_found(tag, got, lines.get(name), "read")
+
+    trace, got = run_both("callback-capture", "lazy", "1", True, os.path.join(S.tmp, "graph-host-node.zst"),
+                          "callback-capture (graph host node)")
+    counts = hostcheck_counts(trace)
+    check(not got and counts.get("skipped_graph") == 2 and counts.get("protected_ops") == 0,
+          "a graph with a host node: its memcpy node not protected, counted once per replay",
+          json.dumps(counts)[:300])
+
+    rc, text = analyze([os.path.join(S.tmp, "graph-pageable-lazy.zst")])
+    check(rc == 3 and "coverage: host-access check: 2 of 2 in-flight operations not protected (0 managed, "
+          "0 table full, 0 other, 2 graph), 0 accesses lost" in text and "a memcpy node's pageable host side" in text,
+          "graph-pageable: the coverage line counts the replays' unprotected nodes, exit 3", f"rc {rc} {text[-600:]}")
+
+
 def host_fn_given():
     """What the runtime is given for a host function: the program's own
     function and data without the check (hipvis preloaded or not), the
@@ -356,4 +424,4 @@ def host_fn_given():
 
 
 if __name__ == "__main__":
-    sys.exit(S.run_cases([cases, guarded, managed, python, off, host_fn_given, chain, coverage]))
+    sys.exit(S.run_cases([cases, guarded, managed, python, off, host_fn_given, chain, coverage, graphs]))

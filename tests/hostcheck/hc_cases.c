@@ -65,6 +65,35 @@
  *                   program's function and data (no finding)
  *   callback-fn     whether the runtime was given the program's own host
  *                   function and data (hipdouble_last_host_fn)
+ *   graph-h2d-write a graph whose memcpy node (captured hipMemcpyAsync)
+ *                   reads pinned memory, launched; the host rewrites the
+ *                   source before synchronizing (RACE graph-h2d-write)
+ *   graph-h2d-write-sync the same after hipStreamSynchronize (no finding)
+ *   graph-d2h-read  a graph whose memcpy node (hipGraphAddMemcpyNode1D)
+ *                   writes pinned memory, launched; the host reads it before
+ *                   synchronizing (RACE graph-d2h-read)
+ *   graph-d2h-read-sync the same after hipStreamSynchronize (no finding)
+ *   graph-loop-write the graph-h2d-write graph launched 600 times without a
+ *                   synchronization, more than the check's table holds, then
+ *                   the rewrite (RACE graph-loop-write: each replay takes the
+ *                   previous one's slot)
+ *   graph-memset-read a graph whose memset node writes pinned memory, read
+ *                   before the sync (RACE graph-memset-read)
+ *   graph-pageable  a graph whose memcpy node reads pageable memory,
+ *                   launched twice and synchronized: the check cannot protect
+ *                   it and counts each replay's (no finding)
+ *   graph-set-write the graph-h2d-write exec's node set to read another
+ *                   pinned buffer (hipGraphExecMemcpyNodeSetParams1D), launched;
+ *                   the host rewrites the old source (no longer the node's)
+ *                   and the new one (RACE graph-set-write)
+ *   graph-managed-read a graph of a memset and a kernel writing a managed
+ *                   buffer (captured), launched; the host reads the buffer
+ *                   before the sync (RACE graph-managed-read, with
+ *                   HIPVIS_HOSTCHECK=managed or a protection key)
+ *   graph-disabled  the graph-d2h-read exec with its node disabled
+ *                   (hipGraphNodeSetEnabled), launched; the host reads the
+ *                   buffer before the sync (no finding: the replay does not
+ *                   write it)
  * Each case prints the values it read, so that runs with and without the
  * check can be compared byte for byte. Exit status 0, 2 on bad arguments, 1
  * when a runtime call failed.
@@ -95,6 +124,8 @@ static void fill_device(int base)
 
 static bool is_managed_case(const char *c);
 static void managed_case(const char *c);
+static bool is_graph_case(const char *c);
+static void graph_case(const char *c);
 /* What the host functions read, and what they were given. */
 static int cb_value = -1, cb_runs, cb_status = -1;
 static hipStream_t cb_stream;
@@ -297,6 +328,8 @@ int main(int argc, char **argv)
         printf("child exit %d, then %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, pinned[3]);
     } else if (is_managed_case(c)) {
         managed_case(c);
+    } else if (is_graph_case(c)) {
+        graph_case(c);
     } else if (!strcmp(c, "callback-read") || !strcmp(c, "callback-other")) {
         hipStream_t other;
         OK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
@@ -442,4 +475,151 @@ static void managed_case(const char *c)
         printf("sum %d\n", sum);
     }
     OK(hipFree(mg));
+}
+
+/* ---- graph replays: the memcpy and memset nodes of a launched graph use
+ * its host memory until the replay is observed complete, as the same eager
+ * calls would. */
+
+static bool is_graph_case(const char *c)
+{
+    static const char *const names[] = {"graph-h2d-write", "graph-h2d-write-sync", "graph-d2h-read",
+                                        "graph-d2h-read-sync", "graph-loop-write", "graph-memset-read",
+                                        "graph-pageable", "graph-set-write", "graph-disabled",
+                                        "graph-managed-read"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(c, names[i]))
+            return true;
+    return false;
+}
+
+/* An exec of one memcpy node from `src` into the device buffer, captured. */
+static hipGraphExec_t h2d_exec(hipGraph_t *g, const int *src)
+{
+    hipGraphExec_t ge = NULL;
+    OK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+    OK(hipMemcpyAsync(dev, src, N * sizeof(int), hipMemcpyHostToDevice, s));
+    OK(hipStreamEndCapture(s, g));
+    OK(hipGraphInstantiate(&ge, *g, NULL, NULL, 0));
+    return ge;
+}
+
+/* An exec of a fresh graph of one node into the pinned buffer: a memset
+ * (memset_node) or a D2H memcpy. */
+static hipGraphExec_t node_exec(hipGraph_t *g, int memset_node)
+{
+    hipGraphExec_t ge = NULL;
+    hipGraphNode_t n = NULL;
+    OK(hipGraphCreate(g, 0));
+    if (memset_node) {
+        hipMemsetParams p;
+        memset(&p, 0, sizeof p);
+        p.dst = pinned;
+        p.value = 0x11;
+        p.elementSize = 1;
+        p.width = N * sizeof(int);
+        p.height = 1;
+        OK(hipGraphAddMemsetNode(&n, *g, NULL, 0, &p));
+    } else {
+        OK(hipGraphAddMemcpyNode1D(&n, *g, NULL, 0, pinned, dev, N * sizeof(int), hipMemcpyDeviceToHost));
+    }
+    OK(hipGraphInstantiate(&ge, *g, NULL, NULL, 0));
+    return ge;
+}
+
+static void graph_case(const char *c)
+{
+    bool sync = strstr(c, "-sync") != NULL;
+    static int pageable[N];
+    hipGraph_t g = NULL;
+    hipGraphExec_t ge = NULL;
+    /* The device buffer's fill (a blocking copy from pageable memory, which
+     * may return before the device has it) is done before a replay uses it. */
+    OK(hipDeviceSynchronize());
+    if (!strncmp(c, "graph-h2d-write", 15)) {
+        ge = h2d_exec(&g, pinned2);
+        OK(hipGraphLaunch(ge, s));
+        if (sync)
+            OK(hipStreamSynchronize(s));
+        pinned2[9] = -1; /* RACE graph-h2d-write */
+        OK(hipStreamSynchronize(s));
+        int back[N];
+        OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
+        printf("device[9] %d\n", back[9]);
+    } else if (!strcmp(c, "graph-loop-write")) {
+        ge = h2d_exec(&g, pinned2);
+        for (int i = 0; i < 600; i++)
+            OK(hipGraphLaunch(ge, s));
+        pinned2[9] = -2; /* RACE graph-loop-write */
+        OK(hipStreamSynchronize(s));
+        printf("source %d\n", pinned2[9]);
+    } else if (!strncmp(c, "graph-d2h-read", 14)) {
+        ge = node_exec(&g, 0);
+        OK(hipGraphLaunch(ge, s));
+        if (sync)
+            OK(hipStreamSynchronize(s));
+        int v = pinned[3]; /* RACE graph-d2h-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", v, pinned[3]);
+    } else if (!strcmp(c, "graph-set-write")) {
+        ge = h2d_exec(&g, pinned2);
+        hipGraphNode_t n = NULL;
+        size_t nn = 1;
+        OK(hipGraphGetNodes(g, &n, &nn));
+        OK(hipGraphExecMemcpyNodeSetParams1D(ge, n, dev, pinned, N * sizeof(int), hipMemcpyHostToDevice));
+        OK(hipGraphLaunch(ge, s));
+        pinned2[9] = -1;
+        pinned[9] = -3; /* RACE graph-set-write */
+        OK(hipStreamSynchronize(s));
+        int back[N];
+        OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
+        printf("device[9] %d\n", back[9]);
+    } else if (!strcmp(c, "graph-managed-read")) {
+        static const size_t fill_sizes[] = {8, 4, 4};
+        static const dim3 one = {1, 1, 1};
+        int *mg = NULL, n = N, base = 300;
+        OK(hipdouble_register_kernel(&k_fill, "hc_fill", fill_kernel, 3, fill_sizes, NULL));
+        OK(hipMallocManaged((void **)&mg, N * sizeof(int), hipMemAttachGlobal));
+        for (int i = 0; i < N && mg; i++)
+            mg[i] = i;
+        void *args[] = {&mg, &n, &base};
+        OK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+        OK(hipMemsetAsync(dev, 0, N * sizeof(int), s));   /* work ahead of the kernel in the replay */
+        OK(hipLaunchKernel(&k_fill, one, one, args, 0, s));
+        OK(hipStreamEndCapture(s, &g));
+        OK(hipGraphInstantiate(&ge, g, NULL, NULL, 0));
+        OK(hipGraphLaunch(ge, s));
+        int got = mg ? mg[3] : 0; /* RACE graph-managed-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", got, mg ? mg[3] : 0);
+        OK(hipFree(mg));
+    } else if (!strcmp(c, "graph-disabled")) {
+        ge = node_exec(&g, 0);
+        hipGraphNode_t n = NULL;
+        size_t nn = 1;
+        OK(hipGraphGetNodes(g, &n, &nn));
+        OK(hipGraphNodeSetEnabled(ge, n, 0));
+        OK(hipGraphLaunch(ge, s));
+        int v = pinned[3];
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", v, pinned[3]);
+    } else if (!strcmp(c, "graph-memset-read")) {
+        ge = node_exec(&g, 1);
+        OK(hipGraphLaunch(ge, s));
+        int v = pinned[5]; /* RACE graph-memset-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %d, then %d\n", v, pinned[5]);
+    } else {
+        for (int i = 0; i < N; i++)
+            pageable[i] = 7000 + i;
+        ge = h2d_exec(&g, pageable);
+        OK(hipGraphLaunch(ge, s));
+        OK(hipGraphLaunch(ge, s));
+        OK(hipStreamSynchronize(s));
+        int back[N];
+        OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
+        printf("device[9] %d\n", back[9]);
+    }
+    OK(hipGraphExecDestroy(ge));
+    OK(hipGraphDestroy(g));
 }

@@ -361,7 +361,8 @@ with cdp.Browser() as b:
              [["launches", n], ["layout", 7], ["inferred", 3]]),
             ("host-access check", lambda t: t.replace(
                 '"hostcheck":null', '"hostcheck":{"traces":1,"traces_counted":1,"operations":5,"protected_ops":3,'
-                '"unprotected_ops":2,"skipped_managed":0,"skipped_full":0,"skipped_other":2,"accesses":0,"lost":1}', 1),
+                '"unprotected_ops":2,"skipped_managed":0,"skipped_full":0,"skipped_other":2,"skipped_graph":0,"accesses":0,'
+                '"lost":1}', 1),
              [["launches", n], ["hostcheck", 3]])):
         ep = os.path.join(tmp, "cov-edit.html")
         with open(ep, "w", encoding="utf-8") as out:

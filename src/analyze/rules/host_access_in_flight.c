@@ -31,28 +31,44 @@ static const char *str(const struct hv_model *m, uint32_t id)
     return s ? s : "?";
 }
 
-/* What the access did to what the op does, for the finding's note. */
-static const char *what(uint8_t kind, uint8_t access)
+/* What the access did to what the op does, for the finding's note, into
+ * buf: `replay`, the op is a node of a graph replay (its call a graph
+ * launch), else an eager call. */
+static const char *what(uint8_t kind, uint8_t access, int replay, char *buf, size_t cap)
 {
     int w = access == HV_ACCESS_WRITE;
+    const char *copy = replay ? "a memcpy node of an in-flight graph replay" : "an in-flight async copy";
+    const char *memset = replay ? "a memset node of an in-flight graph replay" : "an in-flight async memset";
+    const char *kernel = replay ? "a kernel node of an in-flight graph replay" : "an in-flight kernel";
+    const char *done = replay ? "the replay" : kind == HV_HC_COPY_DST || kind == HV_HC_COPY_SRC ? "the copy"
+                                             : kind == HV_HC_MEMSET                            ? "the memset"
+                                                                                                : "the kernel";
     switch (kind) {
     case HV_HC_COPY_DST:
-        return w ? "the host wrote memory an in-flight async copy writes (its destination) before it observed the "
-                   "copy complete"
-                 : "the host read memory an in-flight async copy writes (its destination) before it observed the "
-                   "copy complete: the bytes read may predate the copy";
+        snprintf(buf, cap, "the host %s memory %s writes (its destination) before it observed %s complete%s",
+                 w ? "wrote" : "read", copy, done, w ? "" : ": the bytes read may predate the copy");
+        break;
     case HV_HC_COPY_SRC:
-        return "the host wrote the source of an in-flight async copy before it observed the copy complete: the copy "
-               "may send the new bytes or the old ones";
+        snprintf(buf, cap,
+                 "the host wrote the source of %s before it observed %s complete: the copy may send the new bytes "
+                 "or the old ones",
+                 copy, done);
+        break;
     case HV_HC_MEMSET:
-        return w ? "the host wrote memory an in-flight async memset writes before it observed the memset complete"
-                 : "the host read memory an in-flight async memset writes before it observed the memset complete";
+        snprintf(buf, cap, "the host %s memory %s writes before it observed %s complete", w ? "wrote" : "read",
+                 memset, done);
+        break;
     case HV_HC_KERNEL_WRITE:
-        return "the host touched managed memory an in-flight kernel writes before it observed the kernel complete";
+        snprintf(buf, cap, "the host touched managed memory %s writes before it observed %s complete", kernel, done);
+        break;
     default:
-        return "the host touched managed memory an in-flight kernel takes as an argument before it observed the "
-               "kernel complete (the argument's access is not known: the kernel may only read it)";
+        snprintf(buf, cap,
+                 "the host touched managed memory %s takes as an argument before it observed %s complete (the "
+                 "argument's access is not known: the kernel may only read it)",
+                 kernel, done);
+        break;
     }
+    return buf;
 }
 
 static void on_access(struct hv_model *m, const struct hv_host_access *r)
@@ -92,7 +108,9 @@ static void on_access(struct hv_model *m, const struct hv_host_access *r)
     f.b.func = r->nframes ? pc[0] : 0;
     f.n1 = r->addr - r->op_lo;   /* offset of the access into the op's range */
     f.n2 = r->access_tid;
-    f.note = what(r->op_kind, r->access);
+    int replay = hv_api_kind(r->op_api) == HV_K_GRAPH_LAUNCH;
+    char note[320];
+    f.note = what(r->op_kind, r->access, replay, note, sizeof note);
     int used = snprintf(detail, sizeof detail, "%s of 0x%" PRIx64 " (+%" PRIu64 ") by thread %" PRIu32 "%s",
                         r->access == HV_ACCESS_WRITE ? "write" : r->access == HV_ACCESS_READ ? "read" : "access",
                         r->addr, r->addr - r->op_lo, r->access_tid,
@@ -105,7 +123,8 @@ static void on_access(struct hv_model *m, const struct hv_host_access *r)
         snprintf(detail + used, sizeof detail - (size_t)used,
                  "; missing: a host observation of stream 0x%" PRIx64 " past the %s (its stream's synchronize, "
                  "or an event recorded after it and synchronized) before this access",
-                 r->op_stream, copy ? "copy" : r->op_kind == HV_HC_MEMSET ? "memset" : "kernel");
+                 r->op_stream,
+                 replay ? "graph replay" : copy ? "copy" : r->op_kind == HV_HC_MEMSET ? "memset" : "kernel");
     f.detail = detail;
     hv_rule_emit(m, &f);
 }
@@ -144,9 +163,9 @@ const struct hv_rule hv_rule_host_access_in_flight = {
     .id = HV_RULE_HOST_ACCESS_IN_FLIGHT,
     .severity = HV_SEV_ERROR,
     .name = "host-access-in-flight",
-    .why = "the host touched pinned (or managed) memory while an async copy, memset or kernel still read or "
-           "wrote it: what it read may predate the device's write, and what it wrote may or may not reach the "
-           "device (a host/device data race the program's output depends on)",
+    .why = "the host touched pinned (or managed) memory while an async copy, memset or kernel (eager, or a node "
+           "of a graph replay) still read or wrote it: what it read may predate the device's write, and what it "
+           "wrote may or may not reach the device (a host/device data race the program's output depends on)",
     .on_aux = on_aux,
     .on_finish = on_finish,
 };

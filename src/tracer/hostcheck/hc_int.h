@@ -2,7 +2,8 @@
  * Internals of the host-access check (hostcheck.h): the table of in-flight
  * ranges (ranges.c), the fault handler and its signal bookkeeping (fault.c),
  * the queue of accesses it fills and the records made from it (queue.c),
- * the hooks that feed the table (hooks.c), and the host functions'
+ * the hooks that feed the table (hooks.c), the graph execs' inventory that
+ * a graph launch protects from (replay.c), and the host functions'
  * trampoline (hostfn.c).
  *
  * What runs in the fault handler may not allocate, take a lock another
@@ -95,9 +96,37 @@ void hc_queue_clear(void);
 /* Process-wide counts (HV_REC_HOSTCHECK). */
 struct hc_counts {
     _Atomic uint64_t protected_ops, skipped_managed, skipped_full, skipped_other, accesses, unrelated, lost,
-        released;
+        released, skipped_graph;
 };
 extern struct hc_counts hc_counts;
+
+/* ---- hooks.c ---- */
+
+/* Whether a range of `mem` touched by `api` may be protected; counts a
+ * skip (managed memory without a key, ROCm registered memory). */
+int hc_protectable(uint8_t mem, uint16_t api);
+/* Protects op (its fields but the pages and key set) and counts it. */
+void hc_protect(struct hc_op *op);
+/* An op of thread t's call `seq` at ticks `ts` on `stream`. */
+struct hc_op hc_op_of(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, uint16_t api,
+                      int32_t device);
+/* op's range: a copy's host side [host, + bytes) of memory `mem`, its
+ * destination (`d2h`: written) or its source (read). */
+void hc_copy_side(struct hc_op *op, int d2h, uint64_t host, uint64_t bytes, uint8_t mem);
+/* op's range: a memset's [dst, + span) of memory `mem` (the rows' span). */
+void hc_memset_side(struct hc_op *op, uint64_t dst, uint64_t span, uint8_t mem);
+/* op's range: a kernel's pointer argument `value` (enum hv_access `access`)
+ * into the managed allocation r. */
+struct hv_alloc_range;
+void hc_kernel_arg(struct hc_op *op, uint64_t value, uint8_t access, const struct hv_alloc_range *r);
+
+/* ---- replay.c ---- */
+
+/* Around a fork: the inventory's lock is held across it, the child gets a
+ * fresh one. */
+void hc_replay_fork_prepare(void);
+void hc_replay_fork_parent(void);
+void hc_replay_fork_child(void);
 
 /* ---- fault.c ---- */
 

@@ -44,6 +44,7 @@ static void child_after_fork(void)
      * its pages back and forget the parent's ranges and accesses. */
     hc_table_clear(1);
     hc_queue_clear();
+    hc_replay_fork_child();
 }
 
 static int hc_setup_now(const struct hv_config *cfg)
@@ -68,14 +69,13 @@ static int hc_setup_now(const struct hv_config *cfg)
     return 1;
 }
 
-static void hc_atfork(void) { pthread_atfork(NULL, NULL, child_after_fork); }
+static void hc_atfork(void) { pthread_atfork(hc_replay_fork_prepare, hc_replay_fork_parent, child_after_fork); }
 
 static int host_side(uint8_t mem) { return mem == HV_MEM_HOST_PINNED || mem == HV_MEM_HOST_REGISTERED; }
 
 static int is_hip(uint16_t api) { return hv_api_name(api)[0] == 'h'; }
 
-/* Whether a range of `mem` touched by `api` may be protected; counts a skip. */
-static int protectable(uint8_t mem, uint16_t api)
+int hc_protectable(uint8_t mem, uint16_t api)
 {
     if (mem == HV_MEM_MANAGED) {
         if (hc_key >= 0 || mode == HV_HOSTCHECK_MANAGED)
@@ -90,7 +90,7 @@ static int protectable(uint8_t mem, uint16_t api)
     return host_side(mem);
 }
 
-static void protect(struct hc_op *op)
+void hc_protect(struct hc_op *op)
 {
     if (op->hi <= op->lo)
         return;
@@ -103,8 +103,8 @@ static void protect(struct hc_op *op)
     atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
 }
 
-static struct hc_op op_of(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, uint16_t api,
-                          int32_t device)
+struct hc_op hc_op_of(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, uint64_t stream, uint16_t api,
+                      int32_t device)
 {
     struct hc_op op;
     memset(&op, 0, sizeof op);
@@ -117,24 +117,48 @@ static struct hc_op op_of(struct hv_thread_ctx *t, uint64_t seq, uint64_t ts, ui
     return op;
 }
 
+void hc_copy_side(struct hc_op *op, int d2h, uint64_t host, uint64_t bytes, uint8_t mem)
+{
+    op->lo = host;
+    op->hi = host + bytes;
+    op->write = (uint8_t)d2h;
+    op->kind = d2h ? HV_HC_COPY_DST : HV_HC_COPY_SRC;
+    op->mem = mem;
+}
+
+void hc_memset_side(struct hc_op *op, uint64_t dst, uint64_t span, uint8_t mem)
+{
+    op->lo = dst;
+    op->hi = dst + span;
+    op->write = 1;
+    op->kind = HV_HC_MEMSET;
+    op->mem = mem;
+}
+
+void hc_kernel_arg(struct hc_op *op, uint64_t value, uint8_t access, const struct hv_alloc_range *r)
+{
+    /* From the pointer to the end of its allocation, as the analyzer
+     * takes a kernel's reach (docs/semantics.md L1). An argument of
+     * unknown access is taken as written: any host access during the
+     * kernel is reported, marked as possibly only read. */
+    op->lo = value;
+    op->hi = r->base + r->bytes;
+    op->mem = r->mem;
+    op->write = access != HV_ACCESS_READ;
+    op->kind = access == HV_ACCESS_WRITE || access == HV_ACCESS_READ_WRITE ? HV_HC_KERNEL_WRITE : HV_HC_KERNEL_ARG;
+}
+
 void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
 {
     hc_queue_drain(t);
-    struct hc_op op = op_of(t, ev->seq, ev->ts, ev->stream, ev->api, ev->device);
-    if (ev->dir == HV_DIR_D2H && protectable(ev->dst_mem, ev->api)) {
-        op.lo = ev->dst;
-        op.write = 1;
-        op.kind = HV_HC_COPY_DST;
-        op.mem = ev->dst_mem;
-    } else if (ev->dir == HV_DIR_H2D && protectable(ev->src_mem, ev->api)) {
-        op.lo = ev->src;
-        op.kind = HV_HC_COPY_SRC;
-        op.mem = ev->src_mem;
-    } else {
+    struct hc_op op = hc_op_of(t, ev->seq, ev->ts, ev->stream, ev->api, ev->device);
+    if (ev->dir == HV_DIR_D2H && hc_protectable(ev->dst_mem, ev->api))
+        hc_copy_side(&op, 1, ev->dst, ev->bytes, ev->dst_mem);
+    else if (ev->dir == HV_DIR_H2D && hc_protectable(ev->src_mem, ev->api))
+        hc_copy_side(&op, 0, ev->src, ev->bytes, ev->src_mem);
+    else
         return;
-    }
-    op.hi = op.lo + ev->bytes;
-    protect(&op);
+    hc_protect(&op);
 }
 
 void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c)
@@ -142,21 +166,17 @@ void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c)
     const struct hv_memset_args *a = &c->a.memset;
     struct hv_alloc_range r;
     if (c->result != 0 || (c->flags & HV_CALL_CAPTURING) || !a->bytes || !hv_alloc_find(hv_hot.allocs, a->dst, &r) ||
-        !protectable(r.mem, c->api))
+        !hc_protectable(r.mem, c->api))
         return;
-    struct hc_op op = op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
-    op.lo = a->dst;
-    op.write = 1;
-    op.kind = HV_HC_MEMSET;
-    op.mem = r.mem;
+    struct hc_op op = hc_op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
     if (a->height > 1 && a->pitch > a->width) {
+        hc_memset_side(&op, a->dst, a->pitch * (a->height - 1) + a->width, r.mem);
         op.pitch = a->pitch;
         op.width = a->width;
-        op.hi = a->dst + a->pitch * (a->height - 1) + a->width;
     } else {
-        op.hi = a->dst + a->bytes;
+        hc_memset_side(&op, a->dst, a->bytes, r.mem);
     }
-    protect(&op);
+    hc_protect(&op);
 }
 
 void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct hv_karg *args, int n)
@@ -168,20 +188,12 @@ void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct
         /* Kernels run on the GPU: only memory the host and the GPU share
          * through the CPU's page tables (managed) is the host's concern
          * here; pinned memory a kernel reads over the bus is left alone. */
-        if (!hv_alloc_find(hv_hot.allocs, args[i].value, &r) || r.mem != HV_MEM_MANAGED || !protectable(r.mem, c->api))
+        if (!hv_alloc_find(hv_hot.allocs, args[i].value, &r) || r.mem != HV_MEM_MANAGED ||
+            !hc_protectable(r.mem, c->api))
             continue;
-        struct hc_op op = op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
-        /* From the pointer to the end of its allocation, as the analyzer
-         * takes a kernel's reach (docs/semantics.md L1). An argument of
-         * unknown access is taken as written: any host access during the
-         * kernel is reported, marked as possibly only read. */
-        op.lo = args[i].value;
-        op.hi = r.base + r.bytes;
-        op.mem = r.mem;
-        op.write = args[i].access != HV_ACCESS_READ;
-        op.kind = args[i].access == HV_ACCESS_WRITE || args[i].access == HV_ACCESS_READ_WRITE ? HV_HC_KERNEL_WRITE
-                                                                                             : HV_HC_KERNEL_ARG;
-        protect(&op);
+        struct hc_op op = hc_op_of(t, c->h.seq, c->h.ts_ns, c->stream, c->api, c->device);
+        hc_kernel_arg(&op, args[i].value, args[i].access, &r);
+        hc_protect(&op);
     }
 }
 

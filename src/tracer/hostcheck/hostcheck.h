@@ -11,6 +11,9 @@
  * re-hashes a pending source: core tracer.h hv_observed) gives them back,
  * or earlier a host function enqueued after it on its stream, when the
  * runtime runs it (hv_hc_host_fn).
+ * A graph launch protects its exec's memcpy and memset nodes and kernel
+ * nodes' managed arguments the same way, from the inventory kept at
+ * instantiate (replay.c).
  * A host access in between faults once: the SIGSEGV handler queues it
  * (address, read or write, native pcs, Python frames), gives that page back
  * and returns, so the program goes on unchanged; the queue becomes
@@ -42,6 +45,36 @@ void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
 void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c);
 /* An eager launch's record (not yet committed) and its pointer arguments (launch.c). */
 void hv_hc_launch(struct hv_thread_ctx *t, const struct hv_call *c, const struct hv_karg *args, int n);
+/* ---- graph replays (replay.c) ---- */
+
+/* One node of a graph exec as the graph walk (instantiate, update) or an
+ * exec-node setter describes it (fill_graph.c). */
+struct hv_hc_node {
+    uint64_t exec, node;   /* the exec; the node's handle in the graph walked */
+    uint16_t type;         /* enum hv_node_type; HV_NODE_OTHER when it could not be described */
+    uint8_t read;          /* memcpy, memset: its parameters were read */
+    uint8_t one_range;     /* and its bytes are the one range [dst (src), + bytes) (not rows with a
+                              pitch or a 3D position) */
+    uint32_t kind;         /* memcpy: the runtime's kind as the node holds it */
+    uint64_t dst, src, bytes;
+};
+/* A fresh inventory of exec begins (instantiate, update): its nodes follow. */
+void hv_hc_exec_begin(uint64_t exec);
+/* Node n of n->exec, replacing what the exec had for that node; args (a
+ * kernel node's pointer arguments, NULL: keep those it had) as collected
+ * for its record. */
+void hv_hc_exec_node(const struct hv_hc_node *n, const struct hv_karg *args, int nargs);
+/* hipGraphNodeSetEnabled and its twins: the node runs again (on) or not. */
+void hv_hc_exec_enabled(uint64_t exec, uint64_t node, int on);
+/* The exec was destroyed. */
+void hv_hc_exec_forget(uint64_t exec);
+/* A graph launch's record (not yet committed; exec in c->a.graph.exec):
+ * protects, as ops of the launch stream, the host side of each memcpy
+ * node, memset nodes of pinned memory and kernel nodes' managed pointer
+ * arguments; counts what it cannot protect (skipped_graph). Nothing for an
+ * upload, a failed launch or one into a capture. */
+void hv_hc_graph_launch(struct hv_thread_ctx *t, const struct hv_call *c);
+
 /* The host observed the streams `o` covers complete up to ticks `upto`
  * (the core's observers, hooks.c): their ops enqueued before it are given
  * back; queued accesses are written out. */

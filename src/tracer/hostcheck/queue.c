@@ -154,6 +154,7 @@ void hc_emit_counts(struct hv_thread_ctx *t)
     r->unrelated = atomic_load(&hc_counts.unrelated);
     r->lost = atomic_load(&hc_counts.lost);
     r->released = atomic_load(&hc_counts.released);
+    r->skipped_graph = atomic_load(&hc_counts.skipped_graph);
     hv_aux_commit(t, r);
 }
 
@@ -164,7 +165,7 @@ void hc_queue_clear(void)
     atomic_store_explicit(&ready, 0, memory_order_relaxed);
     _Atomic uint64_t *counts[] = {&hc_counts.protected_ops, &hc_counts.skipped_managed, &hc_counts.skipped_full,
                                   &hc_counts.skipped_other, &hc_counts.accesses, &hc_counts.unrelated,
-                                  &hc_counts.lost, &hc_counts.released};
+                                  &hc_counts.lost, &hc_counts.released, &hc_counts.skipped_graph};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         atomic_store_explicit(counts[i], 0, memory_order_relaxed);
 }

@@ -12,6 +12,7 @@
 #include "tracer/core/costore.h"
 #include "tracer/evidence/evidence.h"
 #include "tracer/guard/guard_modes.h"
+#include "tracer/hostcheck/hostcheck.h"
 #include "tracer/core/kargs.h"
 
 #define HV_GRAPH_MAX_DEPTH 8
@@ -65,6 +66,27 @@ static void describe_common(const struct hv_node_getters *g, void *node, struct 
     }
 }
 
+/* HIPVIS_HOSTCHECK: node `node` of exec as d describes it, for the check's
+ * inventory (a graph launch protects what its nodes use); args: a kernel
+ * node's pointer arguments, NULL to keep those it had. */
+static void hc_note_node(uint64_t exec, uint64_t node, const struct hv_node_desc *d, const struct hv_karg *args,
+                         int nargs)
+{
+    struct hv_hc_node n = {.exec = exec, .node = node, .type = d ? d->type : HV_NODE_OTHER};
+    if (d && d->type == HV_NODE_MEMCPY) {
+        n.dst = d->u.memcpy.dst;
+        n.src = d->u.memcpy.src;
+        n.bytes = d->u.memcpy.bytes;
+        n.kind = d->u.memcpy.kind;
+    } else if (d && d->type == HV_NODE_MEMSET) {
+        n.dst = d->u.memset.dst;
+        n.bytes = d->u.memset.bytes;
+    }
+    n.read = d && d->shape != HV_NODE_SHAPE_UNREAD;
+    n.one_range = d && d->shape == HV_NODE_SHAPE_1D;
+    hv_hc_exec_node(&n, args, nargs);
+}
+
 /* One node record (and the kernel's pointer arguments after it). */
 static void emit_node(struct walk *w, void *graph, void *node, uint32_t index, uint64_t parent, void **child_out)
 {
@@ -79,6 +101,8 @@ static void emit_node(struct walk *w, void *graph, void *node, uint32_t index, u
         nargs = hv_kargs_collect(hv_kernels_find(func), d.kparams, d.kblock, d.kblock_bytes, args, HV_MAX_KARGS, 0, NULL);
     if (func)
         hv_guard_note_args(w->exec, HV_PTR(node), args, nargs);  /* HIPVIS_GUARD: what the exec reads */
+    if (hv_ev(HV_EV_HOSTCHECK))
+        hc_note_node(w->exec, HV_PTR(node), &d, args, nargs);
     if (d.type == HV_NODE_KERNEL) {
         const struct hv_kernel_info *k = hv_kernels_find(func);
         d.u.kernel.name_id = k ? k->name_id : 0;
@@ -165,6 +189,8 @@ void hv_graph_walk(struct hv_thread_ctx *t, uint64_t seq, uint64_t exec, void *g
 {
     struct walk w = {t, ops, get, ctx, seq, exec, 0, 0};
     hv_guard_exec_begin(exec);
+    if (hv_ev(HV_EV_HOSTCHECK))
+        hv_hc_exec_begin(exec);
     if (graph)
         walk_graph(&w, graph, 0, 0);
 }
@@ -194,6 +220,12 @@ void hv_trace_exec_call(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
     c->a.graph.exec = exec;
     c->a.graph.graph = graph;
     uint64_t seq = c->h.seq;
+    if (hv_ev(HV_EV_HOSTCHECK) && exec) {
+        if (s.id)
+            hv_hc_graph_launch(t, c);   /* protects what the replay's nodes use */
+        else if (r == 0)
+            hv_hc_exec_forget(exec);
+    }
     hv_call_commit(t, c);
     if (s.id) { /* launches and uploads: post-replay probe snapshots, stack */
         hv_ev_replay_after(t, seq, r);
@@ -232,6 +264,8 @@ void hv_trace_exec_set_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, ui
         hv_kargs_emit(t, seq, node, func, 0, args, n);
     if (r == 0 && func)
         hv_guard_note_args(exec, node, args, n);
+    if (r == 0 && func && hv_ev(HV_EV_HOSTCHECK))
+        hc_note_node(exec, node, &(struct hv_node_desc){.type = HV_NODE_KERNEL}, args, n);
 }
 
 void hv_trace_capture(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, int begin, unsigned mode,
@@ -281,6 +315,8 @@ void hv_trace_exec_node(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64
                         const struct hv_node_desc *d)
 {
     exec_node(t, api, r, exec, node, d, 0, 0);
+    if (r == 0 && hv_ev(HV_EV_HOSTCHECK))
+        hc_note_node(exec, node, d, NULL, 0);
 }
 
 void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint64_t exec, void *node, unsigned on,
@@ -293,6 +329,8 @@ void hv_trace_set_enabled(struct hv_thread_ctx *t, uint16_t api, int32_t r, uint
     if (on && r == 0 && describe)
         describe(ctx, t, node, &d);
     exec_node(t, api, r, exec, HV_PTR(node), &d, HV_GRAPH_ENABLED_RECORDED, on != 0);
+    if (r == 0 && hv_ev(HV_EV_HOSTCHECK))
+        hv_hc_exec_enabled(exec, HV_PTR(node), on != 0);
 }
 
 void hv_trace_raw(struct hv_thread_ctx *t, uint16_t api, int32_t r, struct hv_sref s, uint64_t w0, uint64_t w1,

@@ -635,9 +635,17 @@ void hv_trace_lookup(struct hv_thread_ctx *t, uint16_t api, int32_t r, const cha
 
 /* ---- graphs (fill_graph.c) ---- */
 
+/* What a memcpy or memset node's payload says of its bytes. */
+enum hv_node_shape {
+    HV_NODE_SHAPE_UNREAD = 0,   /* its parameters were not read */
+    HV_NODE_SHAPE_1D,           /* the one range [dst (src), + bytes) */
+    HV_NODE_SHAPE_ROWS,         /* rows with a pitch, or a 3D position: not the one range */
+};
+
 /* One node as a front end describes it for the inventory. */
 struct hv_node_desc {
     uint16_t type;                                   /* enum hv_node_type */
+    uint8_t shape;                                   /* memcpy, memset: enum hv_node_shape */
     __typeof__(((struct hv_graph_node *)0)->u) u;    /* the record's payload */
     void **kparams;                                  /* kernel: argument pointers, or */
     const void *kblock;                              /* kernel: the packed argument block (`extra` form) */
@@ -679,6 +687,7 @@ static inline void hv_node_memset(struct hv_node_desc *d, uint64_t dst, uint64_t
     d->u.memset.bytes = width * elem * (height ? height : 1);
     d->u.memset.value = value;
     d->u.memset.elem_size = elem;
+    d->shape = height > 1 ? HV_NODE_SHAPE_ROWS : HV_NODE_SHAPE_1D;
 }
 
 /* A memcpy node's payload: `bytes` from `src` to `dst`. */
@@ -689,14 +698,21 @@ static inline void hv_node_memcpy(struct hv_node_desc *d, uint64_t dst, uint64_t
     d->u.memcpy.src = src;
     d->u.memcpy.bytes = bytes;
     d->u.memcpy.kind = kind;
+    d->shape = HV_NODE_SHAPE_1D;
 }
 
-/* The same from a hipMemcpy3DParms / cudaMemcpy3DParms (pitched pointers). */
+/* The same from a hipMemcpy3DParms / cudaMemcpy3DParms (pitched pointers;
+ * the payload names the pointers, not the positions in them). */
 #define HV_NODE_MEMCPY3D_PARMS(d, p)                                                                       \
-    hv_node_memcpy((d), HV_PTR((p)->dstPtr.ptr), HV_PTR((p)->srcPtr.ptr),                                   \
-                   (uint64_t)(p)->extent.width * ((p)->extent.height ? (p)->extent.height : 1) *            \
-                       ((p)->extent.depth ? (p)->extent.depth : 1),                                        \
-                   (uint32_t)(p)->kind)
+    do {                                                                                                   \
+        hv_node_memcpy((d), HV_PTR((p)->dstPtr.ptr), HV_PTR((p)->srcPtr.ptr),                               \
+                       (uint64_t)(p)->extent.width * ((p)->extent.height ? (p)->extent.height : 1) *        \
+                           ((p)->extent.depth ? (p)->extent.depth : 1),                                    \
+                       (uint32_t)(p)->kind);                                                               \
+        if ((p)->extent.height > 1 || (p)->extent.depth > 1 || (p)->srcPos.x || (p)->srcPos.y ||            \
+            (p)->srcPos.z || (p)->dstPos.x || (p)->dstPos.y || (p)->dstPos.z)                              \
+            (d)->shape = HV_NODE_SHAPE_ROWS;                                                               \
+    } while (0)
 
 /* A generic setter's (hipGraphExecNodeSetParams, cudaGraphExecNodeSetParams,
  * cuGraphExecNodeSetParams) host, child-graph or event node: d->type, set

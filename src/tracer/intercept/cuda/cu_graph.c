@@ -104,6 +104,8 @@ static void cu_memcpy_node(struct hv_node_desc *d, const CUDA_MEMCPY3D *p)
                    hv_cu_operand(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, p->srcPitch),
                    (uint64_t)p->WidthInBytes * (p->Height ? p->Height : 1) * (p->Depth ? p->Depth : 1),
                    (uint32_t)hv_cu_copy_kind(p->dstMemoryType, p->srcMemoryType));
+    if (p->Height > 1 || p->Depth > 1 || p->srcZ || p->dstZ)
+        d->shape = HV_NODE_SHAPE_ROWS;
 }
 
 static void cu_memset_node(struct hv_node_desc *d, const CUDA_MEMSET_NODE_PARAMS *p)

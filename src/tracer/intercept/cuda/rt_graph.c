@@ -122,7 +122,7 @@ HV_CUDART_WRAP(cudaGraphExecMemcpyNodeSetParams,
 HV_CUDART_WRAP(cudaGraphExecMemcpyNodeSetParams1D,
                (cudaGraphExec_t e, cudaGraphNode_t n, void *dst, const void *src, size_t c, enum cudaMemcpyKind k),
                (e, n, dst, src, c, k),
-               EXEC_NODE(DESC(.type = HV_NODE_MEMCPY,
+               EXEC_NODE(DESC(.type = HV_NODE_MEMCPY, .shape = HV_NODE_SHAPE_1D,
                               .u.memcpy = {.dst = HV_PTR(dst), .src = HV_PTR(src), .bytes = c, .kind = (uint32_t)k})))
 HV_CUDART_WRAP(cudaGraphExecMemsetNodeSetParams,
                (cudaGraphExec_t e, cudaGraphNode_t n, const struct cudaMemsetParams *p), (e, n, p),

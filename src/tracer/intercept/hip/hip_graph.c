@@ -216,7 +216,7 @@ HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n
 HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParams1D,
             (hipGraphExec_t e, hipGraphNode_t n, void *dst, const void *src, size_t count, hipMemcpyKind k),
             (e, n, dst, src, count, k),
-            EXEC_NODE(DESC(.type = HV_NODE_MEMCPY,
+            EXEC_NODE(DESC(.type = HV_NODE_MEMCPY, .shape = HV_NODE_SHAPE_1D,
                            .u.memcpy = {.dst = HV_PTR(dst), .src = HV_PTR(src), .bytes = count, .kind = (uint32_t)k})))
 HV_HIP_WRAP(hipGraphExecMemsetNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const hipMemsetParams *p),
             (e, n, p), EXEC_NODE(memset_desc(&(struct hv_node_desc){0}, p)))
@@ -233,8 +233,8 @@ HV_HIP_WRAP(hipGraphExecEventWaitNodeSetEvent, (hipGraphExec_t e, hipGraphNode_t
 /* Symbol sides: the symbol's device address, resolved after the call as
  * the symbol copies do (docs/semantics.md C9). */
 #define SYMBOL_NODE(dst_, src_)                                                                            \
-    EXEC_NODE(DESC(.type = HV_NODE_MEMCPY, .u.memcpy = {.dst = HV_PTR(dst_), .src = HV_PTR(src_), .bytes = count, \
-                                                        .kind = (uint32_t)k}))
+    EXEC_NODE(DESC(.type = HV_NODE_MEMCPY, .shape = HV_NODE_SHAPE_1D,                                     \
+                   .u.memcpy = {.dst = HV_PTR(dst_), .src = HV_PTR(src_), .bytes = count, .kind = (uint32_t)k}))
 HV_HIP_WRAP(hipGraphExecMemcpyNodeSetParamsToSymbol,
             (hipGraphExec_t e, hipGraphNode_t n, const void *sym, const void *src, size_t count, size_t off,
              hipMemcpyKind k),

@@ -217,6 +217,8 @@ static void drv_exec_memcpy(struct hv_thread_ctx *t, uint16_t api, hipError_t r,
     memset(&d, 0, sizeof d);
     hv_node_memcpy(&d, HV_PTR(cp.dst), HV_PTR(cp.src), (uint64_t)cp.bytes * (cp.height ? cp.height : 1),
                    HV_KIND_DEFAULT);
+    if (cp.height > 1)
+        d.shape = HV_NODE_SHAPE_ROWS;
     hv_trace_exec_node(t, api, (int32_t)r, HV_PTR(e), HV_PTR(n), c ? &d : NULL);
 }
 HV_HIP_WRAP(hipDrvGraphExecMemcpyNodeSetParams, (hipGraphExec_t e, hipGraphNode_t n, const HIP_MEMCPY3D *c, hipCtx_t x),
