@@ -96,7 +96,8 @@ void hv_coverage_hostcheck_why(const struct hv_hostcheck_cov *h, char *buf, size
              h->skipped_full ? "; the table of in-flight ranges was full: keep fewer operations in flight at once"
                              : "",
              h->skipped_other ? "; registered memory on ROCm (hipHostRegister) is never protected, pinned memory "
-                                "(hipHostMalloc) is; otherwise mprotect refused the range (docs/hostcheck.md)"
+                                "(hipHostMalloc) is; a 3D async copy is not protected; otherwise mprotect refused the range "
+                                "(docs/hostcheck.md)"
                               : "",
              h->skipped_graph ? "; graph replays: an exec instantiated before tracing, a node whose kind or "
                                 "parameters were not read, a memcpy node's pageable host side, or a graph with a "

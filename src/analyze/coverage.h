@@ -22,7 +22,7 @@
  * The host-access check (HIPVIS_HOSTCHECK) sees a host access to an
  * in-flight operation's memory only where it protected that memory: the
  * operations it could not protect (managed memory without a protection
- * key, its table full, ROCm registered memory or a range mprotect refused,
+ * key, its table full, ROCm registered memory, a 3D copy or a range mprotect refused,
  * the nodes of graph replays it could not read or follow)
  * and the accesses its queue lost are counted from its HV_REC_HOSTCHECK
  * record (hv_coverage_hostcheck) and worded in hv_coverage_hostcheck_why,

@@ -135,7 +135,7 @@ struct hv_hostcheck_cov {
     uint64_t protected_ops;     /* in-flight operations whose range was protected */
     uint64_t skipped_managed;   /* not protected: managed memory, no protection key on the CPU */
     uint64_t skipped_full;      /* not protected: the table of in-flight ranges was full */
-    uint64_t skipped_other;     /* not protected: ROCm registered memory, or mprotect refused */
+    uint64_t skipped_other;     /* not protected: ROCm registered memory, a 3D copy, or mprotect refused */
     uint64_t skipped_graph;     /* graph replays' host sides not protected (docs/hostcheck.md "Graphs") */
     uint64_t accesses;          /* host accesses recorded */
     uint64_t lost;              /* host accesses not recorded: the queue was full */

@@ -286,7 +286,7 @@ static void check_gaps(const struct ex_arm *arms, int narms, const struct ex_arm
             sep = ", ";
         }
         if (h->skipped_other) {
-            say(d, "%s%llu other: HIP registered memory, or a range mprotect refused", sep,
+            say(d, "%s%llu other: HIP registered memory, a 3D copy, or a range mprotect refused", sep,
                 (unsigned long long)h->skipped_other);
             sep = ", ";
         }

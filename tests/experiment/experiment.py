@@ -194,7 +194,7 @@ class Experiment(Suite):
                        json.dumps(d)[:400])
             self.check("did not look in 8 runs, so a host race is not excluded" in d["why"] and
                        "hostcheck: the host-access check protected 0 of 4 operations in 4 runs (4 other: HIP "
-                       "registered memory, or a range mprotect refused): it did not look in 4 of 4 runs" in d["why"] and
+                       "registered memory, a 3D copy, or a range mprotect refused): it did not look in 4 of 4 runs" in d["why"] and
                        "copy-sync: the host-access check protected 0 of 4 operations" in d["why"],
                        "registered-only: the why names the unprotected operations of each arm run with the check",
                        d["why"])

@@ -40,8 +40,8 @@ DUMP = os.path.join(BUILD, "hipvis-dump")
 DOUBLE = os.path.abspath(os.path.join(BUILD, "tests/double"))
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hc_cases.c")
 
-RACY = ["d2h-read", "h2d-write", "loop-write", "shared-page-race", "memset-read", "threads", "callback-other"]
-CLEAN = ["d2h-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork", "callback-read",
+RACY = ["d2h-read", "d2h2d-read", "h2d-write", "loop-write", "shared-page-race", "memset-read", "threads", "callback-other"]
+CLEAN = ["d2h-read-sync", "d2h2d-gap", "d2h2d-read-sync", "h2d-write-sync", "h2d-read", "shared-page", "query-then-read", "fork", "callback-read",
          "callback-add", "callback-null", "callback-spt", "callback-capture"]
 EXEC_MODES = ["lazy", "thread"]
 

@@ -10,6 +10,12 @@
  *   d2h-read-sync   the same after hipStreamSynchronize (no finding)
  *   h2d-write       H2D copy from pinned memory, the host rewrites the source
  *                   before the copy is known complete (RACE h2d-write)
+ *   d2h2d-read      hipMemcpy2DAsync D2H into pinned memory, 4 rows of 256
+ *                   bytes every 1024; the host reads a copied byte of row 2
+ *                   before the sync (RACE d2h2d-read)
+ *   d2h2d-gap       the same, the host reads between two rows: no byte of
+ *                   the copy (no finding)
+ *   d2h2d-read-sync the row read after hipStreamSynchronize (no finding)
  *   loop-write      600 H2D copies of one pinned buffer on one stream, more
  *                   than the check's table holds, then the host rewrites it
  *                   before synchronizing (RACE loop-write: each copy takes the
@@ -267,6 +273,18 @@ int main(int argc, char **argv)
         OK(hipMemcpy(back, dev, sizeof back, hipMemcpyDeviceToHost));
         printf("device[9] %d\n", back[9]);
         OK(hipEventDestroy(ev));
+    } else if (!strncmp(c, "d2h2d-", 6)) {
+        unsigned char *row = (unsigned char *)pinned;
+        OK(hipMemcpy2DAsync(pinned, 1024, dev, 256, 256, 4, hipMemcpyDeviceToHost, s));
+        if (!strcmp(c, "d2h2d-read-sync"))
+            OK(hipStreamSynchronize(s));
+        int v;
+        if (!strcmp(c, "d2h2d-gap"))
+            v = row[1024 + 600];
+        else
+            v = row[2 * 1024 + 8]; /* RACE d2h2d-read */
+        OK(hipStreamSynchronize(s));
+        printf("read %s, then %d\n", strcmp(c, "d2h2d-read") ? (v ? "set" : "zero") : "racy", row[2 * 1024 + 8]);
     } else if (!strcmp(c, "loop-write")) {
         for (int i = 0; i < 600; i++)
             OK(hipMemcpyAsync(dev, pinned2, N * sizeof(int), hipMemcpyHostToDevice, s));

@@ -148,16 +148,29 @@ void hc_kernel_arg(struct hc_op *op, uint64_t value, uint8_t access, const struc
     op->kind = access == HV_ACCESS_WRITE || access == HV_ACCESS_READ_WRITE ? HV_HC_KERNEL_WRITE : HV_HC_KERNEL_ARG;
 }
 
-void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev)
+void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev, const struct hv_hc_rows *rows)
 {
     hc_queue_drain(t);
-    struct hc_op op = hc_op_of(t, ev->seq, ev->ts, ev->stream, ev->api, ev->device);
-    if (ev->dir == HV_DIR_D2H && hc_protectable(ev->dst_mem, ev->api))
-        hc_copy_side(&op, 1, ev->dst, ev->bytes, ev->dst_mem);
-    else if (ev->dir == HV_DIR_H2D && hc_protectable(ev->src_mem, ev->api))
-        hc_copy_side(&op, 0, ev->src, ev->bytes, ev->src_mem);
-    else
+    int d2h = ev->dir == HV_DIR_D2H;
+    uint64_t host = d2h ? ev->dst : ev->src, bytes = ev->bytes;
+    uint8_t mem = d2h ? ev->dst_mem : ev->src_mem;
+    if ((!d2h && ev->dir != HV_DIR_H2D) || !host || !hc_protectable(mem, ev->api))
         return;
+    struct hc_op op = hc_op_of(t, ev->seq, ev->ts, ev->stream, ev->api, ev->device);
+    if (rows && rows->rows > 1) {
+        if (strstr(hv_api_name(ev->api), "3D") || rows->pitch < rows->width) {
+            atomic_fetch_add_explicit(&hc_counts.skipped_other, 1, memory_order_relaxed);
+            return;
+        }
+        bytes = rows->pitch * (rows->rows - 1) + rows->width;
+        if (rows->pitch > rows->width) {
+            op.pitch = rows->pitch;
+            op.width = rows->width;
+        }
+    } else if (rows) {
+        bytes = rows->width;
+    }
+    hc_copy_side(&op, d2h, host, bytes, mem);
     hc_protect(&op);
 }
 

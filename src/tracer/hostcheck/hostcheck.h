@@ -38,9 +38,16 @@ struct hv_obs;
 /* Set-up runs from the core's feature table (hooks.c HV_FEATURE): on when
  * the configuration asks; installs the fault handler. */
 
+/* A pitched copy's host side: `rows` rows of `width` bytes every `pitch`
+ * bytes from the host pointer. */
+struct hv_hc_rows {
+    uint64_t pitch, rows, width;
+};
 /* An async copy was enqueued (fill_copy.c, after hv_ev_copy_end): protects its
- * pinned or registered host side. */
-void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev);
+ * pinned or registered host side; `rows` NULL for a contiguous copy. A 3D
+ * copy is counted, not protected: its rows are not one pitch apart where
+ * the host buffer's slices are taller than the copy. */
+void hv_hc_copy(struct hv_thread_ctx *t, const struct hv_copy_ev *ev, const struct hv_hc_rows *rows);
 /* An async memset's call record, filled and not yet committed (copy.c). */
 void hv_hc_memset(struct hv_thread_ctx *t, const struct hv_call *c);
 /* An eager launch's record (not yet committed) and its pointer arguments (launch.c). */

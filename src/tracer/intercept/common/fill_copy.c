@@ -15,6 +15,9 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     uint64_t seq = c->h.seq, stream = c->stream, ts = c->h.ts_ns;
     int capturing = (c->flags & HV_CALL_CAPTURING) != 0;
     int blocking = !(a->flags & HV_COPY_ASYNC) && r == 0 && !capturing;
+    /* A pitched copy's host rows, for the host-access check. */
+    struct hv_hc_rows rows = {a->dir == HV_DIR_D2H ? a->dpitch : a->spitch, a->height, width};
+    int pitched = (a->flags & HV_COPY_2D) && r == 0 && !capturing && !blocking;
     /* HIPVIS_GUARD: async H2D copies a later graph launch may be guarded
      * against, and the H2D and D2H copies copy-sync waits for. */
     int guard = r == 0 && !blocking && (a->dir == HV_DIR_H2D || a->dir == HV_DIR_D2H) && !capturing &&
@@ -33,7 +36,9 @@ void hv_trace_copy_rest(struct hv_thread_ctx *t, struct hv_call *c, uint64_t wid
     if (evidence) {
         HV_ST_PART(HV_ST_PART_COPY_EV, hv_ev_copy_end(t, &ev));
         if (hv_ev(HV_EV_HOSTCHECK) && ev.ok && ev.async)
-            hv_hc_copy(t, &ev);   /* protects the pinned pages the copy reads or writes */
+            hv_hc_copy(t, &ev, NULL);   /* protects the pinned pages the copy reads or writes */
+        else if (hv_ev(HV_EV_HOSTCHECK) && pitched)
+            hv_hc_copy(t, &ev, &rows);  /* the same, row by row */
     }
     hv_py_site(t, seq, HV_PY_AT_WRITE, a_dst);
     if (guard)
